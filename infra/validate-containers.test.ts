@@ -1,0 +1,129 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { Stage } from "./lib/dockerfile";
+import { execForm, isPinnedImage, parseDockerfile } from "./lib/dockerfile";
+import { requiredEnv, SERVICE_NAMES, SERVICES } from "./lib/required-env";
+
+const INFRA = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(INFRA);
+
+interface ComposeService {
+  image: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  volumes?: string[];
+  ports?: string[];
+}
+const composeFile = path.join(INFRA, "docker-compose.yml");
+const composeText = readFileSync(composeFile, "utf8");
+const compose = parse(composeText, { merge: true }) as { services: Record<string, ComposeService> };
+const envExample = Object.fromEntries(
+  readFileSync(path.join(INFRA, ".env.example"), "utf8")
+    .split("\n")
+    .filter((l) => /^[A-Z_]+=/.test(l))
+    .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+);
+
+describe("docker-compose.yml", () => {
+  it("runs PostgreSQL on a volume, Redis and the five services, each with a health check", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(["postgres", "redis", ...SERVICE_NAMES].sort());
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
+      expect(isPinnedImage(service.image) || service.image.startsWith("lease/"), service.image).toBe(true);
+    }
+    expect(compose.services.postgres?.volumes?.some((v) => v.endsWith(":/var/lib/postgresql/data"))).toBe(
+      true,
+    );
+  });
+
+  it("starts each service after its dependencies are healthy, and publishes only the gateway", () => {
+    for (const name of SERVICE_NAMES) {
+      const dependsOn = compose.services[name]?.depends_on ?? {};
+      expect(Object.keys(dependsOn), name).toEqual(expect.arrayContaining(["postgres", "redis"]));
+      for (const [dep, { condition }] of Object.entries(dependsOn))
+        expect(condition, `${name} -> ${dep}`).toBe("service_healthy");
+      expect(compose.services[name]?.ports ?? [], name).toEqual(name === "gateway" ? ["8080:8080"] : []);
+    }
+  });
+
+  it("keeps Redis data in an append-only file and never evicts keys", () => {
+    const command = (compose.services.redis?.command ?? []).join(" ");
+    expect(command).toContain("--appendonly yes");
+    expect(command).toContain("--maxmemory-policy noeviction");
+    expect(compose.services.redis?.volumes?.some((v) => v.endsWith(":/data"))).toBe(true);
+  });
+
+  it("gives each service every environment variable it requires", async () => {
+    for (const name of SERVICE_NAMES) {
+      const environment = compose.services[name]?.environment ?? {};
+      const missing = (await requiredEnv(ROOT, name)).filter((v) => !(v in environment));
+      expect(missing, name).toEqual([]);
+      expect(environment.PORT, name).toBe(String(SERVICES[name]));
+    }
+  });
+
+  it("documents every variable it reads in .env.example, without real secret values", () => {
+    const used = new Set([...composeText.matchAll(/\$\{([A-Z_]+)/g)].map((m) => m[1] as string));
+    expect([...used].filter((v) => !(v in envExample))).toEqual([]);
+    for (const [key, value] of Object.entries(envExample))
+      if (/PASSWORD|SECRET|TOKEN|KEY/.test(key)) expect(value, key).toBe("");
+  });
+
+  const hasCompose = spawnSync("sh", ["-c", "command -v docker-compose"]).status === 0;
+  if (!hasCompose) console.log("docker-compose not installed: `docker-compose config -q` is skipped");
+  it.skipIf(!hasCompose)("passes docker-compose config", () => {
+    // Placeholder values only to satisfy the ${VAR:?} guards; nothing is started.
+    const env = {
+      ...process.env,
+      ...Object.fromEntries(Object.keys(envExample).map((k) => [k, `validation-only-${k.toLowerCase()}`])),
+    };
+    const result = spawnSync("docker-compose", ["-f", composeFile, "config", "-q"], {
+      encoding: "utf8",
+      env,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  });
+});
+
+describe.each(SERVICE_NAMES)("services/%s/Dockerfile", (name) => {
+  const stages = parseDockerfile(path.join(ROOT, "services", name, "Dockerfile"));
+  const final = stages.at(-1) as Stage;
+  const all = (keyword: string, stage: Stage = final) =>
+    stage.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
+
+  it("builds from pinned base images only", () => {
+    const aliases = new Set(stages.map((s) => s.alias));
+    for (const { from } of stages) expect(aliases.has(from) || isPinnedImage(from), from).toBe(true);
+    const gatewayBase = parseDockerfile(path.join(ROOT, "services/gateway/Dockerfile")).at(-1)?.from;
+    expect(final.from, "every service runs on the same Node image").toBe(gatewayBase);
+  });
+
+  it("installs only production dependencies of this workspace in the runtime image", () => {
+    const deps = stages.find((s) => all("RUN", s).some((r) => r.includes("npm ci --omit=dev")));
+    expect(all("RUN", deps).join(" ")).toContain(`--workspace=@lease/${name}`);
+    expect(all("COPY").some((c) => c.includes(`--from=${deps?.alias}`))).toBe(true);
+    expect(all("RUN"), "no installs or builds in the runtime stage").toEqual([]);
+    if (name === "gateway") expect(all("COPY").some((c) => c.endsWith("web/dist"))).toBe(true);
+  });
+
+  it("runs as a non-root user, checks /healthz and lets SIGTERM reach node", () => {
+    const user = all("USER").at(-1) ?? "root";
+    expect(["root", "0"]).not.toContain(user.split(":")[0]);
+    const healthcheck = all("HEALTHCHECK").at(-1) ?? "";
+    const probe = execForm(healthcheck.slice(healthcheck.indexOf("CMD") + 3).trim());
+    expect(probe?.[0]).toBe("node");
+    expect(probe?.join(" ")).toContain("/healthz");
+    expect(execForm(all("CMD").at(-1) ?? "")).toEqual(["node", `services/${name}/dist/main.js`]);
+    for (const entrypoint of all("ENTRYPOINT"))
+      expect(execForm(entrypoint), "exec-form ENTRYPOINT").toBeDefined();
+    expect(all("EXPOSE")).toEqual([String(SERVICES[name])]);
+    expect(all("ENV").join(" ")).toMatch(new RegExp(`PORT=${SERVICES[name]}\\b`));
+  });
+});

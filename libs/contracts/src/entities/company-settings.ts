@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { IsoDateTime, Uuid } from "./common";
+
+/** Shown wherever the company name is needed and none is configured. */
+export const DEFAULT_COMPANY_NAME = "Zakelijk Lease Centrum";
+export const MOBILE_ABBREVIATION_MAX_LENGTH = 15;
+
+const OptionalText = z.string().nullable();
+
+/**
+ * What anyone may read (GET /api/company-settings). An allowlist: the mail-provider key and the
+ * sender address are deliberately absent, so adding a secret column can never leak it here.
+ */
+export const PublicCompanySettings = z.object({
+  companyName: z.string(),
+  mobileAbbreviation: OptionalText,
+  kvkNumber: OptionalText,
+  btwNumber: OptionalText,
+  address: OptionalText,
+  city: OptionalText,
+  postalCode: OptionalText,
+  phoneNumber: OptionalText,
+  emailAddress: OptionalText,
+  website: OptionalText,
+  description: OptionalText,
+  facebookPixelId: OptionalText,
+  snapchatPixelId: OptionalText,
+  tiktokPixelId: OptionalText,
+  updatedAt: IsoDateTime.nullable().describe("Null while the defaults have never been saved"),
+});
+export type PublicCompanySettings = z.infer<typeof PublicCompanySettings>;
+
+export const PUBLIC_COMPANY_SETTINGS_KEYS = Object.keys(
+  PublicCompanySettings.shape,
+) as (keyof PublicCompanySettings)[];
+
+export const AdminCompanySettings = PublicCompanySettings.extend({
+  id: Uuid,
+  sendgridApiKey: z
+    .string()
+    .nullable()
+    .describe('Always masked ("SG.…" plus the last 4 characters); the key itself is never sent back'),
+  fromEmailAddress: OptionalText,
+  createdAt: IsoDateTime,
+});
+export type AdminCompanySettings = z.infer<typeof AdminCompanySettings>;
+
+const MASK = "SG.…";
+
+/** Masks a stored API key for display: "SG.…" plus its last 4 characters (only for long keys). */
+export function maskApiKey(key: string | null | undefined): string | null {
+  if (!key) return null;
+  return key.length >= 12 ? `${MASK}${key.slice(-4)}` : MASK;
+}
+
+/** True for a value produced by maskApiKey (also with "..." typed for "…"): "keep the stored key". */
+export function isMaskedApiKey(value: string): boolean {
+  return /^SG\.(…|\.\.\.)[^\s]{0,4}$/.test(value);
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { emptyToNull } from "../entities/common";
+import { MESSAGE_MIN_MESSAGE, emailAddress } from "./fields";
+
+export const SUBJECT_REQUIRED_MESSAGE = "Onderwerp is verplicht";
+export const SUBJECT_NO_LINE_BREAKS_MESSAGE = "Onderwerp mag geen regeleinden bevatten";
+
+export const SendEmailBody = z
+  .strictObject({
+    to: emailAddress(),
+    subject: z
+      .string({ error: SUBJECT_REQUIRED_MESSAGE })
+      .trim()
+      .min(1, { error: SUBJECT_REQUIRED_MESSAGE })
+      .max(200, { error: "Maximaal 200 tekens" })
+      // Header injection guard: a subject is one header line.
+      .refine((subject) => !/[\r\n]/.test(subject), { error: SUBJECT_NO_LINE_BREAKS_MESSAGE }),
+    message: z
+      .string({ error: MESSAGE_MIN_MESSAGE })
+      .min(10, { error: MESSAGE_MIN_MESSAGE })
+      .max(20000, { error: "Maximaal 20000 tekens" }),
+    leaseRequestId: z
+      .preprocess(emptyToNull, z.uuid({ error: "Ongeldig id" }).nullable())
+      .optional()
+      .describe("The lease request this e-mail follows up, if any"),
+  })
+  .describe("Outgoing e-mail from the compose page");
+export type SendEmailBody = z.infer<typeof SendEmailBody>;
+
+export const SendEmailResponse = z
+  .object({ id: z.uuid(), status: z.literal("queued") })
+  .describe("202 Accepted: the e-mail is stored and queued for sending; id is its inbox entry");
+export type SendEmailResponse = z.infer<typeof SendEmailResponse>;
+
+export const EmailSettingsTestResponse = z
+  .object({ id: z.uuid(), status: z.literal("queued"), to: z.string() })
+  .describe("202 Accepted: a test e-mail to the configured sender address is queued");
+export type EmailSettingsTestResponse = z.infer<typeof EmailSettingsTestResponse>;
+
+export const EmailIdParam = z.object({ id: z.uuid({ error: "Ongeldig id" }) });
+export type EmailIdParam = z.infer<typeof EmailIdParam>;

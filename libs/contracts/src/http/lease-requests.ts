@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { emptyToUndefined } from "../entities/common";
+import { LeaseRequest, LeaseStatus, LeaseTerm } from "../entities/lease-request";
+import { CAR_URL_MESSAGE, emailAddress, honeypot, httpUrl, optionalField, phoneNumber, text } from "./fields";
+
+export { REQUIRED_FIELDS_MESSAGE } from "./fields";
+
+/** Select values arrive as strings ("48"); a whole-number string becomes a number. */
+function numericString(value: unknown): unknown {
+  return typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+}
+
+export const CreateLeaseRequestBody = z
+  .strictObject({
+    carUrl: httpUrl(CAR_URL_MESSAGE).describe("Absolute http(s) URL of the car, at most 2048 characters"),
+    contactNumber: phoneNumber(),
+    email: emailAddress(),
+    companyName: optionalField(text(200)),
+    leaseTerm: optionalField(z.preprocess(numericString, LeaseTerm)).describe("Months: 24, 36, 48 or 60"),
+    message: optionalField(text(5000)),
+    website: honeypot(),
+  })
+  .describe("Quote request from the public form");
+export type CreateLeaseRequestBody = z.infer<typeof CreateLeaseRequestBody>;
+export type CreateLeaseRequestInput = z.input<typeof CreateLeaseRequestBody>;
+
+export const CreateLeaseRequestResponse = z
+  .object({ id: z.uuid() })
+  .describe("201 Created: the request is stored and will be followed up");
+export type CreateLeaseRequestResponse = z.infer<typeof CreateLeaseRequestResponse>;
+
+export const LeaseRequestListQuery = z.object({
+  q: z
+    .preprocess(emptyToUndefined, z.string().trim().max(200).optional())
+    .describe("Search in e-mail, company name, contact number and car URL"),
+  status: z.preprocess(emptyToUndefined, LeaseStatus.optional()),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type LeaseRequestListQuery = z.infer<typeof LeaseRequestListQuery>;
+
+export const LeaseRequestCounts = z
+  .object({
+    unread: z.number().int().min(0),
+    bekeken: z.number().int().min(0),
+    gereageerd: z.number().int().min(0),
+    total: z.number().int().min(0),
+  })
+  .describe("Counters over ALL requests, whatever the filter");
+export type LeaseRequestCounts = z.infer<typeof LeaseRequestCounts>;
+
+export const LeaseRequestListResponse = z.object({
+  items: z.array(LeaseRequest).describe("Newest first"),
+  total: z.number().int().min(0).describe("Number of requests matching the filter"),
+  page: z.number().int().min(1),
+  pageSize: z.number().int().min(1),
+  counts: LeaseRequestCounts,
+});
+export type LeaseRequestListResponse = z.infer<typeof LeaseRequestListResponse>;
+
+export const UpdateLeaseStatusBody = z.strictObject({
+  status: LeaseStatus,
+  isRead: z.boolean(),
+});
+export type UpdateLeaseStatusBody = z.infer<typeof UpdateLeaseStatusBody>;
+
+export const LeaseRequestIdParam = z.object({ id: z.uuid({ error: "Ongeldig id" }) });
+export type LeaseRequestIdParam = z.infer<typeof LeaseRequestIdParam>;

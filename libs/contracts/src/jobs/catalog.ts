@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { QUEUES, type QueueName } from "./queues";
+
+// Job data holds ids only: BullMQ keeps job data in Redis in clear text (and in its failed-job
+// history), so personal data stays in Postgres and the handler loads it by id. Delivery is at least
+// once, so every handler must be idempotent for the same ids.
+
+export const JobSource = z.enum(["lease_request", "contact_form"]);
+export type JobSource = z.infer<typeof JobSource>;
+
+export const InboxLogJobData = z
+  .object({ source: JobSource, sourceId: z.uuid() })
+  .describe("Write the inbox entry for a stored lease request or contact message");
+export type InboxLogJobData = z.infer<typeof InboxLogJobData>;
+
+export const NotifyCompanyJobData = z
+  .object({ source: JobSource, sourceId: z.uuid() })
+  .describe("E-mail the company's own address about a new lease request or contact message");
+export type NotifyCompanyJobData = z.infer<typeof NotifyCompanyJobData>;
+
+export const SendMailJobData = z
+  .object({ outgoingEmailId: z.uuid() })
+  .describe("Send one stored outgoing e-mail through the mail provider");
+export type SendMailJobData = z.infer<typeof SendMailJobData>;
+
+export interface JobDefinition<S extends z.ZodType = z.ZodType> {
+  queue: QueueName;
+  schema: S;
+  attempts: number;
+  backoff: { type: "exponential"; delay: number };
+}
+
+export const JOBS = {
+  "inbox.log": {
+    queue: QUEUES.mail,
+    schema: InboxLogJobData,
+    attempts: 10,
+    backoff: { type: "exponential", delay: 1_000 },
+  },
+  "mail.notify-company": {
+    queue: QUEUES.mail,
+    schema: NotifyCompanyJobData,
+    attempts: 8,
+    backoff: { type: "exponential", delay: 5_000 },
+  },
+  "mail.send": {
+    queue: QUEUES.mail,
+    schema: SendMailJobData,
+    attempts: 8,
+    backoff: { type: "exponential", delay: 5_000 },
+  },
+} as const satisfies Record<string, JobDefinition>;
+
+export type JobName = keyof typeof JOBS;
+export type JobData<N extends JobName> = z.infer<(typeof JOBS)[N]["schema"]>;
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];

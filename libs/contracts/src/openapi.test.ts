@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { JOBS, JOB_NAMES, QUEUES } from "./jobs";
+import { buildOpenApiDocument } from "./openapi";
+import { API_ROUTES, SERVICE_PREFIXES, serviceForPath } from "./routes";
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
+
+describe("route table", () => {
+  it("has each method and path once", () => {
+    const keys = API_ROUTES.map((route) => `${route.method} ${route.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("sends every route to the service that owns it", () => {
+    for (const route of API_ROUTES) {
+      expect(serviceForPath(route.path.replace(/\{[^}]+\}/g, "x")), route.path).toBe(route.service);
+    }
+  });
+
+  it("orders prefixes longest first and matches whole segments", () => {
+    const lengths = SERVICE_PREFIXES.map(({ prefix }) => prefix.length);
+    expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+    expect(serviceForPath("/api/contactx")).toBeUndefined();
+    expect(serviceForPath("/ws")).toBe("tracking");
+    expect(serviceForPath("/api/admin/unknown")).toBeUndefined();
+  });
+});
+
+describe("buildOpenApiDocument", () => {
+  const doc = buildOpenApiDocument() as Doc;
+
+  it("is an OpenAPI 3.1 document that survives JSON", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  it("documents every route, admin routes behind the session cookie", () => {
+    for (const route of API_ROUTES) {
+      const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${route.path}`).toBeDefined();
+      expect(operation!.security).toEqual(route.auth === "admin" ? [{ cookieAuth: [] }] : []);
+      if (route.auth === "admin") expect(operation!.responses["401"]).toBeDefined();
+    }
+    expect(doc.components.securitySchemes.cookieAuth).toEqual({
+      type: "apiKey",
+      in: "cookie",
+      name: "admin_session",
+    });
+  });
+
+  it("names the shared schemas and points every $ref at one", () => {
+    expect(doc.components.schemas.ApiError).toBeDefined();
+    expect(doc.components.schemas.CreateLeaseRequestBody).toBeDefined();
+    const refs = JSON.stringify(doc).match(/"\$ref":"#\/components\/schemas\/[^"]+"/g) ?? [];
+    for (const ref of refs) {
+      const name = ref.split("/").pop()!.replace('"', "");
+      expect(doc.components.schemas[name], name).toBeDefined();
+    }
+  });
+});
+
+describe("job catalog", () => {
+  it("puts every job on a known queue with retries", () => {
+    for (const name of JOB_NAMES) {
+      expect(Object.values(QUEUES)).toContain(JOBS[name].queue);
+      expect(JOBS[name].attempts).toBeGreaterThan(1);
+    }
+  });
+
+  it("carries ids only", () => {
+    const id = "7f1c1e1a-4a7e-4c3e-9a59-3b7e3f1d2c4b";
+    expect(JOBS["mail.send"].schema.parse({ outgoingEmailId: id })).toEqual({ outgoingEmailId: id });
+    expect(JOBS["inbox.log"].schema.safeParse({ source: "lease_request", sourceId: "x" }).success).toBe(
+      false,
+    );
+  });
+});

@@ -1,0 +1,315 @@
+import { z } from "zod";
+import { ActiveVisitorList, VisitorStats } from "./entities/visitor";
+import { AdminCompanySettings, PublicCompanySettings } from "./entities/company-settings";
+import { EmailMessageList } from "./entities/email-message";
+import { ThemeSettings } from "./entities/theme-settings";
+import { AdminSession, LoginBody } from "./http/auth";
+import { ContactBody, ContactResponse } from "./http/contact";
+import { EmailIdParam, EmailSettingsTestResponse, SendEmailBody, SendEmailResponse } from "./http/emails";
+import {
+  CreateLeaseRequestBody,
+  CreateLeaseRequestResponse,
+  LeaseRequestIdParam,
+  LeaseRequestListQuery,
+  LeaseRequestListResponse,
+  UpdateLeaseStatusBody,
+} from "./http/lease-requests";
+import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
+import { TrackHeartbeatBody, TrackVisitBody, VisitorSeries, VisitorSeriesQuery } from "./http/tracking";
+import { LeaseRequest } from "./entities/lease-request";
+import { EmailMessage } from "./entities/email-message";
+
+export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"] as const;
+export type ServiceName = (typeof SERVICES)[number];
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type RouteAuth = "public" | "admin";
+
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+export interface ApiRoute {
+  method: HttpMethod;
+  /** OpenAPI style: "/api/admin/lease-requests/{id}/status". */
+  path: string;
+  service: ServiceName;
+  auth: RouteAuth;
+  summary: string;
+  request?: { body?: z.ZodType; query?: z.ZodObject; params?: z.ZodObject };
+  responses: Record<number, RouteResponse>;
+}
+
+const noContent = { 204: { description: "Done; no body" } };
+const idParams = { params: LeaseRequestIdParam };
+const emailIdParams = { params: EmailIdParam };
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  // gateway
+  {
+    method: "POST",
+    path: "/api/admin/login",
+    service: "gateway",
+    auth: "public",
+    summary: "Log in; sets the admin_session cookie",
+    request: { body: LoginBody },
+    responses: { 200: { description: "Logged in", schema: AdminSession } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/logout",
+    service: "gateway",
+    auth: "admin",
+    summary: "Log out; ends the session and clears the cookie",
+    responses: noContent,
+  },
+  {
+    method: "GET",
+    path: "/api/admin/me",
+    service: "gateway",
+    auth: "admin",
+    summary: "The signed-in admin",
+    responses: { 200: { description: "Session is valid", schema: AdminSession } },
+  },
+  {
+    method: "GET",
+    path: "/api/openapi.json",
+    service: "gateway",
+    auth: "public",
+    summary: "This API as an OpenAPI 3.1 document",
+    responses: { 200: { description: "OpenAPI document" } },
+  },
+  // leads
+  {
+    method: "POST",
+    path: "/api/lease-requests",
+    service: "leads",
+    auth: "public",
+    summary: "Submit a quote request",
+    request: { body: CreateLeaseRequestBody },
+    responses: { 201: { description: "Stored", schema: CreateLeaseRequestResponse } },
+  },
+  {
+    method: "POST",
+    path: "/api/contact",
+    service: "leads",
+    auth: "public",
+    summary: "Send a message from the contact section",
+    request: { body: ContactBody },
+    responses: { 201: { description: "Stored", schema: ContactResponse } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/lease-requests",
+    service: "leads",
+    auth: "admin",
+    summary: "List lease requests, newest first, with the four counters",
+    request: { query: LeaseRequestListQuery },
+    responses: { 200: { description: "A page of requests", schema: LeaseRequestListResponse } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/lease-requests/export.csv",
+    service: "leads",
+    auth: "admin",
+    summary: "All lease requests matching the filter as CSV (UTF-8 with BOM, semicolon separated)",
+    request: { query: LeaseRequestListQuery.pick({ q: true, status: true }) },
+    responses: { 200: { description: "CSV file", contentType: "text/csv", schema: z.string() } },
+  },
+  {
+    method: "PATCH",
+    path: "/api/admin/lease-requests/{id}/status",
+    service: "leads",
+    auth: "admin",
+    summary: "Set status and read flag",
+    request: { ...idParams, body: UpdateLeaseStatusBody },
+    responses: { 200: { description: "Updated request", schema: LeaseRequest } },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/lease-requests/{id}",
+    service: "leads",
+    auth: "admin",
+    summary: "Delete a lease request",
+    request: idParams,
+    responses: noContent,
+  },
+  // settings
+  {
+    method: "GET",
+    path: "/api/company-settings",
+    service: "settings",
+    auth: "public",
+    summary: "Public company details and pixel ids (never secrets)",
+    responses: { 200: { description: "Company settings", schema: PublicCompanySettings } },
+  },
+  {
+    method: "GET",
+    path: "/api/theme-settings",
+    service: "settings",
+    auth: "public",
+    summary: "Theme colours and radii",
+    responses: { 200: { description: "Theme settings", schema: ThemeSettings } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/company-settings",
+    service: "settings",
+    auth: "admin",
+    summary: "Company, e-mail and pixel settings; the API key masked",
+    responses: { 200: { description: "Company settings", schema: AdminCompanySettings } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/company-settings",
+    service: "settings",
+    auth: "admin",
+    summary: "Partially update company, e-mail and pixel settings",
+    request: { body: UpdateCompanySettingsBody },
+    responses: { 200: { description: "Stored settings", schema: AdminCompanySettings } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/theme-settings",
+    service: "settings",
+    auth: "admin",
+    summary: "Partially update the theme",
+    request: { body: UpdateThemeSettingsBody },
+    responses: { 200: { description: "Stored theme", schema: ThemeSettings } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/theme-settings/reset",
+    service: "settings",
+    auth: "admin",
+    summary: "Reset the theme to the defaults",
+    responses: { 200: { description: "Default theme, stored", schema: ThemeSettings } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/email-settings/test",
+    service: "settings",
+    auth: "admin",
+    summary: "Queue a test e-mail to the configured sender address",
+    responses: {
+      202: { description: "Queued", schema: EmailSettingsTestResponse },
+      409: { description: "API key or sender address missing" },
+    },
+  },
+  // tracking
+  {
+    method: "POST",
+    path: "/api/track/visit",
+    service: "tracking",
+    auth: "public",
+    summary: "Record a page visit",
+    request: { body: TrackVisitBody },
+    responses: noContent,
+  },
+  {
+    method: "POST",
+    path: "/api/track/heartbeat",
+    service: "tracking",
+    auth: "public",
+    summary: "Keep a visitor session active",
+    request: { body: TrackHeartbeatBody },
+    responses: noContent,
+  },
+  {
+    method: "GET",
+    path: "/api/admin/visitor-stats",
+    service: "tracking",
+    auth: "admin",
+    summary: "Live visitor counters and top pages",
+    responses: { 200: { description: "Stats", schema: VisitorStats } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/active-visitors",
+    service: "tracking",
+    auth: "admin",
+    summary: "Visitors active right now",
+    responses: { 200: { description: "Active visitors", schema: ActiveVisitorList } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/visitor-series",
+    service: "tracking",
+    auth: "admin",
+    summary: "Visitors and page views over time",
+    request: { query: VisitorSeriesQuery },
+    responses: { 200: { description: "Time series", schema: VisitorSeries } },
+  },
+  // mailer
+  {
+    method: "GET",
+    path: "/api/admin/emails",
+    service: "mailer",
+    auth: "admin",
+    summary: "Inbox, newest first",
+    responses: { 200: { description: "E-mails", schema: EmailMessageList } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/emails/{id}/read",
+    service: "mailer",
+    auth: "admin",
+    summary: "Mark an e-mail read",
+    request: emailIdParams,
+    responses: { 200: { description: "Updated e-mail", schema: EmailMessage } },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/emails/{id}",
+    service: "mailer",
+    auth: "admin",
+    summary: "Delete an e-mail",
+    request: emailIdParams,
+    responses: noContent,
+  },
+  {
+    method: "POST",
+    path: "/api/admin/send-email",
+    service: "mailer",
+    auth: "admin",
+    summary: "Store an outgoing e-mail and queue it for sending",
+    request: { body: SendEmailBody },
+    responses: { 202: { description: "Queued", schema: SendEmailResponse } },
+  },
+];
+
+/**
+ * Path prefixes the gateway routes on, longest first so the first match wins. A prefix matches the
+ * path itself or the path followed by "/" (never "/api/contactx").
+ */
+export const SERVICE_PREFIXES: readonly { prefix: string; service: ServiceName }[] = [
+  ...([
+    { prefix: "/api/admin/lease-requests", service: "leads" },
+    { prefix: "/api/lease-requests", service: "leads" },
+    { prefix: "/api/contact", service: "leads" },
+    { prefix: "/api/admin/company-settings", service: "settings" },
+    { prefix: "/api/admin/theme-settings", service: "settings" },
+    { prefix: "/api/admin/email-settings", service: "settings" },
+    { prefix: "/api/company-settings", service: "settings" },
+    { prefix: "/api/theme-settings", service: "settings" },
+    { prefix: "/api/admin/visitor-stats", service: "tracking" },
+    { prefix: "/api/admin/active-visitors", service: "tracking" },
+    { prefix: "/api/admin/visitor-series", service: "tracking" },
+    { prefix: "/api/track", service: "tracking" },
+    { prefix: "/ws", service: "tracking" },
+    { prefix: "/api/admin/send-email", service: "mailer" },
+    { prefix: "/api/admin/emails", service: "mailer" },
+    { prefix: "/api/admin/login", service: "gateway" },
+    { prefix: "/api/admin/logout", service: "gateway" },
+    { prefix: "/api/admin/me", service: "gateway" },
+    { prefix: "/api/openapi.json", service: "gateway" },
+  ] as const),
+].sort((a, b) => b.prefix.length - a.prefix.length);
+
+/** The service owning a request path (without query string), or undefined when none does. */
+export function serviceForPath(path: string): ServiceName | undefined {
+  const match = SERVICE_PREFIXES.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+  return match?.service;
+}

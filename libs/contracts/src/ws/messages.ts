@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { ActiveVisitor, VisitorStats } from "../entities/visitor";
+
+/** Path of the admin WebSocket (same host; wss when the page is https). */
+export const WS_PATH = "/ws";
+
+export const VisitorUpdateMessage = z
+  .object({
+    type: z.literal("visitor-update"),
+    data: z.object({ stats: VisitorStats, activeVisitors: z.array(ActiveVisitor) }),
+  })
+  .describe("Pushed to admin sockets; replaces the polled visitor data");
+export type VisitorUpdateMessage = z.infer<typeof VisitorUpdateMessage>;
+
+/** Every message the server sends on /ws. */
+export const ServerWsMessage = z.discriminatedUnion("type", [VisitorUpdateMessage]);
+export type ServerWsMessage = z.infer<typeof ServerWsMessage>;

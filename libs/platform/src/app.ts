@@ -1,0 +1,199 @@
+import { randomUUID } from "node:crypto";
+import Koa, { type Context, type Next } from "koa";
+import Router from "@koa/router";
+import type { Logger } from "./logger";
+import { jsonBody } from "./body";
+import { HttpError, isDatabaseUnavailable } from "./errors";
+import { createMetrics, type HttpMetrics } from "./metrics";
+import { isRedisUnavailable } from "./redis";
+
+export type ReadinessCheck = () => Promise<void>;
+
+export interface AppOptions {
+  service: string;
+  logger: Logger;
+  /** Routes of the service; mounted after health, metrics, request id, errors and body parsing. */
+  routes: Router | Router[];
+  readiness?: Record<string, ReadinessCheck>;
+  bodyLimitBytes?: number;
+  /** Extra middleware run before the body parser (the gateway's proxy). */
+  before?: Koa.Middleware[];
+  /** Middleware that wraps every answer, health and errors included (security headers). */
+  outer?: Koa.Middleware[];
+}
+
+export interface ServiceApp {
+  app: Koa;
+  metrics: HttpMetrics;
+  /** Requests currently being handled; shutdown waits for this to reach 0. */
+  inFlight: () => number;
+}
+
+declare module "koa" {
+  interface DefaultState {
+    log: Logger;
+    requestId: string;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const INTERNAL_MESSAGE = "Er ging iets mis aan onze kant. Probeer het later opnieuw.";
+
+export function createApp(opts: AppOptions): ServiceApp {
+  const app = new Koa({ proxy: false });
+  const metrics = createMetrics(opts.service);
+  let inFlight = 0;
+  // Koa prints uncaught errors itself; ours are all logged by the error middleware below.
+  app.silent = true;
+
+  app.use(async function requestContext(ctx: Context, next: Next) {
+    const incoming = ctx.get("x-request-id");
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = opts.logger.child({ reqId: requestId });
+    ctx.set("x-request-id", requestId);
+    const started = process.hrtime.bigint();
+    inFlight++;
+    try {
+      await next();
+    } finally {
+      inFlight--;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route =
+        (ctx as Context & { _matchedRoute?: string })._matchedRoute ??
+        (ctx.status === 404 ? "unmatched" : ctx.path);
+      const labels = { method: ctx.method, route: String(route), status: String(ctx.status) };
+      metrics.requests.inc(labels);
+      metrics.duration.observe(labels, seconds);
+      if (ctx.status >= 500)
+        ctx.state.log.warn(
+          { method: ctx.method, path: ctx.path, status: ctx.status, ms: seconds * 1000 },
+          "request failed",
+        );
+      else
+        ctx.state.log.debug(
+          { method: ctx.method, path: ctx.path, status: ctx.status, ms: seconds * 1000 },
+          "request",
+        );
+    }
+  });
+
+  for (const mw of opts.outer ?? []) app.use(mw);
+
+  app.use(async function errorsAsJson(ctx: Context, next: Next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${ctx.path}`);
+      }
+      if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === "string")) {
+        throw new HttpError(
+          405,
+          "method_not_allowed",
+          `Methode ${ctx.method} is niet toegestaan op ${ctx.path}`,
+          undefined,
+          {
+            Allow: ctx.response.get("Allow"),
+          },
+        );
+      }
+    } catch (err) {
+      const httpError = toHttpError(err);
+      if (httpError.status >= 500 && httpError.code === "internal") {
+        ctx.state.log.error({ err }, "unhandled error");
+      } else if (httpError.status >= 500) {
+        ctx.state.log.warn(
+          { err: { message: (err as Error).message, code: (err as { code?: string }).code } },
+          httpError.code,
+        );
+      }
+      ctx.status = httpError.status;
+      for (const [name, value] of Object.entries(httpError.headers)) if (value) ctx.set(name, value);
+      ctx.body = httpError.toBody();
+    }
+  });
+
+  const health = new Router();
+  health.get("/healthz", (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { status: "ok", service: opts.service };
+  });
+  health.get("/readyz", async (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    const results: Record<string, string> = {};
+    let ready = true;
+    await Promise.all(
+      Object.entries(opts.readiness ?? {}).map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), 2000);
+          results[name] = "ok";
+        } catch (err) {
+          ready = false;
+          results[name] = (err as Error).message || "unavailable";
+        }
+      }),
+    );
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? "ready" : "not_ready", service: opts.service, checks: results };
+  });
+  health.get("/metrics", async (ctx) => {
+    ctx.set("Content-Type", metrics.registry.contentType);
+    ctx.body = await metrics.registry.metrics();
+  });
+  app.use(health.routes());
+
+  for (const mw of opts.before ?? []) app.use(mw);
+  app.use(jsonBody(opts.bodyLimitBytes ?? 16 * 1024));
+
+  for (const router of Array.isArray(opts.routes) ? opts.routes : [opts.routes]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+
+  return { app, metrics, inFlight: () => inFlight };
+}
+
+export function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (isDatabaseUnavailable(err)) {
+    return new HttpError(
+      503,
+      "service_unavailable",
+      "De database is tijdelijk niet bereikbaar. Probeer het zo opnieuw.",
+      undefined,
+      {
+        "Retry-After": "5",
+      },
+    );
+  }
+  if (isRedisUnavailable(err)) {
+    return new HttpError(
+      503,
+      "service_unavailable",
+      "Een onderdeel is tijdelijk niet bereikbaar. Probeer het zo opnieuw.",
+      undefined,
+      {
+        "Retry-After": "5",
+      },
+    );
+  }
+  const status = (err as { status?: number; expose?: boolean }).status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return new HttpError(
+      status,
+      "bad_request",
+      (err as { expose?: boolean }).expose ? (err as Error).message : "Ongeldig verzoek",
+    );
+  }
+  return new HttpError(500, "internal", INTERNAL_MESSAGE);
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

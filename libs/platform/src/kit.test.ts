@@ -1,0 +1,74 @@
+import Router from "@koa/router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseConfigSchema, loadConfig } from "./config";
+import { createKit, startService, type RunningService } from "./kit";
+import { createTestDatabase, startOwnRedis, testEnv, type OwnRedis, type TestDatabase } from "./testing";
+
+const waitFor = async (check: () => Promise<boolean>, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+};
+
+describe("a service's lifecycle", () => {
+  let db: TestDatabase;
+  let redis: OwnRedis;
+  let svc: RunningService;
+  let releaseSlow: () => void = () => undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase("kit");
+    redis = await startOwnRedis();
+    const config = loadConfig(baseConfigSchema, testEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url }));
+    const kit = await createKit("kit-test", config);
+    const router = new Router();
+    router.get("/slow", async (ctx) => {
+      await new Promise<void>((resolve) => (releaseSlow = resolve));
+      ctx.body = { finished: true };
+    });
+    svc = await startService(kit, { routes: router });
+  });
+  afterAll(async () => {
+    await svc.stop();
+    await redis.stop();
+    await db.drop();
+  });
+
+  it("is ready while Postgres and Redis answer, and says so", async () => {
+    const res = await fetch(`${svc.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect((await res.json()) as any).toMatchObject({
+      status: "ready",
+      checks: { postgres: "ok", redis: "ok" },
+    });
+  });
+
+  it("turns readiness false when Redis stops, keeps liveness, and recovers by itself", async () => {
+    await redis.stop();
+    expect(await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 503)).toBe(true);
+    const body = (await (await fetch(`${svc.url}/readyz`)).json()) as any;
+    expect(body.checks.redis).not.toBe("ok");
+    expect(body.checks.postgres).toBe("ok");
+    expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
+
+    await redis.start();
+    expect(await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 200, 15_000)).toBe(true);
+  });
+
+  it("lets an in-flight request finish on shutdown, and refuses new connections", async () => {
+    const inFlight = fetch(`${svc.url}/slow`).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as any,
+    }));
+    await new Promise((r) => setTimeout(r, 100));
+    const stopped = svc.stop();
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(fetch(`${svc.url}/healthz`)).rejects.toThrow();
+    releaseSlow();
+    expect(await inFlight).toEqual({ status: 200, body: { finished: true } });
+    await stopped;
+  });
+});

@@ -1,0 +1,172 @@
+import type Router from "@koa/router";
+import type Koa from "koa";
+import { createApp, withTimeout, type ReadinessCheck, type ServiceApp } from "./app";
+import type { BaseConfig } from "./config";
+import { createLogger, type Logger } from "./logger";
+import { createDatabase, createPool, pingPostgres, runMigrations, type Database, type Pool } from "./pg";
+import { closeRedis, createRedis, keyspace, pingRedis, type Keyspace, type Redis } from "./redis";
+import { startHttpServer, type RunningServer, type UpgradeHandler } from "./server";
+import type { SessionDeps } from "./session";
+
+/** What every service has: config, logs, Postgres, Redis (by role), key namespace, session check. */
+export interface Kit<C extends BaseConfig = BaseConfig> {
+  name: string;
+  config: C;
+  logger: Logger;
+  pool: Pool;
+  db: Database;
+  redis: Redis;
+  keys: Keyspace;
+  session: SessionDeps;
+  /** A dedicated connection for SUBSCRIBE (created on first use). */
+  subscriber(): Redis;
+  /** A dedicated connection for BullMQ (created on first use). */
+  bullConnection(): Redis;
+  readiness: Record<string, ReadinessCheck>;
+  close(): Promise<void>;
+}
+
+export interface KitOptions {
+  logger?: Logger;
+  migrationsFolder?: string | URL;
+  poolSize?: number;
+}
+
+export class StartupError extends Error {
+  override name = "StartupError";
+}
+
+export async function createKit<C extends BaseConfig>(
+  name: string,
+  config: C,
+  opts: KitOptions = {},
+): Promise<Kit<C>> {
+  const logger = opts.logger ?? createLogger(name, config.LOG_LEVEL);
+  const pool = createPool(config.DATABASE_URL, logger, opts.poolSize);
+  try {
+    await withTimeout(pingPostgres(pool), 5000);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new StartupError(
+      `cannot reach PostgreSQL at ${redactUrl(config.DATABASE_URL)}: ${(err as Error).message}`,
+    );
+  }
+  if (opts.migrationsFolder) await runMigrations(pool, name, opts.migrationsFolder);
+  const redis = createRedis(config.REDIS_URL, "commands", logger);
+  try {
+    await waitForReady(redis, 5000);
+  } catch (err) {
+    redis.disconnect();
+    await pool.end().catch(() => undefined);
+    throw new StartupError(`cannot reach Redis at ${redactUrl(config.REDIS_URL)}: ${(err as Error).message}`);
+  }
+  const extra: Redis[] = [];
+  let subscriber: Redis | undefined;
+  let bull: Redis | undefined;
+  const keys = keyspace(config.REDIS_PREFIX);
+  return {
+    name,
+    config,
+    logger,
+    pool,
+    db: createDatabase(pool),
+    redis,
+    keys,
+    session: { redis, keys, jwtSecret: config.JWT_SECRET },
+    subscriber() {
+      if (!subscriber) extra.push((subscriber = createRedis(config.REDIS_URL, "subscriber", logger)));
+      return subscriber;
+    },
+    bullConnection() {
+      if (!bull) extra.push((bull = createRedis(config.REDIS_URL, "bullmq", logger)));
+      return bull;
+    },
+    readiness: {
+      postgres: () => pingPostgres(pool),
+      redis: () => pingRedis(redis),
+    },
+    async close() {
+      await Promise.all([redis, ...extra].map(closeRedis));
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
+
+export interface StartOptions {
+  routes: Router | Router[];
+  before?: Koa.Middleware[];
+  outer?: Koa.Middleware[];
+  onUpgrade?: UpgradeHandler;
+  /** Extra readiness checks beyond Postgres and Redis. */
+  readiness?: Record<string, ReadinessCheck>;
+  /** Run after the HTTP server has drained, before Redis and Postgres close (workers, relays...). */
+  onStop?: Array<() => Promise<void>>;
+  host?: string;
+  port?: number;
+}
+
+export interface RunningService {
+  url: string;
+  port: number;
+  http: RunningServer;
+  app: ServiceApp;
+  stop(): Promise<void>;
+}
+
+export async function startService(kit: Kit, opts: StartOptions): Promise<RunningService> {
+  const app = createApp({
+    service: kit.name,
+    logger: kit.logger,
+    routes: opts.routes,
+    before: opts.before,
+    outer: opts.outer,
+    readiness: { ...kit.readiness, ...opts.readiness },
+    bodyLimitBytes: kit.config.BODY_LIMIT_BYTES,
+  });
+  const http = await startHttpServer(app, {
+    host: opts.host ?? kit.config.HOST,
+    port: opts.port ?? kit.config.PORT,
+    logger: kit.logger,
+    onUpgrade: opts.onUpgrade,
+    headersTimeoutMs: kit.config.HEADERS_TIMEOUT_MS,
+  });
+  kit.logger.info({ url: http.url }, `${kit.name} listening`);
+  let stopping: Promise<void> | undefined;
+  return {
+    url: http.url,
+    port: http.port,
+    http,
+    app,
+    stop() {
+      stopping ??= (async () => {
+        const deadline = kit.config.SHUTDOWN_TIMEOUT_MS;
+        await http.close(deadline);
+        for (const hook of opts.onStop ?? []) {
+          await withTimeout(hook(), deadline).catch((err: Error) =>
+            kit.logger.warn({ err: err.message }, "stop hook failed"),
+          );
+        }
+        await kit.close();
+        kit.logger.info(`${kit.name} stopped`);
+      })();
+      return stopping;
+    },
+  };
+}
+
+function waitForReady(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return withTimeout(new Promise<void>((resolve) => redis.once("ready", () => resolve())), ms).catch(() => {
+    throw new Error(`no answer within ${ms} ms`);
+  });
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable url)";
+  }
+}

@@ -1,0 +1,80 @@
+import { ConfigError } from "./config";
+import { createLogger } from "./logger";
+
+/**
+ * Process entry: start the service, stop it cleanly on SIGTERM/SIGINT, and turn a bad start
+ * (config, unreachable dependency) into one line and a non-zero exit instead of a stack trace.
+ */
+export function runMain(
+  name: string,
+  start: () => Promise<{ stop(): Promise<void> }>,
+  shutdownTimeoutMs = 10_000,
+): void {
+  const logger = createLogger(name);
+  process.on("unhandledRejection", (reason) => {
+    logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection");
+  });
+  start()
+    .then((service) => {
+      let stopping = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) return;
+        stopping = true;
+        logger.info({ signal }, "shutting down");
+        // Backstop: if something refuses to close, leave anyway after the deadline.
+        setTimeout(() => {
+          logger.error("shutdown took too long; exiting");
+          process.exit(1);
+        }, shutdownTimeoutMs + 5000).unref();
+        service.stop().then(
+          () => process.exit(0),
+          (err: Error) => {
+            logger.error({ err: err.message }, "shutdown failed");
+            process.exit(1);
+          },
+        );
+      };
+      process.on("SIGTERM", onSignal);
+      process.on("SIGINT", onSignal);
+    })
+    .catch((err: Error) => {
+      const line = err instanceof ConfigError ? err.message : `${name} failed to start: ${err.message}`;
+      process.stderr.write(`${line}\n`);
+      process.exit(1);
+    });
+}
+
+/**
+ * A service's entry point. With RUN_MIGRATIONS_ONLY=1 it applies its migrations and exits (the
+ * Kubernetes migration Job); otherwise it runs until SIGTERM/SIGINT.
+ */
+export function runServiceMain(opts: {
+  name: string;
+  migrationsFolder?: URL;
+  start: () => Promise<{ stop(): Promise<void> }>;
+}): void {
+  if (process.env.RUN_MIGRATIONS_ONLY === "1") {
+    runMigrationJob(opts.name, opts.migrationsFolder).then(
+      () => process.exit(0),
+      (err: Error) => {
+        process.stderr.write(`${opts.name} migrations failed: ${err.message}\n`);
+        process.exit(1);
+      },
+    );
+    return;
+  }
+  runMain(opts.name, opts.start, Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000));
+}
+
+async function runMigrationJob(name: string, folder: URL | undefined): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is required");
+  if (!folder) return;
+  const { createPool, runMigrations } = await import("./pg");
+  const pool = createPool(url, createLogger(name));
+  try {
+    await runMigrations(pool, name, folder);
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,233 @@
+#!/usr/bin/env node
+// Runs every benchmark against a stack it starts itself (built services, real PostgreSQL and Redis,
+// a database of its own) and writes loadtests/REPORT.md and loadtests/tracking-latency.svg.
+//   npm run bench            (all scenarios; takes ~5 minutes)
+//   npm run bench -- lease   (only the scenarios whose script name contains "lease"; no curve, and
+//                             the report goes to .tmp/bench/REPORT.md, leaving the published one)
+// Each scenario also runs alone against `npm start`: see the header of each loadtests/*.mjs.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import os from "node:os";
+import { Redis } from "ioredis";
+import { issueSession, keyspace } from "@lease/platform";
+import { buildServices } from "../scripts/build.mjs";
+import {
+  ensureDatabase,
+  provision,
+  withDatabase,
+  dropDatabasesWithPrefix,
+} from "../scripts/lib/provision.mjs";
+import { startStack } from "../scripts/lib/stack.mjs";
+import { BROWSER_UA, bareBaseline, runAutocannon, summarise } from "./tracking-common.mjs";
+import { latencyChartSvg } from "./chart.mjs";
+
+// The quote form runs last: each lead leaves the mailer work (inbox entry, notification) that
+// would otherwise still be burning CPU during the next scenario.
+const SCENARIOS = [
+  { name: "Tracking burst (visit ingest)", script: "loadtests/tracking-ingest.mjs" },
+  { name: "Admin API during a tracking burst", script: "loadtests/admin-isolation.mjs" },
+  { name: "WebSocket fan-out to 200 admin sockets", script: "loadtests/tracking-fanout.mjs" },
+  { name: "Quote form (POST /api/lease-requests at 300 req/s)", script: "loadtests/lease-requests.mjs" },
+];
+const SETTLE_MS = 10_000;
+const FILTERS = process.argv.slice(2);
+const PARTIAL = FILTERS.length > 0;
+
+function runScript(script, env) {
+  return new Promise((resolve) => {
+    let out = "";
+    const child = spawn(process.execPath, [script], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.on("data", (d) => {
+      out += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+      process.stderr.write(d);
+    });
+    child.on("exit", (code) => resolve({ code, out }));
+  });
+}
+
+function peakRss(pid) {
+  try {
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+    return Math.round(kb / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+async function latencyCurve(baseUrl) {
+  const rates = [500, 1000, 2000, 3000, 4000, 6000, 8000];
+  const points = [];
+  let n = 0;
+  for (const rate of rates) {
+    const r = summarise(
+      await runAutocannon({
+        url: baseUrl,
+        connections: 100,
+        duration: 5,
+        overallRate: rate,
+        headers: { "content-type": "application/json", "user-agent": BROWSER_UA },
+        requests: [
+          {
+            method: "POST",
+            path: "/api/track/visit",
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({
+                sessionId: `session-curve${n++ % 4000}-1700000000000`,
+                page: "/",
+                referrer: "",
+              }),
+            }),
+          },
+        ],
+      }),
+    );
+    points.push({
+      offered: rate,
+      achieved: r.reqPerSec,
+      p50: r.p50ms,
+      p99: r.p99ms,
+      errors: r.errors + r.non2xx,
+    });
+    console.log(`curve: offered ${rate}/s → ${r.reqPerSec}/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms`);
+  }
+  return points;
+}
+
+async function main() {
+  await buildServices();
+  const infra = await provision();
+  const prefix = `lease_bench_${randomBytes(3).toString("hex")}`;
+  await ensureDatabase(infra.databaseServerUrl, prefix);
+  const databaseUrl = withDatabase(infra.databaseServerUrl, prefix);
+  const stack = await startStack({
+    databaseUrl,
+    redisUrl: infra.redisUrl,
+    env: { LOG_LEVEL: "warn", LEAD_RATE_LIMIT: "1000000", SENDGRID_API_BASE_URL: "http://127.0.0.1:9" },
+    logDir: ".tmp/bench",
+  });
+  const redis = new Redis(infra.redisUrl);
+  const { token } = await issueSession(
+    { redis, keys: keyspace(stack.env.REDIS_PREFIX), jwtSecret: stack.env.JWT_SECRET },
+    "admin",
+  );
+  redis.disconnect();
+  const trackingProc = stack.processes.find((p) => p.name === "tracking");
+  const env = {
+    BASE_URL: stack.url,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: infra.redisUrl,
+    REDIS_PREFIX: stack.env.REDIS_PREFIX,
+    JWT_SECRET: stack.env.JWT_SECRET,
+    ADMIN_COOKIE: `admin_session=${token}`,
+    TRACKING_PORT: String(trackingProc.port),
+    TRACKING_PID: String(trackingProc.child.pid),
+  };
+  const results = [];
+  try {
+    // First, on a quiet stack: latency against offered load for the tracking burst.
+    console.log("\n=== Tracking latency against offered load ===");
+    const curve = PARTIAL ? [] : await latencyCurve(stack.url);
+    if (!PARTIAL) await new Promise((r) => setTimeout(r, SETTLE_MS));
+    for (const s of SCENARIOS.filter((x) => !PARTIAL || FILTERS.some((f) => x.script.includes(f)))) {
+      if (!existsSync(s.script)) {
+        results.push({ ...s, code: null, out: "(scenario script missing)" });
+        continue;
+      }
+      console.log(`\n=== ${s.name} ===`);
+      results.push({ ...s, ...(await runScript(s.script, env)) });
+      // Let queued work (page-view flushes, mailer jobs) finish before the next measurement.
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+    }
+    const bare = summarise(await bareBaseline((url) => ({ url, connections: 100, duration: 5 })));
+    const memory = Object.fromEntries(stack.processes.map((p) => [p.name, peakRss(p.child.pid)]));
+    if (PARTIAL) {
+      mkdirSync(".tmp/bench", { recursive: true });
+      writeFileSync(".tmp/bench/REPORT.md", report({ results, curve, bare, memory }));
+      console.log("\nwrote .tmp/bench/REPORT.md (a partial run)");
+    } else {
+      mkdirSync("loadtests", { recursive: true });
+      writeFileSync("loadtests/tracking-latency.svg", latencyChartSvg(curve));
+      writeFileSync("loadtests/REPORT.md", report({ results, curve, bare, memory }));
+      console.log("\nwrote loadtests/REPORT.md and loadtests/tracking-latency.svg");
+    }
+  } finally {
+    await stack.stop();
+    await dropDatabasesWithPrefix(infra.databaseServerUrl, prefix).catch(() => undefined);
+    infra.stop();
+  }
+  process.exit(results.every((r) => r.code === 0) ? 0 : 1);
+}
+
+function report({ results, curve, bare, memory }) {
+  const cpu = os.cpus()[0]?.model ?? "unknown";
+  const lines = [
+    "# Load test report",
+    "",
+    "Generated by `npm run bench` (loadtests/run-all.mjs). Every figure below comes from that one run; a",
+    "missed target says FAIL. The stack ran from the built bundles on this machine, against real",
+    "PostgreSQL and Redis, with the load generator (autocannon) on the same machine, so client and",
+    "servers share the cores.",
+    "",
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB memory, ${os.platform()} ${os.release()}`,
+    `- Node ${process.version}`,
+    `- Baseline: a bare node:http server answering 204, 100 connections, 5 s: ${bare.reqPerSec} req/s, p50 ${bare.p50ms} ms, p99 ${bare.p99ms} ms`,
+    "",
+    "## Summary",
+    "",
+    "| scenario | result |",
+    "| --- | --- |",
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.code === 0 ? "all targets met" : r.code === null ? "not run" : "some targets missed (FAIL lines below)"} |`,
+    ),
+    "",
+    "## Peak memory per process (VmHWM)",
+    "",
+    "| process | MB |",
+    "| --- | --- |",
+    ...Object.entries(memory).map(([name, mb]) => `| ${name} | ${mb ?? "?"} |`),
+    "",
+    "## Tracking latency against offered load",
+    "",
+    "![latency against load](tracking-latency.svg)",
+    "",
+    "| offered req/s | achieved req/s | ratio to bare | p50 ms | p99 ms | errors |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...curve.map(
+      (p) =>
+        `| ${p.offered} | ${p.achieved} | ${(p.achieved / bare.reqPerSec).toFixed(3)} | ${p.p50} | ${p.p99} | ${p.errors} |`,
+    ),
+    "",
+  ];
+  for (const r of results) {
+    lines.push(
+      `## ${r.name}`,
+      "",
+      `\`node ${r.script}\` — exit ${r.code}`,
+      "",
+      "```",
+      stripAnsi(r.out).trim().slice(-6000),
+      "```",
+      "",
+    );
+  }
+  return lines.join("\n");
+}
+
+// eslint-disable-next-line no-control-regex -- ANSI colour codes are exactly what is stripped
+const stripAnsi = (s) => s.replace(/\u001b\[[0-9;]*m/g, "");
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Visit ingest through the gateway: autocannon 100 connections for 20 s against POST /api/track/visit,
+// next to a bare node:http 204 server under the same settings. Targets: ≥ 0.15 × the bare req/s,
+// p99 ≤ 30 ms, no errors, every page view in Postgres within 5 s, tracking RSS < 350 MB.
+// Run against `npm start`: node loadtests/tracking-ingest.mjs  (BASE_URL, DATABASE_URL, TRACKING_PORT,
+// TRACKING_PID, CONNECTIONS, DURATION override the defaults). Not part of npm test.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import {
+  BASE_URL,
+  BROWSER_UA,
+  bareBaseline,
+  pidForPort,
+  rssMb,
+  runAutocannon,
+  settings,
+  summarise,
+  verdict,
+} from "./tracking-common.mjs";
+
+const connections = Number(process.env.CONNECTIONS ?? 100);
+const duration = Number(process.env.DURATION ?? 20);
+const trackingPort = Number(process.env.TRACKING_PORT ?? 8083);
+const { databaseUrl } = settings();
+const run = randomBytes(4).toString("hex");
+const pagePrefix = `/loadtest-${run}`;
+const origin = new URL(BASE_URL).origin;
+
+// Visitors of a campaign: 5,000 sessions moving through 8 pages.
+let n = 0;
+const body = () => {
+  const i = n++;
+  return JSON.stringify({
+    sessionId: `session-lt${run}${i % 5000}-${1700000000000 + (i % 5000)}`,
+    page: `${pagePrefix}/${i % 8}`,
+    referrer: i % 3 === 0 ? "https://www.google.nl/" : "",
+  });
+};
+const options = (url) => ({
+  url,
+  connections,
+  duration,
+  method: "POST",
+  headers: { "content-type": "application/json", origin, "user-agent": BROWSER_UA },
+  requests: [{ method: "POST", path: "/api/track/visit", setupRequest: (req) => ({ ...req, body: body() }) }],
+});
+
+const pid = pidForPort(trackingPort);
+console.log(`tracking process: ${pid ?? "not found"} (port ${trackingPort}); run ${run}`);
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+
+console.log(`baseline: bare node:http 204, ${connections} connections, ${duration} s`);
+const bare = summarise(await bareBaseline(options));
+console.table(bare);
+
+console.log(`tracking: POST ${BASE_URL}/api/track/visit, ${connections} connections, ${duration} s`);
+let peakRss = 0;
+const sampler = setInterval(() => {
+  const m = pid && rssMb(pid);
+  if (m) peakRss = Math.max(peakRss, m.rss);
+}, 500);
+const target = summarise(await runAutocannon(options(BASE_URL)));
+const runEnd = Date.now();
+clearInterval(sampler);
+console.table(target);
+
+let persisted = 0;
+const deadline = Date.now() + 5000;
+for (;;) {
+  const r = await pool.query("SELECT count(*)::int AS n FROM tracking.page_views WHERE page LIKE $1", [
+    `${pagePrefix}/%`,
+  ]);
+  persisted = r.rows[0].n;
+  if (persisted >= target.ok2xx || Date.now() > deadline) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
+const persistMs = Date.now() - runEnd;
+await pool.end();
+const mem = pid ? rssMb(pid) : undefined;
+if (mem) peakRss = Math.max(peakRss, mem.rss);
+
+const ratio = target.reqPerSec / bare.reqPerSec;
+const ok = verdict([
+  [
+    "throughput",
+    ratio >= 0.15,
+    `${target.reqPerSec} req/s = ${ratio.toFixed(3)} × bare ${bare.reqPerSec} req/s (target ≥ 0.15)`,
+  ],
+  ["p99 latency", target.p99ms <= 30, `${target.p99ms} ms (target ≤ 30 ms)`],
+  [
+    "errors",
+    target.errors === 0 && target.non2xx === 0 && target.timeouts === 0,
+    `${target.errors} errors, ${target.non2xx} non-2xx, ${target.timeouts} timeouts`,
+  ],
+  [
+    "persisted",
+    persisted >= target.ok2xx,
+    `${persisted} of ${target.ok2xx} page views in Postgres (≥ because autocannon leaves the last in-flight answers uncounted; waited ≤ 5 s, ${persistMs} ms after the run)`,
+  ],
+  [
+    "tracking RSS",
+    pid !== undefined && peakRss > 0 && peakRss < 350,
+    pid
+      ? `peak sampled ${peakRss.toFixed(0)} MB, VmHWM ${mem?.peak.toFixed(0)} MB (target < 350 MB)`
+      : "tracking process not found",
+  ],
+]);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,3 @@
+export const SERVICES: string[];
+export function buildServices(only?: string[]): Promise<void>;
+export function buildWeb(): boolean;

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Builds what `npm start` and the Dockerfiles run: one ESM bundle per service (workspace libs
+// inlined, npm packages left external) and the web app (web/dist).
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { build } from "esbuild";
+
+export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"];
+
+const externalPackages = {
+  name: "external-packages",
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith("@lease/")) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+export async function buildServices(only = SERVICES) {
+  await Promise.all(
+    only.map(async (service) => {
+      const entryPoints = { main: `services/${service}/src/main.ts` };
+      if (existsSync(`services/${service}/src/cli/admin.ts`))
+        entryPoints.admin = `services/${service}/src/cli/admin.ts`;
+      await build({
+        entryPoints,
+        outdir: `services/${service}/dist`,
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        sourcemap: true,
+        logLevel: "warning",
+        plugins: [externalPackages],
+      });
+    }),
+  );
+}
+
+export function buildWeb() {
+  const pkg = existsSync("web/package.json") ? JSON.parse(readFileSync("web/package.json", "utf8")) : {};
+  if (!pkg.scripts?.build) return true;
+  const r = spawnSync("npm", ["run", "build", "-w", "web"], { stdio: "inherit" });
+  return r.status === 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const what = process.argv[2] ?? "all";
+  if (what === "all" || what === "services") await buildServices();
+  if ((what === "all" || what === "web") && !buildWeb()) process.exit(1);
+}

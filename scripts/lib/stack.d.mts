@@ -1,0 +1,26 @@
+import type { ChildProcess } from "node:child_process";
+
+export const SERVICE_NAMES: readonly ["leads", "settings", "tracking", "mailer", "gateway"];
+export interface StackProcess {
+  name: string;
+  index: number;
+  child: ChildProcess;
+  url: string;
+  port: number;
+}
+export interface Stack {
+  url: string;
+  urls: Record<string, string[]>;
+  env: Record<string, string>;
+  processes: StackProcess[];
+  restart(name: string, i?: number): Promise<StackProcess>;
+  stop(): Promise<void>;
+}
+export function freePort(): Promise<number>;
+export function startStack(opts?: {
+  databaseUrl: string;
+  redisUrl: string;
+  env?: Record<string, string>;
+  replicas?: Partial<Record<string, number>>;
+  logDir?: string;
+}): Promise<Stack>;

@@ -1,0 +1,150 @@
+// Starts the whole built stack (gateway + four services, from services/*/dist) on free ports
+// against a given PostgreSQL database and Redis: used by browser tests, load tests and the
+// scale-out check. Each process logs to .tmp/stack/<name>.log.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, mkdirSync } from "node:fs";
+import net from "node:net";
+
+export const SERVICE_NAMES = ["leads", "settings", "tracking", "mailer", "gateway"];
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(url, ms, child) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) return false;
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return true;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+/**
+ * Starts the processes. `replicas` may ask for more than one of a service (scale-out tests):
+ * e.g. { gateway: 2, tracking: 2 }. Gateways are told every replica of each service; services the first.
+ */
+/** Node arguments of a service; SERVICE_NODE_FLAGS adds flags to every service, e.g. "--prof". */
+export function serviceNodeArgs(name) {
+  const flags = (process.env.SERVICE_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  return [...flags, "--enable-source-maps", `services/${name}/dist/main.js`];
+}
+
+export async function startStack({
+  databaseUrl,
+  redisUrl,
+  env: extraEnv = {},
+  replicas = {},
+  logDir = ".tmp/stack",
+} = {}) {
+  mkdirSync(logDir, { recursive: true });
+  const secrets = {
+    JWT_SECRET: extraEnv.JWT_SECRET ?? randomBytes(48).toString("base64url"),
+    INTERNAL_TOKEN: extraEnv.INTERNAL_TOKEN ?? randomBytes(32).toString("base64url"),
+    SETTINGS_ENCRYPTION_KEY: extraEnv.SETTINGS_ENCRYPTION_KEY ?? randomBytes(32).toString("base64"),
+  };
+  const redisPrefix = extraEnv.REDIS_PREFIX ?? `s${randomBytes(4).toString("hex")}`;
+  const ports = {};
+  for (const name of SERVICE_NAMES) {
+    ports[name] = [];
+    for (let i = 0; i < (replicas[name] ?? 1); i++) ports[name].push(await freePort());
+  }
+  const url = (name, i = 0) => `http://127.0.0.1:${ports[name][i]}`;
+  const all = (name) => ports[name].map((_, i) => url(name, i)).join(",");
+  const baseEnv = {
+    ...process.env,
+    NODE_ENV: "test",
+    LOG_LEVEL: process.env.STACK_LOG_LEVEL ?? "info",
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: redisPrefix,
+    ...secrets,
+    // Every replica, comma-separated: the gateway balances over them like a Kubernetes Service.
+    LEADS_URL: all("leads"),
+    SETTINGS_URL: all("settings"),
+    TRACKING_URL: all("tracking"),
+    MAILER_URL: all("mailer"),
+    WEB_DIST_DIR: "web/dist",
+    SHUTDOWN_TIMEOUT_MS: "5000",
+    ...extraEnv,
+  };
+  // Services call each other's /internal routes through one URL (a Service address in Kubernetes).
+  const firstReplicaUrls = {
+    LEADS_URL: url("leads"),
+    SETTINGS_URL: url("settings"),
+    TRACKING_URL: url("tracking"),
+    MAILER_URL: url("mailer"),
+  };
+  const processes = [];
+  const startOne = async (name, i) => {
+    const log = createWriteStream(`${logDir}/${name}${i ? `-${i}` : ""}.log`, { flags: "a" });
+    const child = spawn(process.execPath, serviceNodeArgs(name), {
+      env: {
+        ...baseEnv,
+        ...(name === "gateway" ? {} : firstReplicaUrls),
+        PORT: String(ports[name][i]),
+        HOST: "127.0.0.1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+    const entry = { name, index: i, child, url: url(name, i), port: ports[name][i] };
+    processes.push(entry);
+    if (!(await waitHealthy(entry.url, 30_000, child)))
+      throw new Error(`${name}#${i} did not start; see ${logDir}/${name}.log`);
+    return entry;
+  };
+  const stop = async () => {
+    await Promise.all(
+      processes.map(
+        ({ child }) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once("exit", resolve);
+            child.kill("SIGTERM");
+            setTimeout(() => child.kill("SIGKILL"), 8000).unref();
+          }),
+      ),
+    );
+  };
+  try {
+    // Services migrate their own schemas at start; one at a time keeps the first run's logs readable.
+    for (const name of SERVICE_NAMES) for (let i = 0; i < ports[name].length; i++) await startOne(name, i);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    url: url("gateway"),
+    urls: Object.fromEntries(SERVICE_NAMES.map((n) => [n, ports[n].map((_, i) => url(n, i))])),
+    env: baseEnv,
+    processes,
+    /** Restarts one process (rolling-restart tests). */
+    async restart(name, i = 0) {
+      const entry = processes.find((p) => p.name === name && p.index === i);
+      if (entry) {
+        await new Promise((resolve) => {
+          entry.child.once("exit", resolve);
+          entry.child.kill("SIGTERM");
+        });
+        processes.splice(processes.indexOf(entry), 1);
+      }
+      return startOne(name, i);
+    },
+    stop,
+  };
+}

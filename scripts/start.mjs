@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// `npm start`: install, find or start PostgreSQL and Redis, create secrets, build, migrate,
+// create the first admin, start the gateway and the four services. Ctrl-C stops what it started.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import {
+  ensureDependencies,
+  ensureDatabase,
+  provision,
+  withDatabase,
+  ProvisionError,
+} from "./lib/provision.mjs";
+import { ensureSecrets } from "./lib/secrets.mjs";
+import { serviceNodeArgs } from "./lib/stack.mjs";
+
+const SERVICES = [
+  { name: "leads", port: 8081 },
+  { name: "settings", port: 8082 },
+  { name: "tracking", port: 8083 },
+  { name: "mailer", port: 8084 },
+  { name: "gateway", port: Number(process.env.PORT ?? 8080) },
+];
+
+async function waitHealthy(url, ms) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.ok) return true;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+let shutdown = (code) => process.exit(code);
+
+async function main() {
+  ensureDependencies();
+  const infra = await provision();
+  const running = [...infra.children];
+  let stopping = false;
+  const stopAll = (code) => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\n[start] stopping...");
+    const apps = running.filter((c) => !infra.children.includes(c));
+    for (const c of apps) if (c.exitCode === null) c.kill("SIGTERM");
+    const wait = setInterval(() => {
+      if (apps.every((c) => c.exitCode !== null || c.signalCode !== null)) {
+        clearInterval(wait);
+        infra.stop();
+        setTimeout(() => process.exit(code), 300);
+      }
+    }, 100);
+    setTimeout(() => {
+      for (const c of running) if (c.exitCode === null) c.kill("SIGKILL");
+      process.exit(code);
+    }, 15_000).unref();
+  };
+  shutdown = stopAll;
+  process.on("SIGINT", () => stopAll(0));
+  process.on("SIGTERM", () => stopAll(0));
+
+  const secrets = ensureSecrets();
+  const dbName = process.env.DATABASE_URL ? undefined : "lease";
+  if (dbName) await ensureDatabase(infra.databaseServerUrl, dbName);
+  const env = {
+    ...process.env,
+    ...secrets,
+    DATABASE_URL: dbName ? withDatabase(infra.databaseServerUrl, dbName) : infra.databaseServerUrl,
+    REDIS_URL: infra.redisUrl,
+  };
+
+  console.log("[start] building services and web app");
+  const build = spawnSync(
+    "node",
+    ["scripts/build.mjs", process.env.SKIP_WEB_BUILD === "1" ? "services" : "all"],
+    { stdio: "inherit", env },
+  );
+  if (build.status !== 0) throw new Error("build failed");
+
+  const admin = spawnSync("node", ["services/gateway/dist/admin.js", "ensure-first"], {
+    stdio: "inherit",
+    env,
+  });
+  if (admin.status !== 0) throw new Error("could not create the first admin");
+
+  const urls = Object.fromEntries(SERVICES.map((s) => [s.name, `http://127.0.0.1:${s.port}`]));
+  for (const svc of SERVICES) {
+    const child = spawn("node", serviceNodeArgs(svc.name), {
+      stdio: "inherit",
+      env: {
+        ...env,
+        PORT: String(svc.port),
+        HOST: svc.name === "gateway" ? (process.env.HOST ?? "127.0.0.1") : "127.0.0.1",
+        LEADS_URL: urls.leads,
+        SETTINGS_URL: urls.settings,
+        TRACKING_URL: urls.tracking,
+        MAILER_URL: urls.mailer,
+        WEB_DIST_DIR: "web/dist",
+      },
+    });
+    running.push(child);
+    child.on("exit", (code, signal) => {
+      if (!stopping) {
+        console.error(`[start] ${svc.name} exited (${signal ?? code}); stopping everything`);
+        stopAll(1);
+      }
+    });
+    if (!(await waitHealthy(urls[svc.name], 20_000))) throw new Error(`${svc.name} did not become healthy`);
+  }
+  console.log(`
+[start] The site is up: ${urls.gateway}
+        Admin panel:    ${urls.gateway}/admin-login  (user from the line "Created admin" above on the first start,
+                        or manage admins with: npm run admin -- create USER | reset-password USER)
+        API document:   ${urls.gateway}/api/openapi.json
+        Press Ctrl-C to stop.`);
+  if (!existsSync("web/dist/index.html"))
+    console.log("[start] note: web/dist is missing, only the API is served");
+}
+
+main().catch((err) => {
+  console.error(`[start] ${err instanceof ProvisionError ? err.message : `failed: ${err.message}`}`);
+  shutdown(1);
+});

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// `npm test`: the same provisioning as `npm start`, then type check, lint, unit and integration
+// tests (real PostgreSQL and Redis, a database of this run's own, dropped afterwards), the offline
+// deploy checks and the browser tests. Ends with one line: "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  dropDatabasesWithPrefix,
+  ensureDependencies,
+  ensureChromium,
+  ensureDatabase,
+  provision,
+  withDatabase,
+} from "./lib/provision.mjs";
+
+const results = [];
+const step = (name, ok, passed = ok ? 1 : 0, failed = ok ? 0 : 1) => {
+  results.push({ name, ok, passed, failed });
+  console.log(
+    `\n[test] ${ok ? "ok  " : "FAIL"} ${name}${passed + failed > 1 ? ` (${passed} passed, ${failed} failed)` : ""}\n`,
+  );
+};
+// No step may hang the run: CI gives the whole suite 90 minutes, a step gets at most 30.
+const STEP_TIMEOUT_MS = 30 * 60_000;
+const run = (cmd, args, env) => {
+  const r = spawnSync(cmd, args, {
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+    timeout: STEP_TIMEOUT_MS,
+    killSignal: "SIGKILL",
+  });
+  if (r.error?.code === "ETIMEDOUT") console.error(`[test] ${cmd} ${args[0]} timed out`);
+  return r.status === 0;
+};
+
+async function main() {
+  ensureDependencies();
+  const infra = await provision();
+  const runId = randomBytes(4).toString("hex");
+  const prefix = `lease_test_${runId}`;
+  const runDb = `${prefix}_run`;
+  await ensureDatabase(infra.databaseServerUrl, runDb);
+  const env = {
+    NODE_ENV: "test",
+    DATABASE_URL: withDatabase(infra.databaseServerUrl, runDb),
+    REDIS_URL: infra.redisUrl,
+    TEST_DB_PREFIX: prefix,
+  };
+  const only = process.argv.slice(2);
+  try {
+    if (only.length === 0) {
+      step("type check", run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]));
+      if (existsSync("web/tsconfig.json"))
+        step("type check (web)", run("npx", ["tsc", "-p", "web/tsconfig.json", "--noEmit"]));
+      step("lint (eslint)", run("npx", ["eslint", "--max-warnings=0", "."]));
+      step("format (prettier)", run("npx", ["prettier", "--check", "--log-level=warn", "."]));
+    }
+    mkdirSync(".tmp", { recursive: true });
+    rmSync(".tmp/vitest.json", { force: true });
+    const vitestOk = run(
+      "npx",
+      [
+        "vitest",
+        "run",
+        "--reporter=default",
+        "--reporter=json",
+        "--outputFile.json=.tmp/vitest.json",
+        ...only,
+      ],
+      env,
+    );
+    const report = existsSync(".tmp/vitest.json")
+      ? JSON.parse(readFileSync(".tmp/vitest.json", "utf8"))
+      : undefined;
+    const passed = report?.numPassedTests ?? 0;
+    const failed = (report?.numFailedTests ?? 0) + (vitestOk || report?.numFailedTests ? 0 : 1);
+    step("unit and integration tests (vitest)", vitestOk && failed === 0, passed, failed);
+
+    if (only.length === 0 && existsSync("web/e2e/run.mjs")) {
+      let chromium;
+      try {
+        chromium = ensureChromium();
+      } catch (err) {
+        console.error(`[test] ${err.message}`);
+      }
+      const built = chromium !== undefined && run("node", ["scripts/build.mjs", "all"], env);
+      if (chromium === undefined) step("Chromium for browser tests", false);
+      else if (!built) step("build for browser tests", false);
+      else {
+        const e2e = spawnSync("node", ["web/e2e/run.mjs"], {
+          env: { ...process.env, ...env },
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "inherit"],
+          timeout: STEP_TIMEOUT_MS,
+          killSignal: "SIGKILL",
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        process.stdout.write(e2e.stdout ?? "");
+        const m = /(\d+) passed, (\d+) failed/.exec(e2e.stdout ?? "");
+        const p = m ? Number(m[1]) : 0;
+        const f = m ? Number(m[2]) : 1;
+        step("browser tests", e2e.status === 0 && f === 0, p, e2e.status === 0 ? f : Math.max(f, 1));
+      }
+    }
+  } finally {
+    await dropDatabasesWithPrefix(infra.databaseServerUrl, prefix).catch((err) =>
+      console.error(`[test] cleanup: ${err.message}`),
+    );
+    infra.stop();
+  }
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const failed = results.reduce((n, r) => n + r.failed, 0);
+  for (const r of results) if (!r.ok) console.log(`[test] failed step: ${r.name}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error(`[test] ${err.message}`);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+});

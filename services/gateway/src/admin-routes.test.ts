@@ -1,0 +1,145 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { WebSocket } from "ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_ROUTES, type ServiceName } from "@lease/contracts";
+import { issueSession, type Redis, type RunningService, type SessionDeps } from "@lease/platform";
+import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { startLeads } from "@lease/leads";
+import { startMailer } from "@lease/mailer";
+import { startSettings } from "@lease/settings";
+import { startTracking } from "@lease/tracking";
+import { startGateway } from "./service";
+import { badTokens, connectRedis, cookieFor, sessionDepsFor } from "./test-support";
+
+// The route-table walk: every route marked auth "admin" in the contracts, and /ws, refuses every
+// kind of bad session with 401 — through the gateway, and again directly at the owning service
+// (all five started for real, in-process). A service route that does not exist yet may answer
+// 404/405 directly; as soon as it exists it must answer 401, so the walk tightens by itself.
+
+const ADMIN_ROUTES = API_ROUTES.filter((r) => r.auth === "admin");
+const UNKNOWN_ROUTE = /^Onbekende route|^Methode .* is niet toegestaan/;
+
+let db: TestDatabase;
+let redis: Redis;
+let deps: SessionDeps;
+let gateway: RunningService;
+const services = {} as Record<Exclude<ServiceName, "gateway">, RunningService>;
+let tokens: Record<string, string | undefined>;
+
+beforeAll(async () => {
+  db = await createTestDatabase("walk");
+  const ports = {
+    leads: await freePort(),
+    settings: await freePort(),
+    tracking: await freePort(),
+    mailer: await freePort(),
+  };
+  const url = (p: number) => `http://127.0.0.1:${p}`;
+  const shared = testEnv({
+    DATABASE_URL: db.url,
+    LEADS_URL: url(ports.leads),
+    SETTINGS_URL: url(ports.settings),
+    TRACKING_URL: url(ports.tracking),
+    MAILER_URL: url(ports.mailer),
+    SENDGRID_API_BASE_URL: url(await freePort()),
+    SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    WEB_DIST_DIR: "/nonexistent",
+  });
+  const withPort = (port: number) => ({ ...shared, PORT: String(port) });
+  // One at a time: each runs its own migrations on the shared test database.
+  services.settings = await startSettings(withPort(ports.settings));
+  services.leads = await startLeads(withPort(ports.leads));
+  services.tracking = await startTracking(withPort(ports.tracking));
+  services.mailer = await startMailer(withPort(ports.mailer));
+  gateway = await startGateway(shared);
+  redis = await connectRedis();
+  deps = sessionDepsFor(shared, redis);
+  tokens = await badTokens(deps);
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+  for (const svc of Object.values(services)) await svc.stop();
+  redis?.disconnect();
+  await db?.drop();
+});
+
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, randomUUID());
+
+/** A same-origin JSON request, so only the session can be the reason for a refusal. */
+function request(base: string, method: string, path: string, cookie?: string) {
+  const headers: Record<string, string> = { origin: base, "content-type": "application/json" };
+  if (cookie) headers.cookie = cookie;
+  return fetch(`${base}${path}`, { method, headers, body: method === "GET" ? undefined : "{}" });
+}
+
+function upgrade(base: string, cookie?: string): Promise<number> {
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = { origin: base };
+    if (cookie) headers.cookie = cookie;
+    const ws = new WebSocket(`${base.replace("http", "ws")}/ws`, { headers });
+    ws.once("open", () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once("unexpected-response", (_req, res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    ws.once("error", () => resolve(0));
+  });
+}
+
+describe("route-table walk: no admin route answers without a valid session", () => {
+  it("covers the admin routes of every service", () => {
+    const owners = new Set(ADMIN_ROUTES.map((r) => r.service));
+    expect([...owners].sort()).toEqual(["gateway", "leads", "mailer", "settings", "tracking"]);
+  });
+
+  it("through the gateway: 401 for every admin route and every kind of bad token", async () => {
+    for (const route of ADMIN_ROUTES) {
+      for (const [kind, token] of Object.entries(tokens)) {
+        const res = await request(gateway.url, route.method, concrete(route.path), cookieFor(token));
+        expect(res.status, `${route.method} ${route.path} with ${kind} token`).toBe(401);
+        expect(res.headers.get("cache-control")).toBe("no-store");
+      }
+    }
+  });
+
+  it("directly at each service: never an answer without a session; 401 wherever the route exists", async () => {
+    for (const route of ADMIN_ROUTES) {
+      const base = route.service === "gateway" ? gateway.url : services[route.service].url;
+      for (const [kind, token] of Object.entries(tokens)) {
+        const label = `${route.method} ${route.path} at ${route.service} with ${kind} token`;
+        const res = await request(base, route.method, concrete(route.path), cookieFor(token));
+        const body = (await res.json()) as { message?: string };
+        if (route.service === "settings" || route.service === "gateway") {
+          expect(res.status, label).toBe(401);
+        } else if (res.status !== 401) {
+          // Only "this route is not implemented yet" may differ from 401.
+          expect([404, 405], label).toContain(res.status);
+          expect(body.message, label).toMatch(UNKNOWN_ROUTE);
+        }
+      }
+    }
+  });
+
+  it("with a valid session the same requests get past the check (the 401s above are the session's)", async () => {
+    for (const route of ADMIN_ROUTES) {
+      const { token } = await issueSession(deps, "admin");
+      const res = await request(gateway.url, route.method, concrete(route.path), cookieFor(token));
+      expect(res.status, `${route.method} ${route.path}`).not.toBe(401);
+      if (route.service === "settings") expect(res.status, `${route.method} ${route.path}`).toBeLessThan(500);
+    }
+  });
+
+  it("/ws: the gateway refuses every bad token with 401, tracking never upgrades one", async () => {
+    for (const [kind, token] of Object.entries(tokens)) {
+      expect(await upgrade(gateway.url, cookieFor(token)), `gateway, ${kind} token`).toBe(401);
+      const direct = await upgrade(services.tracking.url, cookieFor(token));
+      expect([401, 404], `tracking, ${kind} token`).toContain(direct);
+    }
+    const { token } = await issueSession(deps, "admin");
+    expect(await upgrade(gateway.url, cookieFor(token))).not.toBe(401);
+  });
+});

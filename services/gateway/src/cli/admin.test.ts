@@ -1,0 +1,132 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, createLogger, createPool, runMigrations, type Pool } from "@lease/platform";
+import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
+import { verifyPassword } from "../domain/passwords";
+import { adminsRepository } from "../repositories/admins";
+import { GATEWAY_MIGRATIONS } from "../service";
+
+// The admin CLI as a user runs it: a real process, the password on stdin, a real database. It is
+// bundled once like `npm run build` does (dist/admin.js is what `npm start` runs), because
+// transpiling it on every spawn would take seconds each time.
+
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+// services/gateway/.tmp (git-ignored) sits beside dist/: the bundle finds ../migrations as dist/admin.js does.
+const OUT_DIR = fileURLToPath(new URL("../../.tmp", import.meta.url));
+const BUNDLE = `admin-${randomBytes(4).toString("hex")}`;
+let cli: string;
+
+let db: TestDatabase;
+let pool: Pool;
+
+beforeAll(async () => {
+  await build({
+    entryPoints: { [BUNDLE]: fileURLToPath(new URL("./admin.ts", import.meta.url)) },
+    outdir: OUT_DIR,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning",
+    plugins: [
+      {
+        name: "external-packages",
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith("@lease/") ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  cli = `${OUT_DIR}/${BUNDLE}.js`;
+  db = await createTestDatabase("gwcli");
+  pool = createPool(db.url, createLogger("test", "silent"), 2);
+  await runMigrations(pool, "gateway", GATEWAY_MIGRATIONS);
+});
+afterAll(async () => {
+  rmSync(cli, { force: true });
+  await pool.end();
+  await db.drop();
+});
+
+function run(args: string[], stdin = "", env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, DATABASE_URL: db.url, ...env },
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("close", (code) => resolve({ code, out, err }));
+    child.stdin.end(stdin);
+  });
+}
+
+const stored = async (username: string) => adminsRepository(createDatabase(pool)).findByUsername(username);
+
+describe("admin CLI", () => {
+  it("ensure-first creates the first admin once, with a random password shown once", async () => {
+    const weak = await run(["ensure-first"], "", { ADMIN_PASSWORD: "kort" });
+    expect(weak.code).toBe(1);
+    expect(weak.err).toContain("ADMIN_PASSWORD: Het wachtwoord moet minimaal 12 tekens hebben");
+    expect(await stored("admin")).toBeUndefined();
+
+    const first = await run(["ensure-first"]);
+    expect(first.code).toBe(0);
+    const password = /with password: (\S+)/.exec(first.out)?.[1];
+    expect(password).toBeDefined();
+    expect(password!.length).toBeGreaterThanOrEqual(12);
+    const admin = await stored("admin");
+    expect(admin).toBeDefined();
+    expect(await verifyPassword(admin!.password, password!)).toBe(true);
+
+    const second = await run(["ensure-first"], "", { ADMIN_PASSWORD: "another-password-1234" });
+    expect(second.code).toBe(0);
+    expect(second.out).toBe("");
+    expect(await verifyPassword((await stored("admin"))!.password, password!)).toBe(true);
+  });
+
+  it("create reads the password from stdin and stores only an argon2id hash", async () => {
+    const res = await run(["create", "beheerder"], "een-lang-wachtwoord-42\n");
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('Created admin "beheerder"');
+    const admin = await stored("beheerder");
+    expect(admin!.password).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(admin!.password, "een-lang-wachtwoord-42")).toBe(true);
+    const again = await run(["create", "beheerder"], "een-lang-wachtwoord-42\n");
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("already exists");
+  });
+
+  it("refuses a password shorter than 12 characters", async () => {
+    const res = await run(["create", "kort"], "elf-tekens!\n");
+    expect(res.code).toBe(1);
+    expect(res.err).toContain("minimaal 12 tekens");
+    expect(await stored("kort")).toBeUndefined();
+    const reset = await run(["reset-password", "beheerder"], "te-kort\n");
+    expect(reset.code).toBe(1);
+    expect(await verifyPassword((await stored("beheerder"))!.password, "een-lang-wachtwoord-42")).toBe(true);
+  });
+
+  it("reset-password replaces the password of an existing admin", async () => {
+    const res = await run(["reset-password", "beheerder"], "nieuw-wachtwoord-2024\n");
+    expect(res.code).toBe(0);
+    const hash = (await stored("beheerder"))!.password;
+    expect(await verifyPassword(hash, "nieuw-wachtwoord-2024")).toBe(true);
+    expect(await verifyPassword(hash, "een-lang-wachtwoord-42")).toBe(false);
+    const unknown = await run(["reset-password", "bestaat-niet"], "nieuw-wachtwoord-2024\n");
+    expect(unknown.code).toBe(1);
+  });
+
+  it("shows the usage for an unknown command or a bad username", async () => {
+    expect((await run(["delete", "beheerder"])).code).toBe(2);
+    expect((await run(["create", "met spatie"], "nieuw-wachtwoord-2024\n")).code).toBe(2);
+  });
+});

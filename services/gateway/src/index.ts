@@ -1,0 +1,2 @@
+export { startGateway, GATEWAY_MIGRATIONS } from "./service";
+export { gatewayConfigSchema } from "./config";

@@ -1,0 +1,185 @@
+import { Pool, type Dispatcher } from "undici";
+import type { Context } from "koa";
+import { HttpError, clientIp, type TrustedProxies } from "@lease/platform";
+
+// Hop-by-hop headers are about one connection and must not be forwarded (RFC 9110 §7.6.1).
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "content-length",
+]);
+
+const DOWN_FOR_MS = 1000;
+
+interface Target {
+  url: URL;
+  pool: Pool;
+  downUntil: number;
+}
+
+/** One service: one or more replicas (comma-separated URLs), each behind a keep-alive pool. */
+export interface Upstream {
+  name: string;
+  targets: Target[];
+  next: number;
+  close(): Promise<void>;
+}
+
+export function createUpstream(name: string, urls: string): Upstream {
+  // A keep-alive pool per replica: a burst reuses connections instead of opening thousands.
+  const targets = urls
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean)
+    .map((u) => ({
+      url: new URL(u),
+      pool: new Pool(new URL(u).origin, { connections: 128, keepAliveTimeout: 30_000 }),
+      downUntil: 0,
+    }));
+  return {
+    name,
+    targets,
+    next: 0,
+    close: async () => {
+      await Promise.all(targets.map((t) => t.pool.close()));
+    },
+  };
+}
+
+/** Round-robin over the replicas, those recently refusing connections last. */
+export function orderTargets(upstream: Upstream): Target[] {
+  const start = upstream.next++ % upstream.targets.length;
+  const rotated = [...upstream.targets.slice(start), ...upstream.targets.slice(0, start)];
+  const now = Date.now();
+  return [...rotated.filter((t) => t.downUntil <= now), ...rotated.filter((t) => t.downUntil > now)];
+}
+
+function readBody(ctx: Context, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        ctx.req.off("data", onData);
+        ctx.req.resume();
+        ctx.set("Connection", "close");
+        reject(new HttpError(413, "payload_too_large", `Het verzoek is te groot (maximaal ${limit} bytes)`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    ctx.req.on("data", onData);
+    ctx.req.once("end", () => resolve(Buffer.concat(chunks)));
+    ctx.req.once("error", (err) =>
+      reject(new HttpError(400, "bad_request", `Het verzoek kon niet worden gelezen: ${err.message}`)),
+    );
+  });
+}
+
+/**
+ * Forwards the request to one replica of the service and streams the answer back. The body (at
+ * most the body limit) is read first, so a replica that refuses the connection can be skipped and
+ * the next one tried; a dead service gives 503, a slow one 504.
+ */
+export async function proxyTo(
+  ctx: Context,
+  upstream: Upstream,
+  opts: { timeoutMs: number; trustedProxies: TrustedProxies; bodyLimitBytes: number },
+): Promise<void> {
+  const body =
+    ctx.method === "GET" || ctx.method === "HEAD"
+      ? Buffer.alloc(0)
+      : await readBody(ctx, opts.bodyLimitBytes);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+  }
+  headers["x-forwarded-for"] = clientIp(ctx.req, opts.trustedProxies);
+  headers["x-forwarded-proto"] = ctx.protocol;
+  headers["x-forwarded-host"] = ctx.get("host");
+  headers["x-request-id"] = ctx.state.requestId;
+  if (body.length > 0 || ctx.method !== "GET") headers["content-length"] = String(body.length);
+
+  let lastError: NodeJS.ErrnoException | undefined;
+  for (const target of orderTargets(upstream)) {
+    try {
+      await attempt(ctx, target, headers, body, opts.timeoutMs);
+      return;
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      lastError = e;
+      // Only a refused connection is safe to retry elsewhere: the request never reached a replica.
+      if (e.code !== "ECONNREFUSED" && e.code !== "EHOSTUNREACH" && e.code !== "ENOTFOUND") break;
+      target.downUntil = Date.now() + DOWN_FOR_MS;
+    }
+  }
+  ctx.state.log.warn(
+    { upstream: upstream.name, err: lastError?.message, code: lastError?.code },
+    "upstream failed",
+  );
+  if (lastError?.code === "UPSTREAM_TIMEOUT") {
+    throw new HttpError(
+      504,
+      "gateway_timeout",
+      `De dienst ${upstream.name} antwoordt niet op tijd. Probeer het zo opnieuw.`,
+    );
+  }
+  if (
+    lastError?.code === "ECONNREFUSED" ||
+    lastError?.code === "ENOTFOUND" ||
+    lastError?.code === "EHOSTUNREACH"
+  ) {
+    throw new HttpError(
+      503,
+      "service_unavailable",
+      `De dienst ${upstream.name} is tijdelijk niet bereikbaar. Probeer het zo opnieuw.`,
+      undefined,
+      {
+        "Retry-After": "5",
+      },
+    );
+  }
+  throw new HttpError(502, "bad_gateway", `De dienst ${upstream.name} gaf geen geldig antwoord.`);
+}
+
+async function attempt(
+  ctx: Context,
+  target: Target,
+  headers: Record<string, string | string[]>,
+  body: Buffer,
+  timeoutMs: number,
+): Promise<void> {
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await target.pool.request({
+      method: ctx.method as Dispatcher.HttpMethod,
+      path: ctx.originalUrl,
+      headers,
+      body: body.length > 0 ? body : undefined,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT")
+      e.code = "UPSTREAM_TIMEOUT";
+    throw e;
+  }
+  ctx.status = res.statusCode;
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (!HOP_BY_HOP.has(name) && value !== undefined) ctx.set(name, value);
+  }
+  // Answers are small JSON (or a CSV export): reading them whole keeps a client that hangs up
+  // mid-answer from leaving a half-read upstream stream behind.
+  const payload = Buffer.from(await res.body.arrayBuffer());
+  ctx.body = ctx.method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 ? null : payload;
+  if (ctx.body === null) ctx.status = res.statusCode;
+}

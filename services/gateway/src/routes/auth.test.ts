@@ -1,0 +1,308 @@
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeJwt, decodeProtectedHeader } from "jose";
+import type { Redis, RunningService, SessionDeps } from "@lease/platform";
+import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { startGateway } from "../service";
+import {
+  badTokens,
+  connectRedis,
+  cookieFor,
+  createAdmin,
+  sessionDepsFor,
+  type TestResponse,
+} from "../test-support";
+
+// Sign-in, session and CSRF rules of the gateway, over HTTP against real Postgres and Redis.
+
+const PASSWORD = "correct horse battery staple";
+const logLines: Record<string, unknown>[] = [];
+let db: TestDatabase;
+let gw: RunningService;
+let env: NodeJS.ProcessEnv;
+let redis: Redis;
+let deps: SessionDeps;
+let origin: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase("gwauth");
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  env = testEnv({
+    DATABASE_URL: db.url,
+    LEADS_URL: dead,
+    SETTINGS_URL: dead,
+    TRACKING_URL: dead,
+    MAILER_URL: dead,
+    WEB_DIST_DIR: "/nonexistent",
+    // The test client is "the load balancer": X-Forwarded-For then names the client.
+    TRUSTED_PROXIES: "127.0.0.1",
+  });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
+  gw = await startGateway(env, { logger: pino({ level: "info" }, sink) });
+  origin = gw.url;
+  redis = await connectRedis();
+  deps = sessionDepsFor(env, redis);
+  for (const name of ["admin", "lock-a", "lock-b", "lock-c", "lock-d", "burst"])
+    await createAdmin(db.url, name, PASSWORD);
+});
+
+afterAll(async () => {
+  await gw.stop();
+  redis.disconnect();
+  await db.drop();
+});
+
+function call(
+  path: string,
+  init: {
+    method?: string;
+    body?: unknown;
+    cookie?: string;
+    ip?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<TestResponse> {
+  const headers: Record<string, string> = { origin, "content-type": "application/json", ...init.headers };
+  if (init.cookie) headers.cookie = init.cookie;
+  if (init.ip) headers["x-forwarded-for"] = init.ip;
+  return fetch(`${gw.url}${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+const login = (username: string, password: string, ip = "192.0.2.1", headers?: Record<string, string>) =>
+  call("/api/admin/login", { method: "POST", body: { username, password }, ip, headers });
+const sessionCookie = (res: TestResponse) =>
+  /admin_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+
+describe("POST /api/admin/login", () => {
+  it("signs in: HttpOnly SameSite=Strict cookie with a 12-hour HS256 JWT whose jti is in Redis", async () => {
+    const res = await login("admin", PASSWORD);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ admin: { username: "admin" } });
+    const setCookie = res.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(/^admin_session=[^;]+; /);
+    expect(setCookie).toContain("HttpOnly");
+    expect(setCookie).toContain("SameSite=Strict");
+    expect(setCookie).toContain("Path=/");
+    expect(setCookie).not.toContain("Secure");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const token = sessionCookie(res)!;
+    expect(decodeProtectedHeader(token).alg).toBe("HS256");
+    const claims = decodeJwt(token);
+    expect(claims.exp! - claims.iat!).toBe(12 * 60 * 60);
+    expect(await redis.get(deps.keys("session", claims.jti!))).toBe("admin");
+  });
+
+  it("answers a wrong password and an unknown username with the same 401 'Onjuiste inloggegevens'", async () => {
+    const wrong = await login("admin", "not the password at all", "192.0.2.50");
+    const unknown = await login("nobody-here", PASSWORD, "192.0.2.51");
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const expected = { code: "invalid_credentials", message: "Onjuiste inloggegevens" };
+    expect(await wrong.json()).toEqual(expected);
+    expect(await unknown.json()).toEqual(expected);
+    expect(wrong.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("names missing fields with the SPEC texts", async () => {
+    const res = await call("/api/admin/login", { method: "POST", body: { username: "", password: "" } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).fields.map((f: { message: string }) => f.message)).toEqual([
+      "Gebruikersnaam is verplicht",
+      "Wachtwoord is verplicht",
+    ]);
+  });
+
+  it("logs every attempt with username, IP and outcome, never the password", async () => {
+    await login("admin", "a-secret-wrong-guess-123", "198.51.100.7");
+    await login("admin", PASSWORD, "198.51.100.7");
+    const attempts = logLines.filter((l) => l.msg === "admin login" && l.ip === "198.51.100.7");
+    expect(attempts.map((l) => [l.username, l.outcome])).toEqual([
+      ["admin", "failure"],
+      ["admin", "success"],
+    ]);
+    const all = JSON.stringify(logLines);
+    expect(all).not.toContain("a-secret-wrong-guess-123");
+    expect(all).not.toContain(PASSWORD);
+  });
+});
+
+describe("GET /api/admin/me and POST /api/admin/logout", () => {
+  it("shows the signed-in admin, uncached", async () => {
+    const cookie = cookieFor(sessionCookie(await login("admin", PASSWORD)));
+    const me = await call("/api/admin/me", { cookie });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual({ admin: { username: "admin" } });
+    expect(me.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("logout deletes the jti and clears the cookie; the old cookie is refused from then on", async () => {
+    const token = sessionCookie(await login("admin", PASSWORD))!;
+    const out = await call("/api/admin/logout", { method: "POST", cookie: cookieFor(token) });
+    expect(out.status).toBe(204);
+    expect(out.headers.get("set-cookie")).toMatch(/^admin_session=; .*Max-Age=0/);
+    expect(await redis.get(deps.keys("session", decodeJwt(token).jti!))).toBeNull();
+    expect((await call("/api/admin/me", { cookie: cookieFor(token) })).status).toBe(401);
+    expect((await call("/api/admin/logout", { method: "POST", cookie: cookieFor(token) })).status).toBe(401);
+  });
+
+  it("refuses missing, expired, revoked, tampered, alg:none, other-algorithm and other-secret tokens", async () => {
+    for (const [kind, token] of Object.entries(await badTokens(deps))) {
+      const res = await call("/api/admin/me", { cookie: cookieFor(token) });
+      expect(res.status, kind).toBe(401);
+      expect(res.headers.get("cache-control"), kind).toBe("no-store");
+    }
+  });
+});
+
+describe("CSRF", () => {
+  const attempt = (headers: Record<string, string>): Promise<TestResponse> =>
+    fetch(`${gw.url}/api/admin/login`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ username: "admin", password: PASSWORD }),
+    });
+
+  it("refuses a sign-in from another site, without an Origin, or not as JSON", async () => {
+    const json = { "content-type": "application/json" };
+    expect((await attempt({ ...json, origin: "https://evil.example" })).status).toBe(403);
+    expect((await attempt({ ...json, "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await attempt({ ...json, origin, "sec-fetch-site": "same-site" })).status).toBe(403);
+    expect((await attempt({ ...json, origin: "null" })).status).toBe(403);
+    expect((await attempt(json)).status).toBe(403);
+    expect((await attempt({ origin, "content-type": "text/plain" })).status).toBe(415);
+    expect((await attempt({ origin, "content-type": "application/x-www-form-urlencoded" })).status).toBe(415);
+    const refused = await attempt({ ...json, origin: "https://evil.example" });
+    expect(refused.headers.get("set-cookie")).toBeNull();
+    expect((await refused.json()).message).toBe("Verzoeken van een andere website worden geweigerd");
+  });
+
+  it("accepts Sec-Fetch-Site: same-origin without an Origin header", async () => {
+    const res = await attempt({ "content-type": "application/json", "sec-fetch-site": "same-origin" });
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses a cross-site logout and keeps the session", async () => {
+    const cookie = cookieFor(sessionCookie(await login("admin", PASSWORD)));
+    const res = await call("/api/admin/logout", {
+      method: "POST",
+      cookie,
+      headers: { origin: "https://evil.example" },
+    });
+    expect(res.status).toBe(403);
+    expect((await call("/api/admin/me", { cookie })).status).toBe(200);
+    const form = await call("/api/admin/logout", {
+      method: "POST",
+      cookie,
+      headers: { "content-type": "text/plain" },
+    });
+    expect(form.status).toBe(415);
+    expect((await call("/api/admin/me", { cookie })).status).toBe(200);
+  });
+});
+
+describe("brute-force lockout", () => {
+  it("answers 429 with Retry-After after 5 failures, even for the right password from that IP", async () => {
+    for (let i = 0; i < 5; i++)
+      expect((await login("lock-a", "wrong-password-123", "203.0.113.10")).status).toBe(401);
+    const locked = await login("lock-a", PASSWORD, "203.0.113.10");
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect((await locked.json()).message).toBe(
+      "Te veel mislukte pogingen. Probeer het over 15 minuten opnieuw.",
+    );
+    expect(
+      logLines.some((l) => l.msg === "admin login" && l.username === "lock-a" && l.outcome === "locked"),
+    ).toBe(true);
+  });
+
+  it("locks the username from another IP for at most the 15-minute window", async () => {
+    for (let i = 0; i < 5; i++) await login("lock-b", "wrong-password-123", "203.0.113.20");
+    const elsewhere = await login("lock-b", PASSWORD, "203.0.113.21");
+    expect(elsewhere.status).toBe(429);
+    expect(Number(elsewhere.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
+    // That IP did nothing wrong: other accounts still sign in from it.
+    expect((await login("lock-c", PASSWORD, "203.0.113.21")).status).toBe(200);
+  });
+
+  it("a success resets the username's count", async () => {
+    for (let i = 0; i < 4; i++) await login("lock-d", "wrong-password-123", "203.0.113.30");
+    expect((await login("lock-d", PASSWORD, "203.0.113.31")).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await login("lock-d", "wrong-password-123", "203.0.113.32")).status).toBe(401);
+    expect((await login("lock-d", PASSWORD, "203.0.113.33")).status).toBe(200);
+  });
+
+  it("a burst of parallel guesses gets no more than 5 password checks", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => login("burst", "wrong-password-123", "203.0.113.40")),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+});
+
+describe("security headers", () => {
+  it("sets CSP (no inline scripts, the pixel vendors allowed), nosniff, referrer policy and no HSTS over http", async () => {
+    for (const path of ["/api/admin/me", "/api/company-settings", "/", "/healthz"]) {
+      const res = await fetch(`${gw.url}${path}`);
+      const csp = res.headers.get("content-security-policy")!;
+      const scriptSrc = csp
+        .split(";")
+        .map((d) => d.trim())
+        .find((d) => d.startsWith("script-src"))!;
+      expect(scriptSrc).not.toContain("unsafe-inline");
+      expect(scriptSrc).not.toContain("unsafe-eval");
+      for (const vendor of [
+        "https://connect.facebook.net",
+        "https://sc-static.net",
+        "https://analytics.tiktok.com",
+      ])
+        expect(scriptSrc).toContain(vendor);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
+    }
+  });
+});
+
+describe("over https (PUBLIC_ORIGIN https://...)", () => {
+  it("uses the __Host- cookie with Secure, sends HSTS, and checks Origin against the public origin", async () => {
+    const https = await startGateway({ ...env, PUBLIC_ORIGIN: "https://lease.example.nl" });
+    try {
+      const post = (o: string) =>
+        fetch(`${https.url}/api/admin/login`, {
+          method: "POST",
+          headers: { origin: o, "content-type": "application/json", "x-forwarded-for": "192.0.2.99" },
+          body: JSON.stringify({ username: "admin", password: PASSWORD }),
+        });
+      expect((await post(https.url)).status).toBe(403);
+      const res = await post("https://lease.example.nl");
+      expect(res.status).toBe(200);
+      const setCookie = res.headers.get("set-cookie")!;
+      expect(setCookie).toMatch(
+        /^__Host-admin_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$/,
+      );
+      expect(res.headers.get("strict-transport-security")).toContain("max-age=");
+      const token = /__Host-admin_session=([^;]+)/.exec(setCookie)![1]!;
+      const me = await fetch(`${https.url}/api/admin/me`, {
+        headers: { cookie: `__Host-admin_session=${token}` },
+      });
+      expect(me.status).toBe(200);
+    } finally {
+      await https.stop();
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import Router from "@koa/router";
+import type { Context, Next } from "koa";
+import { buildOpenApiDocument, serviceForPath } from "@lease/contracts";
+import {
+  HttpError,
+  clientIp,
+  createKit,
+  parseTrustedProxies,
+  loadConfig,
+  requireAdmin,
+  startService,
+  type Logger,
+  type RunningService,
+} from "@lease/platform";
+import { gatewayConfigSchema, type GatewayConfig } from "./config";
+import { createUpstream, proxyTo, type Upstream } from "./proxy";
+import { createStaticSite } from "./static";
+import { createWsProxy } from "./ws-proxy";
+import { csrfGuard, securityHeaders } from "./security";
+import { adminsRepository } from "./repositories/admins";
+import { authRoutes } from "./routes/auth";
+import { loginThrottle } from "./domain/login-throttle";
+
+export const GATEWAY_MIGRATIONS = new URL("../migrations", import.meta.url);
+
+/** Routes that the gateway answers itself; every other /api path is proxied by the route table. */
+const OWN_PREFIXES = ["/api/admin/login", "/api/admin/logout", "/api/admin/me", "/api/openapi.json"];
+
+export async function startGateway(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { logger?: Logger } = {},
+): Promise<RunningService> {
+  const config: GatewayConfig = loadConfig(gatewayConfigSchema, env);
+  const kit = await createKit("gateway", config, {
+    logger: opts.logger,
+    migrationsFolder: GATEWAY_MIGRATIONS,
+  });
+  const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
+  const httpsSite = config.PUBLIC_ORIGIN?.startsWith("https:") ?? false;
+  const upstreams: Record<string, Upstream> = {
+    leads: createUpstream("leads", config.LEADS_URL),
+    settings: createUpstream("settings", config.SETTINGS_URL),
+    tracking: createUpstream("tracking", config.TRACKING_URL),
+    mailer: createUpstream("mailer", config.MAILER_URL),
+  };
+  const site = createStaticSite(config.WEB_DIST_DIR);
+  const adminGate = requireAdmin(kit.session);
+  let openApi: string | undefined;
+
+  const own = new Router();
+  own.get("/api/openapi.json", (ctx) => {
+    openApi ??= JSON.stringify(buildOpenApiDocument());
+    ctx.type = "application/json";
+    ctx.body = openApi;
+  });
+
+  const router = authRoutes({
+    admins: adminsRepository(kit.db),
+    session: kit.session,
+    throttle: loginThrottle(kit.redis, kit.keys),
+    secureCookies: (ctx) => httpsSite || ctx.protocol === "https",
+    clientIp: (ctx) => clientIp(ctx.req, trusted),
+  });
+
+  /** Everything that is not the gateway's own: proxy /api to its service, serve the web app. */
+  async function routeRequest(ctx: Context, next: Next) {
+    const path = ctx.path;
+    if (OWN_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return next();
+    if (path === "/api" || path.startsWith("/api/")) {
+      const service = serviceForPath(path);
+      const upstream = service ? upstreams[service] : undefined;
+      if (!upstream) throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${path}`);
+      // The gateway checks the session first; the service checks it again.
+      if (path.startsWith("/api/admin/")) await adminGate(ctx, async () => undefined);
+      // Refuse an oversized body here, before a byte of it is read or forwarded.
+      if (Number(ctx.get("content-length") || 0) > config.BODY_LIMIT_BYTES) {
+        ctx.set("Connection", "close");
+        throw new HttpError(
+          413,
+          "payload_too_large",
+          `Het verzoek is te groot (maximaal ${config.BODY_LIMIT_BYTES} bytes)`,
+        );
+      }
+      return proxyTo(ctx, upstream, {
+        timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+        trustedProxies: trusted,
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      });
+    }
+    if (site.serve(ctx)) return;
+    if (!site.available()) {
+      throw new HttpError(
+        503,
+        "site_not_built",
+        "De website is nog niet gebouwd (npm run build).",
+        undefined,
+        { "Retry-After": "30" },
+      );
+    }
+    return next();
+  }
+
+  const running = await startService(kit, {
+    routes: [own, router],
+    outer: [securityHeaders(httpsSite)],
+    before: [csrfGuard(config.PUBLIC_ORIGIN), routeRequest],
+    onUpgrade: createWsProxy({
+      upstream: upstreams.tracking!,
+      session: kit.session,
+      logger: kit.logger,
+      publicOrigin: config.PUBLIC_ORIGIN,
+      trustedProxies: trusted,
+    }),
+    onStop: [
+      async () => {
+        await Promise.all(Object.values(upstreams).map((u) => u.close()));
+      },
+    ],
+  });
+  return running;
+}

@@ -1,0 +1,139 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
+import type { Context } from "koa";
+
+const MIME: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".webmanifest": "application/manifest+json",
+};
+const COMPRESSIBLE = new Set([
+  ".html",
+  ".js",
+  ".mjs",
+  ".css",
+  ".json",
+  ".svg",
+  ".txt",
+  ".xml",
+  ".webmanifest",
+]);
+
+/** Client-rendered routes: they get the app shell, not the 404 page. */
+const APP_ROUTES = new Set(["/admin", "/admin-login", "/email-compose"]);
+
+interface CachedFile {
+  type: string;
+  etag: string;
+  raw: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+/**
+ * Serves web/dist: pre-rendered pages as `<route>/index.html`, hashed assets with a year-long
+ * immutable cache, HTML never cached, the app shell for client routes, 404.html (status 404) otherwise.
+ * Files are read once and kept compressed in memory: the set is small and fixed per deploy.
+ */
+export function createStaticSite(distDir: string) {
+  const root = path.resolve(distDir);
+  const cache = new Map<string, CachedFile | null>();
+
+  const load = (rel: string): CachedFile | null => {
+    if (cache.has(rel)) return cache.get(rel)!;
+    const file = path.join(root, rel);
+    let entry: CachedFile | null = null;
+    if (file.startsWith(root + path.sep) && existsSync(file) && statSync(file).isFile()) {
+      const raw = readFileSync(file);
+      const ext = path.extname(file).toLowerCase();
+      entry = {
+        type: MIME[ext] ?? "application/octet-stream",
+        etag: `"${createHash("sha1").update(raw).digest("base64url")}"`,
+        raw,
+      };
+      if (COMPRESSIBLE.has(ext) && raw.length > 512) {
+        entry.gzip = gzipSync(raw, { level: 9 });
+        entry.br = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+      }
+    }
+    cache.set(rel, entry);
+    return entry;
+  };
+
+  const send = (ctx: Context, file: CachedFile, status: number, cacheControl: string) => {
+    ctx.status = status;
+    ctx.type = file.type;
+    ctx.set("Cache-Control", cacheControl);
+    ctx.set("ETag", file.etag);
+    ctx.vary("Accept-Encoding");
+    if (status === 200 && ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    const accepts = ctx.get("accept-encoding");
+    if (file.br && /\bbr\b/.test(accepts)) {
+      ctx.set("Content-Encoding", "br");
+      ctx.body = file.br;
+    } else if (file.gzip && /\bgzip\b/.test(accepts)) {
+      ctx.set("Content-Encoding", "gzip");
+      ctx.body = file.gzip;
+    } else {
+      ctx.body = file.raw;
+    }
+  };
+
+  return {
+    available: () => existsSync(path.join(root, "index.html")),
+    serve(ctx: Context): boolean {
+      if (ctx.method !== "GET" && ctx.method !== "HEAD") return false;
+      let pathname: string;
+      try {
+        pathname = decodeURIComponent(ctx.path);
+      } catch {
+        return false;
+      }
+      if (pathname.includes("\0") || pathname.split("/").includes("..")) return false;
+      const clean = pathname.replace(/\/+$/, "") || "/";
+
+      if (clean.startsWith("/assets/")) {
+        const asset = load(clean.slice(1));
+        if (asset) send(ctx, asset, 200, "public, max-age=31536000, immutable");
+        return asset !== null;
+      }
+      if (path.extname(clean)) {
+        const file = load(clean.slice(1));
+        if (file) send(ctx, file, 200, "public, max-age=3600");
+        return file !== null;
+      }
+      const page = load(clean === "/" ? "index.html" : `${clean.slice(1)}/index.html`);
+      if (page) {
+        send(ctx, page, 200, "no-cache");
+        return true;
+      }
+      if (APP_ROUTES.has(clean)) {
+        const shell = load("app.html") ?? load("index.html");
+        if (shell) send(ctx, shell, 200, "no-cache");
+        return shell !== null;
+      }
+      const notFound = load("404.html") ?? load("app.html") ?? load("index.html");
+      if (notFound) {
+        send(ctx, notFound, 404, "no-cache");
+        return true;
+      }
+      return false;
+    },
+  };
+}

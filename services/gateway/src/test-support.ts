@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import { SignJWT } from "jose";
+import {
+  SESSION_TTL_SECONDS,
+  createDatabase,
+  createLogger,
+  createPool,
+  createRedis,
+  issueSession,
+  keyspace,
+  revokeSession,
+  type Redis,
+  type SessionDeps,
+} from "@lease/platform";
+import { baseRedisUrl } from "@lease/platform/testing";
+import { hashPassword } from "./domain/passwords";
+import { adminsRepository } from "./repositories/admins";
+
+// Shared by the gateway's auth tests: forged session tokens, admin accounts, a Redis connection.
+
+// Test bodies are checked field by field with expect(); typing each answer adds nothing there.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type TestResponse = Omit<Response, "json"> & { json(): Promise<any> };
+
+export async function connectRedis(): Promise<Redis> {
+  const redis = createRedis(baseRedisUrl(), "commands", createLogger("test", "silent"));
+  if (redis.status !== "ready") await new Promise((resolve) => redis.once("ready", resolve));
+  return redis;
+}
+
+export function sessionDepsFor(env: NodeJS.ProcessEnv, redis: Redis): SessionDeps {
+  return { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! };
+}
+
+export async function createAdmin(databaseUrl: string, username: string, password: string): Promise<void> {
+  const pool = createPool(databaseUrl, createLogger("test", "silent"), 1);
+  try {
+    await adminsRepository(createDatabase(pool)).create(username, await hashPassword(password));
+  } finally {
+    await pool.end();
+  }
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+/** Signs claims like issueSession does, with the jti recorded, so only the twisted part is wrong. */
+async function forge(
+  deps: SessionDeps,
+  opts: { secret?: string; alg?: string; expiresAt?: number; username?: string },
+): Promise<string> {
+  const jti = randomUUID();
+  const username = opts.username ?? "admin";
+  const now = Math.floor(Date.now() / 1000);
+  await deps.redis.set(deps.keys("session", jti), username, "EX", SESSION_TTL_SECONDS);
+  return new SignJWT({ username })
+    .setProtectedHeader({ alg: opts.alg ?? "HS256", typ: "JWT" })
+    .setSubject(username)
+    .setJti(jti)
+    .setIssuedAt(now - 60)
+    .setExpirationTime(opts.expiresAt ?? now + 3600)
+    .sign(new TextEncoder().encode(opts.secret ?? deps.jwtSecret));
+}
+
+/**
+ * Every way a session cookie can be wrong: absent, expired, revoked (logged out), tampered,
+ * `alg: none`, another algorithm with the right secret, signed with another secret, garbage.
+ */
+export async function badTokens(deps: SessionDeps): Promise<Record<string, string | undefined>> {
+  const now = Math.floor(Date.now() / 1000);
+  const valid = (await issueSession(deps, "admin")).token;
+  const [header, payload, signature] = valid.split(".") as [string, string, string];
+  const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+  const revoked = await issueSession(deps, "admin");
+  await revokeSession(deps, revoked.claims.jti);
+  return {
+    missing: undefined,
+    expired: await forge(deps, { expiresAt: now - 10 }),
+    revoked: revoked.token,
+    tampered: `${header}.${b64({ ...claims, username: "root" })}.${signature}`,
+    "alg none": `${b64({ alg: "none", typ: "JWT" })}.${payload}.`,
+    "alg none with signature": `${b64({ alg: "none", typ: "JWT" })}.${payload}.${signature}`,
+    "HS512 with the right secret": await forge(deps, { alg: "HS512" }),
+    "another secret": await forge(deps, { secret: "another-secret-0123456789-abcdefghijklmnopq" }),
+    garbage: "not.a.token",
+  };
+}
+
+export const cookieFor = (token: string | undefined) =>
+  token === undefined ? undefined : `admin_session=${token}`;

@@ -1,0 +1,77 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  text,
+  timestamp,
+  uuid,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
+
+export const leads = pgSchema("leads");
+
+export const leaseRequests = leads.table(
+  "lease_requests",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    carUrl: text("car_url").notNull(),
+    contactNumber: text("contact_number").notNull(),
+    email: text("email").notNull(),
+    companyName: text("company_name"),
+    leaseTerm: integer("lease_term"),
+    message: text("message"),
+    status: text("status").notNull().default("nieuw"),
+    isRead: boolean("is_read").notNull().default(false),
+    /** Lower-cased e-mail and digits-only phone: what duplicate detection compares. */
+    emailKey: text("email_key").notNull(),
+    phoneKey: text("phone_key").notNull(),
+    duplicateOf: uuid("duplicate_of").references((): AnyPgColumn => leaseRequests.id, {
+      onDelete: "set null",
+    }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("lease_requests_created_at_idx").on(t.createdAt),
+    index("lease_requests_email_key_idx").on(t.emailKey, t.createdAt),
+    index("lease_requests_phone_key_idx").on(t.phoneKey, t.createdAt),
+  ],
+);
+
+export const contactMessages = leads.table("contact_messages", {
+  id: uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  phone: text("phone"),
+  message: text("message").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Transactional outbox: written in the same transaction as the lead, moved to BullMQ by the relay.
+ * The row id is the BullMQ job id, so publishing twice never makes two jobs.
+ */
+export const outbox = leads.table(
+  "outbox",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    jobName: text("job_name").notNull(),
+    payload: jsonb("payload").notNull(),
+    requestId: text("request_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("outbox_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.publishedAt} IS NULL`),
+  ],
+);

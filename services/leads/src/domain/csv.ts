@@ -1,0 +1,29 @@
+import type { LeaseRequest } from "@lease/contracts";
+
+/** Cells that Excel would read as a formula get a leading apostrophe. */
+export function csvCell(value: string | number | boolean | null | undefined): string {
+  let text = value === null || value === undefined ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const COLUMNS: [string, (r: LeaseRequest) => string | number | boolean | null][] = [
+  ["Datum", (r) => r.createdAt],
+  ["Status", (r) => r.status],
+  ["Gelezen", (r) => (r.isRead ? "ja" : "nee")],
+  ["Bedrijfsnaam", (r) => r.companyName],
+  ["E-mail", (r) => r.email],
+  ["Telefoon", (r) => r.contactNumber],
+  ["Looptijd (maanden)", (r) => r.leaseTerm],
+  ["Auto URL", (r) => r.carUrl],
+  ["Bericht", (r) => r.message],
+  ["Id", (r) => r.id],
+  ["Dubbel van", (r) => r.duplicateOf],
+];
+
+/** UTF-8 with BOM, semicolon separated, CRLF line ends: what Dutch Excel opens without a wizard. */
+export function leaseRequestsCsv(rows: LeaseRequest[]): string {
+  const lines = [COLUMNS.map(([name]) => csvCell(name)).join(";")];
+  for (const row of rows) lines.push(COLUMNS.map(([, get]) => csvCell(get(row))).join(";"));
+  return `\uFEFF${lines.join("\r\n")}\r\n`;
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import type {
+  ContactBody,
+  JobName,
+  JobSource,
+  CreateLeaseRequestBody,
+  LeaseRequest,
+  LeaseRequestListQuery,
+  LeaseRequestListResponse,
+  UpdateLeaseStatusBody,
+} from "@lease/contracts";
+import { notFound } from "@lease/platform";
+import {
+  toLeaseRequest,
+  type LeaseRequestsRepository,
+  type ListFilter,
+  type OutboxJobs,
+} from "../repositories/lease-requests";
+import { leaseRequestsCsv } from "./csv";
+
+export const EXPORT_LIMIT = 50_000;
+const NOT_FOUND_MESSAGE = "Lease aanvraag niet gevonden";
+
+/** Outbox rows for a new lead or contact message: log it in the inbox and notify the company. */
+function mailJobs(source: JobSource): OutboxJobs {
+  const jobNames: JobName[] = ["inbox.log", "mail.notify-company"];
+  return { source, jobNames };
+}
+
+export const emailKey = (email: string) => email.trim().toLowerCase();
+export const phoneKey = (phone: string) => phone.replace(/\D/g, "");
+
+export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () => void) {
+  return {
+    /** A filled honeypot gets the normal answer (a fresh id) and nothing is stored. */
+    async create(body: CreateLeaseRequestBody, requestId?: string): Promise<{ id: string }> {
+      if (body.website?.trim()) return { id: randomUUID() };
+      const row = await repo.createWithOutbox(
+        {
+          carUrl: body.carUrl,
+          contactNumber: body.contactNumber,
+          email: body.email,
+          companyName: body.companyName ?? null,
+          leaseTerm: body.leaseTerm ?? null,
+          message: body.message ?? null,
+          emailKey: emailKey(body.email),
+          phoneKey: phoneKey(body.contactNumber),
+        },
+        mailJobs("lease_request"),
+        requestId,
+      );
+      onStored();
+      return { id: row.id };
+    },
+
+    async createContact(body: ContactBody, requestId?: string): Promise<{ id: string }> {
+      if (body.website?.trim()) return { id: randomUUID() };
+      const row = await repo.createContactWithOutbox(
+        { name: body.name, email: body.email, phone: body.phone ?? null, message: body.message },
+        mailJobs("contact_form"),
+        requestId,
+      );
+      onStored();
+      return { id: row.id };
+    },
+
+    async list(query: LeaseRequestListQuery): Promise<LeaseRequestListResponse> {
+      const { items, total, counts } = await repo.list(query, query.page, query.pageSize);
+      return { items: items.map(toLeaseRequest), total, page: query.page, pageSize: query.pageSize, counts };
+    },
+
+    async exportCsv(filter: ListFilter): Promise<string> {
+      const rows = await repo.exportRows(filter, EXPORT_LIMIT);
+      return leaseRequestsCsv(rows.map(toLeaseRequest));
+    },
+
+    async get(id: string): Promise<LeaseRequest> {
+      const row = await repo.findById(id);
+      if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      return toLeaseRequest(row);
+    },
+
+    async getContact(id: string) {
+      const row = await repo.findContactById(id);
+      if (!row) throw notFound("Bericht niet gevonden");
+      return { ...row, createdAt: row.createdAt.toISOString() };
+    },
+
+    async updateStatus(id: string, body: UpdateLeaseStatusBody): Promise<LeaseRequest> {
+      const row = await repo.updateStatus(id, body.status, body.isRead);
+      if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      return toLeaseRequest(row);
+    },
+
+    async delete(id: string): Promise<void> {
+      if (!(await repo.delete(id))) throw notFound(NOT_FOUND_MESSAGE);
+    },
+  };
+}
+export type LeaseRequestsDomain = ReturnType<typeof leaseRequestsDomain>;

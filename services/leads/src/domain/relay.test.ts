@@ -1,0 +1,61 @@
+import pg from "pg";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { QUEUES } from "@lease/contracts";
+import { createQueueClient, type QueueClient, type RunningService } from "@lease/platform";
+import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { startLeads } from "../service";
+import { postJson, validLead, waitFor } from "../testing/helpers";
+
+let db: TestDatabase;
+let replicas: RunningService[] = [];
+let sql: pg.Pool;
+let bull: Redis;
+let queue: QueueClient;
+
+beforeAll(async () => {
+  db = await createTestDatabase("relay");
+  const env = testEnv({ DATABASE_URL: db.url, LEAD_RATE_LIMIT: "1000" });
+  replicas = [await startLeads(env), await startLeads(env), await startLeads(env)];
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  bull = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: null });
+  queue = createQueueClient(bull, env.REDIS_PREFIX!);
+});
+afterAll(async () => {
+  await Promise.all(replicas.map((r) => r.stop()));
+  await queue?.close();
+  bull?.disconnect();
+  await sql?.end();
+  await db?.drop();
+});
+
+describe("outbox relay", () => {
+  it("publishes every outbox row exactly once as a job (id = outbox id, data = ids only) with three replicas relaying", async () => {
+    await Promise.all(
+      Array.from({ length: 90 }, (_, i) =>
+        postJson(`${replicas[i % 3]!.url}/api/lease-requests`, {
+          ...validLead,
+          email: `r${i}@relay.nl`,
+        }).then((r) => expect(r.status).toBe(201)),
+      ),
+    );
+    await waitFor(
+      async () =>
+        Number(
+          (await sql.query("SELECT count(*) AS n FROM leads.outbox WHERE published_at IS NULL")).rows[0].n,
+        ) === 0,
+      10_000,
+      "outbox drained",
+    );
+    const jobs = await queue.raw(QUEUES.mail).getJobs(["waiting"], 0, 1000);
+    const { rows } = await sql.query<{ id: string }>("SELECT id FROM leads.outbox");
+    expect(jobs).toHaveLength(180);
+    expect(new Set(jobs.map((j) => j.id))).toEqual(new Set(rows.map((r) => r.id)));
+    for (const job of jobs) {
+      expect(Object.keys(job.data).sort()).toEqual(expect.arrayContaining(["source", "sourceId"]));
+      expect(JSON.stringify(job.data)).not.toContain("@relay.nl");
+      expect(job.opts.attempts).toBeGreaterThan(1);
+      expect(job.opts.backoff).toMatchObject({ type: "exponential" });
+    }
+  });
+});

@@ -1,0 +1,2 @@
+export { startLeads } from "./service";
+export { leadsConfigSchema } from "./config";

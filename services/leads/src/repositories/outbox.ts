@@ -1,0 +1,60 @@
+import type { Pool } from "@lease/platform";
+
+export interface OutboxRow {
+  id: string;
+  jobName: string;
+  payload: Record<string, unknown>;
+  requestId: string | null;
+}
+
+/**
+ * Claims up to `limit` pending rows with FOR UPDATE SKIP LOCKED (so several relays never take the
+ * same row), hands them to `publish`, and marks them published in the same transaction. If publish
+ * throws, the transaction rolls back and the rows stay pending for the next attempt.
+ */
+export function outboxRepository(pool: Pool) {
+  return {
+    async publishBatch(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query("BEGIN");
+        const { rows } = await client.query<OutboxRow>(
+          `SELECT id, job_name AS "jobName", payload, request_id AS "requestId"
+             FROM leads.outbox
+            WHERE published_at IS NULL
+            ORDER BY created_at
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED`,
+          [limit],
+        );
+        if (rows.length === 0) {
+          await client.query("COMMIT");
+          return 0;
+        }
+        await publish(rows);
+        await client.query("UPDATE leads.outbox SET published_at = now() WHERE id = ANY($1::uuid[])", [
+          rows.map((r) => r.id),
+        ]);
+        await client.query("COMMIT");
+        return rows.length;
+      } catch (err) {
+        await client.query("ROLLBACK").catch((e: Error) => (broken = e));
+        throw err;
+      } finally {
+        // A connection that could not even roll back is destroyed, not returned to the pool.
+        client.release(broken);
+      }
+    },
+
+    /** Published rows are only an audit trail; keep a week of them. */
+    async prunePublished(olderThanDays: number): Promise<number> {
+      const { rowCount } = await pool.query(
+        "DELETE FROM leads.outbox WHERE published_at < now() - make_interval(days => $1)",
+        [olderThanDays],
+      );
+      return rowCount ?? 0;
+    },
+  };
+}
+export type OutboxRepository = ReturnType<typeof outboxRepository>;

@@ -1,0 +1,35 @@
+import Router from "@koa/router";
+import { LeaseRequestIdParam, LeaseRequestListQuery, UpdateLeaseStatusBody } from "@lease/contracts";
+import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import type { LeaseRequestsDomain } from "../domain/lease-requests";
+
+const ExportQuery = LeaseRequestListQuery.pick({ q: true, status: true });
+
+export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: SessionDeps }) {
+  const router = new Router({ prefix: "/api/admin/lease-requests" });
+  router.use(requireAdmin(deps.session));
+
+  router.get("/", async (ctx) => {
+    ctx.body = await deps.leads.list(parseOr400(LeaseRequestListQuery, ctx.query));
+  });
+
+  router.get("/export.csv", async (ctx) => {
+    const csv = await deps.leads.exportCsv(parseOr400(ExportQuery, ctx.query));
+    ctx.type = "text/csv; charset=utf-8";
+    ctx.set("Content-Disposition", `attachment; filename="lease-aanvragen.csv"`);
+    ctx.body = csv;
+  });
+
+  router.patch("/:id/status", async (ctx) => {
+    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    ctx.body = await deps.leads.updateStatus(id, parseOr400(UpdateLeaseStatusBody, ctx.request.body));
+  });
+
+  router.delete("/:id", async (ctx) => {
+    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    await deps.leads.delete(id);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,300 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
+import type { RunningService } from "@lease/platform";
+import type { LeaseRequestListResponse } from "@lease/contracts";
+import { startLeads } from "../service";
+import { adminCookie, postJson, validLead } from "../testing/helpers";
+
+let db: TestDatabase;
+let svc: RunningService;
+let env: NodeJS.ProcessEnv;
+let cookie: string;
+let sql: pg.Pool;
+let ipSeq = 0;
+const freshIp = () => `198.51.100.${++ipSeq}`;
+
+beforeAll(async () => {
+  db = await createTestDatabase("leads");
+  env = testEnv({ DATABASE_URL: db.url, LEAD_RATE_LIMIT: "3", LEAD_RATE_WINDOW_SECONDS: "600" });
+  svc = await startLeads(env);
+  cookie = await adminCookie(env);
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await svc?.stop();
+  await db?.drop();
+});
+
+const post = (body: unknown, ip = freshIp()) => postJson(`${svc.url}/api/lease-requests`, body, ip);
+const admin = (path: string, init: RequestInit = {}) =>
+  fetch(`${svc.url}/api/admin/lease-requests${path}`, {
+    ...init,
+    headers: { cookie, "content-type": "application/json", ...(init.headers ?? {}) },
+  });
+const count = async (table: string) =>
+  Number((await sql.query(`SELECT count(*) AS n FROM leads.${table}`)).rows[0].n);
+
+async function fieldMessages(body: unknown): Promise<Record<string, string>> {
+  const res = await post(body);
+  expect(res.status).toBe(400);
+  const json = (await res.json()) as { code: string; fields: { path: string; message: string }[] };
+  expect(json.code).toBe("validation_failed");
+  return Object.fromEntries(json.fields.map((f) => [f.path, f.message]));
+}
+
+describe("POST /api/lease-requests", () => {
+  it("stores a valid quote request with its outbox rows and answers 201 {id}", async () => {
+    const res = await post(validLead);
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const { rows } = await sql.query("SELECT * FROM leads.lease_requests WHERE id = $1", [id]);
+    expect(rows[0]).toMatchObject({
+      email: validLead.email,
+      status: "nieuw",
+      is_read: false,
+      lease_term: 48,
+    });
+    const outbox = await sql.query(
+      "SELECT job_name, payload FROM leads.outbox WHERE payload->>'sourceId' = $1",
+      [id],
+    );
+    expect(outbox.rows.map((r) => r.job_name).sort()).toEqual(["inbox.log", "mail.notify-company"]);
+  });
+
+  it("answers every rule of SPEC §5 with its Dutch message", async () => {
+    expect(
+      await fieldMessages({ ...validLead, carUrl: "geen url", contactNumber: "06123", email: "jan@" }),
+    ).toEqual({
+      carUrl: "Voer een geldige auto URL in",
+      contactNumber: "Voer een geldig telefoonnummer in",
+      email: "Voer een geldig e-mailadres in",
+    });
+    expect(await fieldMessages({})).toEqual({
+      carUrl: "Voer een geldige auto URL in",
+      contactNumber: "Voer een geldig telefoonnummer in",
+      email: "Voer een geldig e-mailadres in",
+    });
+    expect(await fieldMessages({ ...validLead, leaseTerm: 72 })).toEqual({
+      leaseTerm: "Kies een looptijd van 24, 36, 48 of 60 maanden",
+    });
+  });
+
+  it.each([
+    "javascript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "file:///etc/passwd",
+    "//evil.example/car",
+    "https://exa mple.com",
+    `https://example.com/${"a".repeat(2100)}`,
+  ])("refuses the hostile car URL %s", async (carUrl) => {
+    expect(await fieldMessages({ ...validLead, carUrl })).toEqual({ carUrl: "Voer een geldige auto URL in" });
+  });
+
+  it("refuses unknown fields and stores nothing", async () => {
+    const before = await count("lease_requests");
+    expect(await fieldMessages({ ...validLead, status: "gereageerd", isRead: true })).toEqual({
+      "(body)": "Onbekend veld: status, isRead",
+    });
+    expect(await count("lease_requests")).toBe(before);
+  });
+
+  it("gives a filled honeypot the normal 201 answer and stores nothing", async () => {
+    const [leads, outbox] = [await count("lease_requests"), await count("outbox")];
+    const res = await post({ ...validLead, website: "http://spam.example" });
+    expect(res.status).toBe(201);
+    expect((await res.json()) as { id: string }).toHaveProperty("id");
+    expect(await count("lease_requests")).toBe(leads);
+    expect(await count("outbox")).toBe(outbox);
+  });
+
+  it("limits each client IP to LEAD_RATE_LIMIT submissions per window with 429, Retry-After and a Dutch message", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) expect((await post(validLead, ip)).status).toBe(201);
+    const res = await post(validLead, ip);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(500);
+    expect(((await res.json()) as { message: string }).message).toMatch(/te veel aanvragen/);
+    expect((await post(validLead, freshIp())).status).toBe(201);
+  });
+
+  it("marks a request as duplicate of the newest earlier one with the same e-mail (any case) or phone digits", async () => {
+    const first = (await (
+      await post({ ...validLead, email: "Dup@Example.nl", contactNumber: "0611111111" })
+    ).json()) as { id: string };
+    const second = (await (
+      await post({ ...validLead, email: "other@example.nl", contactNumber: "06-1111 1111" })
+    ).json()) as { id: string };
+    const third = (await (
+      await post({ ...validLead, email: "dup@example.NL", contactNumber: "0622222222" })
+    ).json()) as { id: string };
+    const fresh = (await (
+      await post({ ...validLead, email: "new@example.nl", contactNumber: "0633333333" })
+    ).json()) as { id: string };
+    const list = (await (await admin("?pageSize=200")).json()) as LeaseRequestListResponse;
+    const byId = new Map(list.items.map((r) => [r.id, r]));
+    expect(byId.get(first.id)?.duplicateOf).toBeNull();
+    expect(byId.get(second.id)?.duplicateOf).toBe(first.id);
+    expect(byId.get(third.id)?.duplicateOf).toBe(first.id);
+    expect(byId.get(fresh.id)?.duplicateOf).toBeNull();
+  });
+});
+
+describe("POST /api/contact", () => {
+  const contact = { name: "Piet", email: "piet@example.nl", message: "Bel mij eens terug aub" };
+  const postContact = (body: unknown, ip = freshIp()) => postJson(`${svc.url}/api/contact`, body, ip);
+
+  it("stores a contact message and logs it as contact_form through the outbox", async () => {
+    const res = await postContact(contact);
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const outbox = await sql.query("SELECT payload FROM leads.outbox WHERE payload->>'sourceId' = $1", [id]);
+    expect(outbox.rows.map((r) => r.payload.source)).toEqual(["contact_form", "contact_form"]);
+  });
+
+  it("validates with Dutch messages, refuses unknown fields and drops honeypot submissions", async () => {
+    const bad = await postContact({ name: "", email: "x", message: "kort", extra: 1 });
+    expect(bad.status).toBe(400);
+    const fields = ((await bad.json()) as { fields: { path: string; message: string }[] }).fields;
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        { path: "name", message: "Naam is verplicht" },
+        { path: "email", message: "Voer een geldig e-mailadres in" },
+        { path: "message", message: "Bericht moet minimaal 10 karakters bevatten" },
+      ]),
+    );
+    const before = await count("contact_messages");
+    expect((await postContact({ ...contact, website: "bot" })).status).toBe(201);
+    expect(await count("contact_messages")).toBe(before);
+  });
+
+  it("is rate limited per client IP", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) expect((await postContact(contact, ip)).status).toBe(201);
+    expect((await postContact(contact, ip)).status).toBe(429);
+  });
+});
+
+describe("admin lease requests", () => {
+  it("refuse every admin route without a session (401) at the service itself", async () => {
+    const id = "00000000-0000-4000-8000-000000000000";
+    const calls: [string, string][] = [
+      ["GET", ""],
+      ["GET", "/export.csv"],
+      ["PATCH", `/${id}/status`],
+      ["DELETE", `/${id}`],
+    ];
+    for (const [method, path] of calls) {
+      const res = await fetch(`${svc.url}/api/admin/lease-requests${path}`, { method });
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
+  });
+
+  it("lists newest first with counters, search, status filter and paging", async () => {
+    const ids: string[] = [];
+    for (const company of ["Zoek Alpha BV", "Zoek Beta BV", "Zoek Gamma BV"]) {
+      const res = await post({
+        ...validLead,
+        companyName: company,
+        email: `${company.split(" ")[1]}@zoek.nl`,
+      });
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    const page1 = (await (await admin("?q=zoek&pageSize=2")).json()) as LeaseRequestListResponse;
+    expect(page1.total).toBe(3);
+    expect(page1.items.map((r) => r.companyName)).toEqual(["Zoek Gamma BV", "Zoek Beta BV"]);
+    const page2 = (await (await admin("?q=zoek&pageSize=2&page=2")).json()) as LeaseRequestListResponse;
+    expect(page2.items.map((r) => r.companyName)).toEqual(["Zoek Alpha BV"]);
+    expect(page1.counts.total).toBeGreaterThanOrEqual(3);
+
+    expect(
+      (
+        await admin(`/${ids[0]}/status`, {
+          method: "PATCH",
+          body: JSON.stringify({ status: "gereageerd", isRead: true }),
+        })
+      ).status,
+    ).toBe(200);
+    const filtered = (await (await admin("?q=zoek&status=gereageerd")).json()) as LeaseRequestListResponse;
+    expect(filtered.items.map((r) => r.id)).toEqual([ids[0]]);
+    expect(filtered.counts.gereageerd).toBe(1);
+    const byPhone = (await (await admin("?q=612345")).json()) as LeaseRequestListResponse;
+    expect(byPhone.total).toBeGreaterThan(0);
+  });
+
+  it("updates status and read flag; a malformed id is 400 and an unknown one 404", async () => {
+    const { id } = (await (await post(validLead)).json()) as { id: string };
+    const res = await admin(`/${id}/status`, {
+      method: "PATCH",
+      body: JSON.stringify({ status: "bekeken", isRead: true }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id, status: "bekeken", isRead: true });
+    expect(
+      (
+        await admin(`/not-a-uuid/status`, {
+          method: "PATCH",
+          body: JSON.stringify({ status: "bekeken", isRead: true }),
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await admin(`/${id}/status`, {
+          method: "PATCH",
+          body: JSON.stringify({ status: "weg", isRead: true }),
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await admin(`/00000000-0000-4000-8000-000000000000/status`, {
+          method: "PATCH",
+          body: JSON.stringify({ status: "bekeken", isRead: true }),
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it("deletes a request (204), then 404", async () => {
+    const { id } = (await (await post(validLead)).json()) as { id: string };
+    expect((await admin(`/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await admin(`/${id}`, { method: "DELETE" })).status).toBe(404);
+    expect((await admin(`/nope`, { method: "DELETE" })).status).toBe(400);
+  });
+
+  it("exports CSV with BOM, semicolons and formula-safe cells", async () => {
+    await post({
+      ...validLead,
+      companyName: '=HYPERLINK("http://evil")',
+      message: "+31 bel; mij\nmorgen",
+      email: "csv@export.nl",
+    });
+    const res = await admin("/export.csv?q=csv@export.nl");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/csv/);
+    const buf = Buffer.from(await res.arrayBuffer());
+    expect([...buf.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = buf.toString("utf8").slice(1);
+    const [header, row] = text.split("\r\n");
+    expect(header).toBe(
+      "Datum;Status;Gelezen;Bedrijfsnaam;E-mail;Telefoon;Looptijd (maanden);Auto URL;Bericht;Id;Dubbel van",
+    );
+    expect(row).toContain(`;"'=HYPERLINK(""http://evil"")";`);
+    expect(text).toContain(`"'+31 bel; mij\nmorgen"`);
+  });
+});
+
+describe("internal lookups", () => {
+  it("serve a lease request to holders of the internal token only", async () => {
+    const { id } = (await (await post(validLead)).json()) as { id: string };
+    expect((await fetch(`${svc.url}/internal/lease-requests/${id}`)).status).toBe(403);
+    const res = await fetch(`${svc.url}/internal/lease-requests/${id}`, {
+      headers: { "x-internal-token": env.INTERNAL_TOKEN! },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id, email: validLead.email });
+  });
+});

@@ -1,0 +1,30 @@
+import Router from "@koa/router";
+import type { Context } from "koa";
+import { ContactBody, CreateLeaseRequestBody } from "@lease/contracts";
+import { parseOr400 } from "@lease/platform";
+import type { LeaseRequestsDomain } from "../domain/lease-requests";
+import type { RateLimiter } from "../domain/rate-limit";
+
+export function publicRoutes(deps: {
+  leads: LeaseRequestsDomain;
+  limiter: RateLimiter;
+  clientIp: (ctx: Context) => string;
+}) {
+  const router = new Router();
+
+  router.post("/api/lease-requests", async (ctx) => {
+    const body = parseOr400(CreateLeaseRequestBody, ctx.request.body);
+    await deps.limiter.hit("lease-request", deps.clientIp(ctx), ctx.state.log);
+    ctx.status = 201;
+    ctx.body = await deps.leads.create(body, ctx.state.requestId);
+  });
+
+  router.post("/api/contact", async (ctx) => {
+    const body = parseOr400(ContactBody, ctx.request.body);
+    await deps.limiter.hit("contact", deps.clientIp(ctx), ctx.state.log);
+    ctx.status = 201;
+    ctx.body = await deps.leads.createContact(body, ctx.state.requestId);
+  });
+
+  return router;
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { baseConfigSchema } from "@lease/platform";
+
+const serviceUrl = (name: string) => z.url({ error: `${name} must be the http:// URL of the service` });
+
+export const mailerConfigSchema = baseConfigSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8084),
+  SENDGRID_API_BASE_URL: z.url().default("https://api.sendgrid.com"),
+  SETTINGS_URL: serviceUrl("SETTINGS_URL"),
+  LEADS_URL: serviceUrl("LEADS_URL"),
+  /** How long the mail settings from the settings service are kept (also dropped on change events). */
+  MAIL_SETTINGS_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+  /** Short, so a killed worker's jobs come back within seconds. */
+  WORKER_LOCK_MS: z.coerce.number().int().min(500).default(5_000),
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(5_000),
+  /** A send claim older than this belongs to a dead worker: marked failed, never resent. */
+  SEND_STALE_CLAIM_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** How often queued e-mails whose enqueue failed (Redis down) are queued again. */
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * The process's scheduling niceness (0-19). Sending e-mail and logging the inbox is background
+   * work: on a machine shared with the processes that answer visitors, it yields the CPU to them, so
+   * a burst of quotes is accepted first and logged a moment later. 0 turns it off.
+   */
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+});
+export type MailerConfig = z.infer<typeof mailerConfigSchema>;

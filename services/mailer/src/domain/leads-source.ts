@@ -1,0 +1,48 @@
+import { InternalContactMessage, InternalLeaseRequest, type JobSource } from "@lease/contracts";
+import { InternalCallError, createInternalClient } from "@lease/platform";
+import { renderContactMessage, renderLeaseRequest, type RenderedMail } from "./templates";
+
+/** What the mailer needs to know about a lead or contact message (read from the leads service). */
+export interface SourceMessage {
+  mail: RenderedMail;
+  senderName: string;
+  senderEmail: string;
+  receivedAt: Date;
+  leaseRequestId: string | null;
+}
+
+export interface LeadsSource {
+  /** undefined when the lead or message no longer exists (deleted before the job ran). */
+  find(source: JobSource, id: string, requestId?: string): Promise<SourceMessage | undefined>;
+}
+
+export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsSource {
+  const call = createInternalClient(leadsUrl, internalToken);
+  return {
+    async find(source, id, requestId) {
+      try {
+        if (source === "lease_request") {
+          const lead = await call(`/internal/lease-requests/${id}`, InternalLeaseRequest, { requestId });
+          return {
+            mail: renderLeaseRequest(lead),
+            senderName: lead.companyName?.trim() || lead.email,
+            senderEmail: lead.email,
+            receivedAt: new Date(lead.createdAt),
+            leaseRequestId: lead.id,
+          };
+        }
+        const msg = await call(`/internal/contact-messages/${id}`, InternalContactMessage, { requestId });
+        return {
+          mail: renderContactMessage(msg),
+          senderName: msg.name,
+          senderEmail: msg.email,
+          receivedAt: new Date(msg.createdAt),
+          leaseRequestId: null,
+        };
+      } catch (err) {
+        if (err instanceof InternalCallError && err.status === 404) return undefined;
+        throw err;
+      }
+    },
+  };
+}

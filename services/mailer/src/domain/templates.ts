@@ -1,0 +1,122 @@
+import {
+  DEFAULT_COMPANY_NAME,
+  type InternalContactMessage,
+  type InternalLeaseRequest,
+  type PublicCompanySettings,
+} from "@lease/contracts";
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/** A subject is one header line: line breaks (and other control characters) become spaces. */
+export function oneLine(value: string, max = 200): string {
+  let out = "";
+  for (const ch of value) {
+    const code = ch.charCodeAt(0);
+    out += code < 0x20 || code === 0x7f ? " " : ch;
+  }
+  return out.replace(/ {2,}/g, " ").trim().slice(0, max);
+}
+
+const textToHtml = (text: string) =>
+  `<div style="font-family:Arial,sans-serif;font-size:14px;line-height:1.5">${escapeHtml(text).replace(/\r?\n/g, "<br>")}</div>`;
+
+// One formatter for the process: toLocaleString with options builds a new one on every call,
+// which is most of the cost of rendering a lead.
+const AMSTERDAM = new Intl.DateTimeFormat("nl-NL", {
+  timeZone: "Europe/Amsterdam",
+  dateStyle: "long",
+  timeStyle: "short",
+});
+const amsterdam = (iso: string) => AMSTERDAM.format(new Date(iso));
+
+export const companyName = (company: PublicCompanySettings) =>
+  company.companyName?.trim() || DEFAULT_COMPANY_NAME;
+
+/** The company details the compose page says are added automatically (SPEC §2). */
+export function companyFooter(company: PublicCompanySettings): string {
+  const place = [company.postalCode, company.city].filter(Boolean).join(" ");
+  const lines = [
+    companyName(company),
+    [company.address, place].filter(Boolean).join(", "),
+    company.phoneNumber ? `Tel: ${company.phoneNumber}` : "",
+    company.emailAddress ? `E-mail: ${company.emailAddress}` : "",
+    company.website ?? "",
+    [
+      company.kvkNumber ? `KvK: ${company.kvkNumber}` : "",
+      company.btwNumber ? `BTW: ${company.btwNumber}` : "",
+    ]
+      .filter(Boolean)
+      .join(" | "),
+  ];
+  return lines.filter((l) => l.trim()).join("\n");
+}
+
+/** An admin's message with the company details below it. */
+export function renderCompose(
+  subject: string,
+  message: string,
+  company: PublicCompanySettings,
+): RenderedMail {
+  const text = `${message.trimEnd()}\n\n--\n${companyFooter(company)}\n`;
+  return { subject: oneLine(subject), text, html: textToHtml(text) };
+}
+
+function fieldList(fields: [string, string | number | null | undefined][]): string {
+  return fields
+    .filter(([, v]) => v !== null && v !== undefined && String(v).trim() !== "")
+    .map(([label, v]) => `${label}: ${v}`)
+    .join("\n");
+}
+
+export function leaseRequestSubject(lead: InternalLeaseRequest): string {
+  return oneLine(`Nieuwe lease aanvraag van ${lead.companyName?.trim() || lead.email}`);
+}
+
+export function renderLeaseRequest(lead: InternalLeaseRequest): RenderedMail {
+  const text = `Er is een nieuwe lease aanvraag binnengekomen via de website.\n\n${fieldList([
+    ["Bedrijfsnaam", lead.companyName],
+    ["E-mail", lead.email],
+    ["Telefoon", lead.contactNumber],
+    ["Looptijd", lead.leaseTerm ? `${lead.leaseTerm} maanden` : null],
+    ["Auto URL", lead.carUrl],
+    ["Bericht", lead.message],
+    ["Ontvangen", amsterdam(lead.createdAt)],
+  ])}\n`;
+  return { subject: leaseRequestSubject(lead), text, html: textToHtml(text) };
+}
+
+export function renderContactMessage(msg: InternalContactMessage): RenderedMail {
+  const text = `Er is een nieuw bericht binnengekomen via het contactformulier.\n\n${fieldList([
+    ["Naam", msg.name],
+    ["E-mail", msg.email],
+    ["Telefoon", msg.phone],
+    ["Bericht", msg.message],
+    ["Ontvangen", amsterdam(msg.createdAt)],
+  ])}\n`;
+  return {
+    subject: oneLine(`Nieuw bericht via het contactformulier van ${msg.name}`),
+    text,
+    html: textToHtml(text),
+  };
+}
+
+export function renderTestEmail(company: PublicCompanySettings): RenderedMail {
+  const text = `Dit is een test e-mail. De e-mailinstellingen van ${companyName(company)} werken.\n\n--\n${companyFooter(company)}\n`;
+  return { subject: "Test e-mail", text, html: textToHtml(text) };
+}

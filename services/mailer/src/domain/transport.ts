@@ -1,0 +1,90 @@
+import sgClientPkg from "@sendgrid/client";
+import sgMailPkg from "@sendgrid/mail";
+
+/** A provider answer we should not retry (4xx other than 429) or may retry (429, 5xx, network). */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = "TransportError";
+  }
+}
+
+export interface OutgoingMessage {
+  to: string;
+  from: { email: string; name?: string };
+  subject: string;
+  text: string;
+  html: string;
+  /** Sent along as custom_args so the provider's logs can be matched to our row. */
+  outgoingEmailId: string;
+}
+
+export interface MailTransport {
+  send(apiKey: string, message: OutgoingMessage): Promise<{ messageId: string | null }>;
+}
+
+const hasLineBreak = (s: string) => /[\r\n]/.test(s);
+
+/** SendGrid v3 through @sendgrid/mail, with the API base URL configurable (tests use a local receiver). */
+export function sendgridTransport(baseUrl: string, timeoutMs = 10_000): MailTransport {
+  const { Client } = sgClientPkg as unknown as { Client: new () => SendgridClient };
+  const { MailService } = sgMailPkg as unknown as { MailService: new () => SendgridMail };
+  const services = new Map<string, SendgridMail>();
+  const serviceFor = (apiKey: string) => {
+    let svc = services.get(apiKey);
+    if (!svc) {
+      const client = new Client();
+      client.setApiKey(apiKey);
+      // setApiKey resets the base URL to the region host, so this comes after it.
+      client.setDefaultRequest("baseUrl", baseUrl);
+      client.setDefaultRequest("timeout", timeoutMs);
+      svc = new MailService();
+      svc.setClient(client);
+      services.clear(); // one key in use at a time; a changed key replaces the old client
+      services.set(apiKey, svc);
+    }
+    return svc;
+  };
+  return {
+    async send(apiKey, m) {
+      if ([m.to, m.from.email, m.subject, m.from.name ?? ""].some(hasLineBreak)) {
+        throw new TransportError("line break in a header field", true);
+      }
+      try {
+        const [res] = await serviceFor(apiKey).send({
+          to: m.to,
+          from: m.from,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          customArgs: { outgoing_email_id: m.outgoingEmailId },
+        });
+        const id = res.headers["x-message-id"];
+        return { messageId: typeof id === "string" ? id : null };
+      } catch (err) {
+        const status =
+          (err as { code?: number; response?: { statusCode?: number } }).response?.statusCode ??
+          (err as { code?: unknown }).code;
+        if (typeof status === "number") {
+          const permanent = status >= 400 && status < 500 && status !== 429 && status !== 408;
+          throw new TransportError(`provider answered ${status}`, permanent);
+        }
+        throw new TransportError(`provider unreachable: ${(err as Error).message}`, false);
+      }
+    },
+  };
+}
+
+interface SendgridClient {
+  setApiKey(key: string): void;
+  setDefaultRequest(key: string, value: unknown): void;
+}
+interface SendgridMail {
+  setClient(client: SendgridClient): void;
+  send(
+    data: Record<string, unknown>,
+  ): Promise<[{ statusCode: number; headers: Record<string, unknown> }, unknown]>;
+}

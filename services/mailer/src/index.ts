@@ -1,0 +1,2 @@
+export { startMailer } from "./service";
+export { mailerConfigSchema } from "./config";

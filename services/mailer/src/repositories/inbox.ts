@@ -1,0 +1,99 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { EmailDeliveryStatus, EmailMessage, EmailMessageType } from "@lease/contracts";
+import type { Database } from "@lease/platform";
+import { emailMessages, outgoingEmails } from "../db/schema";
+
+export type NewInboxEntry = Omit<typeof emailMessages.$inferInsert, "id" | "createdAt" | "isRead">;
+
+/** The inbox shows an outgoing e-mail's delivery state; a logged message is "received". */
+const deliveryStatus = sql<string>`CASE
+  WHEN ${outgoingEmails.id} IS NULL THEN 'received'
+  WHEN ${outgoingEmails.status} = 'sent' THEN 'sent'
+  WHEN ${outgoingEmails.status} = 'failed' THEN 'failed'
+  ELSE 'queued' END`;
+
+const columns = {
+  id: emailMessages.id,
+  subject: emailMessages.subject,
+  senderName: emailMessages.senderName,
+  senderEmail: emailMessages.senderEmail,
+  recipientEmail: emailMessages.recipientEmail,
+  messageBody: emailMessages.messageBody,
+  messageType: emailMessages.messageType,
+  isRead: emailMessages.isRead,
+  sentAt: sql<Date | null>`COALESCE(${outgoingEmails.sentAt}, ${emailMessages.sentAt})`.mapWith(
+    (v: string | Date | null) => (v === null ? null : new Date(v)),
+  ),
+  createdAt: emailMessages.createdAt,
+  deliveryStatus,
+};
+
+type Row = {
+  [K in keyof typeof columns]: K extends "sentAt" ? Date | null : unknown;
+} & { id: string; createdAt: Date; isRead: boolean };
+
+function toEmailMessage(row: Row): EmailMessage {
+  return {
+    id: row.id,
+    subject: String(row.subject),
+    senderName: String(row.senderName),
+    senderEmail: String(row.senderEmail),
+    recipientEmail: String(row.recipientEmail),
+    messageBody: String(row.messageBody),
+    messageType: row.messageType as EmailMessageType,
+    isRead: row.isRead,
+    deliveryStatus: row.deliveryStatus as EmailDeliveryStatus,
+    sentAt: row.sentAt ? row.sentAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function inboxRepository(db: Database) {
+  const select = () =>
+    db
+      .select(columns)
+      .from(emailMessages)
+      .leftJoin(
+        outgoingEmails,
+        and(eq(emailMessages.source, "outgoing"), eq(outgoingEmails.id, emailMessages.sourceId)),
+      );
+  return {
+    /** Inserts once per (source, sourceId); a second call is a no-op. Returns true when inserted. */
+    async logOnce(entry: NewInboxEntry): Promise<boolean> {
+      const rows = await db
+        .insert(emailMessages)
+        .values(entry)
+        .onConflictDoNothing({ target: [emailMessages.source, emailMessages.sourceId] })
+        .returning({ id: emailMessages.id });
+      return rows.length > 0;
+    },
+
+    async list(limit: number): Promise<EmailMessage[]> {
+      const rows = await select().orderBy(desc(emailMessages.createdAt), desc(emailMessages.id)).limit(limit);
+      return rows.map((r) => toEmailMessage(r as Row));
+    },
+
+    async get(id: string): Promise<EmailMessage | undefined> {
+      const [row] = await select().where(eq(emailMessages.id, id)).limit(1);
+      return row ? toEmailMessage(row as Row) : undefined;
+    },
+
+    async markRead(id: string): Promise<boolean> {
+      const rows = await db
+        .update(emailMessages)
+        .set({ isRead: true })
+        .where(eq(emailMessages.id, id))
+        .returning({ id: emailMessages.id });
+      return rows.length > 0;
+    },
+
+    async delete(id: string): Promise<boolean> {
+      const rows = await db
+        .delete(emailMessages)
+        .where(eq(emailMessages.id, id))
+        .returning({ id: emailMessages.id });
+      return rows.length > 0;
+    },
+  };
+}
+export type InboxRepository = ReturnType<typeof inboxRepository>;

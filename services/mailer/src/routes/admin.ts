@@ -1,0 +1,32 @@
+import Router from "@koa/router";
+import { EmailIdParam, SendEmailBody } from "@lease/contracts";
+import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import type { EmailsDomain } from "../domain/emails";
+
+export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }) {
+  const router = new Router({ prefix: "/api/admin" });
+  router.use(requireAdmin(deps.session));
+
+  router.get("/emails", async (ctx) => {
+    ctx.body = await deps.emails.list();
+  });
+
+  router.put("/emails/:id/read", async (ctx) => {
+    const { id } = parseOr400(EmailIdParam, ctx.params);
+    ctx.body = await deps.emails.markRead(id);
+  });
+
+  router.delete("/emails/:id", async (ctx) => {
+    const { id } = parseOr400(EmailIdParam, ctx.params);
+    await deps.emails.delete(id);
+    ctx.status = 204;
+  });
+
+  router.post("/send-email", async (ctx) => {
+    const body = parseOr400(SendEmailBody, ctx.request.body);
+    ctx.status = 202;
+    ctx.body = await deps.emails.send(body, ctx.state.requestId, ctx.state.log);
+  });
+
+  return router;
+}

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmailMessageList } from "@lease/contracts";
+import { CONFIGURED } from "./testing/settings-fixture";
+import { postLead, startPipeline, waitFor, type Pipeline } from "./testing/stack";
+
+let p: Pipeline;
+let cookie: string;
+beforeAll(async () => {
+  p = await startPipeline();
+  cookie = await p.adminCookie();
+});
+afterAll(async () => {
+  await p?.stop();
+});
+
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${p.mailer!.url}${path}`, {
+    ...init,
+    headers: { cookie, "content-type": "application/json", ...(init.headers ?? {}) },
+  });
+const inbox = async () => (await (await api("/api/admin/emails")).json()) as EmailMessageList;
+const compose = {
+  to: "klant@bedrijf.nl",
+  subject: "Uw offerte",
+  message: "Beste klant,\nHierbij <b>uw</b> offerte.",
+};
+
+describe("sending through SendGrid", () => {
+  it("retries a send the provider answered 500 and records it once as sent", async () => {
+    p.receiver.answer(500);
+    const res = await postLead(p.leads.url, {
+      carUrl: "https://www.example.nl/auto/1",
+      contactNumber: "0612121212",
+      email: "retry@bedrijf.nl",
+    });
+    expect(res.status).toBe(201);
+    await waitFor(async () => p.receiver.accepted().length === 1, 20_000, "the retried send");
+    expect(p.receiver.received.map((m) => m.status)).toEqual([500, 202]);
+    const ids = new Set(p.receiver.received.map((m) => m.customArgs.outgoing_email_id));
+    expect(ids.size).toBe(1);
+    const { rows } = await p.sql.query("SELECT status, attempts FROM mailer.outgoing_emails");
+    expect(rows).toEqual([{ status: "sent", attempts: 2 }]);
+  });
+
+  it("records a composed e-mail as queued in the inbox, sends it with the company details, then shows sent", async () => {
+    const res = await api("/api/admin/send-email", { method: "POST", body: JSON.stringify(compose) });
+    expect(res.status).toBe(202);
+    const { id, status } = (await res.json()) as { id: string; status: string };
+    expect(status).toBe("queued");
+    const entry = await waitFor(
+      async () => (await inbox()).find((m) => m.id === id && m.deliveryStatus === "sent"),
+      10_000,
+      "sent",
+    );
+    expect(entry).toMatchObject({
+      subject: "Uw offerte",
+      recipientEmail: "klant@bedrijf.nl",
+      messageType: "other",
+    });
+    expect(entry.sentAt).not.toBeNull();
+    const mail = p.receiver.accepted().find((m) => m.subject === "Uw offerte")!;
+    expect(mail.to).toEqual(["klant@bedrijf.nl"]);
+    expect(mail.text).toContain("Beste klant,\nHierbij <b>uw</b> offerte.");
+    expect(mail.text).toContain(
+      "Test Lease BV\nHerengracht 1, 1015 BA Amsterdam\nTel: 020 123 4567\nE-mail: info@testlease.nl",
+    );
+    expect(mail.html).toContain("Hierbij &lt;b&gt;uw&lt;/b&gt; offerte.");
+  });
+
+  it("shows a send the provider refuses as failed in the inbox (never silently dropped)", async () => {
+    p.receiver.answer(400);
+    const res = await api("/api/admin/send-email", {
+      method: "POST",
+      body: JSON.stringify({ ...compose, subject: "Geweigerd" }),
+    });
+    const { id } = (await res.json()) as { id: string };
+    const entry = await waitFor(
+      async () => (await inbox()).find((m) => m.id === id && m.deliveryStatus === "failed"),
+      10_000,
+      "failed",
+    );
+    expect(entry.subject).toBe("Geweigerd");
+  });
+
+  it("refuses line breaks in subject or address and validates with Dutch messages", async () => {
+    const bad = await api("/api/admin/send-email", {
+      method: "POST",
+      body: JSON.stringify({ to: "a@b.nl\r\nBcc: x@y.nl", subject: "Hoi\r\nBcc: x@y.nl", message: "kort" }),
+    });
+    expect(bad.status).toBe(400);
+    const { fields } = (await bad.json()) as { fields: { path: string; message: string }[] };
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        { path: "to", message: "Voer een geldig e-mailadres in" },
+        { path: "subject", message: "Onderwerp mag geen regeleinden bevatten" },
+        { path: "message", message: "Bericht moet minimaal 10 karakters bevatten" },
+      ]),
+    );
+  });
+
+  it("answers 409 mail_not_configured when no provider is set, checked at request time", async () => {
+    p.settings.set({ ...CONFIGURED, fromEmailAddress: null });
+    await p.restartMailer();
+    const res = await api("/api/admin/send-email", { method: "POST", body: JSON.stringify(compose) });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      code: "mail_not_configured",
+      message:
+        "Er is geen e-mailprovider ingesteld. Vul de SendGrid API key en het afzenderadres in bij E-mail Instellingen.",
+    });
+    p.settings.set(CONFIGURED);
+    await p.restartMailer();
+  });
+
+  it("queues a test e-mail for settings' test button (internal token required)", async () => {
+    const url = `${p.mailer!.url}/internal/test-email`;
+    const body = JSON.stringify({ to: "noreply@testlease.nl" });
+    expect(
+      (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body })).status,
+    ).toBe(403);
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-internal-token": p.env.INTERNAL_TOKEN! },
+      body,
+    });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ status: "queued", to: "noreply@testlease.nl" });
+    await waitFor(
+      async () => p.receiver.accepted().some((m) => m.subject === "Test e-mail"),
+      10_000,
+      "test e-mail",
+    );
+  });
+});
+
+describe("inbox admin API", () => {
+  it("refuses every route without a session (401)", async () => {
+    const id = "00000000-0000-4000-8000-000000000000";
+    for (const [method, path] of [
+      ["GET", "/api/admin/emails"],
+      ["PUT", `/api/admin/emails/${id}/read`],
+      ["DELETE", `/api/admin/emails/${id}`],
+      ["POST", "/api/admin/send-email"],
+    ] as const) {
+      expect((await fetch(`${p.mailer!.url}${path}`, { method })).status, `${method} ${path}`).toBe(401);
+    }
+  });
+
+  it("lists newest first, marks read, deletes; unknown ids 404 and malformed ids 400", async () => {
+    const list = await inbox();
+    expect(list.length).toBeGreaterThan(1);
+    const sorted = [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    expect(list.map((m) => m.id)).toEqual(sorted.map((m) => m.id));
+    const target = list[0]!;
+    const read = await api(`/api/admin/emails/${target.id}/read`, { method: "PUT" });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ id: target.id, isRead: true });
+    expect((await api(`/api/admin/emails/${target.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await api(`/api/admin/emails/${target.id}`, { method: "DELETE" })).status).toBe(404);
+    expect((await api(`/api/admin/emails/nope/read`, { method: "PUT" })).status).toBe(400);
+  });
+});

@@ -1,0 +1,105 @@
+import os from "node:os";
+import {
+  createKit,
+  createQueueClient,
+  createWorker,
+  loadConfig,
+  startService,
+  type Logger,
+  type RunningService,
+} from "@lease/platform";
+import { QUEUES } from "@lease/contracts";
+import { mailerConfigSchema } from "./config";
+import { delivery } from "./domain/delivery";
+import { emailsDomain } from "./domain/emails";
+import { httpLeadsSource, type LeadsSource } from "./domain/leads-source";
+import {
+  httpMailSettingsSource,
+  invalidateOnSettingsChange,
+  type MailSettingsSource,
+} from "./domain/mail-settings";
+import { redisPolicyCheck } from "./domain/redis-policy";
+import { sendgridTransport } from "./domain/transport";
+import { mailHandlers, onFinalFailure } from "./jobs/handlers";
+import { startSweeper } from "./jobs/sweeper";
+import { inboxRepository } from "./repositories/inbox";
+import { outgoingRepository } from "./repositories/outgoing";
+import { adminRoutes } from "./routes/admin";
+import { internalRoutes } from "./routes/internal";
+
+export const MAILER_MIGRATIONS = new URL("../migrations", import.meta.url);
+
+export interface MailerOptions {
+  logger?: Logger;
+  /** Replaces the settings service (tests of other services may pass their own). */
+  settings?: MailSettingsSource;
+  leads?: LeadsSource;
+  /** Lower this process's CPU priority to WORKER_NICE (the real process only, not a test's). */
+  applyNice?: boolean;
+}
+
+export async function startMailer(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: MailerOptions = {},
+): Promise<RunningService> {
+  const config = loadConfig(mailerConfigSchema, env);
+  const kit = await createKit("mailer", config, { logger: opts.logger, migrationsFolder: MAILER_MIGRATIONS });
+  const log = kit.logger;
+  if (opts.applyNice && config.WORKER_NICE > 0) {
+    try {
+      os.setPriority(config.WORKER_NICE);
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, "could not lower the process priority");
+    }
+  }
+  const policyCheck = redisPolicyCheck(kit.redis, log);
+  await policyCheck().catch(() => undefined); // logged; readiness keeps failing until fixed
+
+  const settings =
+    opts.settings ??
+    httpMailSettingsSource({
+      settingsUrl: config.SETTINGS_URL,
+      internalToken: config.INTERNAL_TOKEN,
+      ttlMs: config.MAIL_SETTINGS_CACHE_MS,
+    });
+  await invalidateOnSettingsChange(settings, kit.subscriber(), kit.keys, log).catch((err: Error) =>
+    log.warn({ err: err.message }, "not subscribed to settings changes; relying on the cache expiry"),
+  );
+  const inbox = inboxRepository(kit.db);
+  const outgoing = outgoingRepository(kit.db);
+  const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
+  const send = delivery({
+    outgoing,
+    settings,
+    transport: sendgridTransport(config.SENDGRID_API_BASE_URL),
+    staleClaimMs: config.SEND_STALE_CLAIM_MS,
+  });
+  const worker = createWorker({
+    connection: kit.bullConnection(),
+    redisPrefix: config.REDIS_PREFIX,
+    queue: QUEUES.mail,
+    handlers: mailHandlers({
+      inbox,
+      outgoing,
+      settings,
+      delivery: send,
+      leads: opts.leads ?? httpLeadsSource(config.LEADS_URL, config.INTERNAL_TOKEN),
+    }),
+    logger: log.child({ component: "mail-worker" }),
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDurationMs: config.WORKER_LOCK_MS,
+    stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
+    onFinalFailure: onFinalFailure({ delivery: send, outgoing }, log),
+  });
+  const sweeper = startSweeper({ outgoing, queue, intervalMs: config.SWEEP_INTERVAL_MS, logger: log });
+  const emails = emailsDomain({ inbox, outgoing, settings, queue });
+
+  return startService(kit, {
+    routes: [
+      adminRoutes({ emails, session: kit.session }),
+      internalRoutes({ emails, internalToken: config.INTERNAL_TOKEN }),
+    ],
+    readiness: { redisEvictionPolicy: policyCheck },
+    onStop: [() => sweeper.stop(), () => worker.close(), () => queue.close()],
+  });
+}

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { baseConfigSchema } from "@lease/platform";
+
+/** 32 random bytes, base64: the AES-256-GCM key for the mail-provider key at rest. */
+const encryptionKey = z
+  .string({ error: "SETTINGS_ENCRYPTION_KEY is required (32 random bytes, base64)" })
+  .refine((v) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(v.trim()) && Buffer.from(v.trim(), "base64").length === 32, {
+    error: "SETTINGS_ENCRYPTION_KEY must be 32 random bytes, base64 encoded (openssl rand -base64 32)",
+  })
+  .transform((v) => Buffer.from(v.trim(), "base64"));
+
+export const settingsConfigSchema = baseConfigSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8082),
+  SETTINGS_ENCRYPTION_KEY: encryptionKey,
+  /** The mailer, for the test e-mail of the e-mail settings tab. */
+  MAILER_URL: z.url({ error: "MAILER_URL must be the http:// URL of the mailer" }),
+});
+export type SettingsConfig = z.infer<typeof settingsConfigSchema>;

@@ -1,0 +1,2 @@
+export { startSettings, SETTINGS_MIGRATIONS } from "./service";
+export { settingsConfigSchema } from "./config";

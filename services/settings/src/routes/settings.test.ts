@@ -1,0 +1,298 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CHANNELS,
+  DEFAULT_COMPANY_NAME,
+  PUBLIC_COMPANY_SETTINGS_KEYS,
+  SettingsChangedEvent,
+  THEME_DEFAULTS,
+} from "@lease/contracts";
+import { createLogger, createPool, createRedis, keyspace, subscribeEvent } from "@lease/platform";
+import { baseRedisUrl } from "@lease/platform/testing";
+import { startSettingsHarness, type SettingsHarness } from "../test-support";
+
+const API_KEY = "SG.test-key-abcdefghijklmnopqrstuvwxyz.0123456789-WXYZ";
+
+let h: SettingsHarness;
+let cookie: string;
+
+beforeAll(async () => {
+  h = await startSettingsHarness();
+  cookie = await h.adminCookie();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const put = (path: string, body: unknown) => h.api(path, { method: "PUT", body, cookie });
+
+describe("public settings", () => {
+  it("serves the default company name and the §3 theme before anything was saved", async () => {
+    const company = await (await h.api("/api/company-settings")).json();
+    expect(company.companyName).toBe(DEFAULT_COMPANY_NAME);
+    expect(company.updatedAt).toBeNull();
+    const theme = await (await h.api("/api/theme-settings")).json();
+    expect(theme).toMatchObject(THEME_DEFAULTS);
+  });
+
+  it("answers with an ETag and Cache-Control, and 304 for a matching If-None-Match", async () => {
+    for (const path of ["/api/company-settings", "/api/theme-settings"]) {
+      const first = await h.api(path);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("cache-control")).toBe("public, max-age=60");
+      const etag = first.headers.get("etag");
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      const again = await h.api(path, { headers: { "if-none-match": etag! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+      const stale = await h.api(path, { headers: { "if-none-match": '"other"' } });
+      expect(stale.status).toBe(200);
+    }
+  });
+
+  it("gives a new ETag after a change", async () => {
+    const before = (await h.api("/api/theme-settings")).headers.get("etag");
+    await put("/api/admin/theme-settings", { accentColor: "#123456" });
+    const after = await h.api("/api/theme-settings", { headers: { "if-none-match": before! } });
+    expect(after.status).toBe(200);
+    expect((await after.json()).accentColor).toBe("#123456");
+    await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+  });
+});
+
+describe("company settings (admin)", () => {
+  it("updates partially: fields not sent keep their stored values", async () => {
+    let res = await put("/api/admin/company-settings", {
+      companyName: "Lease Partners BV",
+      city: "Utrecht",
+      kvkNumber: "1234 5678",
+      phoneNumber: "030 123 4567",
+    });
+    expect(res.status).toBe(200);
+    res = await put("/api/admin/company-settings", { city: "Amsterdam" });
+    const body = await res.json();
+    expect(body).toMatchObject({
+      companyName: "Lease Partners BV",
+      city: "Amsterdam",
+      kvkNumber: "12345678",
+      phoneNumber: "030 123 4567",
+    });
+    expect(body.updatedAt).not.toBeNull();
+    const pub = await (await h.api("/api/company-settings")).json();
+    expect(pub).toMatchObject({ companyName: "Lease Partners BV", city: "Amsterdam" });
+  });
+
+  it("clears a field sent as an empty string", async () => {
+    await put("/api/admin/company-settings", { description: "Tijdelijk" });
+    const body = await (await put("/api/admin/company-settings", { description: "" })).json();
+    expect(body.description).toBeNull();
+  });
+
+  it("refuses invalid input with Dutch messages and changes nothing", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ companyName: "" }, "Bedrijfsnaam is verplicht"],
+      [{ mobileAbbreviation: "x".repeat(16) }, "Maximaal 15 tekens"],
+      [{ kvkNumber: "1234" }, "KvK-nummer bestaat uit 8 cijfers"],
+      [{ btwNumber: "BE123" }, "Gebruik een BTW-nummer als NL123456789B01"],
+      [{ emailAddress: "geen-mail" }, "Voer een geldig e-mailadres in"],
+      [{ website: "javascript:alert(1)" }, "Voer een geldige website URL in"],
+      [{ phoneNumber: "12" }, "Voer een geldig telefoonnummer in"],
+    ];
+    for (const [body, message] of cases) {
+      const res = await put("/api/admin/company-settings", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const err = await res.json();
+      expect(err.code).toBe("validation_failed");
+      expect(err.fields[0].message).toBe(message);
+    }
+    const stored = await (await h.api("/api/admin/company-settings", { cookie })).json();
+    expect(stored.companyName).toBe("Lease Partners BV");
+  });
+
+  it("refuses hostile pixel ids (they end up in script tags on every page)", async () => {
+    const hostile = [
+      { facebookPixelId: "123');alert(1);//" },
+      { facebookPixelId: "<script>1</script>" },
+      { snapchatPixelId: 'abc"onload=alert(1)' },
+      { snapchatPixelId: "x".repeat(36) },
+      { tiktokPixelId: "C4ABC</script><script>alert(1)" },
+      { tiktokPixelId: "ABC" },
+    ];
+    for (const body of hostile) {
+      const res = await put("/api/admin/company-settings", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    const ok = await put("/api/admin/company-settings", {
+      facebookPixelId: "1234567890123456",
+      snapchatPixelId: "7f1c1e1a-4a7e-4c3e-9a59-3b7e3f1d2c4b",
+      tiktokPixelId: "c4abcdefghijklmnop12",
+    });
+    expect(ok.status).toBe(200);
+    const pub = await (await h.api("/api/company-settings")).json();
+    expect(pub.tiktokPixelId).toBe("C4ABCDEFGHIJKLMNOP12");
+    expect(pub.facebookPixelId).toBe("1234567890123456");
+  });
+
+  it("refuses unknown fields", async () => {
+    const res = await put("/api/admin/company-settings", { isAdmin: true });
+    expect(res.status).toBe(400);
+  });
+
+  it("creates one row even when many first saves race", async () => {
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => put("/api/admin/company-settings", { city: `Stad ${i}` })),
+    );
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        put("/api/admin/theme-settings", { cardRadius: i % 2 ? "8px" : "16px" }),
+      ),
+    );
+    const pool = createPool(h.db.url, createLogger("test", "silent"), 1);
+    try {
+      const { rows } = await pool.query(
+        "SELECT (SELECT count(*) FROM settings.company_settings)::int AS c, (SELECT count(*) FROM settings.theme_settings)::int AS t",
+      );
+      expect(rows[0]).toEqual({ c: 1, t: 1 });
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
+describe("the SendGrid key", () => {
+  it("is stored encrypted, shown masked, and kept when the masked value is sent back", async () => {
+    let res = await put("/api/admin/company-settings", {
+      sendgridApiKey: API_KEY,
+      fromEmailAddress: "info@lease.nl",
+    });
+    expect(res.status).toBe(200);
+    let body = await res.json();
+    expect(body.sendgridApiKey).toBe("SG.…WXYZ");
+    expect(body.fromEmailAddress).toBe("info@lease.nl");
+
+    // The e-mail form sends everything back, the key as it was shown.
+    res = await put("/api/admin/company-settings", { ...body, fromEmailAddress: "sales@lease.nl" });
+    expect(res.status).toBe(200);
+    body = await res.json();
+    expect(body.sendgridApiKey).toBe("SG.…WXYZ");
+
+    const pool = createPool(h.db.url, createLogger("test", "silent"), 1);
+    try {
+      const first = (
+        await pool.query("SELECT sendgrid_api_key_encrypted AS k FROM settings.company_settings")
+      ).rows[0].k;
+      expect(first).not.toContain(API_KEY);
+      expect(first).not.toContain("WXYZ");
+      expect(Buffer.from(first, "base64").toString("latin1")).not.toContain("WXYZ");
+      // A new write of the same key gets a new IV: the stored text differs.
+      await put("/api/admin/company-settings", { sendgridApiKey: API_KEY });
+      const second = (
+        await pool.query("SELECT sendgrid_api_key_encrypted AS k FROM settings.company_settings")
+      ).rows[0].k;
+      expect(second).not.toBe(first);
+      const dump = JSON.stringify((await pool.query("SELECT * FROM settings.company_settings")).rows);
+      expect(dump).not.toContain(API_KEY);
+    } finally {
+      await pool.end();
+    }
+
+    const internal = await h.api("/internal/mail-settings", {
+      headers: { "x-internal-token": h.env.INTERNAL_TOKEN! },
+    });
+    expect(internal.status).toBe(200);
+    expect((await internal.json()).sendgridApiKey).toBe(API_KEY);
+  });
+
+  it("never appears in any public answer", async () => {
+    await put("/api/admin/company-settings", {
+      sendgridApiKey: API_KEY,
+      fromEmailAddress: "geheim@lease.nl",
+    });
+    for (const path of ["/api/company-settings", "/api/theme-settings"]) {
+      const res = await h.api(path);
+      const text = await res.text();
+      expect(text).not.toContain(API_KEY);
+      expect(text).not.toContain("WXYZ");
+      expect(text).not.toContain("geheim@lease.nl");
+      expect(text).not.toMatch(/sendgrid|fromEmail/i);
+    }
+    const pub = await (await h.api("/api/company-settings")).json();
+    expect(Object.keys(pub).sort()).toEqual([...PUBLIC_COMPANY_SETTINGS_KEYS].sort());
+  });
+
+  it("is cleared with null", async () => {
+    const body = await (await put("/api/admin/company-settings", { sendgridApiKey: null })).json();
+    expect(body.sendgridApiKey).toBeNull();
+  });
+});
+
+describe("theme settings (admin)", () => {
+  it("updates partially and resets to the §3 defaults", async () => {
+    let res = await put("/api/admin/theme-settings", { primaryColor: "#2563EB", buttonRadius: "9999px" });
+    expect(res.status).toBe(200);
+    res = await put("/api/admin/theme-settings", { accentColor: "#059669" });
+    expect(await res.json()).toMatchObject({
+      primaryColor: "#2563EB",
+      accentColor: "#059669",
+      buttonRadius: "9999px",
+    });
+    const pub = await (await h.api("/api/theme-settings")).json();
+    expect(pub).toMatchObject({ primaryColor: "#2563EB", accentColor: "#059669" });
+
+    res = await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject(THEME_DEFAULTS);
+    expect(await (await h.api("/api/theme-settings")).json()).toMatchObject(THEME_DEFAULTS);
+  });
+
+  it("refuses hostile colours and radii that are not in the lists", async () => {
+    const hostile = [
+      { primaryColor: "red" },
+      { primaryColor: "#FFF" },
+      { primaryColor: "#EA580C; background:url(javascript:alert(1))" },
+      { textPrimary: "expression(alert(1))" },
+      { buttonRadius: "5px" },
+      { cardRadius: "9999px" },
+      { cardRadius: "12px;}body{display:none" },
+    ];
+    for (const body of hostile) {
+      const res = await put("/api/admin/theme-settings", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const err = await res.json();
+      expect([
+        "Gebruik een kleur in het formaat #RRGGBB",
+        "Kies een van de beschikbare afrondingen",
+      ]).toContain(err.fields[0].message);
+    }
+    expect(await (await h.api("/api/theme-settings")).json()).toMatchObject(THEME_DEFAULTS);
+  });
+});
+
+describe("settings-changed", () => {
+  it("is published on every company and theme change", async () => {
+    const logger = createLogger("test", "silent");
+    const sub = createRedis(baseRedisUrl(), "subscriber", logger);
+    const events: SettingsChangedEvent[] = [];
+    try {
+      await subscribeEvent(
+        sub,
+        keyspace(h.env.REDIS_PREFIX!),
+        CHANNELS.settingsChanged,
+        SettingsChangedEvent,
+        (e) => events.push(e),
+        logger,
+      );
+      await put("/api/admin/company-settings", { city: "Rotterdam" });
+      await put("/api/admin/theme-settings", { primaryColor: "#7C3AED" });
+      await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+      const deadline = Date.now() + 2000;
+      while (events.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(events.map((e) => e.kind)).toEqual(["company", "theme", "theme"]);
+      // A refused update announces nothing.
+      await put("/api/admin/theme-settings", { primaryColor: "nope" });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(events).toHaveLength(3);
+    } finally {
+      sub.disconnect();
+    }
+  });
+});

@@ -1,0 +1,2 @@
+export { startTracking, type RunningTracking } from "./service";
+export { trackingConfigSchema } from "./config";

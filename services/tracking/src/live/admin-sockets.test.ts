@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { Redis } from "ioredis";
+import { VisitorUpdateMessage } from "@lease/contracts";
+import { keyspace, revokeSession, sessionTokenFromCookieHeader, verifySession } from "@lease/platform";
+import { ManualClock, startHarness, sessionId, type Harness } from "../test-helpers";
+
+let a: Harness;
+let b: Harness;
+beforeAll(async () => {
+  a = await startHarness({ WS_SESSION_RECHECK_MS: "200" });
+  // A second replica: same Redis prefix and database, its own HTTP server and sockets.
+  b = await startHarness({}, a.clock, { env: a.env, db: a.db });
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+interface Client {
+  ws: WebSocket;
+  messages: VisitorUpdateMessage[];
+  next(predicate: (m: VisitorUpdateMessage) => boolean, ms?: number): Promise<VisitorUpdateMessage>;
+  closed: Promise<number>;
+}
+
+function connect(url: string, headers: Record<string, string>): Promise<Client> {
+  const host = new URL(url).host;
+  const ws = new WebSocket(`${url.replace("http", "ws")}/ws`, {
+    headers: { origin: `http://${host}`, ...headers },
+  });
+  const messages: VisitorUpdateMessage[] = [];
+  const waiters: Array<() => void> = [];
+  ws.on("message", (raw) => {
+    messages.push(VisitorUpdateMessage.parse(JSON.parse(String(raw))));
+    waiters.splice(0).forEach((w) => w());
+  });
+  const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
+  const client: Client = {
+    ws,
+    messages,
+    closed,
+    next(predicate, ms = 2000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no matching visitor-update in time")), ms);
+        const check = () => {
+          const found = messages.find(predicate);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found);
+          } else waiters.push(check);
+        };
+        check();
+      });
+    },
+  };
+  return new Promise((resolve, reject) => {
+    ws.once("open", () => resolve(client));
+    ws.once("unexpected-response", (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.once("error", reject);
+  });
+}
+
+describe("/ws live visitor feed", () => {
+  it("sends the current state right after connecting and an update within 2 s of a visit", async () => {
+    const client = await connect(a.svc.url, { cookie: await a.adminCookie() });
+    try {
+      const first = await client.next(() => true);
+      expect(first.type).toBe("visitor-update");
+      const id = sessionId();
+      const sent = Date.now();
+      await a.visit({ sessionId: id, page: "/operationele-lease" }, { "x-forwarded-for": "145.53.1.1" });
+      const update = await client.next((m) => m.data.activeVisitors.some((v) => v.id === id), 2000);
+      expect(Date.now() - sent).toBeLessThan(2000);
+      expect(update.data.activeVisitors.find((v) => v.id === id)).toMatchObject({
+        page: "/operationele-lease",
+        city: "Weert",
+        country: "NL",
+      });
+      expect(update.data.stats.topPages).toContainEqual({ page: "/operationele-lease", views: 1 });
+    } finally {
+      client.ws.close();
+    }
+  });
+
+  it("feeds the sockets of both replicas from one visit", async () => {
+    const onA = await connect(a.svc.url, { cookie: await a.adminCookie() });
+    const onB = await connect(b.svc.url, { cookie: await b.adminCookie() });
+    try {
+      await Promise.all([onA.next(() => true), onB.next(() => true)]);
+      const id = sessionId();
+      await a.visit({ sessionId: id, page: "/over-ons" });
+      const seen = (m: VisitorUpdateMessage) => m.data.activeVisitors.some((v) => v.id === id);
+      await Promise.all([onA.next(seen), onB.next(seen)]);
+      expect(b.svc.sockets()).toBe(1);
+    } finally {
+      onA.ws.close();
+      onB.ws.close();
+    }
+  });
+
+  it("coalesces a burst: few publishes per replica, at most one message per second per socket", async () => {
+    const client = await connect(a.svc.url, { cookie: await a.adminCookie() });
+    const listener = new Redis(a.env.REDIS_URL!);
+    let published = 0;
+    listener.on("message", () => published++);
+    await listener.subscribe(`${a.env.REDIS_PREFIX}:events:visitor-update`);
+    try {
+      await client.next(() => true);
+      const start = client.messages.length;
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: 60 }, () => a.visit({ sessionId: sessionId(), page: "/burst" })),
+      );
+      const burstMs = Date.now() - started;
+      await new Promise((r) => setTimeout(r, 1500));
+      const elapsed = Date.now() - started;
+      const received = client.messages.length - start;
+      expect(received).toBeGreaterThanOrEqual(1);
+      expect(received).toBeLessThanOrEqual(Math.ceil(elapsed / 1000) + 1);
+      // PUBLISH_MIN_INTERVAL_MS is 250: one on the leading edge plus at most one per 250 ms.
+      expect(published).toBeLessThanOrEqual(Math.ceil(burstMs / 250) + 2);
+      expect(client.messages.at(-1)!.data.stats.topPages).toContainEqual({ page: "/burst", views: 60 });
+    } finally {
+      client.ws.close();
+      listener.disconnect();
+    }
+  });
+
+  it("refuses an upgrade without a valid session or from another origin", async () => {
+    await expect(connect(a.svc.url, {})).rejects.toThrow("refused 401");
+    await expect(connect(a.svc.url, { cookie: "admin_session=forged.token.value" })).rejects.toThrow(
+      "refused 401",
+    );
+    await expect(
+      connect(a.svc.url, { cookie: await a.adminCookie(), origin: "https://evil.example" }),
+    ).rejects.toThrow("refused 403");
+    const noOrigin = new WebSocket(`${a.svc.url.replace("http", "ws")}/ws`, {
+      headers: { cookie: await a.adminCookie() },
+    });
+    const status = await new Promise<number>((resolve) =>
+      noOrigin.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0)),
+    );
+    expect(status).toBe(403);
+  });
+
+  it("closes a socket once its session is revoked", async () => {
+    const cookie = await a.adminCookie();
+    const client = await connect(a.svc.url, { cookie });
+    await client.next(() => true);
+    const redis = new Redis(a.env.REDIS_URL!);
+    try {
+      const deps = { redis, keys: keyspace(a.env.REDIS_PREFIX!), jwtSecret: a.env.JWT_SECRET! };
+      const claims = await verifySession(deps, sessionTokenFromCookieHeader(cookie));
+      await revokeSession(deps, claims!.jti);
+    } finally {
+      redis.disconnect();
+    }
+    const code = await Promise.race([
+      client.closed,
+      new Promise<number>((r) => setTimeout(() => r(-1), 2000)),
+    ]);
+    expect(code).toBe(4401);
+  });
+
+  it("drops a socket that stops answering pings, and one that sends more than 1 KB", async () => {
+    const c = await startHarness({}, a.clock, {
+      env: { ...a.env, WS_PING_INTERVAL_MS: "100", FEED_REFRESH_MS: "100" },
+      db: a.db,
+    });
+    try {
+      const dead = await connect(c.svc.url, { cookie: await c.adminCookie() });
+      await dead.next(() => true);
+      // A paused socket reads nothing, so it never answers a ping.
+      (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+      const deadline = Date.now() + 2000;
+      while (c.svc.sockets() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(c.svc.sockets()).toBe(0);
+      dead.ws.terminate();
+
+      const chatty = await connect(c.svc.url, { cookie: await c.adminCookie() });
+      chatty.ws.send("x".repeat(2048));
+      expect(await chatty.closed).toBe(1009);
+    } finally {
+      await c.svc.stop();
+    }
+  });
+
+  it("refreshes the admin's view when sessions age out, without any new visit", async () => {
+    const clock = new ManualClock(a.clock.ms);
+    const c = await startHarness({}, clock, { env: { ...a.env, FEED_REFRESH_MS: "100" }, db: a.db });
+    try {
+      const id = sessionId();
+      await c.visit({ sessionId: id, page: "/" });
+      const client = await connect(c.svc.url, { cookie: await c.adminCookie() });
+      await client.next((m) => m.data.activeVisitors.some((v) => v.id === id));
+      clock.advance(5 * 60_000 + 1);
+      const aged = await client.next((m) => !m.data.activeVisitors.some((v) => v.id === id), 2500);
+      expect(aged.data.activeVisitors.some((v) => v.id === id)).toBe(false);
+      client.ws.close();
+    } finally {
+      await c.svc.stop();
+    }
+  });
+});

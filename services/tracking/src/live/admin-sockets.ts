@@ -1,0 +1,131 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+import { WS_PATH } from "@lease/contracts";
+import {
+  sessionTokenFromCookieHeader,
+  verifySession,
+  type AdminClaims,
+  type Logger,
+  type SessionDeps,
+} from "@lease/platform";
+import type { VisitorFeed } from "./visitor-feed";
+
+export interface AdminSocketOptions {
+  session: SessionDeps;
+  feed: VisitorFeed;
+  logger: Logger;
+  publicOrigin?: string;
+  recheckMs: number;
+  pingMs: number;
+}
+
+interface SocketState {
+  token: string;
+  claims: AdminClaims;
+  alive: boolean;
+}
+
+/** Close codes the admin sees: 4401 = session ended (log in again). */
+const SESSION_ENDED = 4401;
+
+function refuse(socket: Duplex, status: number, reason: string): void {
+  if (socket.writable)
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  else socket.destroy();
+}
+
+export function isSameOrigin(origin: string | undefined, host: string | undefined, publicOrigin?: string) {
+  if (!origin || origin === "null") return false;
+  try {
+    if (publicOrigin) return new URL(origin).origin === new URL(publicOrigin).origin;
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The admin WebSocket on the service's own HTTP server. The gateway already checked origin and
+ * session; this checks both again (the service port is no way around it), re-checks the session
+ * every `recheckMs` (logout or expiry closes the socket) and pings so dead peers are dropped.
+ */
+export function createAdminSockets(o: AdminSocketOptions) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false });
+  const states = new Map<WebSocket, SocketState>();
+
+  const onUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => socket.destroy());
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== WS_PATH) return refuse(socket, 404, "Not Found");
+    if (!isSameOrigin(req.headers.origin, req.headers.host, o.publicOrigin))
+      return refuse(socket, 403, "Forbidden");
+    const token = sessionTokenFromCookieHeader(req.headers.cookie);
+    let claims: AdminClaims | undefined;
+    try {
+      claims = await verifySession(o.session, token);
+    } catch {
+      return refuse(socket, 503, "Service Unavailable");
+    }
+    if (!claims || !token) return refuse(socket, 401, "Unauthorized");
+    const admin = claims;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      states.set(ws, { token, claims: admin, alive: true });
+      ws.on("pong", () => {
+        const s = states.get(ws);
+        if (s) s.alive = true;
+      });
+      ws.on("error", () => ws.terminate());
+      ws.on("close", () => {
+        states.delete(ws);
+        o.feed.remove(ws);
+      });
+      // The admin only listens; anything it sends is ignored (maxPayload caps abuse).
+      void o.feed.add(ws);
+    });
+  };
+
+  const recheck = setInterval(() => {
+    for (const [ws, s] of states) {
+      if (s.claims.exp * 1000 <= Date.now()) {
+        ws.close(SESSION_ENDED, "session expired");
+        continue;
+      }
+      verifySession(o.session, s.token).then(
+        (claims) => {
+          if (!claims) ws.close(SESSION_ENDED, "session ended");
+        },
+        () => undefined, // Redis away: keep the socket; the next check decides
+      );
+    }
+  }, o.recheckMs);
+
+  const ping = setInterval(() => {
+    for (const [ws, s] of states) {
+      if (!s.alive) {
+        ws.terminate();
+        continue;
+      }
+      s.alive = false;
+      ws.ping();
+    }
+  }, o.pingMs);
+
+  return {
+    onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      onUpgrade(req, socket, head).catch((err: Error) => {
+        o.logger.warn({ err: err.message }, "ws upgrade failed");
+        socket.destroy();
+      });
+    },
+    get count() {
+      return states.size;
+    },
+    async close(): Promise<void> {
+      clearInterval(recheck);
+      clearInterval(ping);
+      for (const ws of states.keys()) ws.close(1001, "server stopping");
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import type { VisitorSeries } from "@lease/contracts";
+import { Redis } from "ioredis";
+import { baseRedisUrl, startOwnRedis, type OwnRedis } from "@lease/platform/testing";
+import { STREAM_GROUP } from "../live/stream-writer";
+import { startHarness, sessionId, type Harness } from "../test-helpers";
+import { runRetention } from "../domain/retention";
+
+let h: Harness;
+let db: pg.Pool;
+beforeAll(async () => {
+  h = await startHarness({ FLUSH_INTERVAL_MS: "300" });
+  db = new pg.Pool({ connectionString: h.db.url, max: 2 });
+});
+afterAll(async () => {
+  await db?.end();
+  await h?.close();
+});
+
+async function metric(svcUrl: string, name: string, labels = ""): Promise<number> {
+  const text = await (await fetch(`${svcUrl}/metrics`)).text();
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith(`${name}${labels ? `{${labels}` : ""}`) && !l.startsWith("#"));
+  return line ? Number(line.split(" ").pop()) : 0;
+}
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const countRows = async (sql: string, params: unknown[] = []) =>
+  Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
+
+describe("page views in Postgres", () => {
+  it("turns N visits into N page-view rows with far fewer INSERT statements", async () => {
+    const n = 300;
+    const marker = `/batch-${Date.now()}`;
+    const before = await metric(h.svc.url, "tracking_db_insert_statements_total", 'table="page_views"');
+    const ids = Array.from({ length: 30 }, sessionId);
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        h.visit({ sessionId: ids[i % ids.length], page: marker }, { "x-forwarded-for": "145.53.1.77" }),
+      ),
+    );
+    const rows = await waitFor(
+      () => countRows("SELECT count(*) AS n FROM tracking.page_views WHERE page = $1", [marker]),
+      (v) => v === n,
+    );
+    expect(rows).toBe(n);
+    const inserts =
+      (await metric(h.svc.url, "tracking_db_insert_statements_total", 'table="page_views"')) - before;
+    expect(inserts).toBeGreaterThan(0);
+    expect(inserts).toBeLessThanOrEqual(10);
+    expect(await countRows("SELECT count(*) AS n FROM tracking.visitors WHERE page = $1", [marker])).toBe(30);
+  });
+
+  it("never writes a raw IP address to Postgres", async () => {
+    const id = sessionId();
+    await h.visit({ sessionId: id, page: "/privacy" }, { "x-forwarded-for": "145.53.1.77" });
+    await h.visit(
+      { sessionId: sessionId(), page: "/v6" },
+      { "x-forwarded-for": "2a02:a440:1234:5678:9abc:def0:1:2" },
+    );
+    const row = await waitFor(
+      async () => (await db.query("SELECT * FROM tracking.visitors WHERE session_id = $1", [id])).rows[0],
+      (r) => r !== undefined,
+    );
+    expect(row).toMatchObject({ ip_prefix: "145.53.1.0", city: "Weert", country: "NL", page: "/privacy" });
+    await waitFor(
+      () => countRows("SELECT count(*) AS n FROM tracking.visitors WHERE page = '/v6'"),
+      (v) => v === 1,
+    );
+    const dump = await db.query(
+      "SELECT row_to_json(v)::text AS j FROM tracking.visitors v UNION ALL SELECT row_to_json(p)::text FROM tracking.page_views p",
+    );
+    const all = dump.rows.map((r: { j: string }) => r.j).join("\n");
+    expect(all).not.toContain("145.53.1.77");
+    expect(all).not.toContain("9abc:def0");
+    expect(all).toContain("2a02:a440:1234::");
+  });
+
+  it("refreshes the stored visitor's last seen from a heartbeat, without a page view", async () => {
+    const id = sessionId();
+    await h.visit({ sessionId: id, page: "/hb" });
+    h.clock.advance(30_000);
+    await h.heartbeat({ sessionId: id });
+    const row = await waitFor(
+      async () =>
+        (
+          await db.query("SELECT first_seen, last_seen, page FROM tracking.visitors WHERE session_id = $1", [
+            id,
+          ])
+        ).rows[0],
+      (r) => r !== undefined && r.last_seen.getTime() - r.first_seen.getTime() === 30_000,
+    );
+    expect(row.last_seen.getTime() - row.first_seen.getTime()).toBe(30_000);
+    expect(row.page).toBe("/hb");
+    expect(await countRows("SELECT count(*) AS n FROM tracking.page_views WHERE session_id = $1", [id])).toBe(
+      1,
+    );
+  });
+
+  it("serves unique visitors and page views per hour from Postgres", async () => {
+    const at = h.clock.now();
+    const res = await h.get<VisitorSeries>("/api/admin/visitor-series?range=24h");
+    expect(res.range).toBe("24h");
+    expect(res.buckets).toHaveLength(24);
+    const last = res.buckets.at(-1)!;
+    expect(Date.parse(last.start)).toBeLessThanOrEqual(at);
+    expect(last.pageViews).toBeGreaterThanOrEqual(300);
+    expect(last.visitors).toBeGreaterThanOrEqual(30);
+    const days = await h.get<VisitorSeries>("/api/admin/visitor-series?range=30d");
+    expect(days.buckets).toHaveLength(30);
+    expect(days.buckets.at(-1)!.pageViews).toBeGreaterThanOrEqual(last.pageViews);
+    const bad = await fetch(`${h.svc.url}/api/admin/visitor-series?range=1y`, {
+      headers: { cookie: await h.adminCookie() },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("buckets the 7-day series by Amsterdam day", async () => {
+    const saved = h.clock.ms;
+    h.clock.ms = Date.parse("2027-03-31T12:00:00Z"); // summer time since 28 March: UTC+2
+    try {
+      await db.query(
+        `INSERT INTO tracking.page_views (event_id, session_id, page, occurred_at) VALUES
+           ('ams-1', 's-ams-a', '/', '2027-03-30T21:30:00Z'),
+           ('ams-2', 's-ams-a', '/', '2027-03-30T22:30:00Z'),
+           ('ams-3', 's-ams-a', '/over-ons', '2027-03-31T09:00:00Z'),
+           ('ams-4', 's-ams-b', '/', '2027-03-31T10:00:00Z')`,
+      );
+      const res = await h.get<VisitorSeries>("/api/admin/visitor-series?range=7d");
+      expect(res.buckets).toHaveLength(7);
+      expect(res.buckets.at(-1)).toEqual({ start: "2027-03-30T22:00:00.000Z", visitors: 2, pageViews: 3 });
+      expect(res.buckets.at(-2)).toEqual({ start: "2027-03-29T22:00:00.000Z", visitors: 1, pageViews: 1 });
+      expect(res.buckets[0]!.start).toBe("2027-03-24T23:00:00.000Z"); // still winter time: UTC+1
+    } finally {
+      h.clock.ms = saved;
+    }
+  });
+
+  it("deletes page views and visitors older than 26 months", async () => {
+    const now = h.clock.now();
+    const old = new Date(now - 800 * 24 * 3600 * 1000).toISOString(); // ~26.3 months
+    const recent = new Date(now - 780 * 24 * 3600 * 1000).toISOString(); // ~25.6 months
+    await db.query(
+      `INSERT INTO tracking.page_views (event_id, session_id, page, occurred_at) VALUES ('old-1','s-old','/',$1), ('recent-1','s-recent','/',$2)`,
+      [old, recent],
+    );
+    await db.query(
+      `INSERT INTO tracking.visitors (session_id, page, first_seen, last_seen) VALUES ('s-old','/',$1,$1), ('s-recent','/',$2,$2)`,
+      [old, recent],
+    );
+    expect(await runRetention(db, h.clock, 26)).toBe(2);
+    expect(
+      await countRows("SELECT count(*) AS n FROM tracking.page_views WHERE event_id IN ('old-1','recent-1')"),
+    ).toBe(1);
+    expect(
+      await countRows("SELECT count(*) AS n FROM tracking.visitors WHERE session_id IN ('s-old','s-recent')"),
+    ).toBe(1);
+  });
+});
+
+describe("Redis outage", () => {
+  let redis: OwnRedis;
+  let own: Harness;
+  beforeAll(async () => {
+    redis = await startOwnRedis();
+    own = await startHarness({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await redis.start().catch(() => undefined);
+    await own?.close();
+    await redis?.stop();
+  });
+
+  it("answers 503 with Retry-After (never a false 204) and counts the dropped hit", async () => {
+    expect((await own.visit({ sessionId: sessionId(), page: "/" })).status).toBe(204);
+    await redis.stop();
+    const res = await own.visit({ sessionId: sessionId(), page: "/" });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBeTruthy();
+    expect((await own.heartbeat({ sessionId: sessionId() })).status).toBe(503);
+    expect(await metric(own.svc.url, "tracking_hits_total", 'kind="visit",outcome="dropped"')).toBe(1);
+    expect(await metric(own.svc.url, "tracking_hits_total", 'kind="heartbeat",outcome="dropped"')).toBe(1);
+  });
+});
+
+describe("stream durability", () => {
+  it("writes events a crashed replica had read but never acknowledged", async () => {
+    const prefix = `tclaim${Date.now().toString(36)}`;
+    const redis = new Redis(baseRedisUrl());
+    const stream = `${prefix}:tracking:stream`;
+    let other: Harness | undefined;
+    try {
+      await redis.xgroup("CREATE", stream, STREAM_GROUP, "0", "MKSTREAM");
+      const fields = ["s", "session-crash1-1700000000000", "t", String(Date.parse("2026-11-18T09:00:00Z"))];
+      const id = await redis.xadd(
+        stream,
+        "*",
+        ...fields,
+        "p",
+        "/crashed",
+        "v",
+        "1",
+        "r",
+        "",
+        "u",
+        "ua",
+        "i",
+        "",
+        "ci",
+        "",
+        "co",
+        "",
+      );
+      await redis.call(
+        "XREADGROUP",
+        "GROUP",
+        STREAM_GROUP,
+        "crashed-pod",
+        "COUNT",
+        10,
+        "STREAMS",
+        stream,
+        ">",
+      );
+      await new Promise((r) => setTimeout(r, 250));
+      other = await startHarness({ REDIS_PREFIX: prefix, STREAM_CLAIM_IDLE_MS: "200" }, h.clock, {
+        env: { ...h.env, REDIS_PREFIX: prefix, STREAM_CLAIM_IDLE_MS: "200" },
+        db: h.db,
+      });
+      const rows = await waitFor(
+        () => countRows("SELECT count(*) AS n FROM tracking.page_views WHERE event_id = $1", [id]),
+        (n) => n === 1,
+      );
+      expect(rows).toBe(1);
+      const pending = (await redis.xpending(stream, STREAM_GROUP)) as [number, ...unknown[]];
+      expect(pending[0]).toBe(0);
+    } finally {
+      await other?.svc.stop();
+      await redis.del(stream);
+      redis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ActiveVisitor, VisitorStats } from "@lease/contracts";
+import { startHarness, sessionId, type Harness } from "../test-helpers";
+import { startTracking } from "../service";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const stats = () => h.get<VisitorStats>("/api/admin/visitor-stats");
+const active = () => h.get<ActiveVisitor[]>("/api/admin/active-visitors");
+
+describe("visit and heartbeat ingest", () => {
+  it("answers a valid visit 204 without a cookie and counts it", async () => {
+    const before = await stats();
+    const res = await h.visit({
+      sessionId: sessionId(),
+      page: "/zakelijke-lease",
+      referrer: "https://google.nl/",
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(await res.text()).toBe("");
+    const after = await stats();
+    expect(after.currentActive).toBe(before.currentActive + 1);
+    expect(after.todayTotal).toBe(before.todayTotal + 1);
+    expect(after.thisWeekTotal).toBe(before.thisWeekTotal + 1);
+    expect(after.topPages).toContainEqual({ page: "/zakelijke-lease", views: 1 });
+  });
+
+  it("refuses bad input with 400 and never counts it", async () => {
+    const before = await stats();
+    const bad: unknown[] = [
+      { sessionId: "abc", page: "/" },
+      { sessionId: `session-${"a".repeat(90)}-1700000000000`, page: "/" },
+      { sessionId: sessionId(), page: "no-slash" },
+      { sessionId: sessionId(), page: `/${"a".repeat(512)}` },
+      { sessionId: sessionId(), page: "/", referrer: "x".repeat(1025) },
+      { sessionId: sessionId(), page: "/\n" },
+      { sessionId: sessionId(), page: "/", extra: 1 },
+      [],
+      "null",
+    ];
+    for (const body of bad) {
+      const res = await h.visit(body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe("validation_failed");
+    }
+    expect((await h.heartbeat({ sessionId: "session-x" })).status).toBe(400);
+    expect(await stats()).toEqual(before);
+  });
+
+  it("does not count bots or a signed-in admin, but still answers 204", async () => {
+    const before = await stats();
+    const bot = await h.visit(
+      { sessionId: sessionId(), page: "/bot-page" },
+      { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" },
+    );
+    expect(bot.status).toBe(204);
+    const admin = await h.visit(
+      { sessionId: sessionId(), page: "/admin" },
+      { cookie: await h.adminCookie() },
+    );
+    expect(admin.status).toBe(204);
+    const hb = await h.heartbeat(
+      { sessionId: sessionId() },
+      { "user-agent": "curl/8.0 python-requests/2.31" },
+    );
+    expect(hb.status).toBe(204);
+    expect(await stats()).toEqual(before);
+  });
+
+  it("shows the visitor with city, country and the forwarded IP in the live list, newest first", async () => {
+    const first = sessionId();
+    const second = sessionId();
+    await h.visit({ sessionId: first, page: "/over-ons" }, { "x-forwarded-for": "145.53.1.1" });
+    h.clock.advance(1000);
+    await h.visit({ sessionId: second, page: "/" }, { "x-forwarded-for": "10.1.2.3" });
+    const list = await active();
+    const i1 = list.findIndex((v) => v.id === first);
+    const i2 = list.findIndex((v) => v.id === second);
+    expect(i2).toBeLessThan(i1);
+    expect(list[i1]).toMatchObject({
+      page: "/over-ons",
+      city: "Weert",
+      country: "NL",
+      ipAddress: "145.53.1.1",
+    });
+    expect(list[i2]).toMatchObject({ page: "/", city: "", country: "", ipAddress: "10.1.2.3" });
+    expect(list[i1]!.userAgent).toContain("Chrome");
+  });
+
+  it("believes X-Forwarded-For only from a trusted proxy", async () => {
+    const other = await startHarness({ TRUSTED_PROXIES: "10.0.0.0/8" }, h.clock);
+    try {
+      const id = sessionId();
+      await other.visit({ sessionId: id, page: "/" }, { "x-forwarded-for": "145.53.1.1" });
+      const list = await other.get<ActiveVisitor[]>("/api/admin/active-visitors");
+      expect(list.find((v) => v.id === id)).toMatchObject({ ipAddress: "127.0.0.1", city: "", country: "" });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("refuses to start with a malformed TRUSTED_PROXIES", async () => {
+    await expect(startTracking({ ...h.env, TRUSTED_PROXIES: "gateway" })).rejects.toThrow("TRUSTED_PROXIES");
+  });
+
+  it("keeps a session active with heartbeats and drops it 5 minutes after the last one", async () => {
+    const id = sessionId();
+    await h.visit({ sessionId: id, page: "/fleet-management" });
+    const base = (await stats()).currentActive;
+    h.clock.advance(4 * 60_000);
+    await h.heartbeat({ sessionId: id });
+    h.clock.advance(4 * 60_000);
+    expect((await active()).find((v) => v.id === id)).toMatchObject({ page: "/fleet-management" });
+    h.clock.advance(60_001);
+    expect((await active()).some((v) => v.id === id)).toBe(false);
+    expect((await stats()).currentActive).toBeLessThan(base);
+  });
+
+  it("rolls today's total over at midnight Amsterdam time and the week's on Monday", async () => {
+    h.clock.ms = Date.parse("2026-11-21T22:30:00Z"); // Saturday 23:30 in Amsterdam
+    await h.visit({ sessionId: sessionId(), page: "/" });
+    const saturday = await stats();
+    h.clock.ms = Date.parse("2026-11-21T23:30:00Z"); // Sunday 00:30 in Amsterdam, same ISO week
+    const sunday = await stats();
+    expect(sunday.todayTotal).toBe(0);
+    expect(sunday.topPages).toEqual([]);
+    expect(sunday.thisWeekTotal).toBe(saturday.thisWeekTotal);
+    await h.visit({ sessionId: sessionId(), page: "/" });
+    expect((await stats()).thisWeekTotal).toBe(saturday.thisWeekTotal + 1);
+    h.clock.ms = Date.parse("2026-11-22T23:00:00Z"); // Monday 00:00 in Amsterdam
+    const monday = await stats();
+    expect(monday.todayTotal).toBe(0);
+    expect(monday.thisWeekTotal).toBe(0);
+  });
+
+  it("counts one visitor once however many pages it views, and ranks today's top pages", async () => {
+    h.clock.ms = Date.parse("2026-11-24T09:00:00Z");
+    const id = sessionId();
+    for (const page of ["/", "/financiele-lease", "/financiele-lease", "/over-ons"])
+      await h.visit({ sessionId: id, page });
+    const s = await stats();
+    expect(s.todayTotal).toBe(1);
+    expect(s.topPages[0]).toEqual({ page: "/financiele-lease", views: 2 });
+    expect(s.topPages).toHaveLength(3);
+  });
+
+  it("keeps the admin reads behind a session", async () => {
+    for (const path of [
+      "/api/admin/visitor-stats",
+      "/api/admin/active-visitors",
+      "/api/admin/visitor-series",
+    ]) {
+      expect((await fetch(`${h.svc.url}${path}`)).status).toBe(401);
+    }
+  });
+});

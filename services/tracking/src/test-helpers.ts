@@ -1,0 +1,75 @@
+import {
+  adminCookie as platformAdminCookie,
+  createTestDatabase,
+  testEnv,
+  type TestDatabase,
+} from "@lease/platform/testing";
+import { startTracking, type RunningTracking } from "./service";
+import type { Clock } from "./domain/clock";
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  constructor(public ms: number) {}
+  now() {
+    return this.ms;
+  }
+  advance(ms: number) {
+    this.ms += ms;
+  }
+}
+
+export const BROWSER_UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+let counter = 0;
+export const sessionId = () =>
+  `session-${(++counter).toString(36)}abc${Math.random().toString(36).slice(2, 8)}-${Date.now()}`;
+
+export interface Harness {
+  svc: RunningTracking;
+  env: NodeJS.ProcessEnv;
+  db: TestDatabase;
+  clock: ManualClock;
+  adminCookie(): Promise<string>;
+  visit(body: unknown, headers?: Record<string, string>): Promise<Response>;
+  heartbeat(body: unknown, headers?: Record<string, string>): Promise<Response>;
+  get<T>(path: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  overrides: Record<string, string> = {},
+  clock = new ManualClock(Date.parse("2026-11-18T10:00:00Z")),
+  shared?: { env: NodeJS.ProcessEnv; db: TestDatabase },
+): Promise<Harness> {
+  const db = shared?.db ?? (await createTestDatabase("tracking"));
+  const env = shared?.env ?? testEnv({ DATABASE_URL: db.url, FLUSH_INTERVAL_MS: "100", ...overrides });
+  const svc = await startTracking(env, { clock });
+  const post =
+    (path: string) =>
+    (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${svc.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": BROWSER_UA, ...headers },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+  const adminCookie = () => platformAdminCookie(env);
+  return {
+    svc,
+    env,
+    db,
+    clock,
+    adminCookie,
+    visit: post("/api/track/visit"),
+    heartbeat: post("/api/track/heartbeat"),
+    async get<T>(path: string) {
+      const res = await fetch(`${svc.url}${path}`, { headers: { cookie: await adminCookie() } });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as T;
+    },
+    async close() {
+      await svc.stop();
+      if (!shared) await db.drop();
+    },
+  };
+}

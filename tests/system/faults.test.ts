@@ -1,0 +1,165 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOwnRedis, type OwnRedis } from "@lease/platform/testing";
+import { startTcpProxy } from "@lease/platform/testing";
+import { startFullStack, type FullStack } from "./stack";
+
+// Faults across the whole backend: after each, the counts in Postgres equal what was acknowledged.
+
+let redis: OwnRedis;
+let pgProxy: Awaited<ReturnType<typeof startTcpProxy>>;
+let stack: FullStack;
+let sql: pg.Pool;
+
+beforeAll(async () => {
+  // Redis as production runs it (infra/): AOF on, fsync always, noeviction; so a restart keeps queues.
+  const dir = mkdtempSync(path.join(tmpdir(), "redis-aof-"));
+  redis = await startOwnRedis([
+    "--appendonly",
+    "yes",
+    "--appendfsync",
+    "always",
+    "--dir",
+    dir,
+    "--maxmemory-policy",
+    "noeviction",
+  ]);
+  pgProxy = await startTcpProxy("127.0.0.1", 5432);
+  stack = await startFullStack(
+    { REDIS_URL: redis.url, LEAD_RATE_LIMIT: "100000" },
+    {
+      rewriteDatabaseUrl: (url) => {
+        const u = new URL(url);
+        u.port = String(pgProxy.port);
+        return u.toString();
+      },
+    },
+  );
+  sql = new pg.Pool({ connectionString: stack.db.url, max: 2 });
+  sql.on("error", () => undefined);
+}, 90_000);
+
+afterAll(async () => {
+  await sql?.end();
+  await stack?.stop();
+  await pgProxy?.close();
+  await redis?.stop();
+});
+
+const origin = () => ({ "content-type": "application/json", origin: stack.gateway.url });
+const quote = (i: number) =>
+  fetch(`${stack.gateway.url}/api/lease-requests`, {
+    method: "POST",
+    headers: origin(),
+    body: JSON.stringify({
+      carUrl: `https://auto.example.nl/model-${i}`,
+      contactNumber: `06${String(10_000_000 + i)}`,
+      email: `fault${i}@example.nl`,
+    }),
+  }).then(async (r) => ({
+    status: r.status,
+    id: r.status === 201 ? ((await r.json()) as { id: string }).id : undefined,
+  }));
+const visitReq = (i: number) =>
+  fetch(`${stack.gateway.url}/api/track/visit`, {
+    method: "POST",
+    headers: { ...origin(), "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0" },
+    body: JSON.stringify({
+      sessionId: `session-fault${i}-${Date.now()}`,
+      page: "/zakelijke-lease",
+      referrer: "",
+    }),
+  }).then((r) => r.status);
+
+async function eventually(check: () => Promise<boolean>, ms: number) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return check();
+}
+const count = async (query: string, params: unknown[] = []) =>
+  Number((await sql.query(query, params)).rows[0].count);
+
+describe("faults", () => {
+  it("Redis restarted during a burst of visits and quotes: every acknowledged lead and visit is persisted once", async () => {
+    const quotes: Promise<{ status: number; id?: string }>[] = [];
+    const visits: Promise<number>[] = [];
+    for (let i = 0; i < 60; i++) {
+      quotes.push(quote(i));
+      for (let j = 0; j < 5; j++) visits.push(visitReq(i * 5 + j));
+      if (i === 20) await redis.stop();
+      if (i === 40) await redis.start();
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    const quoteResults = await Promise.all(quotes);
+    const visitStatuses = await Promise.all(visits);
+    const accepted = quoteResults.filter((q) => q.status === 201).map((q) => q.id!);
+    // Redis is not on the lead path: every quote is accepted while Redis is away.
+    expect(quoteResults.map((q) => q.status).filter((s) => s !== 201)).toEqual([]);
+    const visitsAcked = visitStatuses.filter((s) => s === 204).length;
+    expect(visitStatuses.every((s) => s === 204 || s === 503)).toBe(true);
+
+    expect(await count("SELECT count(*) FROM leads.lease_requests WHERE id = ANY($1)", [accepted])).toBe(
+      accepted.length,
+    );
+    const inboxed = () =>
+      count(
+        "SELECT count(*) FROM mailer.email_messages WHERE message_type = 'lease_request' AND source_id = ANY($1)",
+        [accepted],
+      );
+    await eventually(async () => (await inboxed()) === accepted.length, 45_000);
+    expect(await inboxed()).toBe(accepted.length);
+    expect(
+      await count(
+        "SELECT count(*) FROM (SELECT source_id FROM mailer.email_messages GROUP BY source, source_id HAVING count(*) > 1) d",
+      ),
+    ).toBe(0);
+    const persistedViews = () =>
+      count("SELECT count(*) FROM tracking.page_views WHERE session_id LIKE 'session-fault%'");
+    await eventually(async () => (await persistedViews()) >= visitsAcked, 20_000);
+    expect({ persisted: await persistedViews(), acknowledged: visitsAcked }).toEqual({
+      persisted: visitsAcked,
+      acknowledged: visitsAcked,
+    });
+  }, 120_000);
+
+  it("Postgres stopped and started: 503 with Retry-After and readiness false while down, full recovery, no accepted lead lost", async () => {
+    const before = await quote(1000);
+    expect(before.status).toBe(201);
+    pgProxy.cut();
+    try {
+      const during = await fetch(`${stack.gateway.url}/api/lease-requests`, {
+        method: "POST",
+        headers: origin(),
+        body: JSON.stringify({
+          carUrl: "https://auto.example.nl/x",
+          contactNumber: "0612345678",
+          email: "down@example.nl",
+        }),
+      });
+      expect(during.status).toBe(503);
+      expect(Number(during.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await fetch(`${stack.services.leads.url}/readyz`)).status).toBe(503);
+      expect((await fetch(`${stack.services.leads.url}/healthz`)).status).toBe(200);
+    } finally {
+      pgProxy.restore();
+    }
+    expect(
+      await eventually(
+        async () => (await fetch(`${stack.services.leads.url}/readyz`)).status === 200,
+        15_000,
+      ),
+    ).toBe(true);
+    const after = await quote(1001);
+    expect(after.status).toBe(201);
+    expect(
+      await count("SELECT count(*) FROM leads.lease_requests WHERE id = ANY($1)", [[before.id, after.id]]),
+    ).toBe(2);
+    expect(await count("SELECT count(*) FROM leads.lease_requests WHERE email = 'down@example.nl'")).toBe(0);
+  }, 60_000);
+});

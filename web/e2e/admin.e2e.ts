@@ -1,0 +1,519 @@
+// The admin story against the real stack (SPEC §2, §4, §8): sign in, handle a quote from the public
+// site, reply to it through the local SendGrid receiver, change the site's settings and watch a
+// live visit. Each step builds on the previous one. Runs inside web/e2e/run.mjs, or on its own:
+//   node scripts/build.mjs all && node --import tsx web/e2e/admin.e2e.ts
+import type { BrowserContext, Page, Route } from "playwright-core";
+import { assert, assertEqual, eventually, test } from "./harness";
+import { ADMIN_USERNAME, adminWorld, closeAdminWorld } from "./admin/world";
+import { counter, dismissNotice, expectNotice, openTab, signIn, waitForCounter } from "./admin/helpers";
+import { runStandalone } from "./admin/standalone";
+
+const LEAD = {
+  carUrl: "https://www.autoscout24.nl/aanbod/tesla-model-3-e2e",
+  phone: "0612345678",
+  email: "klant.e2e@example.nl",
+  company: "E2E Transport BV",
+};
+const COMPANY = { name: "Lease Centrum E2E", phone: "020 765 4321", email: "info@lease-e2e.nl" };
+const MAIL = { key: "SG.e2e-test-key-0123456789", sender: "noreply@lease-e2e.nl" };
+
+let admin: { page: Page; context: BrowserContext } | null = null;
+function adminPage(): Page {
+  assert(admin, "the admin is not signed in (an earlier step failed)");
+  return admin.page;
+}
+
+test("admin: /admin without a session goes to the login page; empty and wrong logins show their messages", async () => {
+  const world = await adminWorld();
+  // The real answers, a little later, so the pending states can be seen.
+  const slow = (ms: number) => async (route: Route) => {
+    await new Promise((done) => setTimeout(done, ms));
+    await route.continue();
+  };
+  const { page } = await world.open("/admin", {
+    before: async (context) => {
+      await context.route("**/api/admin/me", slow(700));
+      await context.route("**/api/admin/login", slow(700));
+    },
+    waitUntil: "commit",
+  });
+  await page.getByText("Admin dashboard laden...").waitFor();
+  await page.waitForURL("**/admin-login");
+  await page.getByRole("heading", { name: "Admin Login" }).waitFor();
+
+  await page.getByRole("button", { name: "Inloggen" }).click();
+  await page.getByText("Gebruikersnaam is verplicht").waitFor();
+  await page.getByText("Wachtwoord is verplicht").waitFor();
+
+  await signIn(page, ADMIN_USERNAME, "helemaal-fout-wachtwoord");
+  await page.getByRole("button", { name: "Inloggen..." }).waitFor();
+  assert(await page.getByLabel("Gebruikersnaam").isDisabled(), "username disabled while signing in");
+  assert(await page.getByLabel("Wachtwoord").isDisabled(), "password disabled while signing in");
+  await expectNotice(page, "Inloggen mislukt", "Onjuiste inloggegevens");
+  assert(page.url().endsWith("/admin-login"), "a failed login stays on the login page");
+});
+
+test("admin: signs in and lands on the dashboard's Analytics tab with a welcome line", async () => {
+  const world = await adminWorld();
+  admin = await world.open("/admin-login");
+  const { page } = admin;
+  await signIn(page, ADMIN_USERNAME, world.password);
+  await expectNotice(page, "Succesvol ingelogd", "Je bent nu ingelogd als admin.");
+  await page.waitForURL("**/admin");
+  await page
+    .getByTestId("welkom")
+    .filter({ hasText: `Welkom, ${ADMIN_USERNAME}` })
+    .waitFor();
+  assertEqual(
+    await page.getByRole("tab", { name: "Analytics" }).getAttribute("aria-selected"),
+    "true",
+    "default tab",
+  );
+  await page.getByText("IP Geolocation by DB-IP").waitFor();
+  assertEqual(
+    await page.getByRole("link", { name: "IP Geolocation by DB-IP" }).getAttribute("href"),
+    "https://db-ip.com",
+    "attribution link",
+  );
+  await page.getByTestId("visitor-chart").waitFor();
+});
+
+test('admin: a quote sent on the public site appears as "Nieuw" with the counters', async () => {
+  const world = await adminWorld();
+  const { page: site } = await world.open("/#aanvraag");
+  await site.locator("#aanvraag-auto").fill(LEAD.carUrl);
+  await site.locator("#aanvraag-telefoon").fill(LEAD.phone);
+  await site.locator("#aanvraag-email").fill(LEAD.email);
+  await site.locator("#aanvraag-bedrijf").fill(LEAD.company);
+  await site.locator("#aanvraag-looptijd").selectOption("48");
+  await site.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+
+  const page = adminPage();
+  await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  const item = page.getByTestId("lease-item").filter({ hasText: LEAD.company });
+  await item.waitFor();
+  assertEqual(await item.getByTestId("badge").first().innerText(), "Nieuw", "badge of a new request");
+  assertEqual(await item.getAttribute("data-unread"), "true", "unread highlight");
+  assert((await item.innerText()).includes("48 maanden"), "the list shows the term");
+  await waitForCounter(page, "Nieuwe Aanvragen", "1");
+  assertEqual(await counter(page, "Bekeken"), "0", "Bekeken counter");
+  assertEqual(await counter(page, "Gereageerd"), "0", "Gereageerd counter");
+  assertEqual(await counter(page, "Totaal"), "1", "Totaal counter");
+  await page.getByText("Selecteer een aanvraag om de details te bekijken").waitFor();
+});
+
+test('admin: opening the request marks it read and shows it as "Bekeken" with safe links', async () => {
+  const page = adminPage();
+  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
+  const detail = page.getByTestId("lease-detail");
+  await detail.getByRole("heading", { name: LEAD.company }).waitFor();
+  await detail.getByTestId("badge").filter({ hasText: "Bekeken" }).waitFor();
+  await waitForCounter(page, "Nieuwe Aanvragen", "0");
+  const car = detail.getByRole("link", { name: LEAD.carUrl });
+  assertEqual(await car.getAttribute("target"), "_blank", "car link target");
+  assertEqual(await car.getAttribute("rel"), "noopener noreferrer", "car link rel");
+  assertEqual(
+    await detail.getByRole("link", { name: LEAD.email }).getAttribute("href"),
+    `mailto:${LEAD.email}`,
+    "mail link",
+  );
+  // Status nieuw-but-read: both status buttons are offered.
+  await detail.getByRole("button", { name: "Markeer als Bekeken" }).waitFor();
+  await detail.getByRole("button", { name: "Markeer als Gereageerd" }).waitFor();
+});
+
+test("admin: company details saved show on the public footer", async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  await openTab(page, "Bedrijfsgegevens");
+  const name = page.getByLabel("Bedrijfsnaam");
+  await name.waitFor();
+  assert(await name.evaluate((input: HTMLInputElement) => input.readOnly), "read-only until Bewerken");
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  await name.fill(COMPANY.name);
+  await page.getByLabel("Telefoonnummer").fill(COMPANY.phone);
+  await page.getByLabel("E-mailadres").fill(COMPANY.email);
+  await page.getByLabel("KvK-nummer").fill("123");
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  // The server's field message shows next to the field.
+  await expectNotice(page, "Fout bij Opslaan");
+  await page.getByTestId("field-error").filter({ hasText: "KvK-nummer bestaat uit 8 cijfers" }).waitFor();
+  await page.getByLabel("KvK-nummer").fill("12345678");
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Instellingen Opgeslagen", "Bedrijfsgegevens zijn succesvol bijgewerkt.");
+  await page.getByRole("button", { name: "Bewerken" }).waitFor();
+  assert((await page.getByTestId("company-preview").innerText()).includes(COMPANY.name), "live preview");
+
+  const { page: site } = await world.open("/over-ons");
+  const footer = site.locator("footer");
+  await footer.getByText(COMPANY.phone).first().waitFor({ timeout: 10_000 });
+  await footer.getByText("KvK: 12345678").waitFor();
+});
+
+test('admin: sending before a mail provider is set shows "Fout bij Verzenden" with the server\'s message', async () => {
+  const world = await adminWorld();
+  const compose = await admin!.context.newPage();
+  await compose.goto(`${world.baseUrl}/email-compose`);
+  await compose.getByLabel("Aan").fill("klant@example.nl");
+  await compose.getByLabel("Onderwerp").fill("Nog geen provider");
+  await compose.getByLabel("Bericht").fill("Dit kan nog niet verstuurd worden.");
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  const notice = await expectNotice(compose, "Fout bij Verzenden");
+  const text = await notice.innerText();
+  assert(!/^\d{3}:/m.test(text) && !text.includes("{"), `a readable server message, got "${text}"`);
+  assert(!compose.isClosed(), "the window stays open after a failure");
+  await compose.getByRole("button", { name: "Verzenden" }).isEnabled();
+  await compose.close();
+});
+
+test("admin: e-mail settings are saved, masked, and the test e-mail reaches SendGrid", async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  await openTab(page, "E-mail Instellingen");
+  await page.getByText("Niet geconfigureerd").waitFor();
+  const save = page.getByRole("button", { name: "Opslaan" });
+  assert(await save.isDisabled(), "Save is disabled without unsaved changes");
+  // The button is aria-disabled until both fields are set, yet still says what is missing when clicked.
+  await page.getByRole("button", { name: "Test e-mail versturen" }).click({ force: true });
+  await expectNotice(page, "Ontbrekende gegevens", "Vul eerst SendGrid API key en afzender e-mail in.");
+
+  await page.getByLabel("SendGrid API key").fill(MAIL.key);
+  await page.getByText("Afzender e-mail ontbreekt").waitFor();
+  await page.getByLabel("Afzender e-mail").fill(MAIL.sender);
+  await page.getByText("Volledig geconfigureerd").waitFor();
+  await save.click();
+  await expectNotice(page, "Opgeslagen", "E-mail instellingen bijgewerkt op");
+  const key = await page.getByLabel("SendGrid API key").inputValue();
+  assert(
+    key.startsWith("SG.") && key.endsWith(MAIL.key.slice(-4)) && key !== MAIL.key,
+    `masked key, got ${key}`,
+  );
+  await page.getByText("Geldig formaat").first().waitFor();
+
+  const before = world.receiver.accepted().length;
+  await page.getByRole("button", { name: "Test e-mail versturen" }).click();
+  await expectNotice(page, "Test e-mail verzonden", `Controleer de inbox van ${MAIL.sender}`);
+  await eventually(() => world.receiver.accepted().length > before, "the test e-mail at SendGrid", 15_000);
+  const mail = world.receiver.accepted().at(-1)!;
+  assertEqual(mail.to, [MAIL.sender], "test e-mail recipient");
+  assertEqual(mail.apiKey, MAIL.key, "the stored key is used");
+});
+
+test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the status is set to Gereageerd by hand", async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  await openTab(page, "Lease Aanvragen");
+  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
+  const [compose] = await Promise.all([
+    admin!.context.waitForEvent("page"),
+    page.getByRole("button", { name: "E-mail Versturen" }).click(),
+  ]);
+  await compose.waitForURL(/\/email-compose\?requestId=/);
+  const to = compose.getByLabel("Aan");
+  await eventually(async () => (await to.inputValue()) === LEAD.email, "the pre-filled recipient", 10_000);
+  assertEqual(
+    await compose.getByLabel("Onderwerp").inputValue(),
+    `Follow-up op uw lease aanvraag - ${COMPANY.name}`,
+    "pre-filled subject",
+  );
+  const body = await compose.getByLabel("Bericht").inputValue();
+  for (const part of [
+    `Beste ${LEAD.company},`,
+    LEAD.carUrl,
+    `Telefoon: ${COMPANY.phone}`,
+    `E-mail: ${COMPANY.email}`,
+  ]) {
+    assert(body.includes(part), `the body should contain "${part}"`);
+  }
+  assertEqual(await compose.getByLabel("Bericht").getAttribute("rows"), "12", "message rows");
+  assert((await compose.getByTestId("company-box").innerText()).includes(COMPANY.name), "company box");
+
+  await compose.getByLabel("Onderwerp").fill("");
+  await compose.getByLabel("Bericht").fill("kort");
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  await compose.getByText("Onderwerp is verplicht").waitFor();
+  await compose.getByText("Bericht moet minimaal 10 karakters bevatten").waitFor();
+  await compose.getByLabel("Onderwerp").fill(`Follow-up op uw lease aanvraag - ${COMPANY.name}`);
+  await compose
+    .getByLabel("Bericht")
+    .fill(body.replace("[Voeg hier uw persoonlijke bericht toe]", "De Tesla is beschikbaar."));
+
+  const before = world.receiver.accepted().length;
+  const closed = compose.waitForEvent("close", { timeout: 10_000 });
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  await closed;
+  await eventually(() => world.receiver.accepted().length > before, "the reply at SendGrid", 15_000);
+  const mail = world.receiver.accepted().at(-1)!;
+  assertEqual(mail.to, [LEAD.email], "reply recipient");
+  assert(mail.text.includes("De Tesla is beschikbaar."), "the admin's own text is sent");
+
+  // SPEC keeps the status change manual.
+  const detail = page.getByTestId("lease-detail");
+  await detail.getByTestId("badge").filter({ hasText: "Bekeken" }).waitFor();
+  await detail.getByRole("button", { name: "Markeer als Gereageerd" }).click();
+  await expectNotice(page, "Status Bijgewerkt");
+  await detail.getByTestId("badge").filter({ hasText: "Gereageerd" }).waitFor();
+  await waitForCounter(page, "Gereageerd", "1");
+  assertEqual(
+    await detail.getByRole("button", { name: "Markeer als Gereageerd" }).count(),
+    0,
+    "hidden once set",
+  );
+});
+
+test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply, and opening marks read", async () => {
+  const page = adminPage();
+  await openTab(page, "E-mail Inbox");
+  const entry = page.getByTestId("inbox-item").filter({ hasText: "Lease Aanvraag" }).first();
+  await entry.waitFor({ timeout: 10_000 });
+  assertEqual(await entry.getAttribute("data-unread"), "true", "the lead's e-mail starts unread");
+  const unreadBefore = Number((await page.getByText(/\d+ ongelezen/).innerText()).split(" ")[0]);
+  assert(unreadBefore >= 1, "unread badge counts it");
+  await entry.click();
+  const detail = page.getByTestId("email-detail");
+  await detail.getByText("Lease Aanvraag").first().waitFor();
+  await eventually(
+    async () => (await page.getByText(/\d+ ongelezen/).innerText()) === `${unreadBefore - 1} ongelezen`,
+    "the unread count to drop",
+    10_000,
+  );
+  assertEqual(await entry.getAttribute("data-unread"), "false", "opened e-mail is read");
+  await page
+    .getByTestId("inbox-item")
+    .filter({ hasText: "Follow-up op uw lease aanvraag" })
+    .first()
+    .waitFor();
+});
+
+test('admin: a send that SendGrid refuses shows as "Verzenden mislukt" in the inbox', async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  const compose = await admin!.context.newPage();
+  await compose.goto(`${world.baseUrl}/email-compose`);
+  await compose.getByLabel("Aan").fill("geweigerd@example.nl");
+  await compose.getByLabel("Onderwerp").fill("Wordt geweigerd");
+  await compose.getByLabel("Bericht").fill("Dit bericht weigert de provider.");
+  world.receiver.answer(400);
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  await expectNotice(compose, "E-mail Verzonden");
+  await compose.close();
+
+  await openTab(page, "E-mail Inbox");
+  const item = page.getByTestId("inbox-item").filter({ hasText: "Wordt geweigerd" });
+  await eventually(
+    async () => {
+      await page.getByRole("button", { name: "Vernieuwen" }).click();
+      return (await item.getByText("Verzenden mislukt").count()) > 0;
+    },
+    'the failed send marked "Verzenden mislukt"',
+    20_000,
+  );
+});
+
+test("admin: a theme saved changes the public site's colours", async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  await openTab(page, "Theme Instellingen");
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  await page.getByRole("button", { name: "Professional Blue" }).click();
+  assertEqual(
+    await page.getByLabel("Primaire kleur", { exact: true }).inputValue(),
+    "#2563EB",
+    "preset primary",
+  );
+  await page.getByRole("button", { name: "Voorbeeld" }).click();
+  await expectNotice(page, "Theme Toegepast");
+  await page.getByText("alleen tijdelijk zichtbaar").waitFor();
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Theme Opgeslagen");
+
+  const { page: site } = await world.open("/");
+  await eventually(
+    async () =>
+      (
+        await site.evaluate(() =>
+          getComputedStyle(document.documentElement).getPropertyValue("--color-primary"),
+        )
+      )
+        .trim()
+        .toUpperCase() === "#2563EB",
+    "the public primary colour",
+    10_000,
+  );
+
+  // Reset to default stores the default theme again.
+  await dismissNotice(page);
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  await page.getByRole("button", { name: "Standaard herstellen" }).click();
+  await expectNotice(page, "Theme Opgeslagen", "standaard");
+  assertEqual(
+    await page.getByLabel("Primaire kleur", { exact: true }).inputValue(),
+    "#EA580C",
+    "default primary",
+  );
+});
+
+test('admin: a pixel id saved turns its badge "Actief"; a wrong one shows the server message', async () => {
+  const page = adminPage();
+  await openTab(page, "Social Media Pixels");
+  const card = page.getByTestId("pixel-facebookPixelId");
+  await card.getByText("Inactief").waitFor();
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  await card.getByLabel("Pixel ID").fill("abc");
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Fout bij Opslaan");
+  await card.getByTestId("field-error").waitFor();
+  await card.getByLabel("Pixel ID").fill("1234567890123");
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Pixels Opgeslagen");
+  await card.getByText("Actief", { exact: true }).waitFor();
+  await page.getByRole("button", { name: "Bewerken" }).waitFor();
+  // Cancel restores the saved values.
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  await card.getByLabel("Pixel ID").fill("");
+  await card.getByText("Inactief").waitFor();
+  await page.getByRole("button", { name: "Annuleren" }).click();
+  assertEqual(
+    await card.getByLabel("Pixel ID").inputValue(),
+    "1234567890123",
+    "saved id back after Annuleren",
+  );
+  await card.getByText("Actief", { exact: true }).waitFor();
+});
+
+test('admin: a repeat quote is marked "Mogelijk dubbel"; search, status filter and CSV export follow the filter', async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  for (const carUrl of [
+    "https://www.autoscout24.nl/aanbod/bmw-1",
+    "https://www.autoscout24.nl/aanbod/bmw-2",
+  ]) {
+    const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: world.baseUrl },
+      body: JSON.stringify({ carUrl, contactNumber: "0698765432", email: "dubbel@example.nl" }),
+    });
+    assertEqual(answer.status, 201, "quote accepted");
+  }
+  await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  await waitForCounter(page, "Totaal", "3");
+  const repeats = page.getByTestId("lease-item").filter({ hasText: "dubbel@example.nl" });
+  await eventually(async () => (await repeats.count()) === 2, "both repeat quotes listed");
+  assertEqual(
+    await repeats.filter({ hasText: "Mogelijk dubbel" }).count(),
+    1,
+    "only the later one is a duplicate",
+  );
+  assertEqual(await repeats.first().getByText("Geen bedrijfsnaam").count(), 1, "no company name label");
+
+  await page.getByLabel("Zoeken").fill("dubbel@");
+  await page.getByRole("button", { name: "Zoeken", exact: true }).click();
+  await page.getByText("Lease Aanvragen (2)").waitFor();
+  const csvHref = await page.getByRole("link", { name: "Exporteer CSV" }).getAttribute("href");
+  assert(csvHref?.includes("q=dubbel%40"), `the CSV link carries the search, got ${csvHref}`);
+  const csv = await page.evaluate((href) => fetch(href!).then((r) => r.text()), csvHref);
+  assert(csv.includes("dubbel@example.nl") && !csv.includes(LEAD.email), "the CSV holds only the matches");
+
+  await page.getByLabel("Zoeken").fill("");
+  await page.getByRole("button", { name: "Zoeken", exact: true }).click();
+  await page.getByLabel("Status").selectOption("gereageerd");
+  await page.getByText("Lease Aanvragen (1)").waitFor();
+  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).waitFor();
+  await page.getByLabel("Status").selectOption("");
+  await page.getByText("Lease Aanvragen (3)").waitFor();
+
+  for (let left = 2; left > 0; left--) {
+    await repeats.first().click();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByTestId("lease-detail").getByRole("button", { name: "Verwijderen" }).click();
+    await page.getByText("Selecteer een aanvraag om de details te bekijken").waitFor();
+    await eventually(
+      async () => (await repeats.count()) === left - 1,
+      "the deleted request to leave the list",
+    );
+  }
+});
+
+test("admin: deleting the request clears the selection and the list", async () => {
+  const page = adminPage();
+  await openTab(page, "Lease Aanvragen");
+  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Verwijderen" }).click();
+  await expectNotice(page, "Aanvraag Verwijderd");
+  await page.getByText("Nog geen lease aanvragen ontvangen").waitFor();
+  await page.getByText("Selecteer een aanvraag om de details te bekijken").waitFor();
+  await waitForCounter(page, "Totaal", "0");
+});
+
+test("admin: a visit in a second browser appears live on the Analytics tab", async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  await dismissNotice(page);
+  await openTab(page, "Analytics");
+  await page
+    .getByTestId("live-status")
+    .and(page.locator('[data-connected="true"]'))
+    .waitFor({ timeout: 10_000 });
+  await world.open("/fleet-management");
+  await page.getByTestId("active-visitors").getByText("Fleet Management").first().waitFor({ timeout: 8_000 });
+  await page.getByTestId("top-pages").getByText("Fleet Management").waitFor({ timeout: 8_000 });
+});
+
+test("admin: works on a tablet without sideways scrolling", async () => {
+  const page = adminPage();
+  await page.setViewportSize({ width: 768, height: 1024 });
+  for (const tab of ["Lease Aanvragen", "Theme Instellingen", "E-mail Inbox"]) {
+    await openTab(page, tab);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert(overflow <= 0, `${tab}: the page is ${overflow}px wider than a tablet`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test("admin: logout returns to the login page and the old cookie no longer works", async () => {
+  try {
+    const world = await adminWorld();
+    const page = adminPage();
+    const cookies = await admin!.context.cookies();
+    const session = cookies.find((cookie) => cookie.name === "admin_session");
+    assert(session, "a session cookie was set");
+    assert(session.httpOnly, "the session cookie is HttpOnly");
+    await page.getByRole("button", { name: "Uitloggen" }).click();
+    await page.waitForURL("**/admin-login");
+    const me = await fetch(`${world.baseUrl}/api/admin/me`, {
+      headers: { cookie: `admin_session=${session.value}` },
+    });
+    assertEqual(me.status, 401, "GET /api/admin/me with the old cookie");
+    await page.goto(`${world.baseUrl}/admin`);
+    await page.waitForURL("**/admin-login");
+
+    // A session ended elsewhere while the dashboard is open: the next 401 leads to the login page.
+    await signIn(page, ADMIN_USERNAME, world.password);
+    await page.getByTestId("welkom").waitFor();
+    const fresh = (await admin!.context.cookies()).find((cookie) => cookie.name === "admin_session");
+    const ended = await fetch(`${world.baseUrl}/api/admin/logout`, {
+      method: "POST",
+      headers: {
+        cookie: `admin_session=${fresh!.value}`,
+        origin: world.baseUrl,
+        "content-type": "application/json",
+      },
+    });
+    assert(ended.ok, `logout elsewhere answered ${ended.status}`);
+    // Any admin call now answers 401 (the live feed's reconnect may get there first).
+    await page
+      .getByRole("tab", { name: "Lease Aanvragen" })
+      .click({ timeout: 2000 })
+      .catch(() => undefined);
+    await page.waitForURL("**/admin-login");
+  } finally {
+    admin = null;
+    await closeAdminWorld();
+  }
+});
+
+await runStandalone(import.meta.url);

@@ -1,0 +1,68 @@
+import type { Page } from "playwright-core";
+import { assertEqual, test } from "./harness";
+
+async function results(page: Page) {
+  const read = (id: string) => page.getByTestId(id).innerText();
+  return {
+    monthly: await read("calc-maandbedrag"),
+    base: await read("calc-basis"),
+    extra: await read("calc-extra"),
+    interest: await read("calc-rente-totaal"),
+    total: await read("calc-totaal"),
+  };
+}
+
+test("the calculator shows the default result: € 606 per month", async (t) => {
+  const { page } = await t.open("/");
+  assertEqual(
+    await results(page),
+    { monthly: "€ 606", base: "€ 456", extra: "€ 150", interest: "€ 1.891", total: "€ 34.091" },
+    "default results",
+  );
+});
+
+test("the calculator recomputes live for other inputs", async (t) => {
+  const { page } = await t.open("/");
+  await page.getByLabel("Catalogusprijs van de auto").fill("40000");
+  await page.getByLabel("Aanbetaling").fill("10000");
+  await page.getByLabel("Looptijd", { exact: true }).selectOption("60");
+  await page.getByLabel("Rente (%)").fill("6");
+  await page.getByLabel(/Onderhoud/).check();
+  assertEqual(
+    await results(page),
+    { monthly: "€ 850", base: "€ 580", extra: "€ 270", interest: "€ 4.799", total: "€ 60.999" },
+    "40000 / 10000 / 60 / 6% / insurance + maintenance",
+  );
+  await page.getByLabel("Rente (%)").fill("0");
+  await page.getByLabel(/Verzekering/).uncheck();
+  await page.getByLabel(/Onderhoud/).uncheck();
+  assertEqual((await results(page)).monthly, "€ 500", "0% interest: 30000 / 60");
+});
+
+test("a price change that leaves the down payment above 50% resets it to 20%", async (t) => {
+  const { page } = await t.open("/");
+  await page.getByLabel("Catalogusprijs van de auto").fill("8000");
+  // The state holds 1600; the range element itself can only show multiples of its 500 step.
+  assertEqual(
+    await page.getByTestId("calc-aanbetaling-waarde").innerText(),
+    "€ 1.600 (20%)",
+    "reset to 20% of 8000",
+  );
+  assertEqual(
+    await page.getByLabel("Aanbetaling").getAttribute("max"),
+    "4000",
+    "slider max is 50% of the price",
+  );
+});
+
+test("the interest rate is clamped to 0-20 and a zero price gives zeros", async (t) => {
+  const { page } = await t.open("/");
+  await page.getByLabel("Rente (%)").fill("25");
+  assertEqual(await page.getByLabel("Rente (%)").inputValue(), "20", "rate clamped to 20");
+  await page.getByLabel("Catalogusprijs van de auto").fill("0");
+  assertEqual(
+    await results(page),
+    { monthly: "€ 0", base: "€ 0", extra: "€ 0", interest: "€ 0", total: "€ 0" },
+    "zero price",
+  );
+});

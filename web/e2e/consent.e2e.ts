@@ -1,0 +1,105 @@
+import { assert, assertEqual, eventually, test } from "./harness";
+
+const PIXELS = {
+  facebookPixelId: "1234567890123",
+  snapchatPixelId: "3f1c2a4e-9b7d-4c1e-8a2f-0d5e6b7c8a9f",
+  tiktokPixelId: "C4ABCDEFGHIJ12345",
+};
+const PIXEL_HOSTS = ["connect.facebook.net", "sc-static.net", "analytics.tiktok.com"];
+
+const pixelRequests = (urls: string[]) => urls.filter((url) => PIXEL_HOSTS.includes(new URL(url).host));
+
+test("the cookie banner shows on a first visit and no pixel loads before consent", async (t) => {
+  const { page } = await t.open("/", { consent: "none", company: PIXELS });
+  const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
+  await banner.waitFor();
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("navigation", { name: "Hoofdmenu" }).getByRole("link", { name: "Over Ons" }).click();
+  await page.waitForURL("**/over-ons");
+  await page.waitForLoadState("networkidle");
+  assertEqual(pixelRequests(t.externalRequests), [], "pixel requests before consent");
+  const html = await page.content();
+  assert(!html.includes(PIXELS.facebookPixelId), "pixel id written into the HTML");
+});
+
+test("accepting loads the configured pixels, with a page view per route change", async (t) => {
+  const { page, context } = await t.open("/", {
+    consent: "none",
+    company: { facebookPixelId: PIXELS.facebookPixelId },
+  });
+  await page.getByRole("button", { name: "Accepteren" }).click();
+  await eventually(
+    () => t.externalRequests.some((url) => url === "https://connect.facebook.net/en_US/fbevents.js"),
+    "Meta script",
+  );
+  assertEqual(
+    pixelRequests(t.externalRequests).map((url) => new URL(url).host),
+    ["connect.facebook.net"],
+    "only the configured pixel",
+  );
+  const cookie = (await context.cookies()).find((c) => c.name === "cookie_consent");
+  assertEqual(cookie?.value, "v1.a1.m1", "consent cookie");
+  const days = ((cookie?.expires ?? 0) - Date.now() / 1000) / 86400;
+  assert(days > 364 && days < 366, `consent kept one year (${days.toFixed(1)} days)`);
+  const pageViews = () =>
+    page.evaluate(
+      () =>
+        ((window as unknown as { fbq: { queue: unknown[][] } }).fbq.queue ?? []).filter(
+          (args) => args[0] === "track" && args[1] === "PageView",
+        ).length,
+    );
+  assertEqual(await pageViews(), 1, "first page view");
+  await page.locator("footer").getByRole("link", { name: "Fleet Management" }).click();
+  await page.waitForURL("**/fleet-management");
+  await eventually(async () => (await pageViews()) === 2, "page view after the route change");
+  assert(!(await page.getByRole("dialog").isVisible()), "banner closed after the choice");
+});
+
+test("all three pixels load after consent when their ids are set; invalid ids never load", async (t) => {
+  const { page } = await t.open("/", { consent: { analytics: false, marketing: true }, company: PIXELS });
+  await eventually(() => pixelRequests(t.externalRequests).length === 3, "three pixel scripts");
+  const urls = pixelRequests(t.externalRequests);
+  assert(urls.includes("https://sc-static.net/scevent.min.js"), "Snapchat script");
+  assert(
+    urls.some((url) =>
+      url.startsWith("https://analytics.tiktok.com/i18n/pixel/events.js?sdkid=C4ABCDEFGHIJ12345"),
+    ),
+    "TikTok",
+  );
+  await page.close();
+  const invalid = await t.open("/", {
+    consent: { analytics: true, marketing: true },
+    company: { facebookPixelId: "123", snapchatPixelId: "x", tiktokPixelId: "<script>" },
+  });
+  await invalid.page.waitForLoadState("networkidle");
+  assertEqual(pixelRequests(t.externalRequests).length, 3, "no pixel for invalid ids");
+});
+
+test("refusing or choosing settings without marketing keeps pixels off; /cookie-beleid reopens the banner", async (t) => {
+  const { page, context } = await t.open("/cookie-beleid", { consent: "none", company: PIXELS });
+  await page.getByRole("button", { name: "Weigeren" }).click();
+  assertEqual(
+    (await context.cookies()).find((c) => c.name === "cookie_consent")?.value,
+    "v1.a0.m0",
+    "refused",
+  );
+  await page.getByRole("button", { name: "Cookie Instellingen" }).click();
+  const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
+  await banner.waitFor();
+  await banner.getByRole("button", { name: "Instellingen" }).click();
+  assert(await banner.getByLabel(/Noodzakelijk/).isDisabled(), "necessary cannot be switched off");
+  await banner.getByLabel(/Analytisch/).check();
+  await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
+  assertEqual(
+    (await context.cookies()).find((c) => c.name === "cookie_consent")?.value,
+    "v1.a1.m0",
+    "analytics only",
+  );
+  await page.waitForLoadState("networkidle");
+  assertEqual(pixelRequests(t.externalRequests), [], "no pixels without marketing consent");
+  await page.getByRole("button", { name: "Cookie Instellingen" }).click();
+  await banner.getByRole("button", { name: "Instellingen" }).click();
+  await banner.getByLabel(/Marketing/).check();
+  await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
+  await eventually(() => pixelRequests(t.externalRequests).length === 3, "pixels after granting marketing");
+});

@@ -1,0 +1,173 @@
+import type { Page } from "playwright-core";
+import { assert, assertEqual, eventually, isApiRequest, test } from "./harness";
+
+const FALLBACK =
+  "Er is een onverwachte fout opgetreden. Probeer het opnieuw of neem contact op via telefoon.";
+
+async function fillValid(page: Page) {
+  const form = page.locator("#aanvraag");
+  // The submit button is disabled until the form has hydrated (each page section hydrates on its
+  // own); typing before that would land in the pre-rendered inputs only.
+  await eventually(() => form.locator('button[type="submit"]').isEnabled(), "the form hydrated", 15_000);
+  await form.getByLabel("Link naar de auto").fill("https://www.autoscout24.nl/aanbod/volkswagen-id4");
+  await form.getByLabel("Telefoonnummer").fill("06 12345678");
+  await form.getByLabel("E-mailadres").fill("jan@bedrijf.nl");
+  await form.getByLabel("Bedrijfsnaam (optioneel)").fill("Jansen Installatie BV");
+  await form.getByLabel("Gewenste looptijd (optioneel)").selectOption("48");
+  await form.getByLabel("Bericht (optioneel)").fill("Graag een offerte met 10% aanbetaling.");
+}
+
+async function notice(page: Page) {
+  const box = page.getByTestId("notice");
+  await box.waitFor();
+  return { text: await box.innerText(), variant: await box.getAttribute("data-variant") };
+}
+
+test("the quote form shows the client messages of the spec", async (t) => {
+  const { page } = await t.open("/");
+  const form = page.locator("#aanvraag");
+  await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  assertEqual(
+    await form.getByRole("alert").innerText(),
+    "Vul alle verplichte velden in",
+    "required fields message",
+  );
+  await form.getByLabel("Link naar de auto").fill("geen-url");
+  await form.getByLabel("Telefoonnummer").fill("0612");
+  await form.getByLabel("E-mailadres").fill("jan@");
+  await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  const text = await form.innerText();
+  for (const message of [
+    "Voer een geldige auto URL in",
+    "Voer een geldig telefoonnummer in",
+    "Voer een geldig e-mailadres in",
+  ]) {
+    assert(text.includes(message), `missing "${message}"`);
+  }
+  assertEqual(await form.getByLabel("Telefoonnummer").getAttribute("aria-invalid"), "true", "aria-invalid");
+  const options = await form.getByLabel("Gewenste looptijd (optioneel)").locator("option").allInnerTexts();
+  assertEqual(
+    options,
+    ["Kies een looptijd", "24 maanden", "36 maanden", "48 maanden", "60 maanden"],
+    "term options",
+  );
+  await form.getByRole("button", { name: "Reset" }).click();
+  assertEqual(await form.getByLabel("Link naar de auto").inputValue(), "", "reset clears the form");
+});
+
+test("the honeypot field is invisible to people and screen readers", async (t) => {
+  const { page } = await t.open("/");
+  const honeypot = page.locator('#aanvraag input[name="website"]');
+  assertEqual(await honeypot.getAttribute("tabindex"), "-1", "tabindex");
+  assertEqual(await honeypot.getAttribute("autocomplete"), "off", "autocomplete");
+  assertEqual(await honeypot.locator("xpath=..").getAttribute("aria-hidden"), "true", "aria-hidden wrapper");
+  const box = await honeypot.boundingBox();
+  assert(box === null || box.x + box.width < 0, "honeypot is off-screen");
+});
+
+test("a valid quote request is sent, confirmed and can be followed by a new one", async (t) => {
+  const { page } = await t.open("/");
+  await fillValid(page);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((done) => (release = done));
+  await page.route("**/api/lease-requests", async (route) => {
+    await held;
+    await route.continue();
+  });
+  const button = page.locator("#aanvraag").getByRole("button", { name: /Versturen/ });
+  await button.click();
+  await eventually(
+    async () => (await button.innerText()) === "Versturen..." && (await button.isDisabled()),
+    "sending state",
+  );
+  release();
+  await page.getByTestId("aanvraag-succes").waitFor();
+  const shown = await notice(page);
+  assert(shown.text.includes("Aanvraag Succesvol Verzonden!"), `notice: ${shown.text}`);
+  assert(shown.text.includes("24 uur"), "success text mentions 24 hours");
+  if (t.sql) {
+    const rows = await eventually(
+      () =>
+        t.sql!(
+          "SELECT car_url, contact_number, company_name, lease_term, message FROM leads.lease_requests WHERE email = $1",
+          ["jan@bedrijf.nl"],
+        ),
+      "the lead in the database",
+    ).then((r) => (r.length ? r : []));
+    assert(rows.length >= 1, "the lead is stored");
+    assertEqual(
+      rows.at(-1),
+      {
+        car_url: "https://www.autoscout24.nl/aanbod/volkswagen-id4",
+        contact_number: "06 12345678",
+        company_name: "Jansen Installatie BV",
+        lease_term: 48,
+        message: "Graag een offerte met 10% aanbetaling.",
+      },
+      "stored lead",
+    );
+  }
+
+  await page.getByRole("button", { name: "Nieuwe Aanvraag" }).click();
+  assertEqual(
+    await page.locator("#aanvraag").getByLabel("Link naar de auto").inputValue(),
+    "",
+    "empty form again",
+  );
+});
+
+test('a failed request shows "Fout bij Versturen" with the server message, or the fallback', async (t) => {
+  const { page } = await t.open("/");
+  await fillValid(page);
+  await page.route("**/api/lease-requests", (route) =>
+    route.fulfill({
+      status: 503,
+      json: { code: "service_unavailable", message: "Tijdelijk niet beschikbaar" },
+    }),
+  );
+  await page.locator("#aanvraag").getByRole("button", { name: "Aanvraag Versturen" }).click();
+  const first = await notice(page);
+  assertEqual(first.variant, "destructive", "variant");
+  assert(
+    first.text.includes("Fout bij Versturen") && first.text.includes("Tijdelijk niet beschikbaar"),
+    first.text,
+  );
+  assert(await page.locator("#aanvraag").getByLabel("Link naar de auto").isVisible(), "stays in editing");
+
+  await page.unroute("**/api/lease-requests");
+  await page.route("**/api/lease-requests", (route) => route.abort("connectionrefused"));
+  await page.locator("#aanvraag").getByRole("button", { name: "Aanvraag Versturen" }).click();
+  await eventually(async () => (await notice(page)).text.includes(FALLBACK), "fallback text");
+  assertEqual(await page.getByTestId("notice").count(), 1, "one notice at a time");
+});
+
+test("the contact form posts name, e-mail, phone, message and the honeypot", async (t) => {
+  const { page } = await t.open("/");
+  const form = page.locator("#contact form");
+  await form.getByRole("button", { name: "Bericht Versturen" }).click();
+  assert((await form.innerText()).includes("Naam is verplicht"), "name required");
+  await form.getByLabel("Naam").fill("Petra de Vries");
+  await form.getByLabel("E-mailadres").fill("petra@devries.nl");
+  await form.getByLabel("Telefoonnummer (optioneel)").fill("+31 6 1234 5678");
+  await form.getByLabel("Bericht").fill("Kunt u mij terugbellen over fleet management?");
+  const posted = page.waitForRequest((request) => isApiRequest(request, "/api/contact"));
+  await form.getByRole("button", { name: "Bericht Versturen" }).click();
+  assertEqual(
+    (await posted).postDataJSON(),
+    {
+      name: "Petra de Vries",
+      email: "petra@devries.nl",
+      phone: "+31 6 1234 5678",
+      message: "Kunt u mij terugbellen over fleet management?",
+      website: "",
+    },
+    "contact body",
+  );
+  assert((await notice(page)).text.includes("Bericht Verzonden"), "contact confirmation");
+  if (t.sql) {
+    const rows = await t.sql("SELECT name, phone FROM leads.contact_messages WHERE email = $1", [
+      "petra@devries.nl",
+    ]);
+    assertEqual(rows.at(-1), { name: "Petra de Vries", phone: "+31 6 1234 5678" }, "stored contact message");
+  }
+});

@@ -1,0 +1,117 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useNavigate } from "react-router-dom";
+import { useNotice } from "../components/notice";
+import { ADMIN_KEYS, errorStatus, fetchMe, logout } from "./api";
+import { Button } from "./components/ui";
+import { AnalyticsTab } from "./tabs/AnalyticsTab";
+import { CompanySettingsTab } from "./tabs/CompanySettingsTab";
+import { EmailSettingsTab } from "./tabs/EmailSettingsTab";
+import { InboxTab } from "./tabs/InboxTab";
+import { LeaseRequestsTab } from "./tabs/LeaseRequestsTab";
+import { PixelsTab } from "./tabs/PixelsTab";
+import { ThemeSettingsTab } from "./tabs/ThemeSettingsTab";
+
+const TABS = [
+  { id: "analytics", label: "Analytics", Panel: AnalyticsTab },
+  { id: "aanvragen", label: "Lease Aanvragen", Panel: LeaseRequestsTab },
+  { id: "bedrijf", label: "Bedrijfsgegevens", Panel: CompanySettingsTab },
+  { id: "theme", label: "Theme Instellingen", Panel: ThemeSettingsTab },
+  { id: "email", label: "E-mail Instellingen", Panel: EmailSettingsTab },
+  { id: "inbox", label: "E-mail Inbox", Panel: InboxTab },
+  { id: "pixels", label: "Social Media Pixels", Panel: PixelsTab },
+] as const;
+type TabId = (typeof TABS)[number]["id"];
+
+export default function AdminDashboardPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const [tab, setTab] = useState<TabId>("analytics");
+  // SPEC §6: the session check is never retried; a failure sends the admin to the login page.
+  const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false, staleTime: 0 });
+
+  useEffect(() => {
+    if (me.isError) navigate("/admin-login", { replace: true });
+  }, [me.isError, navigate]);
+
+  // A session that ends while the dashboard is open (expired, logged out elsewhere) also leads to
+  // the login page: any admin call answered 401 re-checks the session.
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        const { query } = event;
+        if (event.type !== "updated" || query.state.status !== "error") return;
+        if (query.queryKey[0] === ADMIN_KEYS.me[0] || errorStatus(query.state.error) !== 401) return;
+        void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.me });
+      }),
+    [queryClient],
+  );
+
+  const signOut = useMutation({
+    mutationFn: logout,
+    onSettled: () => {
+      // Forget every admin answer, so nothing of this session shows after the next login.
+      queryClient.removeQueries({ predicate: (query) => String(query.queryKey[0]).startsWith("/api/admin") });
+      notify({ title: "Uitgelogd", description: "Je bent succesvol uitgelogd." });
+      navigate("/admin-login", { replace: true });
+    },
+  });
+
+  if (!me.data) {
+    return (
+      <main className="flex min-h-screen items-center justify-center bg-gray-50" role="status">
+        <p className="text-lg text-gray-700">Admin dashboard laden...</p>
+      </main>
+    );
+  }
+
+  const Active = TABS.find((entry) => entry.id === tab)!.Panel;
+  return (
+    <div className="min-h-screen bg-gray-50">
+      <header className="border-b border-gray-200 bg-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-6">
+          <div>
+            <h1 className="text-xl font-bold text-gray-900 sm:text-2xl">Admin Dashboard</h1>
+            <p className="text-sm text-gray-600" data-testid="welkom">
+              Welkom, {me.data.admin.username}
+            </p>
+          </div>
+          <Button variant="secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            Uitloggen
+          </Button>
+        </div>
+        <nav className="mx-auto max-w-7xl px-4 sm:px-6" aria-label="Dashboard tabbladen">
+          <div role="tablist" className="flex flex-wrap gap-x-1">
+            {TABS.map((entry) => (
+              <button
+                key={entry.id}
+                type="button"
+                role="tab"
+                id={`tab-${entry.id}`}
+                aria-selected={tab === entry.id}
+                aria-controls="tab-inhoud"
+                onClick={() => setTab(entry.id)}
+                className={`border-b-2 px-3 py-3 text-sm font-semibold whitespace-nowrap ${
+                  tab === entry.id
+                    ? "border-primary text-primary"
+                    : "border-transparent text-gray-600 hover:text-gray-900"
+                }`}
+              >
+                {entry.label}
+              </button>
+            ))}
+          </div>
+        </nav>
+      </header>
+      <main
+        id="tab-inhoud"
+        role="tabpanel"
+        aria-labelledby={`tab-${tab}`}
+        className="mx-auto max-w-7xl px-4 py-6 sm:px-6"
+      >
+        <Active />
+      </main>
+    </div>
+  );
+}

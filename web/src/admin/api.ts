@@ -1,0 +1,130 @@
+// The admin panel's calls (SPEC §7), each answer parsed with its contracts schema.
+import {
+  ActiveVisitorList,
+  AdminCompanySettings,
+  AdminSession,
+  ApiError,
+  EmailMessage,
+  EmailMessageList,
+  EmailSettingsTestResponse,
+  LeaseRequest,
+  LeaseRequestListResponse,
+  SendEmailResponse,
+  ThemeSettings,
+  VisitorSeries,
+  VisitorStats,
+  type LeaseStatus,
+  type LoginBody,
+  type SendEmailBody,
+  type ThemeValues,
+  type UpdateCompanySettingsBody,
+  type VisitorSeriesRange,
+} from "@lease/contracts";
+import type { z } from "zod";
+import { apiRequest } from "../api/client";
+
+async function call<S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown) {
+  return schema.parse(await apiRequest<unknown>(method, path, body)) as z.infer<S>;
+}
+
+export const ADMIN_KEYS = {
+  me: ["/api/admin/me"],
+  leaseRequests: ["/api/admin/lease-requests"],
+  companySettings: ["/api/admin/company-settings"],
+  emails: ["/api/admin/emails"],
+  visitorStats: ["/api/admin/visitor-stats"],
+  activeVisitors: ["/api/admin/active-visitors"],
+  visitorSeries: ["/api/admin/visitor-series"],
+} as const;
+
+export const login = (body: LoginBody) => call(AdminSession, "POST", "/api/admin/login", body);
+export const fetchMe = () => call(AdminSession, "GET", "/api/admin/me");
+export const logout = () => apiRequest<unknown>("POST", "/api/admin/logout");
+
+export interface LeaseRequestFilter {
+  q: string;
+  status: LeaseStatus | "";
+  page: number;
+  pageSize: number;
+}
+
+export function leaseRequestQuery(filter: Partial<LeaseRequestFilter>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) {
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+export const fetchLeaseRequests = (filter: LeaseRequestFilter) =>
+  call(LeaseRequestListResponse, "GET", `/api/admin/lease-requests${leaseRequestQuery(filter)}`);
+
+/** The list has no lookup by id, so the compose page pages through it (newest first) until found. */
+export async function findLeaseRequest(id: string): Promise<LeaseRequest | null> {
+  const pageSize = 200;
+  for (let page = 1; page <= 50; page++) {
+    const list = await fetchLeaseRequests({ q: "", status: "", page, pageSize });
+    const found = list.items.find((item) => item.id === id);
+    if (found) return found;
+    if (page * pageSize >= list.total) return null;
+  }
+  return null;
+}
+
+export const updateLeaseStatus = (id: string, body: { status: LeaseStatus; isRead: boolean }) =>
+  call(LeaseRequest, "PATCH", `/api/admin/lease-requests/${encodeURIComponent(id)}/status`, body);
+
+export const deleteLeaseRequest = (id: string) =>
+  apiRequest<unknown>("DELETE", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
+
+export const exportCsvUrl = (filter: Pick<LeaseRequestFilter, "q" | "status">) =>
+  `/api/admin/lease-requests/export.csv${leaseRequestQuery(filter)}`;
+
+export const fetchCompanySettings = () => call(AdminCompanySettings, "GET", "/api/admin/company-settings");
+/** Partial update: absent keeps a value, "" clears it (the contract's input shape). */
+export type CompanySettingsUpdate = z.input<typeof UpdateCompanySettingsBody>;
+export const updateCompanySettings = (body: CompanySettingsUpdate) =>
+  call(AdminCompanySettings, "PUT", "/api/admin/company-settings", body);
+
+export const fetchTheme = () => call(ThemeSettings, "GET", "/api/theme-settings");
+export const updateTheme = (body: ThemeValues) =>
+  call(ThemeSettings, "PUT", "/api/admin/theme-settings", body);
+export const resetTheme = () => call(ThemeSettings, "POST", "/api/admin/theme-settings/reset");
+
+export const sendTestEmail = () => call(EmailSettingsTestResponse, "POST", "/api/admin/email-settings/test");
+
+export const fetchEmails = () => call(EmailMessageList, "GET", "/api/admin/emails");
+export const markEmailRead = (id: string) =>
+  call(EmailMessage, "PUT", `/api/admin/emails/${encodeURIComponent(id)}/read`);
+export const deleteEmail = (id: string) =>
+  apiRequest<unknown>("DELETE", `/api/admin/emails/${encodeURIComponent(id)}`);
+export const sendEmail = (body: SendEmailBody) =>
+  call(SendEmailResponse, "POST", "/api/admin/send-email", body);
+
+export const fetchVisitorStats = () => call(VisitorStats, "GET", "/api/admin/visitor-stats");
+export const fetchActiveVisitors = () => call(ActiveVisitorList, "GET", "/api/admin/active-visitors");
+export const fetchVisitorSeries = (range: VisitorSeriesRange) =>
+  call(VisitorSeries, "GET", `/api/admin/visitor-series?range=${range}`);
+
+/** The per-field messages of a 400 validation_failed answer, keyed by field path. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof Error)) return {};
+  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
+  if (!match) return {};
+  try {
+    const parsed = ApiError.safeParse(JSON.parse(match[1]!));
+    if (!parsed.success) return {};
+    const fields: Record<string, string> = {};
+    for (const field of parsed.data.fields ?? []) fields[field.path] ??= field.message;
+    return fields;
+  } catch {
+    return {};
+  }
+}
+
+/** The HTTP status of a failed call, when it was an HTTP failure. */
+export function errorStatus(error: unknown): number | undefined {
+  const match = error instanceof Error ? /^(\d{3}): /.exec(error.message) : null;
+  return match ? Number(match[1]) : undefined;
+}

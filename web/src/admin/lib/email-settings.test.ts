@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import {
+  EMAIL_STATUS_TEXT,
+  canSendTest,
+  changedEmailFields,
+  emailSettingsStatus,
+  hasUnsavedChanges,
+  isApiKeyFormatValid,
+  isSenderFormatValid,
+} from "./email-settings";
+
+const draft = (sendgridApiKey: string, fromEmailAddress: string) => ({ sendgridApiKey, fromEmailAddress });
+
+describe("e-mail settings status (SPEC §2)", () => {
+  it("names the four states in Dutch", () => {
+    expect(EMAIL_STATUS_TEXT[emailSettingsStatus(draft("SG.x", "a@b.nl"))]).toBe("Volledig geconfigureerd");
+    expect(EMAIL_STATUS_TEXT[emailSettingsStatus(draft("SG.x", ""))]).toBe("Afzender e-mail ontbreekt");
+    expect(EMAIL_STATUS_TEXT[emailSettingsStatus(draft(" ", "a@b.nl"))]).toBe("API key ontbreekt");
+    expect(EMAIL_STATUS_TEXT[emailSettingsStatus(draft("", ""))]).toBe("Niet geconfigureerd");
+  });
+
+  it("allows the test only when both are set", () => {
+    expect(canSendTest(draft("SG.x", "a@b.nl"))).toBe(true);
+    expect(canSendTest(draft("SG.x", ""))).toBe(false);
+  });
+
+  it('checks formats without blocking: the key starts with "SG." (also masked), the sender contains "@"', () => {
+    expect(isApiKeyFormatValid("SG.…abcd")).toBe(true);
+    expect(isApiKeyFormatValid("xyz")).toBe(false);
+    expect(isSenderFormatValid("info@bedrijf.nl")).toBe(true);
+    expect(isSenderFormatValid("info")).toBe(false);
+  });
+
+  it("sends only the changed fields and tracks unsaved changes", () => {
+    const stored = draft("SG.…abcd", "a@b.nl");
+    expect(changedEmailFields(stored, stored)).toEqual({});
+    expect(hasUnsavedChanges(stored, stored)).toBe(false);
+    expect(changedEmailFields(stored, draft("SG.…abcd", "nieuw@b.nl "))).toEqual({
+      fromEmailAddress: "nieuw@b.nl",
+    });
+    expect(changedEmailFields(stored, draft("SG.new", ""))).toEqual({
+      sendgridApiKey: "SG.new",
+      fromEmailAddress: "",
+    });
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { formatAmsterdamDateTime, formatAmsterdamTime, formatLeaseTerm, previewText } from "./format";
+import { chartLines, niceMax } from "./chart";
+import { liveSocketUrl, pageLabel } from "./live";
+import { deliveryBadge, emailTypeLabel } from "./inbox";
+
+describe("Amsterdam time (SPEC §9)", () => {
+  it("shows winter and summer times in Amsterdam, whatever the machine's zone", () => {
+    expect(formatAmsterdamDateTime("2024-01-15T12:00:00.000Z")).toBe("15-01-2024 13:00");
+    expect(formatAmsterdamDateTime("2024-07-01T22:30:00.000Z")).toBe("02-07-2024 00:30");
+    expect(formatAmsterdamTime("2024-07-01T08:05:09.000Z")).toBe("10:05:09");
+  });
+
+  it('shows "-" for a missing or broken date', () => {
+    expect(formatAmsterdamDateTime(null)).toBe("-");
+    expect(formatAmsterdamDateTime("nope")).toBe("-");
+  });
+
+  it("writes terms in months", () => {
+    expect(formatLeaseTerm(48)).toBe("48 maanden");
+    expect(formatLeaseTerm(null)).toBe("-");
+  });
+});
+
+describe("inbox", () => {
+  it("previews the first 100 characters on one line", () => {
+    expect(previewText("Kort\nbericht")).toBe("Kort bericht");
+    const long = "a".repeat(150);
+    expect(previewText(long)).toBe(`${"a".repeat(100)}...`);
+    expect(previewText("a".repeat(100))).toBe("a".repeat(100));
+  });
+
+  it("labels types and shows failed sends", () => {
+    expect(emailTypeLabel("lease_request")).toBe("Lease Aanvraag");
+    expect(emailTypeLabel("contact_form")).toBe("Contactformulier");
+    expect(emailTypeLabel("iets")).toBe("Algemene E-mail");
+    expect(deliveryBadge("failed")).toEqual({ label: "Verzenden mislukt", tone: "red" });
+    expect(deliveryBadge("received")).toBeNull();
+  });
+});
+
+describe("analytics", () => {
+  it("connects to /ws on the same host, wss on https", () => {
+    expect(liveSocketUrl({ protocol: "https:", host: "lease.nl" })).toBe("wss://lease.nl/ws");
+    expect(liveSocketUrl({ protocol: "http:", host: "127.0.0.1:8080" })).toBe("ws://127.0.0.1:8080/ws");
+  });
+
+  it("labels known pages", () => {
+    expect(pageLabel("/financiele-lease")).toBe("Financiële Lease");
+    expect(pageLabel("/onbekend")).toBe("/onbekend");
+  });
+
+  it("scales the chart to a round maximum and draws one point per bucket", () => {
+    expect(niceMax(0)).toBe(1);
+    expect(niceMax(7)).toBe(10);
+    expect(niceMax(130)).toBe(200);
+    const geometry = { width: 110, height: 60, padding: { top: 0, right: 10, bottom: 10, left: 0 } };
+    const lines = chartLines(
+      [
+        { start: "2024-01-01T00:00:00.000Z", visitors: 0, pageViews: 10 },
+        { start: "2024-01-01T01:00:00.000Z", visitors: 5, pageViews: 0 },
+      ],
+      geometry,
+    );
+    expect(lines.max).toBe(10);
+    expect(lines.pageViews).toBe("0,0 100,50");
+    expect(lines.visitors).toBe("0,50 100,25");
+  });
+});

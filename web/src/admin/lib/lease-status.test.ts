@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import {
+  leaseDetailTitle,
+  leaseListTitle,
+  leaseStatusBadge,
+  markReadBody,
+  statusActions,
+} from "./lease-status";
+
+describe("lease request badge (SPEC §4)", () => {
+  it('shows a red "Nieuw" for a new unread request', () => {
+    expect(leaseStatusBadge({ status: "nieuw", isRead: false })).toEqual({ label: "Nieuw", tone: "red" });
+  });
+
+  it('shows a yellow "Bekeken" for bekeken and for nieuw that was already read', () => {
+    expect(leaseStatusBadge({ status: "bekeken", isRead: true })).toEqual({
+      label: "Bekeken",
+      tone: "yellow",
+    });
+    expect(leaseStatusBadge({ status: "bekeken", isRead: false })).toEqual({
+      label: "Bekeken",
+      tone: "yellow",
+    });
+    expect(leaseStatusBadge({ status: "nieuw", isRead: true })).toEqual({ label: "Bekeken", tone: "yellow" });
+  });
+
+  it('shows a green "Gereageerd" and other values as plain text', () => {
+    expect(leaseStatusBadge({ status: "gereageerd", isRead: true })).toEqual({
+      label: "Gereageerd",
+      tone: "green",
+    });
+    expect(leaseStatusBadge({ status: "archief" as never, isRead: true })).toEqual({
+      label: "archief",
+      tone: "plain",
+    });
+  });
+});
+
+describe("opening and status actions", () => {
+  it("marks an opened request read with its own status, or bekeken when it has none", () => {
+    expect(markReadBody({ status: "nieuw" })).toEqual({ status: "nieuw", isRead: true });
+    expect(markReadBody({ status: "gereageerd" })).toEqual({ status: "gereageerd", isRead: true });
+    expect(markReadBody({ status: "" as never })).toEqual({ status: "bekeken", isRead: true });
+  });
+
+  it("hides the button of the status the request already has", () => {
+    expect(statusActions({ status: "nieuw" })).toEqual(["bekeken", "gereageerd"]);
+    expect(statusActions({ status: "bekeken" })).toEqual(["gereageerd"]);
+    expect(statusActions({ status: "gereageerd" })).toEqual(["bekeken"]);
+  });
+
+  it('titles a request without company "Geen bedrijfsnaam" in the list and "Privé aanvraag" in the detail', () => {
+    expect(leaseListTitle({ companyName: null })).toBe("Geen bedrijfsnaam");
+    expect(leaseDetailTitle({ companyName: "  " })).toBe("Privé aanvraag");
+    expect(leaseDetailTitle({ companyName: "Acme BV" })).toBe("Acme BV");
+  });
+});

@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { startLiveConnection } from "./live-connection";
+
+/** A stand-in for the browser's WebSocket: the test opens, closes and sends on it by hand. */
+class FakeSocket {
+  onopen: ((event: Event) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  closed = false;
+  close() {
+    this.closed = true;
+  }
+  open() {
+    this.onopen?.({} as Event);
+  }
+  drop() {
+    this.onclose?.({} as CloseEvent);
+  }
+  send(data: unknown) {
+    this.onmessage?.({ data: JSON.stringify(data) } as MessageEvent);
+  }
+}
+
+const update = {
+  type: "visitor-update",
+  data: {
+    stats: { currentActive: 1, todayTotal: 2, thisWeekTotal: 3, topPages: [{ page: "/", views: 2 }] },
+    activeVisitors: [
+      {
+        id: "s1",
+        page: "/",
+        userAgent: "Chrome",
+        city: "",
+        country: "",
+        ipAddress: "",
+        lastSeen: "2024-01-01T00:00:00.000Z",
+      },
+    ],
+  },
+};
+
+describe("live visitor connection (SPEC §4)", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function start(createSocket: (url: string) => FakeSocket) {
+    const states: boolean[] = [];
+    const updates: unknown[] = [];
+    const stop = startLiveConnection({
+      url: "ws://host/ws",
+      createSocket,
+      onConnected: (connected) => states.push(connected),
+      onUpdate: (data) => updates.push(data),
+      log: () => undefined,
+    });
+    return { states, updates, stop };
+  }
+
+  it("reports connected, passes pushed updates on and ignores unknown messages", () => {
+    const socket = new FakeSocket();
+    const { states, updates } = start(() => socket);
+    socket.open();
+    socket.send(update);
+    socket.send({ type: "something-else" });
+    expect(states).toEqual([true]);
+    expect(updates).toEqual([update.data]);
+  });
+
+  it("reconnects 3 s after the connection is lost", () => {
+    const sockets: FakeSocket[] = [];
+    const { states } = start(() => {
+      sockets.push(new FakeSocket());
+      return sockets.at(-1)!;
+    });
+    sockets[0]!.open();
+    sockets[0]!.drop();
+    expect(states).toEqual([true, false]);
+    vi.advanceTimersByTime(2999);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it("retries after 5 s when opening the socket throws", () => {
+    let attempts = 0;
+    start(() => {
+      attempts++;
+      if (attempts === 1) throw new Error("SecurityError");
+      return new FakeSocket();
+    });
+    vi.advanceTimersByTime(4999);
+    expect(attempts).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(attempts).toBe(2);
+  });
+
+  it("stops for good: closes the socket and never reconnects", () => {
+    const sockets: FakeSocket[] = [];
+    const { stop } = start(() => {
+      sockets.push(new FakeSocket());
+      return sockets.at(-1)!;
+    });
+    stop();
+    expect(sockets[0]!.closed).toBe(true);
+    vi.advanceTimersByTime(10_000);
+    expect(sockets).toHaveLength(1);
+  });
+});

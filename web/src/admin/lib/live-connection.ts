@@ -1,0 +1,68 @@
+import { ServerWsMessage, type VisitorUpdateMessage } from "@lease/contracts";
+import { RETRY_AFTER_CLOSE_MS, RETRY_AFTER_THROW_MS } from "./live";
+
+type SocketLike = Pick<WebSocket, "close"> & {
+  onopen: ((event: Event) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+};
+
+export interface LiveConnectionOptions {
+  url: string;
+  onUpdate: (data: VisitorUpdateMessage["data"]) => void;
+  onConnected: (connected: boolean) => void;
+  createSocket?: (url: string) => SocketLike;
+  log?: (message: string, detail: unknown) => void;
+}
+
+/**
+ * The Analytics tab's WebSocket (SPEC §4, §7): reports connected / lost, hands each visitor-update
+ * to onUpdate, and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
+ * only logged. Returns a stop function.
+ */
+export function startLiveConnection(options: LiveConnectionOptions): () => void {
+  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url));
+  const log = options.log ?? ((message, detail) => console.error(message, detail));
+  let socket: SocketLike | null = null;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  const schedule = (ms: number) => {
+    if (!stopped) retry = setTimeout(connect, ms);
+  };
+
+  function connect() {
+    try {
+      socket = createSocket(options.url);
+    } catch (error) {
+      log("Live bezoekers: verbinden mislukt", error);
+      schedule(RETRY_AFTER_THROW_MS);
+      return;
+    }
+    socket.onopen = () => options.onConnected(true);
+    socket.onmessage = (event) => {
+      try {
+        options.onUpdate(ServerWsMessage.parse(JSON.parse(String(event.data))).data);
+      } catch (error) {
+        log("Live bezoekers: onbekend bericht", error);
+      }
+    };
+    socket.onerror = (event) => log("Live bezoekers: verbindingsfout", event);
+    socket.onclose = () => {
+      socket = null;
+      options.onConnected(false);
+      schedule(RETRY_AFTER_CLOSE_MS);
+    };
+  }
+
+  connect();
+  return () => {
+    stopped = true;
+    clearTimeout(retry);
+    if (socket) {
+      socket.onclose = null;
+      socket.close();
+    }
+  };
+}

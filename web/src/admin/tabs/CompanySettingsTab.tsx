@@ -1,0 +1,151 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { userErrorMessage } from "../../api/client";
+import { COMPANY_SETTINGS_KEY } from "../../api/public";
+import { useNotice } from "../../components/notice";
+import { ADMIN_KEYS, fetchCompanySettings, fieldErrors, updateCompanySettings } from "../api";
+import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { senderCompanyName } from "../lib/compose-template";
+import {
+  COMPANY_FIELDS,
+  companyDraft,
+  companyUpdateBody,
+  validateCompany,
+  type CompanyDraft,
+  type CompanyFieldKey,
+} from "../lib/company-form";
+
+export function CompanySettingsTab() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<CompanyDraft>(() => companyDraft(undefined));
+  const [errors, setErrors] = useState<Partial<Record<CompanyFieldKey, string>>>({});
+
+  const save = useMutation({
+    mutationFn: (body: CompanyDraft) => updateCompanySettings(companyUpdateBody(body)),
+    onSuccess: (stored) => {
+      queryClient.setQueryData(ADMIN_KEYS.companySettings, stored);
+      void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
+      setEditing(false);
+      setErrors({});
+      notify({
+        title: "Instellingen Opgeslagen",
+        description: "Bedrijfsgegevens zijn succesvol bijgewerkt.",
+      });
+    },
+    onError: (error) => {
+      setErrors(fieldErrors(error));
+      notify({
+        title: "Fout bij Opslaan",
+        description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
+        variant: "destructive",
+      });
+    },
+  });
+
+  if (settings.isPending) return <LoadingText />;
+  if (settings.isError) {
+    return <Panel>{userErrorMessage(settings.error, "Kon de bedrijfsgegevens niet laden")}</Panel>;
+  }
+
+  const shown = editing ? draft : companyDraft(settings.data);
+  const startEditing = () => {
+    setDraft(companyDraft(settings.data));
+    setErrors({});
+    setEditing(true);
+  };
+  const submit = () => {
+    const clientErrors = validateCompany(draft);
+    setErrors(clientErrors);
+    if (Object.keys(clientErrors).length === 0) save.mutate(draft);
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-3">
+      <Panel
+        className="lg:col-span-2"
+        title="Bedrijfsgegevens"
+        actions={
+          editing ? (
+            <>
+              <Button onClick={submit} disabled={save.isPending}>
+                {save.isPending ? "Opslaan..." : "Opslaan"}
+              </Button>
+              <Button
+                variant="secondary"
+                disabled={save.isPending}
+                onClick={() => {
+                  setEditing(false);
+                  setErrors({});
+                }}
+              >
+                Annuleren
+              </Button>
+            </>
+          ) : (
+            <Button onClick={startEditing}>Bewerken</Button>
+          )
+        }
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          {COMPANY_FIELDS.map(({ key, label }) => (
+            <div key={key} className={key === "description" ? "sm:col-span-2" : undefined}>
+              <SettingsField id={`company-${key}`} label={label} error={errors[key]}>
+                {key === "description" ? (
+                  <textarea
+                    id={`company-${key}`}
+                    rows={3}
+                    className={TEXT_INPUT}
+                    readOnly={!editing}
+                    value={shown[key]}
+                    aria-invalid={Boolean(errors[key])}
+                    onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+                  />
+                ) : (
+                  <input
+                    id={`company-${key}`}
+                    className={TEXT_INPUT}
+                    readOnly={!editing}
+                    value={shown[key]}
+                    aria-invalid={Boolean(errors[key])}
+                    onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+                  />
+                )}
+              </SettingsField>
+            </div>
+          ))}
+        </div>
+      </Panel>
+      <Panel title="Voorbeeld op de website" className="self-start">
+        <CompanyPreview draft={shown} />
+      </Panel>
+    </div>
+  );
+}
+
+/** How the details appear in the site's footer and contact section. */
+function CompanyPreview({ draft }: { draft: CompanyDraft }) {
+  const place = [draft.postalCode, draft.city].filter((part) => part.trim()).join(" ");
+  return (
+    <div className="rounded-card bg-gray-900 p-5 text-sm text-gray-200" data-testid="company-preview">
+      <p className="text-lg font-bold text-white">{senderCompanyName({ companyName: draft.companyName })}</p>
+      {draft.description && <p className="mt-2 text-gray-300">{draft.description}</p>}
+      <ul className="mt-4 space-y-1">
+        {draft.address && <li>{draft.address}</li>}
+        {place && <li>{place}</li>}
+        {draft.phoneNumber && <li>Tel: {draft.phoneNumber}</li>}
+        {draft.emailAddress && <li>E-mail: {draft.emailAddress}</li>}
+        {draft.website && <li>{draft.website}</li>}
+      </ul>
+      {(draft.kvkNumber || draft.btwNumber) && (
+        <p className="mt-4 text-xs text-gray-400">
+          {draft.kvkNumber && `KvK: ${draft.kvkNumber}`}
+          {draft.kvkNumber && draft.btwNumber && " · "}
+          {draft.btwNumber && `BTW: ${draft.btwNumber}`}
+        </p>
+      )}
+    </div>
+  );
+}

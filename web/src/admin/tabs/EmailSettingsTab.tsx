@@ -1,0 +1,190 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { COMPANY_SETTINGS_KEY } from "../../api/public";
+import { useNotice } from "../../components/notice";
+import { ADMIN_KEYS, fetchCompanySettings, fieldErrors, sendTestEmail, updateCompanySettings } from "../api";
+import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import {
+  EMAIL_STATUS_TEXT,
+  FORMAT_INVALID,
+  FORMAT_VALID,
+  canSendTest,
+  changedEmailFields,
+  draftFromSettings,
+  emailSettingsStatus,
+  hasUnsavedChanges,
+  isApiKeyFormatValid,
+  isSenderFormatValid,
+  type EmailSettingsDraft,
+} from "../lib/email-settings";
+import { formatAmsterdamTime } from "../lib/format";
+
+const STATUS_TONE = {
+  configured: "green",
+  sender_missing: "yellow",
+  key_missing: "yellow",
+  not_configured: "red",
+} as const;
+
+export function EmailSettingsTab() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
+  const stored = draftFromSettings(settings.data);
+  const [draft, setDraft] = useState<EmailSettingsDraft | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const current = draft ?? stored;
+  const unsaved = hasUnsavedChanges(stored, current);
+
+  useEffect(() => {
+    if (settings.isError)
+      notify({ title: "Fout", description: "Kon e-mail instellingen niet laden", variant: "destructive" });
+  }, [settings.isError, notify]);
+
+  const saveChanges = async (): Promise<boolean> => {
+    try {
+      const saved = await updateCompanySettings(changedEmailFields(stored, current));
+      queryClient.setQueryData(ADMIN_KEYS.companySettings, saved);
+      void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
+      setDraft(null);
+      setErrors({});
+      notify({
+        title: "Opgeslagen",
+        description: `E-mail instellingen bijgewerkt op ${formatAmsterdamTime(saved.updatedAt ?? new Date())}`,
+      });
+      return true;
+    } catch (error) {
+      setErrors(fieldErrors(error));
+      notify({ title: "Fout", description: "Kon e-mail instellingen niet opslaan", variant: "destructive" });
+      return false;
+    }
+  };
+
+  const save = useMutation({ mutationFn: saveChanges });
+  const test = useMutation({
+    mutationFn: async () => {
+      // The test uses the stored settings, so unsaved changes are saved first.
+      if (unsaved && !(await saveChanges())) return;
+      try {
+        const queued = await sendTestEmail();
+        notify({ title: "Test e-mail verzonden", description: `Controleer de inbox van ${queued.to}` });
+      } catch {
+        notify({
+          title: "Test gefaald",
+          description: "Kon geen test e-mail verzenden. Controleer de instellingen.",
+          variant: "destructive",
+        });
+      }
+    },
+  });
+
+  if (settings.isPending) return <LoadingText />;
+  if (settings.isError) return <Panel>Kon e-mail instellingen niet laden</Panel>;
+
+  const status = emailSettingsStatus(current);
+  const busy = save.isPending || test.isPending;
+  const startTest = () => {
+    if (!canSendTest(current)) {
+      notify({
+        title: "Ontbrekende gegevens",
+        description: "Vul eerst SendGrid API key en afzender e-mail in.",
+        variant: "destructive",
+      });
+      return;
+    }
+    test.mutate();
+  };
+
+  return (
+    <Panel
+      title="E-mail Instellingen"
+      actions={
+        <>
+          <Button onClick={() => save.mutate()} disabled={!unsaved || busy}>
+            {save.isPending ? "Opslaan..." : "Opslaan"}
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={!unsaved || busy}
+            onClick={() => {
+              setDraft(null);
+              setErrors({});
+            }}
+          >
+            Herstel
+          </Button>
+          {/* Looks disabled until both fields are set, but still explains what is missing when clicked. */}
+          <Button
+            variant="accent"
+            onClick={startTest}
+            disabled={busy}
+            aria-disabled={!canSendTest(current)}
+            className={canSendTest(current) ? "" : "opacity-50"}
+          >
+            {test.isPending ? "Test versturen..." : "Test e-mail versturen"}
+          </Button>
+        </>
+      }
+    >
+      <div className="mb-6 flex flex-wrap items-center gap-3">
+        <span className="text-sm font-semibold text-gray-800">Status:</span>
+        <Badge tone={STATUS_TONE[status]}>{EMAIL_STATUS_TEXT[status]}</Badge>
+        {unsaved && <span className="text-sm text-yellow-800">Niet opgeslagen wijzigingen</span>}
+      </div>
+      <div className="grid gap-5 md:grid-cols-2">
+        <SettingsField
+          id="sendgrid-key"
+          label="SendGrid API key"
+          error={errors.sendgridApiKey}
+          hint={
+            current.sendgridApiKey.trim() ? (
+              <FormatBadge valid={isApiKeyFormatValid(current.sendgridApiKey)} />
+            ) : (
+              "Een SendGrid API key begint met SG."
+            )
+          }
+        >
+          <input
+            id="sendgrid-key"
+            className={`${TEXT_INPUT} font-mono`}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="SG.xxxxxxxx"
+            value={current.sendgridApiKey}
+            onChange={(event) => setDraft({ ...current, sendgridApiKey: event.target.value })}
+          />
+        </SettingsField>
+        <SettingsField
+          id="from-email"
+          label="Afzender e-mail"
+          error={errors.fromEmailAddress}
+          hint={
+            current.fromEmailAddress.trim() ? (
+              <FormatBadge valid={isSenderFormatValid(current.fromEmailAddress)} />
+            ) : (
+              "Het adres waarvandaan e-mails worden verstuurd"
+            )
+          }
+        >
+          <input
+            id="from-email"
+            type="email"
+            className={TEXT_INPUT}
+            autoComplete="off"
+            placeholder="info@uwbedrijf.nl"
+            value={current.fromEmailAddress}
+            onChange={(event) => setDraft({ ...current, fromEmailAddress: event.target.value })}
+          />
+        </SettingsField>
+      </div>
+      <p className="mt-6 text-sm text-gray-600">
+        De opgeslagen API key wordt gemaskeerd getoond. Laat het veld ongewijzigd om de huidige key te
+        behouden.
+      </p>
+    </Panel>
+  );
+}
+
+function FormatBadge({ valid }: { valid: boolean }) {
+  return <Badge tone={valid ? "green" : "yellow"}>{valid ? FORMAT_VALID : FORMAT_INVALID}</Badge>;
+}

@@ -1,0 +1,199 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { EmailMessage } from "@lease/contracts";
+import { useRef, useState } from "react";
+import { userErrorMessage } from "../../api/client";
+import { revealDetail } from "../lib/scroll";
+import { useNotice } from "../../components/notice";
+import { ADMIN_KEYS, deleteEmail, fetchEmails, markEmailRead } from "../api";
+import { Badge, Button, LoadingText, Panel } from "../components/ui";
+import { formatAmsterdamDateTime, previewText } from "../lib/format";
+import { deliveryBadge, emailTime, emailTypeLabel, unreadCount } from "../lib/inbox";
+import { EmailTypeIcon } from "../components/EmailTypeIcon";
+
+const INBOX_REFRESH_MS = 30_000;
+
+export function InboxTab() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const detailRef = useRef<HTMLDivElement>(null);
+  const emails = useQuery({
+    queryKey: ADMIN_KEYS.emails,
+    queryFn: fetchEmails,
+    refetchInterval: INBOX_REFRESH_MS,
+    staleTime: 0,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.emails });
+
+  const markRead = useMutation({ mutationFn: markEmailRead, onSuccess: () => void refresh() });
+  const remove = useMutation({
+    mutationFn: deleteEmail,
+    onSuccess: () => {
+      setSelectedId(null);
+      notify({ title: "E-mail Verwijderd", description: "De e-mail is verwijderd." });
+      void refresh();
+    },
+    onError: (error) =>
+      notify({
+        title: "Fout bij Verwijderen",
+        description: userErrorMessage(error, "Er is een fout opgetreden"),
+        variant: "destructive",
+      }),
+  });
+
+  const list = emails.data ?? [];
+  const selected = list.find((email) => email.id === selectedId) ?? null;
+  const open = (email: EmailMessage) => {
+    setSelectedId(email.id);
+    revealDetail(detailRef.current);
+    if (!email.isRead) markRead.mutate(email.id);
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-5">
+      <Panel
+        className="lg:col-span-2"
+        title={
+          <span className="flex flex-wrap items-center gap-2">
+            E-mail Inbox ({list.length})
+            <Badge tone={unreadCount(list) > 0 ? "red" : "gray"}>{unreadCount(list)} ongelezen</Badge>
+          </span>
+        }
+        actions={
+          <Button variant="secondary" onClick={() => void refresh()} disabled={emails.isFetching}>
+            {emails.isFetching ? "Vernieuwen..." : "Vernieuwen"}
+          </Button>
+        }
+      >
+        {emails.isPending ? (
+          <LoadingText />
+        ) : emails.isError && !emails.data ? (
+          <p className="py-8 text-center text-red-700">
+            {userErrorMessage(emails.error, "Kon de inbox niet laden")}
+          </p>
+        ) : list.length === 0 ? (
+          <p className="py-8 text-center text-gray-600">Geen e-mails ontvangen</p>
+        ) : (
+          <ul className="max-h-[32rem] space-y-2 overflow-y-auto pr-1" data-testid="inbox-list">
+            {list.map((email) => (
+              <li key={email.id}>
+                <InboxItem email={email} active={email.id === selectedId} onOpen={() => open(email)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Panel>
+      <div className="lg:col-span-3" ref={detailRef}>
+        {selected ? (
+          <EmailDetail
+            email={selected}
+            busy={remove.isPending}
+            onDelete={() => {
+              if (window.confirm("Weet je zeker dat je deze e-mail wilt verwijderen?"))
+                remove.mutate(selected.id);
+            }}
+          />
+        ) : (
+          <Panel>
+            <p className="py-16 text-center text-gray-600">Selecteer een e-mail om de details te bekijken</p>
+          </Panel>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function InboxItem({ email, active, onOpen }: { email: EmailMessage; active: boolean; onOpen: () => void }) {
+  const delivery = deliveryBadge(email.deliveryStatus);
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      data-testid="inbox-item"
+      data-unread={!email.isRead}
+      aria-current={active || undefined}
+      className={`w-full rounded-card border p-3 text-left ${
+        active
+          ? "border-primary ring-2 ring-primary/30"
+          : email.isRead
+            ? "border-gray-200 bg-white hover:bg-gray-50"
+            : "border-blue-200 bg-blue-50 hover:bg-blue-100"
+      }`}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-gray-600">
+        <span className="flex items-center gap-1 font-semibold text-gray-700">
+          <EmailTypeIcon type={email.messageType} />
+          {emailTypeLabel(email.messageType)}
+        </span>
+        <span>{formatAmsterdamDateTime(emailTime(email))}</span>
+      </div>
+      <p className={`mt-1 break-words text-gray-900 ${email.isRead ? "font-medium" : "font-bold"}`}>
+        {email.subject}
+      </p>
+      <p className="text-sm break-all text-gray-700">
+        {email.senderName} &lt;{email.senderEmail}&gt;
+      </p>
+      <p className="mt-1 text-sm break-words text-gray-600">{previewText(email.messageBody)}</p>
+      {delivery && (
+        <div className="mt-2">
+          <Badge tone={delivery.tone}>{delivery.label}</Badge>
+        </div>
+      )}
+    </button>
+  );
+}
+
+function EmailDetail({
+  email,
+  busy,
+  onDelete,
+}: {
+  email: EmailMessage;
+  busy: boolean;
+  onDelete: () => void;
+}) {
+  const delivery = deliveryBadge(email.deliveryStatus);
+  return (
+    <Panel>
+      <div data-testid="email-detail" className="space-y-4">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <h2 className="text-xl font-bold break-words text-gray-900">{email.subject}</h2>
+          <div className="flex gap-2">
+            <Badge tone="blue">{emailTypeLabel(email.messageType)}</Badge>
+            {delivery && <Badge tone={delivery.tone}>{delivery.label}</Badge>}
+          </div>
+        </div>
+        <dl className="grid gap-3 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="font-medium text-gray-600">Afzender</dt>
+            <dd className="text-gray-900">{email.senderName}</dd>
+          </div>
+          <div>
+            <dt className="font-medium text-gray-600">E-mail</dt>
+            <dd className="break-all text-gray-900">
+              <a className="text-primary underline" href={`mailto:${email.senderEmail}`}>
+                {email.senderEmail}
+              </a>
+            </dd>
+          </div>
+          {email.recipientEmail && (
+            <div>
+              <dt className="font-medium text-gray-600">Aan</dt>
+              <dd className="break-all text-gray-900">{email.recipientEmail}</dd>
+            </div>
+          )}
+          <div>
+            <dt className="font-medium text-gray-600">Verzonden</dt>
+            <dd className="text-gray-900">{formatAmsterdamDateTime(emailTime(email))}</dd>
+          </div>
+        </dl>
+        <div className="rounded-card border border-gray-200 bg-gray-50 p-4 whitespace-pre-wrap break-words text-gray-900">
+          {email.messageBody}
+        </div>
+        <Button variant="danger" onClick={onDelete} disabled={busy}>
+          Verwijderen
+        </Button>
+      </div>
+    </Panel>
+  );
+}

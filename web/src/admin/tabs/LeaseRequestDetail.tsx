@@ -1,0 +1,117 @@
+import { isSafeHttpUrl, type LeaseRequest, type LeaseStatus } from "@lease/contracts";
+import type { ReactNode } from "react";
+import { adminButtonClass, Badge, Button, Panel } from "../components/ui";
+import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
+import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-status";
+
+const ACTION_LABELS: Record<LeaseStatus, string> = {
+  nieuw: "Markeer als Nieuw",
+  bekeken: "Markeer als Bekeken",
+  gereageerd: "Markeer als Gereageerd",
+};
+
+/** Opens the compose page for this request in a new window (SPEC §2). */
+export function openCompose(requestId: string): void {
+  window.open(
+    `/email-compose?requestId=${encodeURIComponent(requestId)}`,
+    "_blank",
+    "noopener,width=900,height=800",
+  );
+}
+
+export function LeaseRequestDetail({
+  request,
+  busy,
+  onStatus,
+  onDelete,
+}: {
+  request: LeaseRequest | null;
+  busy: boolean;
+  onStatus: (status: LeaseStatus) => void;
+  onDelete: () => void;
+}) {
+  if (!request) {
+    return (
+      <Panel>
+        <p className="py-16 text-center text-gray-600">Selecteer een aanvraag om de details te bekijken</p>
+      </Panel>
+    );
+  }
+  const badge = leaseStatusBadge(request);
+  return (
+    <Panel>
+      <div data-testid="lease-detail" className="space-y-5">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <h2 className="text-xl font-bold break-all text-gray-900">{leaseDetailTitle(request)}</h2>
+          <div className="flex gap-2">
+            {request.duplicateOf && <Badge tone="blue">Mogelijk dubbel</Badge>}
+            <Badge tone={badge.tone}>{badge.label}</Badge>
+          </div>
+        </div>
+        <dl className="grid gap-4 sm:grid-cols-2">
+          <Detail label="E-mail">
+            <a className="break-all text-primary underline" href={`mailto:${request.email}`}>
+              {request.email}
+            </a>
+          </Detail>
+          <Detail label="Telefoon">
+            <a
+              className="text-primary underline"
+              href={`tel:${request.contactNumber.replace(/[^\d+]/g, "")}`}
+            >
+              {request.contactNumber}
+            </a>
+          </Detail>
+          {request.companyName && <Detail label="Bedrijf">{request.companyName}</Detail>}
+          <Detail label="Looptijd">{formatLeaseTerm(request.leaseTerm)}</Detail>
+          <Detail label="Auto URL" wide>
+            {isSafeHttpUrl(request.carUrl) ? (
+              <a
+                className="break-all text-primary underline"
+                href={request.carUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                {request.carUrl}
+              </a>
+            ) : (
+              <span className="break-all">{request.carUrl}</span>
+            )}
+          </Detail>
+          {request.message && (
+            <Detail label="Bericht" wide>
+              <p className="whitespace-pre-wrap">{request.message}</p>
+            </Detail>
+          )}
+          <Detail label="Ontvangen">{formatAmsterdamDateTime(request.createdAt)}</Detail>
+        </dl>
+        <div className="flex flex-wrap gap-2 border-t border-gray-200 pt-4">
+          {statusActions(request).map((status) => (
+            <Button key={status} variant="secondary" disabled={busy} onClick={() => onStatus(status)}>
+              {ACTION_LABELS[status]}
+            </Button>
+          ))}
+          <Button onClick={() => openCompose(request.id)}>E-mail Versturen</Button>
+          <a
+            className={adminButtonClass("accent")}
+            href={`tel:${request.contactNumber.replace(/[^\d+]/g, "")}`}
+          >
+            Bellen
+          </a>
+          <Button variant="danger" disabled={busy} onClick={onDelete}>
+            Verwijderen
+          </Button>
+        </div>
+      </div>
+    </Panel>
+  );
+}
+
+function Detail({ label, wide, children }: { label: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={wide ? "sm:col-span-2" : undefined}>
+      <dt className="text-sm font-medium text-gray-600">{label}</dt>
+      <dd className="mt-1 text-gray-900">{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,258 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { LeaseRequest, LeaseStatus } from "@lease/contracts";
+import { useRef, useState } from "react";
+import { userErrorMessage } from "../../api/client";
+import { revealDetail } from "../lib/scroll";
+import { useNotice } from "../../components/notice";
+import {
+  ADMIN_KEYS,
+  deleteLeaseRequest,
+  exportCsvUrl,
+  fetchLeaseRequests,
+  updateLeaseStatus,
+  type LeaseRequestFilter,
+} from "../api";
+import { adminButtonClass, Badge, Button, Counter, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
+import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
+import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";
+import { LeaseRequestDetail } from "./LeaseRequestDetail";
+
+const PAGE_SIZE = 50;
+
+const STATUS_FILTERS: { value: LeaseStatus | ""; label: string }[] = [
+  { value: "", label: "Alle statussen" },
+  { value: "nieuw", label: "Nieuw" },
+  { value: "bekeken", label: "Bekeken" },
+  { value: "gereageerd", label: "Gereageerd" },
+];
+
+export function LeaseRequestsTab() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const [filter, setFilter] = useState<LeaseRequestFilter>({
+    q: "",
+    status: "",
+    page: 1,
+    pageSize: PAGE_SIZE,
+  });
+  const [search, setSearch] = useState("");
+  const [selected, setSelected] = useState<LeaseRequest | null>(null);
+  const detailRef = useRef<HTMLDivElement>(null);
+
+  const list = useQuery({
+    queryKey: [...ADMIN_KEYS.leaseRequests, filter],
+    queryFn: () => fetchLeaseRequests(filter),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
+
+  const status = useMutation({
+    mutationFn: (input: { id: string; status: LeaseStatus; isRead: boolean; silent?: boolean }) =>
+      updateLeaseStatus(input.id, { status: input.status, isRead: input.isRead }),
+    onSuccess: (updated, input) => {
+      setSelected((current) => (current?.id === updated.id ? updated : current));
+      if (!input.silent) {
+        notify({
+          title: "Status Bijgewerkt",
+          description: `De aanvraag is gemarkeerd als ${leaseStatusBadge(updated).label}.`,
+        });
+      }
+      void refresh();
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: (id: string) => deleteLeaseRequest(id),
+    onSuccess: () => {
+      setSelected(null);
+      notify({ title: "Aanvraag Verwijderd", description: "De lease aanvraag is verwijderd." });
+      void refresh();
+    },
+    onError: (error) =>
+      notify({
+        title: "Fout bij Verwijderen",
+        description: userErrorMessage(error, "Er is een fout opgetreden"),
+        variant: "destructive",
+      }),
+  });
+
+  const open = (request: LeaseRequest) => {
+    setSelected(request);
+    revealDetail(detailRef.current);
+    if (!request.isRead) status.mutate({ id: request.id, ...markReadBody(request), silent: true });
+  };
+
+  const data = list.data;
+  const counts = data?.counts;
+  const detail = selected ? (data?.items.find((item) => item.id === selected.id) ?? selected) : null;
+  const lastPage = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+
+  return (
+    <div className="space-y-6">
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <Counter label="Nieuwe Aanvragen" value={counts?.unread ?? "-"} tone="text-red-600" />
+        <Counter label="Bekeken" value={counts?.bekeken ?? "-"} tone="text-yellow-600" />
+        <Counter label="Gereageerd" value={counts?.gereageerd ?? "-"} tone="text-green-600" />
+        <Counter label="Totaal" value={counts?.total ?? "-"} />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-5">
+        <Panel
+          className="lg:col-span-2"
+          title={`Lease Aanvragen${data ? ` (${data.total})` : ""}`}
+          actions={
+            <>
+              <Button variant="secondary" onClick={() => void refresh()} disabled={list.isFetching}>
+                {list.isFetching ? "Vernieuwen..." : "Vernieuwen"}
+              </Button>
+              <a className={adminButtonClass("secondary")} href={exportCsvUrl(filter)} download>
+                Exporteer CSV
+              </a>
+            </>
+          }
+        >
+          <form
+            className="mb-4 flex flex-wrap gap-2"
+            role="search"
+            onSubmit={(event) => {
+              event.preventDefault();
+              setFilter((current) => ({ ...current, q: search.trim(), page: 1 }));
+            }}
+          >
+            <label className="sr-only" htmlFor="lease-zoeken">
+              Zoeken
+            </label>
+            <input
+              id="lease-zoeken"
+              type="search"
+              placeholder="Zoek op e-mail, bedrijf, telefoon of URL"
+              className={`${TEXT_INPUT} mt-0 basis-full`}
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+            />
+            <label className="sr-only" htmlFor="lease-status-filter">
+              Status
+            </label>
+            <select
+              id="lease-status-filter"
+              className={`${TEXT_INPUT} mt-0 w-auto flex-1`}
+              value={filter.status}
+              onChange={(event) =>
+                setFilter((current) => ({
+                  ...current,
+                  status: event.target.value as LeaseStatus | "",
+                  page: 1,
+                }))
+              }
+            >
+              {STATUS_FILTERS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+            <Button type="submit" variant="secondary">
+              Zoeken
+            </Button>
+          </form>
+          {list.isPending ? (
+            <LoadingText />
+          ) : list.isError && !data ? (
+            <p className="py-8 text-center text-red-700">
+              {userErrorMessage(list.error, "Kon de aanvragen niet laden")}
+            </p>
+          ) : data && data.items.length === 0 ? (
+            <p className="py-8 text-center text-gray-600">Nog geen lease aanvragen ontvangen</p>
+          ) : (
+            <ul className="max-h-[32rem] space-y-2 overflow-y-auto pr-1" data-testid="lease-list">
+              {data?.items.map((request) => (
+                <LeaseListItem
+                  key={request.id}
+                  request={request}
+                  active={detail?.id === request.id}
+                  onOpen={() => open(request)}
+                />
+              ))}
+            </ul>
+          )}
+          {data && lastPage > 1 && (
+            <div className="mt-4 flex items-center justify-between text-sm">
+              <Button
+                variant="secondary"
+                disabled={filter.page <= 1}
+                onClick={() => setFilter((current) => ({ ...current, page: current.page - 1 }))}
+              >
+                Vorige
+              </Button>
+              <span>
+                Pagina {filter.page} van {lastPage}
+              </span>
+              <Button
+                variant="secondary"
+                disabled={filter.page >= lastPage}
+                onClick={() => setFilter((current) => ({ ...current, page: current.page + 1 }))}
+              >
+                Volgende
+              </Button>
+            </div>
+          )}
+        </Panel>
+        <div className="lg:col-span-3" ref={detailRef}>
+          <LeaseRequestDetail
+            request={detail}
+            busy={status.isPending || remove.isPending}
+            onStatus={(next) => detail && status.mutate({ id: detail.id, status: next, isRead: true })}
+            onDelete={() => {
+              if (detail && window.confirm("Weet je zeker dat je deze aanvraag wilt verwijderen?"))
+                remove.mutate(detail.id);
+            }}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function LeaseListItem({
+  request,
+  active,
+  onOpen,
+}: {
+  request: LeaseRequest;
+  active: boolean;
+  onOpen: () => void;
+}) {
+  const badge = leaseStatusBadge(request);
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={onOpen}
+        data-testid="lease-item"
+        data-unread={!request.isRead}
+        aria-current={active || undefined}
+        className={`w-full rounded-card border p-3 text-left transition-colors ${
+          active
+            ? "border-primary ring-2 ring-primary/30"
+            : request.isRead
+              ? "border-gray-200 bg-white hover:bg-gray-50"
+              : "border-red-200 bg-red-50 hover:bg-red-100"
+        }`}
+      >
+        <div className="flex items-start justify-between gap-2">
+          <span className={`break-all ${request.isRead ? "font-medium" : "font-bold"} text-gray-900`}>
+            {leaseListTitle(request)}
+          </span>
+          <Badge tone={badge.tone}>{badge.label}</Badge>
+        </div>
+        <p className="mt-1 text-sm break-all text-gray-700">{request.email}</p>
+        <div className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-gray-600">
+          <span>{formatAmsterdamDateTime(request.createdAt)}</span>
+          <span>{formatLeaseTerm(request.leaseTerm)}</span>
+          <span>{request.contactNumber}</span>
+          {request.duplicateOf && <Badge tone="blue">Mogelijk dubbel</Badge>}
+        </div>
+      </button>
+    </li>
+  );
+}

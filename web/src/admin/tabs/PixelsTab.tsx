@@ -1,0 +1,129 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { AdminCompanySettings } from "@lease/contracts";
+import { useState } from "react";
+import { userErrorMessage } from "../../api/client";
+import { COMPANY_SETTINGS_KEY } from "../../api/public";
+import { useNotice } from "../../components/notice";
+import { ADMIN_KEYS, fetchCompanySettings, fieldErrors, updateCompanySettings } from "../api";
+import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+
+const PIXELS = [
+  { key: "facebookPixelId", name: "Facebook/Meta", placeholder: "123456789012345" },
+  { key: "snapchatPixelId", name: "Snapchat", placeholder: "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" },
+  { key: "tiktokPixelId", name: "TikTok", placeholder: "C1234567890ABCDEFGH" },
+] as const;
+type PixelKey = (typeof PIXELS)[number]["key"];
+type PixelDraft = Record<PixelKey, string>;
+
+function pixelDraft(settings: AdminCompanySettings | undefined): PixelDraft {
+  return {
+    facebookPixelId: settings?.facebookPixelId ?? "",
+    snapchatPixelId: settings?.snapchatPixelId ?? "",
+    tiktokPixelId: settings?.tiktokPixelId ?? "",
+  };
+}
+
+/** SPEC §5: a pixel counts as active when its id is non-empty. */
+export const isPixelActive = (id: string) => id.trim().length > 0;
+
+export function PixelsTab() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
+  const [draft, setDraft] = useState<PixelDraft | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const save = useMutation({
+    mutationFn: (values: PixelDraft) =>
+      updateCompanySettings({
+        facebookPixelId: values.facebookPixelId.trim(),
+        snapchatPixelId: values.snapchatPixelId.trim(),
+        tiktokPixelId: values.tiktokPixelId.trim(),
+      }),
+    onSuccess: (stored) => {
+      queryClient.setQueryData(ADMIN_KEYS.companySettings, stored);
+      void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
+      setDraft(null);
+      setErrors({});
+      notify({ title: "Pixels Opgeslagen", description: "De social media pixels zijn bijgewerkt." });
+    },
+    onError: (error) => {
+      setErrors(fieldErrors(error));
+      notify({
+        title: "Fout bij Opslaan",
+        description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
+        variant: "destructive",
+      });
+    },
+  });
+
+  if (settings.isPending) return <LoadingText />;
+  if (settings.isError)
+    return <Panel>{userErrorMessage(settings.error, "Kon de pixel instellingen niet laden")}</Panel>;
+
+  const editing = draft !== null;
+  const shown = draft ?? pixelDraft(settings.data);
+  return (
+    <div className="space-y-6">
+      <Panel
+        title="Social Media Pixels"
+        actions={
+          editing ? (
+            <>
+              <Button onClick={() => save.mutate(draft)} disabled={save.isPending}>
+                {save.isPending ? "Opslaan..." : "Opslaan"}
+              </Button>
+              <Button
+                variant="secondary"
+                disabled={save.isPending}
+                onClick={() => {
+                  setDraft(null);
+                  setErrors({});
+                }}
+              >
+                Annuleren
+              </Button>
+            </>
+          ) : (
+            <Button onClick={() => setDraft(pixelDraft(settings.data))}>Bewerken</Button>
+          )
+        }
+      >
+        <div className="grid gap-4 md:grid-cols-3">
+          {PIXELS.map((pixel) => (
+            <div
+              key={pixel.key}
+              className="rounded-card border border-gray-200 p-4"
+              data-testid={`pixel-${pixel.key}`}
+            >
+              <div className="mb-3 flex items-center justify-between gap-2">
+                <h3 className="font-semibold text-gray-900">{pixel.name}</h3>
+                <Badge tone={isPixelActive(shown[pixel.key]) ? "green" : "gray"}>
+                  {isPixelActive(shown[pixel.key]) ? "Actief" : "Inactief"}
+                </Badge>
+              </div>
+              <SettingsField id={`pixel-${pixel.key}-input`} label="Pixel ID" error={errors[pixel.key]}>
+                <input
+                  id={`pixel-${pixel.key}-input`}
+                  className={`${TEXT_INPUT} font-mono`}
+                  readOnly={!editing}
+                  placeholder={pixel.placeholder}
+                  value={shown[pixel.key]}
+                  aria-invalid={Boolean(errors[pixel.key])}
+                  onChange={(event) => setDraft({ ...shown, [pixel.key]: event.target.value })}
+                />
+              </SettingsField>
+            </div>
+          ))}
+        </div>
+      </Panel>
+      <div className="rounded-card border border-blue-200 bg-blue-50 p-4 text-sm text-blue-900" role="note">
+        <p className="font-semibold">Hoe werken de pixels?</p>
+        <p className="mt-1">
+          Een pixel wordt alleen op alle pagina&apos;s van de website geladen als er een geldig Pixel ID is
+          ingevuld. Bezoekers zien de pixels pas nadat zij toestemming hebben gegeven voor marketing cookies.
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,278 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  BUTTON_RADIUS_OPTIONS,
+  CARD_RADIUS_OPTIONS,
+  THEME_DEFAULTS,
+  THEME_FIELDS,
+  THEME_PRESETS,
+  type ThemeSettings,
+  type ThemeValues,
+} from "@lease/contracts";
+import { useEffect, useRef, useState } from "react";
+import { userErrorMessage } from "../../api/client";
+import { THEME_SETTINGS_KEY } from "../../api/public";
+import { useNotice } from "../../components/notice";
+import { applyTheme, themeToCssVariables } from "../../lib/theme";
+import { fetchTheme, fieldErrors, resetTheme, updateTheme } from "../api";
+import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+
+const COLOR_FIELDS: { key: keyof ThemeValues; label: string }[] = [
+  { key: "primaryColor", label: "Primaire kleur" },
+  { key: "primaryHover", label: "Primaire kleur (hover)" },
+  { key: "accentColor", label: "Accentkleur" },
+  { key: "backgroundGradientStart", label: "Achtergrondverloop begin" },
+  { key: "backgroundGradientEnd", label: "Achtergrondverloop eind" },
+  { key: "textPrimary", label: "Tekstkleur primair" },
+  { key: "textSecondary", label: "Tekstkleur secundair" },
+];
+
+const HEX = /^#[0-9A-Fa-f]{6}$/;
+
+function themeValues(theme: Partial<ThemeSettings> | undefined): ThemeValues {
+  const values = { ...THEME_DEFAULTS } as ThemeValues;
+  for (const key of THEME_FIELDS) {
+    const value = theme?.[key];
+    if (typeof value === "string") (values as Record<string, string>)[key] = value;
+  }
+  return values;
+}
+
+export function ThemeSettingsTab() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  // Shares the public theme cache, so saving here re-themes the whole site at once.
+  const theme = useQuery({ queryKey: THEME_SETTINGS_KEY, queryFn: fetchTheme, staleTime: 0 });
+  const stored = themeValues(theme.data);
+  const [editing, setEditing] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
+  const [draft, setDraft] = useState<ThemeValues>(stored);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  // Leaving the tab while previewing puts the stored theme back.
+  const storedRef = useRef(stored);
+  useEffect(() => {
+    storedRef.current = stored;
+  });
+  useEffect(() => () => applyTheme(storedRef.current), []);
+
+  const afterStore = (saved: ThemeSettings, title: string, description?: string) => {
+    queryClient.setQueryData(THEME_SETTINGS_KEY, saved);
+    void queryClient.invalidateQueries({ queryKey: THEME_SETTINGS_KEY });
+    applyTheme(saved);
+    setDraft(themeValues(saved));
+    setEditing(false);
+    setPreviewing(false);
+    setErrors({});
+    notify({ title, description });
+  };
+  const onError = (error: unknown) => {
+    setErrors(fieldErrors(error));
+    notify({
+      title: "Fout bij Opslaan",
+      description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
+      variant: "destructive",
+    });
+  };
+  const save = useMutation({
+    mutationFn: updateTheme,
+    onSuccess: (saved) => afterStore(saved, "Theme Opgeslagen", "Het theme is toegepast op de website."),
+    onError,
+  });
+  const reset = useMutation({
+    mutationFn: resetTheme,
+    onSuccess: (saved) => afterStore(saved, "Theme Opgeslagen", "Het standaard theme is hersteld."),
+    onError,
+  });
+
+  if (theme.isPending) return <LoadingText />;
+
+  const shown = editing ? draft : stored;
+  const set = (key: keyof ThemeValues, value: string) =>
+    setDraft((current) => ({ ...current, [key]: value }));
+  const busy = save.isPending || reset.isPending;
+  const cancel = () => {
+    applyTheme(stored);
+    setDraft(stored);
+    setEditing(false);
+    setPreviewing(false);
+    setErrors({});
+  };
+  const preview = () => {
+    applyTheme(draft);
+    setPreviewing(true);
+    notify({
+      title: "Theme Toegepast",
+      description: "De wijzigingen zijn tijdelijk zichtbaar tot je opslaat of annuleert.",
+    });
+  };
+
+  return (
+    <div className="space-y-6">
+      <Panel
+        title="Theme Instellingen"
+        actions={
+          editing ? (
+            <>
+              <Button onClick={() => save.mutate(draft)} disabled={busy}>
+                {save.isPending ? "Opslaan..." : "Opslaan"}
+              </Button>
+              <Button variant="secondary" onClick={preview} disabled={busy}>
+                Voorbeeld
+              </Button>
+              <Button variant="secondary" onClick={cancel} disabled={busy}>
+                Annuleren
+              </Button>
+              <Button variant="danger" onClick={() => reset.mutate()} disabled={busy}>
+                Standaard herstellen
+              </Button>
+            </>
+          ) : (
+            <Button
+              onClick={() => {
+                setDraft(stored);
+                setEditing(true);
+              }}
+            >
+              Bewerken
+            </Button>
+          )
+        }
+      >
+        {previewing && (
+          <p
+            className="mb-4 rounded-card border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-900"
+            role="status"
+          >
+            Voorbeeld actief: de wijzigingen zijn alleen tijdelijk zichtbaar. Sla op om ze te bewaren.
+          </p>
+        )}
+        <h3 className="mb-2 text-sm font-semibold text-gray-800">Vooraf ingestelde thema&apos;s</h3>
+        <div className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+          {THEME_PRESETS.map((preset) => {
+            const active = shown.primaryColor === preset.primary && shown.accentColor === preset.accent;
+            return (
+              <button
+                key={preset.name}
+                type="button"
+                disabled={!editing}
+                onClick={() =>
+                  setDraft((current) => ({
+                    ...current,
+                    primaryColor: preset.primary,
+                    accentColor: preset.accent,
+                  }))
+                }
+                className={`rounded-card border p-3 text-left text-sm disabled:cursor-default ${
+                  active ? "border-gray-900 ring-2 ring-gray-900/20" : "border-gray-200"
+                }`}
+              >
+                <span className="mb-2 flex gap-1" aria-hidden="true">
+                  <span className="h-6 w-6 rounded-full" style={{ background: preset.primary }} />
+                  <span className="h-6 w-6 rounded-full" style={{ background: preset.accent }} />
+                </span>
+                {preset.name}
+              </button>
+            );
+          })}
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {COLOR_FIELDS.map(({ key, label }) => (
+            <SettingsField key={key} id={`theme-${key}`} label={label} error={errors[key]}>
+              <div className="mt-1 flex gap-2">
+                <input
+                  type="color"
+                  aria-label={`${label} kiezen`}
+                  className="h-10 w-12 shrink-0 cursor-pointer rounded border border-gray-300 bg-white disabled:cursor-default"
+                  disabled={!editing}
+                  value={HEX.test(shown[key]) ? shown[key].toLowerCase() : "#000000"}
+                  onChange={(event) => set(key, event.target.value.toUpperCase())}
+                />
+                <input
+                  id={`theme-${key}`}
+                  className={`${TEXT_INPUT} mt-0 font-mono uppercase`}
+                  readOnly={!editing}
+                  maxLength={7}
+                  value={shown[key]}
+                  onChange={(event) => set(key, event.target.value)}
+                />
+              </div>
+            </SettingsField>
+          ))}
+          <RadiusSelect
+            id="theme-buttonRadius"
+            label="Afronding knoppen"
+            value={shown.buttonRadius}
+            options={BUTTON_RADIUS_OPTIONS}
+            disabled={!editing}
+            onChange={(value) => set("buttonRadius", value)}
+          />
+          <RadiusSelect
+            id="theme-cardRadius"
+            label="Afronding kaarten"
+            value={shown.cardRadius}
+            options={CARD_RADIUS_OPTIONS}
+            disabled={!editing}
+            onChange={(value) => set("cardRadius", value)}
+          />
+        </div>
+      </Panel>
+      <Panel title="Live voorbeeld">
+        <ThemePreview theme={shown} />
+      </Panel>
+    </div>
+  );
+}
+
+function RadiusSelect({
+  id,
+  label,
+  value,
+  options,
+  disabled,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  disabled: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <SettingsField id={id} label={label}>
+      <select
+        id={id}
+        className={TEXT_INPUT}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.value} - {option.label}
+          </option>
+        ))}
+      </select>
+    </SettingsField>
+  );
+}
+
+/** The draft theme on a local copy of the site's variables: hero gradient, buttons and a card. */
+function ThemePreview({ theme }: { theme: ThemeValues }) {
+  return (
+    <div style={themeToCssVariables(theme)} data-testid="theme-preview" className="space-y-4">
+      <div className="bg-hero rounded-card p-6 text-white">
+        <p className="text-xl font-bold">Zakelijk auto leasen</p>
+        <p className="mt-1 text-white/90">Zo ziet de hero sectie eruit.</p>
+        <div className="mt-4 flex flex-wrap gap-3">
+          <span className="rounded-button bg-primary px-4 py-2 font-semibold text-white">Primaire knop</span>
+          <span className="rounded-button bg-accent px-4 py-2 font-semibold text-white">Accent knop</span>
+        </div>
+      </div>
+      <div className="rounded-card border border-gray-200 bg-white p-5 shadow-sm">
+        <p className="font-semibold text-ink">Voorbeeld kaart</p>
+        <p className="mt-1 text-muted">Secundaire tekst in een kaart met de gekozen afronding.</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import { useState } from "react";
+import { Link } from "react-router-dom";
+import { ACCEPT_ALL, NECESSARY_ONLY } from "../lib/consent";
+import { saveConsent, useConsent } from "../lib/consent-store";
+import { buttonClass } from "./ui";
+
+/** First-visit cookie banner; reopened by the "Cookie Instellingen" button of /cookie-beleid. */
+export function CookieBanner() {
+  const { choice, bannerOpen } = useConsent();
+  const [showSettings, setShowSettings] = useState(false);
+  const [analytics, setAnalytics] = useState(choice?.analytics ?? false);
+  const [marketing, setMarketing] = useState(choice?.marketing ?? false);
+  if (!bannerOpen) return null;
+
+  const save = (value: typeof ACCEPT_ALL) => {
+    saveConsent(value);
+    setShowSettings(false);
+  };
+
+  return (
+    <div
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="cookie-titel"
+      className="fixed inset-x-0 bottom-0 z-50 border-t border-gray-200 bg-white px-4 py-5 shadow-[0_-8px_24px_rgba(0,0,0,0.08)] sm:px-6"
+    >
+      <div className="mx-auto max-w-6xl">
+        <h2 id="cookie-titel" className="text-lg font-semibold text-ink">
+          Wij gebruiken cookies
+        </h2>
+        <p className="mt-2 text-sm text-muted">
+          Noodzakelijke cookies zorgen dat de website werkt. Met uw toestemming gebruiken wij ook analytische
+          cookies om de website te verbeteren en marketingcookies (Meta, Snapchat en TikTok) om relevante
+          advertenties te tonen. Lees meer in ons{" "}
+          <Link to="/cookie-beleid" className="text-primary underline">
+            Cookie Beleid
+          </Link>
+          .
+        </p>
+        {showSettings && (
+          <fieldset className="mt-4 grid gap-3 sm:grid-cols-3">
+            <legend className="sr-only">Cookiecategorieën</legend>
+            <Category
+              id="cookie-noodzakelijk"
+              label="Noodzakelijk"
+              text="Altijd actief: sessie, formulieren en uw cookiekeuze."
+              checked
+              disabled
+            />
+            <Category
+              id="cookie-analytisch"
+              label="Analytisch"
+              text="Anonieme statistieken over het gebruik van de website."
+              checked={analytics}
+              onChange={setAnalytics}
+            />
+            <Category
+              id="cookie-marketing"
+              label="Marketing"
+              text="Advertentiepixels van Meta, Snapchat en TikTok."
+              checked={marketing}
+              onChange={setMarketing}
+            />
+          </fieldset>
+        )}
+        <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:justify-end">
+          {showSettings ? (
+            <button
+              type="button"
+              className={buttonClass("outline", "py-2")}
+              onClick={() => save({ analytics, marketing })}
+            >
+              Voorkeuren Opslaan
+            </button>
+          ) : (
+            <button
+              type="button"
+              className={buttonClass("outline", "py-2")}
+              onClick={() => setShowSettings(true)}
+            >
+              Instellingen
+            </button>
+          )}
+          <button
+            type="button"
+            className={buttonClass("outline", "py-2")}
+            onClick={() => save(NECESSARY_ONLY)}
+          >
+            Weigeren
+          </button>
+          <button type="button" className={buttonClass("primary", "py-2")} onClick={() => save(ACCEPT_ALL)}>
+            Accepteren
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Category(props: {
+  id: string;
+  label: string;
+  text: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange?: (checked: boolean) => void;
+}) {
+  return (
+    <label htmlFor={props.id} className="flex gap-3 rounded-card border border-gray-200 p-3 text-sm">
+      <input
+        id={props.id}
+        type="checkbox"
+        className="mt-0.5 h-4 w-4 accent-[var(--color-primary)]"
+        checked={props.checked}
+        disabled={props.disabled}
+        onChange={(event) => props.onChange?.(event.target.checked)}
+      />
+      <span>
+        <span className="block font-semibold text-ink">{props.label}</span>
+        <span className="text-muted">{props.text}</span>
+      </span>
+    </label>
+  );
+}

@@ -1,0 +1,68 @@
+import { useEffect, useRef } from "react";
+import { useLocation } from "react-router-dom";
+import { useCompanySettings, useThemeSettings } from "../api/public";
+import { useConsent } from "../lib/consent-store";
+import { scrollToSectionSoon, type SectionState } from "../lib/navigation";
+import { loadPixels, trackPixelPageView } from "../lib/pixels";
+import { applyTheme } from "../lib/theme";
+import { startTracking } from "../lib/tracking";
+import { canonicalUrl, isPublicPath } from "../lib/url";
+import { metaFor } from "../routes";
+
+/** Browser-only side effects of the site: theme, tracking, pixels, scroll position and head tags. */
+export function SiteEffects() {
+  const { pathname, state } = useLocation();
+  const section = (state as Partial<SectionState> | null)?.section;
+  const theme = useThemeSettings();
+  const settings = useCompanySettings();
+  const { choice } = useConsent();
+  const marketingAllowed = choice?.marketing === true;
+
+  useEffect(() => {
+    if (theme) applyTheme(theme);
+  }, [theme]);
+
+  useEffect(() => startTracking(), []);
+
+  // Content pages open at the top; a section link from another page scrolls to its section instead.
+  // The first render keeps the browser's own position (a /#aanvraag link or a reload).
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    if (section) return scrollToSectionSoon(section);
+    window.scrollTo({ top: 0, behavior: "instant" });
+  }, [pathname, section]);
+
+  useEffect(() => {
+    const meta = metaFor(pathname);
+    document.title = meta.title;
+    document.querySelector('meta[name="description"]')?.setAttribute("content", meta.description);
+    const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]');
+    if (canonical && isPublicPath(pathname)) {
+      const current = canonical.getAttribute("href") ?? "";
+      // Absolute, as search engines want it: the SITE_URL origin of the build, else this page's own
+      // (which is what the pre-rendered relative link resolves to anyway).
+      const origin = /^https?:\/\//.test(current) ? new URL(current).origin : window.location.origin;
+      canonical.setAttribute("href", canonicalUrl(origin, pathname));
+    }
+  }, [pathname]);
+
+  // Pixels: only after marketing consent, only for configured ids, one page view per route change.
+  const pixelsLoaded = useRef(false);
+  useEffect(() => {
+    if (!marketingAllowed || !settings) return;
+    loadPixels(settings);
+    pixelsLoaded.current = true;
+  }, [marketingAllowed, settings]);
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    if (pathname === firstPath.current) return;
+    firstPath.current = pathname;
+    if (pixelsLoaded.current) trackPixelPageView();
+  }, [pathname]);
+
+  return null;
+}

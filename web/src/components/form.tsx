@@ -1,0 +1,78 @@
+import type { ComponentProps, ReactNode } from "react";
+
+export const INPUT_CLASS =
+  "mt-2 block w-full rounded-button border bg-white px-4 py-3 text-ink placeholder:text-gray-400 focus:border-primary";
+
+/** A labelled input or textarea with its error message, wired up for screen readers. */
+export function Field({
+  id,
+  label,
+  error,
+  hint,
+  required,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  required?: boolean;
+  children: (props: {
+    id: string;
+    "aria-invalid": boolean;
+    "aria-describedby"?: string;
+    className: string;
+  }) => ReactNode;
+}) {
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-fout` : null].filter(Boolean).join(" ");
+  return (
+    <div>
+      <label htmlFor={id} className="font-semibold text-ink">
+        {label}
+        {required && (
+          <span className="text-red-700" aria-hidden="true">
+            {" "}
+            *
+          </span>
+        )}
+      </label>
+      {children({
+        id,
+        "aria-invalid": Boolean(error),
+        "aria-describedby": describedBy || undefined,
+        className: `${INPUT_CLASS} ${error ? "border-red-600" : "border-gray-300"}`,
+      })}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-fout`} className="mt-1 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The honeypot: a field named "website" that people never see or hear (off-screen, aria-hidden, out
+ * of the tab order, no autofill). Bots that fill every field give themselves away.
+ */
+export function Honeypot(props: Pick<ComponentProps<"input">, "value" | "onChange" | "id">) {
+  return (
+    <div className="honeypot" aria-hidden="true">
+      <label htmlFor={props.id}>Website</label>
+      <input
+        id={props.id}
+        name="website"
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+        value={props.value}
+        onChange={props.onChange}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createNoticeStore } from "./notice-store";
+
+describe("notice store", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("shows one notice at a time; a new one replaces the old", () => {
+    const store = createNoticeStore();
+    store.show({ title: "Eerste" });
+    store.show({ title: "Fout bij Versturen", variant: "destructive" });
+    expect(store.current()).toMatchObject({ title: "Fout bij Versturen", variant: "destructive" });
+  });
+
+  it("defaults to the default variant and closes by itself", () => {
+    const store = createNoticeStore(1000);
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.show({ title: "Aanvraag Succesvol Verzonden!" });
+    expect(store.current()?.variant).toBe("default");
+    vi.advanceTimersByTime(1000);
+    expect(store.current()).toBeNull();
+    expect(listener).toHaveBeenCalledTimes(2);
+  });
+
+  it("ignores dismissing a notice that was already replaced", () => {
+    const store = createNoticeStore(0);
+    const first = store.show({ title: "A" });
+    store.show({ title: "B" });
+    store.dismiss(first);
+    expect(store.current()?.title).toBe("B");
+    store.dismiss();
+    expect(store.current()).toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+// A one-at-a-time notice (toast) store, shared by the public site and the admin panel (SPEC §8:
+// default and destructive variants, only one visible at a time).
+
+export type NoticeVariant = "default" | "destructive";
+
+export interface Notice {
+  id: number;
+  title: string;
+  description?: string;
+  variant: NoticeVariant;
+}
+
+export interface NoticeInput {
+  title: string;
+  description?: string;
+  variant?: NoticeVariant;
+}
+
+/** How long a notice stays before it closes by itself. */
+export const NOTICE_DURATION_MS = 5000;
+
+export interface NoticeStore {
+  show(input: NoticeInput): number;
+  dismiss(id?: number): void;
+  current(): Notice | null;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createNoticeStore(durationMs = NOTICE_DURATION_MS): NoticeStore {
+  let notice: Notice | null = null;
+  let nextId = 1;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const listeners = new Set<() => void>();
+  const emit = () => listeners.forEach((listener) => listener());
+
+  const dismiss = (id?: number) => {
+    if (notice === null || (id !== undefined && notice.id !== id)) return;
+    clearTimeout(timer);
+    notice = null;
+    emit();
+  };
+
+  return {
+    show(input) {
+      clearTimeout(timer);
+      // A new notice replaces the visible one.
+      notice = {
+        id: nextId++,
+        title: input.title,
+        description: input.description,
+        variant: input.variant ?? "default",
+      };
+      const id = notice.id;
+      if (durationMs > 0) timer = setTimeout(() => dismiss(id), durationMs);
+      emit();
+      return id;
+    },
+    dismiss,
+    current: () => notice,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

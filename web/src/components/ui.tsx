@@ -1,0 +1,195 @@
+import { Suspense, type ComponentProps, type ReactNode } from "react";
+
+type ButtonVariant = "primary" | "accent" | "outline" | "light";
+
+const BUTTON_BASE =
+  "inline-flex items-center justify-center gap-2 rounded-button px-6 py-3 text-base font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60";
+
+const BUTTON_VARIANTS: Record<ButtonVariant, string> = {
+  primary: "bg-primary text-white hover:bg-primary-hover",
+  accent: "bg-accent text-white hover:brightness-95",
+  outline: "border-2 border-primary text-primary hover:bg-primary hover:text-white",
+  light: "border-2 border-white text-white hover:bg-white hover:text-ink",
+};
+
+export function buttonClass(variant: ButtonVariant = "primary", extra = ""): string {
+  return `${BUTTON_BASE} ${BUTTON_VARIANTS[variant]} ${extra}`.trim();
+}
+
+export function Section({
+  id,
+  className = "",
+  children,
+  labelledBy,
+}: {
+  id?: string;
+  className?: string;
+  children: ReactNode;
+  labelledBy?: string;
+}) {
+  return (
+    <section id={id} aria-labelledby={labelledBy} className={`px-4 py-16 sm:px-6 lg:py-20 ${className}`}>
+      {/* A hydration boundary: React hydrates a long page section by section and yields in between. */}
+      <div className="mx-auto max-w-6xl">
+        <Suspense fallback={null}>{children}</Suspense>
+      </div>
+    </section>
+  );
+}
+
+export function SectionHeading({ id, title, intro }: { id?: string; title: string; intro?: ReactNode }) {
+  return (
+    <div className="mx-auto mb-10 max-w-3xl text-center">
+      <h2 id={id} className="text-3xl font-bold text-ink sm:text-4xl">
+        {title}
+      </h2>
+      {intro && <p className="mt-4 text-lg text-muted">{intro}</p>}
+    </div>
+  );
+}
+
+export function Card({ className = "", children, ...rest }: ComponentProps<"div">) {
+  return (
+    <div className={`rounded-card border border-gray-200 bg-white p-6 shadow-sm ${className}`} {...rest}>
+      {children}
+    </div>
+  );
+}
+
+/** A green tick list, as used for benefits and inclusions. */
+export function CheckList({ items, className = "" }: { items: ReactNode[]; className?: string }) {
+  return (
+    <ul className={`space-y-3 ${className}`}>
+      {items.map((item, index) => (
+        <li key={index} className="flex gap-3 text-ink">
+          <CheckIcon />
+          <span>{item}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function CheckIcon({ className = "text-accent" }: { className?: string }) {
+  return (
+    <svg
+      className={`mt-0.5 h-5 w-5 shrink-0 ${className}`}
+      viewBox="0 0 20 20"
+      fill="currentColor"
+      aria-hidden="true"
+    >
+      <path
+        fillRule="evenodd"
+        d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0z"
+        clipRule="evenodd"
+      />
+    </svg>
+  );
+}
+
+export function CrossIcon() {
+  return (
+    <svg
+      className="mt-0.5 h-5 w-5 shrink-0 text-red-600"
+      viewBox="0 0 20 20"
+      fill="currentColor"
+      aria-hidden="true"
+    >
+      <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4z" />
+    </svg>
+  );
+}
+
+/** A responsive table with a caption for screen readers and horizontal scrolling on small screens. */
+export function DataTable({ caption, head, rows }: { caption: string; head: string[]; rows: ReactNode[][] }) {
+  return (
+    // Focusable so keyboard users can scroll a table that is wider than a small screen.
+    <div
+      className="overflow-x-auto rounded-card border border-gray-200"
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+    >
+      <table className="w-full min-w-[32rem] border-collapse text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-gray-50 text-ink">
+          <tr>
+            {head.map((cell) => (
+              <th key={cell} scope="col" className="px-4 py-3 font-semibold">
+                {cell}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-gray-200">
+          {rows.map((row, rowIndex) => (
+            <tr key={rowIndex} className="align-top">
+              {row.map((cell, cellIndex) =>
+                cellIndex === 0 ? (
+                  <th key={cellIndex} scope="row" className="px-4 py-3 font-medium text-ink">
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={cellIndex} className="px-4 py-3 text-muted">
+                    {cell}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The gradient hero at the top of every content page. */
+export function PageHero({
+  title,
+  intro,
+  children,
+}: {
+  title: string;
+  intro: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <section className="bg-hero px-4 py-16 text-white sm:px-6 lg:py-24">
+      <div className="mx-auto max-w-4xl text-center">
+        <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">{title}</h1>
+        <p className="mx-auto mt-6 max-w-2xl text-lg text-white/90 sm:text-xl">{intro}</p>
+        {children && <div className="mt-8 flex flex-col justify-center gap-4 sm:flex-row">{children}</div>}
+      </div>
+    </section>
+  );
+}
+
+/** Stat tile: a big figure and its caption. */
+export function Stat({ value, label }: { value: string; label: string }) {
+  return (
+    <div className="rounded-card bg-white p-6 text-center shadow-sm ring-1 ring-gray-200">
+      <p className="text-3xl font-bold text-primary sm:text-4xl">{value}</p>
+      <p className="mt-2 text-sm font-medium text-muted">{label}</p>
+    </div>
+  );
+}
+
+/** A grid of cards that each hold a title and a short text. */
+export function CardGrid({
+  items,
+  className = "sm:grid-cols-2 lg:grid-cols-3",
+}: {
+  items: { title: string; text: string }[];
+  className?: string;
+}) {
+  return (
+    <div className={`grid gap-6 ${className}`}>
+      {items.map((item) => (
+        <Card key={item.title}>
+          <h3 className="text-lg font-semibold text-ink">{item.title}</h3>
+          <p className="mt-2 text-muted">{item.text}</p>
+        </Card>
+      ))}
+    </div>
+  );
+}

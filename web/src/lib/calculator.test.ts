@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import {
+  CALCULATOR_DEFAULTS,
+  calculateLease,
+  downPaymentAfterPriceChange,
+  maxDownPayment,
+  parseCarPrice,
+  parseInterestRate,
+} from "./calculator";
+import { formatEuro, formatPercent } from "./format";
+
+describe("calculateLease", () => {
+  it("computes the defaults: 25000 price, 5000 down, 48 months, 4.5%, insurance on", () => {
+    expect(calculateLease(CALCULATOR_DEFAULTS)).toEqual({
+      monthlyPayment: 606,
+      totalCost: 34091,
+      totalInterest: 1891,
+      baseLease: 456,
+      additionalCosts: 150,
+    });
+  });
+
+  it("adds 150 for insurance and 120 for maintenance", () => {
+    const result = calculateLease({
+      carPrice: 40_000,
+      downPayment: 10_000,
+      termMonths: 60,
+      annualRatePercent: 6,
+      insurance: true,
+      maintenance: true,
+    });
+    expect(result).toEqual({
+      monthlyPayment: 850,
+      totalCost: 60999,
+      totalInterest: 4799,
+      baseLease: 580,
+      additionalCosts: 270,
+    });
+  });
+
+  it("divides the financed amount by the months at 0% interest", () => {
+    const result = calculateLease({ ...CALCULATOR_DEFAULTS, annualRatePercent: 0 });
+    expect(result).toEqual({
+      monthlyPayment: 567,
+      totalCost: 32200,
+      totalInterest: 0,
+      baseLease: 417,
+      additionalCosts: 150,
+    });
+  });
+
+  it("never finances a negative amount when the down payment exceeds the price", () => {
+    const result = calculateLease({ ...CALCULATOR_DEFAULTS, carPrice: 4000, insurance: false });
+    expect(result).toEqual({
+      monthlyPayment: 0,
+      totalCost: 5000,
+      totalInterest: 0,
+      baseLease: 0,
+      additionalCosts: 0,
+    });
+  });
+
+  it.each([
+    ["zero price", { carPrice: 0 }],
+    ["negative price", { carPrice: -100 }],
+    ["negative down payment", { downPayment: -1 }],
+    ["zero term", { termMonths: 0 }],
+    ["negative rate", { annualRatePercent: -0.1 }],
+    ["NaN price", { carPrice: Number.NaN }],
+  ])("returns all zeros for %s", (_label, override) => {
+    expect(calculateLease({ ...CALCULATOR_DEFAULTS, maintenance: true, ...override })).toEqual({
+      monthlyPayment: 0,
+      totalCost: 0,
+      totalInterest: 0,
+      baseLease: 0,
+      additionalCosts: 0,
+    });
+  });
+});
+
+describe("calculator input rules", () => {
+  it("floors the car price at 0 and treats garbage as 0", () => {
+    expect(parseCarPrice("-5")).toBe(0);
+    expect(parseCarPrice("abc")).toBe(0);
+    expect(parseCarPrice("")).toBe(0);
+    expect(parseCarPrice("250000")).toBe(250000);
+  });
+
+  it("clamps the interest rate to 0-20", () => {
+    expect(parseInterestRate("-1")).toBe(0);
+    expect(parseInterestRate("25")).toBe(20);
+    expect(parseInterestRate("3.7")).toBe(3.7);
+    expect(parseInterestRate("x")).toBe(0);
+  });
+
+  it("caps the down payment slider at half the price", () => {
+    expect(maxDownPayment(25_000)).toBe(12_500);
+    expect(maxDownPayment(-10)).toBe(0);
+  });
+
+  it("resets the down payment to 20% of the new price when it exceeds 50%", () => {
+    expect(downPaymentAfterPriceChange(8000, 5000)).toBe(1600);
+    expect(downPaymentAfterPriceChange(12_345, 7000)).toBe(2469);
+    expect(downPaymentAfterPriceChange(10_000, 5000)).toBe(5000);
+    expect(downPaymentAfterPriceChange(30_000, 5000)).toBe(5000);
+  });
+});
+
+describe("Dutch formatting", () => {
+  it("formats whole euros with dots", () => {
+    expect(formatEuro(1234)).toBe("€ 1.234");
+    expect(formatEuro(606)).toBe("€ 606");
+    expect(formatEuro(1234567.6)).toBe("€ 1.234.568");
+    expect(formatEuro(0)).toBe("€ 0");
+  });
+
+  it("formats percentages with a comma", () => {
+    expect(formatPercent(4.5)).toBe("4,5%");
+    expect(formatPercent(20)).toBe("20%");
+  });
+});

@@ -1,0 +1,80 @@
+import type { LeaseCalculatorInput, LeaseCalculatorResult } from "@lease/contracts";
+
+import { INSURANCE_MONTHLY, MAINTENANCE_MONTHLY } from "./constants";
+
+// The lease calculator of SPEC §4, §5 and §9: one pure computation plus the input rules of the form.
+
+export const PRICE_HINT_MIN = 1000;
+export const PRICE_HINT_MAX = 200_000;
+export const DOWN_PAYMENT_STEP = 500;
+export const RATE_MIN = 0;
+export const RATE_MAX = 20;
+export const RATE_STEP = 0.1;
+
+export type CalculatorInput = LeaseCalculatorInput;
+export type CalculatorResult = LeaseCalculatorResult;
+
+export const CALCULATOR_DEFAULTS: CalculatorInput = {
+  carPrice: 25_000,
+  downPayment: 5_000,
+  termMonths: 48,
+  annualRatePercent: 4.5,
+  insurance: true,
+  maintenance: false,
+};
+
+const ZERO_RESULT: CalculatorResult = {
+  monthlyPayment: 0,
+  totalCost: 0,
+  totalInterest: 0,
+  baseLease: 0,
+  additionalCosts: 0,
+};
+
+/** Indicative monthly cost: an annuity on the financed amount plus the chosen extra services. */
+export function calculateLease(input: CalculatorInput): CalculatorResult {
+  const { carPrice, downPayment, termMonths, annualRatePercent } = input;
+  // Written as negations so that NaN inputs also yield zeros.
+  if (!(carPrice > 0) || !(downPayment >= 0) || !(termMonths > 0) || !(annualRatePercent >= 0)) {
+    return { ...ZERO_RESULT };
+  }
+  const financed = Math.max(0, carPrice - downPayment);
+  const monthlyRate = annualRatePercent / 100 / 12;
+  const baseLease =
+    monthlyRate === 0
+      ? financed / termMonths
+      : (financed * monthlyRate * (1 + monthlyRate) ** termMonths) / ((1 + monthlyRate) ** termMonths - 1);
+  const additionalCosts =
+    (input.insurance ? INSURANCE_MONTHLY : 0) + (input.maintenance ? MAINTENANCE_MONTHLY : 0);
+  const monthlyPayment = baseLease + additionalCosts;
+  return {
+    monthlyPayment: Math.round(monthlyPayment),
+    totalCost: Math.round(monthlyPayment * termMonths + downPayment),
+    totalInterest: Math.round(Math.max(0, baseLease * termMonths - financed)),
+    baseLease: Math.round(baseLease),
+    additionalCosts: Math.round(additionalCosts),
+  };
+}
+
+/** Car price field: numeric, floored at 0 (the 1.000-200.000 range is only a hint). */
+export function parseCarPrice(raw: string): number {
+  const value = Number(raw);
+  return Number.isFinite(value) ? Math.max(0, value) : 0;
+}
+
+/** Interest field: clamped to 0-20. */
+export function parseInterestRate(raw: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value)) return 0;
+  return Math.min(RATE_MAX, Math.max(RATE_MIN, value));
+}
+
+/** The slider's upper bound: half the car price. */
+export function maxDownPayment(carPrice: number): number {
+  return Math.max(0, carPrice * 0.5);
+}
+
+/** After a price change a down payment above 50% of the new price resets to 20% of it, rounded. */
+export function downPaymentAfterPriceChange(newPrice: number, downPayment: number): number {
+  return downPayment > maxDownPayment(newPrice) ? Math.round(newPrice * 0.2) : downPayment;
+}

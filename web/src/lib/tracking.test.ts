@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createSessionId, getSessionId, SESSION_STORAGE_KEY } from "./tracking";
+
+describe("visitor session id", () => {
+  it('has the form "session-" + base36 + "-" + timestamp', () => {
+    expect(
+      createSessionId(
+        () => 0.123456789,
+        () => 1_700_000_000_000,
+      ),
+    ).toMatch(/^session-[a-z0-9]+-1700000000000$/);
+    expect(createSessionId()).toMatch(/^session-[A-Za-z0-9]+-\d{10,16}$/);
+  });
+
+  it('is kept in local storage under "visitor-session"', () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
+    const first = getSessionId(storage);
+    expect(store.get(SESSION_STORAGE_KEY)).toBe(first);
+    expect(getSessionId(storage)).toBe(first);
+    expect(SESSION_STORAGE_KEY).toBe("visitor-session");
+  });
+
+  it("still gives an id when storage throws", () => {
+    const broken = {
+      getItem: () => {
+        throw new Error("blocked");
+      },
+      setItem: () => undefined,
+    };
+    expect(getSessionId(broken)).toMatch(/^session-/);
+  });
+});
+
+describe("startTracking", () => {
+  // A small browser stand-in: Node's EventTarget as window, a history that moves location.
+  function fakeBrowser() {
+    const posts: { url: string; body: Record<string, unknown> }[] = [];
+    const store = new Map<string, string>();
+    const target = new EventTarget();
+    const location = { pathname: "/", search: "" };
+    const move = (_state: unknown, _title: string, url?: string | URL | null) => {
+      const next = new URL(String(url ?? "/"), "http://site.test");
+      location.pathname = next.pathname;
+      location.search = next.search;
+    };
+    const win = Object.assign(target, {
+      location,
+      history: { pushState: move, replaceState: move },
+      localStorage: {
+        getItem: (key: string) => store.get(key) ?? null,
+        setItem: (key: string, value: string) => void store.set(key, value),
+      },
+      setInterval,
+      clearInterval,
+    });
+    vi.stubGlobal("window", win);
+    vi.stubGlobal("document", { referrer: "" });
+    vi.stubGlobal("fetch", (url: string, init: { body: string }) => {
+      posts.push({ url, body: JSON.parse(init.body) as Record<string, unknown> });
+      return Promise.resolve(new Response(null, { status: 204 }));
+    });
+    return { posts, win };
+  }
+
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("counts a page once even when the tracker is started twice or restarted on the same page", async () => {
+    vi.resetModules();
+    const { posts, win } = fakeBrowser();
+    const { startTracking } = await import("./tracking");
+    const stopFirst = startTracking();
+    const stopSecond = startTracking(); // e.g. a component mounted twice
+    expect(posts.map((p) => p.body.page)).toEqual(["/"]);
+    stopFirst();
+    stopSecond();
+    startTracking(); // a remount on the same page
+    expect(posts.map((p) => p.body.page)).toEqual(["/"]);
+
+    win.history.pushState(null, "", "/over-ons");
+    expect(posts.map((p) => p.body.page)).toEqual(["/", "/over-ons"]);
+    expect(posts.every((p) => p.url === "/api/track/visit")).toBe(true);
+    expect(new Set(posts.map((p) => p.body.sessionId)).size).toBe(1);
+  });
+
+  it("stops listening once every caller has stopped", async () => {
+    vi.resetModules();
+    const { posts, win } = fakeBrowser();
+    const { startTracking } = await import("./tracking");
+    const stopA = startTracking();
+    const stopB = startTracking();
+    stopA();
+    stopA(); // a second call changes nothing
+    win.history.pushState(null, "", "/voorwaarden");
+    expect(posts.map((p) => p.body.page)).toEqual(["/", "/voorwaarden"]);
+    stopB();
+    win.history.pushState(null, "", "/cookie-beleid");
+    expect(posts.map((p) => p.body.page)).toEqual(["/", "/voorwaarden"]);
+  });
+});

@@ -1,0 +1,94 @@
+import type { TrackHeartbeatBody, TrackVisitBody } from "@lease/contracts";
+import { VISITOR_SESSION_STORAGE_KEY } from "./constants";
+import { onHistoryChange } from "./history";
+
+// Anonymous visit tracking of SPEC §7. Every failure is ignored: tracking must never disturb a visitor.
+
+export const SESSION_STORAGE_KEY = VISITOR_SESSION_STORAGE_KEY;
+export const HEARTBEAT_INTERVAL_MS = 30_000;
+
+/** "session-" + random base36 + "-" + Date.now(). */
+export function createSessionId(random: () => number = Math.random, now: () => number = Date.now): string {
+  const randomPart = random().toString(36).slice(2, 11) || "0";
+  return `session-${randomPart}-${now()}`;
+}
+
+export function getSessionId(storage: Pick<Storage, "getItem" | "setItem"> | undefined): string {
+  try {
+    const existing = storage?.getItem(SESSION_STORAGE_KEY);
+    if (existing) return existing;
+    const created = createSessionId();
+    storage?.setItem(SESSION_STORAGE_KEY, created);
+    return created;
+  } catch {
+    // Storage can be blocked (private mode, strict settings): track this page load only.
+    return createSessionId();
+  }
+}
+
+function post(path: string, body: TrackVisitBody | TrackHeartbeatBody): void {
+  try {
+    void fetch(path, {
+      method: "POST",
+      credentials: "include",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      keepalive: true,
+    }).catch(() => undefined);
+  } catch {
+    // ignored on purpose
+  }
+}
+
+function safeLocalStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+// One tracker per page, whatever mounts it: a component that remounts (or a second caller) shares
+// it, and the last page counted is remembered across restarts, so one page is never counted twice.
+let tracker: { users: number; stop: () => void } | undefined;
+let lastTracked: string | null = null;
+
+/** Starts visit and heartbeat tracking (once per page, shared by every caller); returns a stop function. */
+export function startTracking(): () => void {
+  if (!tracker) tracker = { users: 0, stop: runTracker() };
+  const current = tracker;
+  current.users++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    current.users--;
+    if (current.users === 0 && tracker === current) {
+      tracker = undefined;
+      current.stop();
+    }
+  };
+}
+
+function runTracker(): () => void {
+  const sessionId = getSessionId(safeLocalStorage());
+
+  const trackVisit = () => {
+    const page = window.location.pathname + window.location.search;
+    // The router's own replaceState on start-up does not change the page: not a new visit.
+    if (page === lastTracked) return;
+    lastTracked = page;
+    post("/api/track/visit", { sessionId, page, referrer: document.referrer });
+  };
+
+  trackVisit();
+  const unsubscribe = onHistoryChange(trackVisit);
+  const heartbeat = window.setInterval(
+    () => post("/api/track/heartbeat", { sessionId }),
+    HEARTBEAT_INTERVAL_MS,
+  );
+  return () => {
+    unsubscribe();
+    window.clearInterval(heartbeat);
+  };
+}

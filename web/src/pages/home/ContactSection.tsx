@@ -1,0 +1,158 @@
+import { useState, type FormEvent } from "react";
+import type { ContactResponse } from "@lease/contracts";
+import { apiRequest, userErrorMessage } from "../../api/client";
+import { useCompanySettings } from "../../api/public";
+import { Field, Honeypot } from "../../components/form";
+import { useNotice } from "../../components/notice";
+import { buttonClass, Section, SectionHeading } from "../../components/ui";
+import { COMPANY_FALLBACKS, companyDetails, telHref } from "../../lib/company";
+import { useHydrated } from "../../lib/hydrated";
+import { EMPTY_CONTACT, checkContact, type ContactValues, type FieldErrors } from "../../lib/forms";
+import { LEASE_REQUEST_FAILED_FALLBACK } from "./LeaseRequestSection";
+
+export function ContactSection() {
+  const company = companyDetails(useCompanySettings());
+  return (
+    <Section id="contact" labelledBy="contact-titel">
+      <SectionHeading
+        id="contact-titel"
+        title="Contact"
+        intro="Liever eerst even overleggen? Bel, mail of stuur een bericht. Wij denken graag met u mee."
+      />
+      <div className="grid gap-8 lg:grid-cols-2">
+        <div className="space-y-6">
+          <dl className="grid gap-6 sm:grid-cols-2">
+            <ContactItem title="Telefoon">
+              {company.phone ? (
+                <a href={telHref(company.phone)} className="font-semibold text-primary hover:underline">
+                  {company.phone}
+                </a>
+              ) : (
+                COMPANY_FALLBACKS.phone
+              )}
+              <span className="block text-sm text-muted">Werkdagen 9:00 - 17:30</span>
+            </ContactItem>
+            <ContactItem title="E-mail">
+              {company.email ? (
+                <a
+                  href={`mailto:${company.email}`}
+                  className="font-semibold break-all text-primary hover:underline"
+                >
+                  {company.email}
+                </a>
+              ) : (
+                COMPANY_FALLBACKS.email
+              )}
+              <span className="block text-sm text-muted">Antwoord binnen 4 uur op werkdagen</span>
+            </ContactItem>
+            <ContactItem title="Adres">
+              <span className="block">{company.name}</span>
+              <span className="block">{company.address ?? COMPANY_FALLBACKS.address}</span>
+              {(company.postalCode || company.city) && (
+                <span className="block">{[company.postalCode, company.city].filter(Boolean).join(" ")}</span>
+              )}
+            </ContactItem>
+            <ContactItem title="Bedrijfsgegevens">
+              <span className="block">KvK: {company.kvk ?? COMPANY_FALLBACKS.kvk}</span>
+              <span className="block">BTW: {company.btw ?? COMPANY_FALLBACKS.btw}</span>
+            </ContactItem>
+          </dl>
+          <div className="rounded-card bg-gray-50 p-6 ring-1 ring-gray-200">
+            <h3 className="font-semibold text-ink">Altijd bereikbaar</h3>
+            <p className="mt-2 text-muted">
+              Lease-klanten met pech of schade bereiken ons 24/7 via het noodnummer in hun contract. Een
+              nieuwe aanvraag beantwoorden wij binnen 24 uur.
+            </p>
+          </div>
+        </div>
+        <ContactForm />
+      </div>
+    </Section>
+  );
+}
+
+function ContactItem({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div className="rounded-card border border-gray-200 p-5">
+      <dt className="text-sm font-semibold tracking-wide text-muted uppercase">{title}</dt>
+      <dd className="mt-2 text-ink">{children}</dd>
+    </div>
+  );
+}
+
+function ContactForm() {
+  const { notify } = useNotice();
+  const [values, setValues] = useState<ContactValues>(EMPTY_CONTACT);
+  const [errors, setErrors] = useState<FieldErrors<"name" | "email" | "phone" | "message">>({});
+  const [sending, setSending] = useState(false);
+  const hydrated = useHydrated();
+  const set = (field: keyof ContactValues) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const check = checkContact(values);
+    setErrors(check.fieldErrors);
+    if (!check.body || sending) return;
+    setSending(true);
+    try {
+      await apiRequest<ContactResponse>("POST", "/api/contact", check.body);
+      setValues(EMPTY_CONTACT);
+      notify({
+        title: "Bericht Verzonden",
+        description: "Bedankt voor uw bericht. Wij reageren op werkdagen binnen 4 uur.",
+      });
+    } catch (error) {
+      notify({
+        title: "Fout bij Versturen",
+        description: userErrorMessage(error, LEASE_REQUEST_FAILED_FALLBACK),
+        variant: "destructive",
+      });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={submit}
+      className="relative space-y-5 rounded-card bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8"
+      aria-labelledby="contactformulier-titel"
+    >
+      <h3 id="contactformulier-titel" className="text-xl font-semibold text-ink">
+        Stuur ons een bericht
+      </h3>
+      <Field id="contact-naam" label="Naam" required error={errors.name}>
+        {(props) => (
+          <input {...props} type="text" autoComplete="name" value={values.name} onChange={set("name")} />
+        )}
+      </Field>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field id="contact-email" label="E-mailadres" required error={errors.email}>
+          {(props) => (
+            <input
+              {...props}
+              type="email"
+              autoComplete="email"
+              value={values.email}
+              onChange={set("email")}
+            />
+          )}
+        </Field>
+        <Field id="contact-telefoon" label="Telefoonnummer (optioneel)" error={errors.phone}>
+          {(props) => (
+            <input {...props} type="tel" autoComplete="tel" value={values.phone} onChange={set("phone")} />
+          )}
+        </Field>
+      </div>
+      <Field id="contact-bericht" label="Bericht" required error={errors.message}>
+        {(props) => <textarea {...props} rows={4} value={values.message} onChange={set("message")} />}
+      </Field>
+      <Honeypot id="contact-website" value={values.website} onChange={set("website")} />
+      <button type="submit" className={buttonClass("primary", "w-full")} disabled={!hydrated || sending}>
+        {sending ? "Versturen..." : "Bericht Versturen"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,212 @@
+import { useState, type FormEvent } from "react";
+import type { CreateLeaseRequestResponse } from "@lease/contracts";
+import { apiRequest, userErrorMessage } from "../../api/client";
+import { Field, Honeypot } from "../../components/form";
+import { useNotice } from "../../components/notice";
+import { buttonClass, CheckIcon, Section, SectionHeading } from "../../components/ui";
+import { LEASE_TERMS } from "../../lib/constants";
+import { useHydrated } from "../../lib/hydrated";
+import {
+  EMPTY_LEASE_REQUEST,
+  checkLeaseRequest,
+  type FieldErrors,
+  type LeaseRequestField,
+  type LeaseRequestValues,
+} from "../../lib/forms";
+
+export const LEASE_REQUEST_FAILED_FALLBACK =
+  "Er is een onverwachte fout opgetreden. Probeer het opnieuw of neem contact op via telefoon.";
+
+type Phase = "editing" | "sending" | "sent";
+
+export function LeaseRequestSection() {
+  const { notify } = useNotice();
+  const [values, setValues] = useState<LeaseRequestValues>(EMPTY_LEASE_REQUEST);
+  const [errors, setErrors] = useState<FieldErrors<LeaseRequestField>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [phase, setPhase] = useState<Phase>("editing");
+  const hydrated = useHydrated();
+
+  const set = (field: keyof LeaseRequestValues) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const reset = () => {
+    setValues(EMPTY_LEASE_REQUEST);
+    setErrors({});
+    setFormError(null);
+    setPhase("editing");
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (phase === "sending") return;
+    const check = checkLeaseRequest(values);
+    setErrors(check.fieldErrors);
+    setFormError(check.formError);
+    if (!check.body) return;
+    setPhase("sending");
+    try {
+      await apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", check.body);
+      setPhase("sent");
+      notify({
+        title: "Aanvraag Succesvol Verzonden!",
+        description:
+          "Bedankt voor uw interesse. Wij nemen binnen 24 uur contact met u op voor een vrijblijvende offerte.",
+      });
+    } catch (error) {
+      setPhase("editing");
+      notify({
+        title: "Fout bij Versturen",
+        description: userErrorMessage(error, LEASE_REQUEST_FAILED_FALLBACK),
+        variant: "destructive",
+      });
+    }
+  };
+
+  return (
+    <Section id="aanvraag" labelledBy="aanvraag-titel" className="bg-gray-50">
+      <SectionHeading
+        id="aanvraag-titel"
+        title="Vrijblijvend Lease Aanvragen"
+        intro="Heeft u een auto gevonden? Stuur ons de link en uw gegevens. U ontvangt binnen 24 uur een persoonlijke, vrijblijvende offerte."
+      />
+      <div className="mx-auto max-w-3xl rounded-card bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-10">
+        {phase === "sent" ? (
+          <div className="text-center" data-testid="aanvraag-succes">
+            <span className="mx-auto grid h-14 w-14 place-items-center rounded-full bg-accent text-white">
+              <CheckIcon className="h-8 w-8 text-white" />
+            </span>
+            <h3 className="mt-5 text-2xl font-bold text-ink">Bedankt voor uw aanvraag!</h3>
+            <p className="mt-3 text-muted">
+              Wij hebben uw aanvraag goed ontvangen. Uw vaste adviseur neemt binnen 24 uur contact met u op
+              voor een vrijblijvende offerte.
+            </p>
+            <button type="button" className={buttonClass("primary", "mt-8")} onClick={reset}>
+              Nieuwe Aanvraag
+            </button>
+          </div>
+        ) : (
+          <form
+            noValidate
+            onSubmit={submit}
+            aria-describedby="aanvraag-verplicht"
+            className="relative space-y-6"
+          >
+            <p id="aanvraag-verplicht" className="text-sm text-muted">
+              Velden met een * zijn verplicht.
+            </p>
+            <Field
+              id="aanvraag-auto"
+              label="Link naar de auto"
+              required
+              error={errors.carUrl}
+              hint="Bijvoorbeeld de advertentie op AutoScout24, Marktplaats of de website van de dealer."
+            >
+              {(props) => (
+                <input
+                  {...props}
+                  type="url"
+                  inputMode="url"
+                  placeholder="https://www.voorbeeld.nl/auto/..."
+                  value={values.carUrl}
+                  onChange={set("carUrl")}
+                />
+              )}
+            </Field>
+            <div className="grid gap-6 sm:grid-cols-2">
+              <Field id="aanvraag-telefoon" label="Telefoonnummer" required error={errors.contactNumber}>
+                {(props) => (
+                  <input
+                    {...props}
+                    type="tel"
+                    autoComplete="tel"
+                    placeholder="06 12345678"
+                    value={values.contactNumber}
+                    onChange={set("contactNumber")}
+                  />
+                )}
+              </Field>
+              <Field id="aanvraag-email" label="E-mailadres" required error={errors.email}>
+                {(props) => (
+                  <input
+                    {...props}
+                    type="email"
+                    autoComplete="email"
+                    placeholder="naam@bedrijf.nl"
+                    value={values.email}
+                    onChange={set("email")}
+                  />
+                )}
+              </Field>
+              <Field id="aanvraag-bedrijf" label="Bedrijfsnaam (optioneel)">
+                {(props) => (
+                  <input
+                    {...props}
+                    type="text"
+                    autoComplete="organization"
+                    value={values.companyName}
+                    onChange={set("companyName")}
+                  />
+                )}
+              </Field>
+              <Field id="aanvraag-looptijd" label="Gewenste looptijd (optioneel)">
+                {(props) => (
+                  <select {...props} value={values.leaseTerm} onChange={set("leaseTerm")}>
+                    <option value="">Kies een looptijd</option>
+                    {LEASE_TERMS.map((term) => (
+                      <option key={term} value={String(term)}>
+                        {term} maanden
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            </div>
+            <Field id="aanvraag-bericht" label="Bericht (optioneel)">
+              {(props) => (
+                <textarea
+                  {...props}
+                  rows={4}
+                  placeholder="Vertel ons bijvoorbeeld over uw onderneming, gewenste aanbetaling of kilometrage."
+                  value={values.message}
+                  onChange={set("message")}
+                />
+              )}
+            </Field>
+            <Honeypot id="aanvraag-website" value={values.website} onChange={set("website")} />
+            {formError && (
+              <p role="alert" className="rounded-button bg-red-50 px-4 py-3 font-medium text-red-700">
+                {formError}
+              </p>
+            )}
+            <div className="flex flex-col gap-3 sm:flex-row">
+              <button
+                type="submit"
+                className={buttonClass("primary", "sm:flex-1")}
+                disabled={!hydrated || phase === "sending"}
+              >
+                {phase === "sending" ? "Versturen..." : "Aanvraag Versturen"}
+              </button>
+              <button
+                type="button"
+                className={buttonClass("outline")}
+                onClick={reset}
+                disabled={phase === "sending"}
+              >
+                Reset
+              </button>
+            </div>
+            <p className="text-sm text-muted">
+              Uw aanvraag is vrijblijvend. Wij gebruiken uw gegevens alleen om contact met u op te nemen,
+              zoals beschreven in ons{" "}
+              <a href="/privacy-beleid" className="text-primary underline">
+                Privacy Beleid
+              </a>
+              .
+            </p>
+          </form>
+        )}
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,153 @@
+import { Link } from "react-router-dom";
+import { DataTable } from "../../components/ui";
+import {
+  Article,
+  Bullets,
+  CompanyAddressBlock,
+  LegalPage,
+  companyIntroduction,
+  useCompany,
+} from "./LegalPage";
+
+const RETENTION: [string, string, string][] = [
+  ["Contractgegevens", "7 jaar na het einde van het contract", "Wettelijke fiscale bewaarplicht"],
+  ["Afgewezen of niet doorgezette aanvragen", "1 jaar", "Afhandeling van vragen en klachten"],
+  ["Analytische gegevens", "26 maanden", "Verbeteren van de website"],
+  ["Marketingtoestemming", "3 jaar na het laatste contact", "Toestemming, altijd in te trekken"],
+];
+
+export default function PrivacyBeleidPage() {
+  const company = useCompany();
+  return (
+    <LegalPage
+      title="Privacy Beleid"
+      intro={
+        <p>
+          Wij gaan zorgvuldig om met uw persoonsgegevens en houden ons aan de Algemene Verordening
+          Gegevensbescherming (AVG). In dit privacybeleid leest u welke gegevens wij verwerken, waarom, hoe
+          lang en welke rechten u heeft.
+        </p>
+      }
+    >
+      <Article id="wie-zijn-wij" title="1. Wie zijn wij">
+        <p>
+          {companyIntroduction(company)} is verantwoordelijk voor de verwerking van persoonsgegevens zoals
+          beschreven in dit beleid.
+        </p>
+        <CompanyAddressBlock company={company} />
+      </Article>
+
+      <Article id="gegevens" title="2. Welke gegevens wij verzamelen">
+        <Bullets
+          items={[
+            "Contactgegevens: naam, e-mailadres, telefoonnummer en bedrijfsnaam.",
+            "Aanvraaggegevens: de link naar de gewenste auto, de gewenste looptijd en uw bericht.",
+            "Financiële gegevens die nodig zijn voor een kredietbeoordeling, zoals jaarcijfers en een BKR-toetsing.",
+            "Contractgegevens van een afgesloten leaseovereenkomst.",
+            "Technische gegevens: bezochte pagina's, verwijzende pagina, browser, IP-adres en een anonieme sessiecode.",
+          ]}
+        />
+      </Article>
+
+      <Article id="doeleinden" title="3. Doeleinden en grondslagen">
+        <Bullets
+          items={[
+            <>
+              <strong>Offerte en bemiddeling</strong> - uitvoering van (de voorbereiding van) een
+              overeenkomst.
+            </>,
+            <>
+              <strong>Kredietbeoordeling</strong> - uitvoering van een overeenkomst en wettelijke
+              verplichting.
+            </>,
+            <>
+              <strong>Administratie en belastingaangifte</strong> - wettelijke verplichting.
+            </>,
+            <>
+              <strong>Beveiliging en verbetering van de website</strong> - gerechtvaardigd belang.
+            </>,
+            <>
+              <strong>Marketing en advertentiepixels</strong> - uitsluitend met uw toestemming.
+            </>,
+          ]}
+        />
+      </Article>
+
+      <Article id="bewaartermijnen" title="4. Bewaartermijnen">
+        <p>Wij bewaren gegevens niet langer dan nodig. De termijnen zijn:</p>
+        <DataTable
+          caption="Bewaartermijnen per soort gegevens"
+          head={["Gegevens", "Bewaartermijn", "Reden"]}
+          rows={RETENTION}
+        />
+      </Article>
+
+      <Article id="delen" title="5. Delen met derden">
+        <p>
+          Wij verkopen uw gegevens nooit. Wij delen ze alleen als dat nodig is: met financiers en
+          leasemaatschappijen voor uw offerte, met het BKR voor de kredietbeoordeling, met onze hosting- en
+          e-mailleveranciers en, met uw toestemming, met advertentieplatforms. Met verwerkers sluiten wij een
+          verwerkersovereenkomst.
+        </p>
+      </Article>
+
+      <Article id="beveiliging" title="6. Beveiliging">
+        <p>
+          Wij nemen passende technische en organisatorische maatregelen, zoals versleutelde verbindingen
+          (HTTPS), toegangsbeperking tot de administratie, veilige wachtwoorden en regelmatige updates, om uw
+          gegevens te beschermen tegen verlies en onrechtmatig gebruik.
+        </p>
+      </Article>
+
+      <Article id="rechten" title="7. Uw rechten">
+        <p>U heeft het recht op:</p>
+        <Bullets
+          items={[
+            "inzage in de gegevens die wij van u verwerken;",
+            "correctie van onjuiste gegevens;",
+            "verwijdering van gegevens, voor zover wij ze niet wettelijk moeten bewaren;",
+            "beperking van en bezwaar tegen de verwerking;",
+            "overdraagbaarheid van uw gegevens;",
+            "het op ieder moment intrekken van uw toestemming.",
+          ]}
+        />
+        <p>Wij beantwoorden uw verzoek binnen 1 maand.</p>
+      </Article>
+
+      <Article id="cookies" title="8. Cookies">
+        <p>
+          Onze website gebruikt noodzakelijke cookies en, met uw toestemming, analytische en marketingcookies.
+          Lees meer in ons{" "}
+          <Link to="/cookie-beleid" className="text-primary underline">
+            Cookie Beleid
+          </Link>
+          .
+        </p>
+      </Article>
+
+      <Article id="wijzigingen" title="9. Wijzigingen">
+        <p>
+          Wij kunnen dit privacybeleid aanpassen. De meest actuele versie staat altijd op deze pagina, met de
+          datum van de laatste wijziging bovenaan.
+        </p>
+      </Article>
+
+      <Article id="contact-klachten" title="10. Contact en klachten">
+        <p>
+          Heeft u een vraag of een verzoek over uw gegevens? Neem contact met ons op via de gegevens
+          hieronder. Bent u niet tevreden over hoe wij met uw gegevens omgaan, dan kunt u een klacht indienen
+          bij de Autoriteit Persoonsgegevens (
+          <a
+            href="https://autoriteitpersoonsgegevens.nl"
+            className="text-primary underline"
+            rel="noopener noreferrer"
+          >
+            autoriteitpersoonsgegevens.nl
+          </a>
+          ).
+        </p>
+        <CompanyAddressBlock company={company} />
+      </Article>
+    </LegalPage>
+  );
+}
