@@ -40,7 +40,9 @@ describe("with Redis down", () => {
       async () =>
         (await p.count(
           "SELECT count(*) AS n FROM mailer.email_messages WHERE message_type = 'lease_request'",
-        )) === 50 && p.receiver.accepted().length === 50,
+        )) === 50 &&
+        p.receiver.accepted().length === 50 &&
+        (await p.count("SELECT count(*) AS n FROM mailer.outgoing_emails WHERE status = 'sent'")) === 50,
       30_000,
       "50 inbox rows and 50 notifications",
     );

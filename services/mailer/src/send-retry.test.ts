@@ -38,7 +38,15 @@ describe("sending through SendGrid", () => {
     expect(p.receiver.received.map((m) => m.status)).toEqual([500, 202]);
     const ids = new Set(p.receiver.received.map((m) => m.customArgs.outgoing_email_id));
     expect(ids.size).toBe(1);
-    const { rows } = await p.sql.query("SELECT status, attempts FROM mailer.outgoing_emails");
+    // The worker records "sent" after SendGrid's 202 has reached it, a moment after the receiver saw it.
+    const rows = await waitFor(
+      async () => {
+        const r = await p.sql.query("SELECT status, attempts FROM mailer.outgoing_emails");
+        return r.rows.length > 0 && r.rows.every((row) => row.status === "sent") && r.rows;
+      },
+      10_000,
+      "the send recorded as sent",
+    );
     expect(rows).toEqual([{ status: "sent", attempts: 2 }]);
   });
 
