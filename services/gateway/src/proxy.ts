@@ -32,15 +32,21 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export function createUpstream(name: string, urls: string): Upstream {
+export function createUpstream(name: string, urls: string, opts: { pipelining?: number } = {}): Upstream {
   // A keep-alive pool per replica: a burst reuses connections instead of opening thousands.
+  // With pipelining, requests marked `pipelined` share connections up to that depth: fewer
+  // sockets, and the service reads many requests per read under a burst.
   const targets = urls
     .split(",")
     .map((u) => u.trim())
     .filter(Boolean)
     .map((u) => ({
       url: new URL(u),
-      pool: new Pool(new URL(u).origin, { connections: 128, keepAliveTimeout: 30_000 }),
+      pool: new Pool(new URL(u).origin, {
+        connections: 128,
+        keepAliveTimeout: 30_000,
+        pipelining: opts.pipelining ?? 1,
+      }),
       downUntil: 0,
     }));
   return {
@@ -92,7 +98,16 @@ function readBody(ctx: Context, limit: number): Promise<Buffer> {
 export async function proxyTo(
   ctx: Context,
   upstream: Upstream,
-  opts: { timeoutMs: number; trustedProxies: TrustedProxies; bodyLimitBytes: number },
+  opts: {
+    timeoutMs: number;
+    trustedProxies: TrustedProxies;
+    bodyLimitBytes: number;
+    /**
+     * May share a connection with other requests in flight (undici pipelining): only for small,
+     * quick requests whose loss on a broken connection is acceptable (visit beacons).
+     */
+    pipelined?: boolean;
+  },
 ): Promise<void> {
   const body =
     ctx.method === "GET" || ctx.method === "HEAD"
@@ -111,7 +126,7 @@ export async function proxyTo(
   let lastError: NodeJS.ErrnoException | undefined;
   for (const target of orderTargets(upstream)) {
     try {
-      await attempt(ctx, target, headers, body, opts.timeoutMs);
+      await attempt(ctx, target, headers, body, opts.timeoutMs, opts.pipelined ?? false);
       return;
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
@@ -156,6 +171,7 @@ async function attempt(
   headers: Record<string, string | string[]>,
   body: Buffer,
   timeoutMs: number,
+  pipelined: boolean,
 ): Promise<void> {
   let res: Dispatcher.ResponseData;
   try {
@@ -166,6 +182,7 @@ async function attempt(
       body: body.length > 0 ? body : undefined,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
+      ...(pipelined ? { idempotent: true, blocking: false } : {}),
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;

@@ -40,7 +40,7 @@ export async function startGateway(
   const upstreams: Record<string, Upstream> = {
     leads: createUpstream("leads", config.LEADS_URL),
     settings: createUpstream("settings", config.SETTINGS_URL),
-    tracking: createUpstream("tracking", config.TRACKING_URL),
+    tracking: createUpstream("tracking", config.TRACKING_URL, { pipelining: 8 }),
     mailer: createUpstream("mailer", config.MAILER_URL),
   };
   const site = createStaticSite(config.WEB_DIST_DIR);
@@ -85,6 +85,7 @@ export async function startGateway(
         timeoutMs: config.UPSTREAM_TIMEOUT_MS,
         trustedProxies: trusted,
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
+        pipelined: path.startsWith("/api/track/"),
       });
     }
     if (site.serve(ctx)) return;
