@@ -23,7 +23,7 @@ export function jsonBody(limitBytes: number) {
     if (!ctx.is("application/json")) {
       throw new HttpError(415, "unsupported_media_type", "Stuur de gegevens als application/json");
     }
-    const raw = await readLimited(ctx, limitBytes);
+    const raw = await readRawBody(ctx, limitBytes);
     if (raw.trim() === "") {
       ctx.request.body = undefined;
       return next();
@@ -37,7 +37,8 @@ export function jsonBody(limitBytes: number) {
   };
 }
 
-function readLimited(ctx: Context, limit: number): Promise<string> {
+/** Reads the request body as UTF-8, refusing (413) as soon as it passes `limit` bytes. */
+export function readRawBody(ctx: Context, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -18,7 +18,7 @@ const HOP_BY_HOP = new Set([
 
 const DOWN_FOR_MS = 1000;
 
-interface Target {
+export interface Target {
   url: URL;
   pool: Pool;
   downUntil: number;
@@ -67,7 +67,7 @@ export function orderTargets(upstream: Upstream): Target[] {
   return [...rotated.filter((t) => t.downUntil <= now), ...rotated.filter((t) => t.downUntil > now)];
 }
 
-function readBody(ctx: Context, limit: number): Promise<Buffer> {
+export function readBody(ctx: Context, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -107,12 +107,15 @@ export async function proxyTo(
      * quick requests whose loss on a broken connection is acceptable (visit beacons).
      */
     pipelined?: boolean;
+    /** The request body when it was already read (a beacon that could not go in a batch). */
+    body?: Buffer;
   },
 ): Promise<void> {
   const body =
-    ctx.method === "GET" || ctx.method === "HEAD"
+    opts.body ??
+    (ctx.method === "GET" || ctx.method === "HEAD"
       ? Buffer.alloc(0)
-      : await readBody(ctx, opts.bodyLimitBytes);
+      : await readBody(ctx, opts.bodyLimitBytes));
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
@@ -131,28 +134,39 @@ export async function proxyTo(
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       lastError = e;
-      // Only a refused connection is safe to retry elsewhere: the request never reached a replica.
-      if (e.code !== "ECONNREFUSED" && e.code !== "EHOSTUNREACH" && e.code !== "ENOTFOUND") break;
-      target.downUntil = Date.now() + DOWN_FOR_MS;
+      if (!markIfRefused(target, e)) break;
     }
   }
   ctx.state.log.warn(
     { upstream: upstream.name, err: lastError?.message, code: lastError?.code },
     "upstream failed",
   );
+  throw upstreamError(upstream, lastError);
+}
+
+const REFUSED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENOTFOUND"]);
+
+/**
+ * Only a refused connection is safe to retry elsewhere: the request never reached a replica. Such
+ * a replica is tried last for a moment. Returns whether the next replica may be tried.
+ */
+export function markIfRefused(target: Target, err: NodeJS.ErrnoException): boolean {
+  if (!REFUSED.has(err.code ?? "")) return false;
+  target.downUntil = Date.now() + DOWN_FOR_MS;
+  return true;
+}
+
+/** The answer for a request no replica of the service took: 503, 504 or 502. */
+export function upstreamError(upstream: Upstream, lastError: NodeJS.ErrnoException | undefined): HttpError {
   if (lastError?.code === "UPSTREAM_TIMEOUT") {
-    throw new HttpError(
+    return new HttpError(
       504,
       "gateway_timeout",
       `De dienst ${upstream.name} antwoordt niet op tijd. Probeer het zo opnieuw.`,
     );
   }
-  if (
-    lastError?.code === "ECONNREFUSED" ||
-    lastError?.code === "ENOTFOUND" ||
-    lastError?.code === "EHOSTUNREACH"
-  ) {
-    throw new HttpError(
+  if (REFUSED.has(lastError?.code ?? "")) {
+    return new HttpError(
       503,
       "service_unavailable",
       `De dienst ${upstream.name} is tijdelijk niet bereikbaar. Probeer het zo opnieuw.`,
@@ -162,7 +176,7 @@ export async function proxyTo(
       },
     );
   }
-  throw new HttpError(502, "bad_gateway", `De dienst ${upstream.name} gaf geen geldig antwoord.`);
+  return new HttpError(502, "bad_gateway", `De dienst ${upstream.name} gaf geen geldig antwoord.`);
 }
 
 async function attempt(

@@ -23,7 +23,8 @@ import { StreamWriter } from "./live/stream-writer";
 import { VisitorFeed } from "./live/visitor-feed";
 import { LiveVisitors } from "./repositories/live-visitors";
 import { adminRoutes } from "./routes/admin";
-import { trackRoutes } from "./routes/track";
+import { trackBatchRoute, trackRoutes } from "./routes/track";
+import type { HitOutcome } from "./domain/ingest";
 
 export interface RunningTracking extends RunningService {
   /** Admin sockets open on this replica. */
@@ -126,11 +127,11 @@ export async function startTracking(
     session: kit.session,
     changed: () => publish.trigger(),
   };
+  const counted = (kind: string, outcome: HitOutcome) => hits.inc({ kind, outcome });
   const svc = await startService(kit, {
+    before: [trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted)],
     routes: [
-      trackRoutes(ingestDeps, memoize(parseTrustedProxies(config.TRUSTED_PROXIES)), (kind, outcome) =>
-        hits.inc({ kind, outcome }),
-      ),
+      trackRoutes(ingestDeps, memoize(parseTrustedProxies(config.TRUSTED_PROXIES)), counted),
       adminRoutes({ session: kit.session, live, pool: kit.pool, clock }),
     ],
     onUpgrade: sockets.onUpgrade,

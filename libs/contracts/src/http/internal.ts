@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PublicCompanySettings } from "../entities/company-settings";
 import { LeaseRequest } from "../entities/lease-request";
 import { emailAddress } from "./fields";
+import { ApiError } from "./errors";
 
 // Service-to-service answers on /internal/* routes (never reached through the gateway; they need
 // the INTERNAL_TOKEN header). They may carry data the public API never shows.
@@ -32,3 +33,45 @@ export type InternalContactMessage = z.infer<typeof InternalContactMessage>;
 /** settings → mailer: send a test message to the configured sender address. */
 export const InternalTestEmailBody = z.strictObject({ to: emailAddress() });
 export type InternalTestEmailBody = z.infer<typeof InternalTestEmailBody>;
+
+/**
+ * gateway → tracking: visit beacons that arrived together, forwarded in one call. Each hit carries
+ * the visitor's raw JSON body and what the tracking route would read from the request; tracking
+ * validates each exactly as POST /api/track/visit or /heartbeat would.
+ */
+export const InternalTrackHit = z.strictObject({
+  kind: z.enum(["visit", "heartbeat"]),
+  /** The visitor's request body, unparsed (tracking answers invalid JSON with the usual 400). */
+  body: z.string().max(64 * 1024),
+  /** The visitor's address as the gateway determined it (trusted proxies applied). */
+  ip: z.string().max(64),
+  userAgent: z
+    .string()
+    .max(16 * 1024)
+    .optional(),
+  cookie: z
+    .string()
+    .max(16 * 1024)
+    .optional(),
+  requestId: z.string().max(128).optional(),
+});
+export type InternalTrackHit = z.infer<typeof InternalTrackHit>;
+
+export const TRACK_BATCH_PATH = "/internal/track/batch";
+export const TRACK_BATCH_MAX_HITS = 128;
+
+export const InternalTrackBatch = z.strictObject({
+  hits: z.array(InternalTrackHit).min(1).max(TRACK_BATCH_MAX_HITS),
+});
+export type InternalTrackBatch = z.infer<typeof InternalTrackBatch>;
+
+/** One answer per hit, in order: the status and (for an error) the body the visitor gets. */
+export const InternalTrackResult = z.object({
+  status: z.number().int().min(200).max(599),
+  error: ApiError.optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type InternalTrackResult = z.infer<typeof InternalTrackResult>;
+
+export const InternalTrackBatchResult = z.object({ results: z.array(InternalTrackResult) });
+export type InternalTrackBatchResult = z.infer<typeof InternalTrackBatchResult>;

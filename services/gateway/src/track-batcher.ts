@@ -1,0 +1,133 @@
+import {
+  InternalTrackBatchResult,
+  TRACK_BATCH_MAX_HITS,
+  TRACK_BATCH_PATH,
+  type InternalTrackHit,
+  type InternalTrackResult,
+} from "@lease/contracts";
+import { INTERNAL_TOKEN_HEADER, type HttpError, type Logger } from "@lease/platform";
+import { markIfRefused, orderTargets, upstreamError, type Upstream } from "./proxy";
+
+/** A batch is sent at the latest when it holds this much (the service accepts up to 2 MB). */
+const BATCH_MAX_BYTES = 256 * 1024;
+/** While the service refuses batches (an older replica, a token mismatch), warn this rarely. */
+const WARN_EVERY_MS = 60_000;
+
+/** The service did not take the batch (not a transport failure): send each beacon on its own. */
+export class BatchRefused extends Error {
+  constructor(readonly status: number) {
+    super(`the tracking service answered ${status} to a beacon batch`);
+    this.name = "BatchRefused";
+  }
+}
+
+interface Pending {
+  hit: InternalTrackHit;
+  resolve: (result: InternalTrackResult) => void;
+  reject: (err: HttpError | BatchRefused) => void;
+}
+
+export interface TrackBatcher {
+  /** Resolves with the answer the visitor gets; rejects with the gateway's error or BatchRefused. */
+  submit(hit: InternalTrackHit): Promise<InternalTrackResult>;
+}
+
+/**
+ * Coalesces visit beacons on their way to the tracking service. Every beacon that arrives in one
+ * turn of the event loop goes out in one call (at most 128 or 256 KB a call), so a campaign burst
+ * costs the gateway and the service one round trip per batch instead of one per visit. A lone
+ * beacon waits for nothing but the end of the current turn. Each visitor still gets the answer
+ * the service gave for their own hit (204, 400 with the field messages, 503 ...).
+ */
+export function createTrackBatcher(
+  upstream: Upstream,
+  opts: {
+    internalToken: string;
+    timeoutMs: number;
+    logger: Logger;
+    /** Called with the size of every batch sent (a metric). */
+    onBatch?: (hits: number) => void;
+  },
+): TrackBatcher {
+  let queue: Pending[] = [];
+  let bytes = 0;
+  let scheduled = false;
+  let lastWarn = 0;
+
+  const flush = () => {
+    scheduled = false;
+    if (queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    bytes = 0;
+    void send(batch);
+  };
+
+  async function send(batch: Pending[]): Promise<void> {
+    opts.onBatch?.(batch.length);
+    const body = JSON.stringify({ hits: batch.map((p) => p.hit) });
+    const headers = {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(body)),
+      [INTERNAL_TOKEN_HEADER]: opts.internalToken,
+    };
+    let lastError: NodeJS.ErrnoException | undefined;
+    for (const target of orderTargets(upstream)) {
+      try {
+        const res = await target.pool.request({
+          method: "POST",
+          path: TRACK_BATCH_PATH,
+          headers,
+          body,
+          headersTimeout: opts.timeoutMs,
+          bodyTimeout: opts.timeoutMs,
+        });
+        const text = await res.body.text();
+        if (res.statusCode !== 200) return refused(batch, res.statusCode, text);
+        const parsed = InternalTrackBatchResult.safeParse(JSON.parse(text));
+        if (!parsed.success || parsed.data.results.length !== batch.length)
+          return refused(batch, res.statusCode, "results do not match the batch");
+        batch.forEach((p, i) => p.resolve(parsed.data.results[i]!));
+        return;
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT")
+          e.code = "UPSTREAM_TIMEOUT";
+        lastError = e;
+        if (!markIfRefused(target, e)) break;
+      }
+    }
+    opts.logger.warn(
+      { upstream: upstream.name, err: lastError?.message, code: lastError?.code, hits: batch.length },
+      "beacon batch failed",
+    );
+    const error = upstreamError(upstream, lastError);
+    for (const p of batch) p.reject(error);
+  }
+
+  function refused(batch: Pending[], status: number, detail: string) {
+    if (Date.now() - lastWarn > WARN_EVERY_MS) {
+      lastWarn = Date.now();
+      opts.logger.warn(
+        { upstream: upstream.name, status, detail: detail.slice(0, 200) },
+        "beacon batch refused; sending beacons one by one",
+      );
+    }
+    const error = new BatchRefused(status);
+    for (const p of batch) p.reject(error);
+  }
+
+  return {
+    submit(hit) {
+      return new Promise<InternalTrackResult>((resolve, reject) => {
+        queue.push({ hit, resolve, reject });
+        bytes += hit.body.length + (hit.userAgent?.length ?? 0) + (hit.cookie?.length ?? 0) + 128;
+        if (queue.length >= TRACK_BATCH_MAX_HITS || bytes >= BATCH_MAX_BYTES) flush();
+        else if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+  };
+}

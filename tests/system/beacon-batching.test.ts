@@ -1,0 +1,190 @@
+import net from "node:net";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningService } from "@lease/platform";
+import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { startGateway } from "@lease/gateway";
+import { startTracking } from "@lease/tracking";
+
+// Visit beacons cross the gateway in batches (one call to tracking for all that arrive together).
+// Seen from outside nothing changes: every visitor gets the answer of its own hit, and exactly the
+// valid, human visits are counted.
+
+const BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+let db: TestDatabase;
+let env: NodeJS.ProcessEnv;
+let tracking: RunningService;
+let gateway: RunningService;
+let sql: pg.Pool;
+
+beforeAll(async () => {
+  db = await createTestDatabase("beacons");
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  const trackingPort = await freePort();
+  env = testEnv({
+    DATABASE_URL: db.url,
+    FLUSH_INTERVAL_MS: "100",
+    LEADS_URL: dead,
+    SETTINGS_URL: dead,
+    MAILER_URL: dead,
+    TRACKING_URL: `http://127.0.0.1:${trackingPort}`,
+  });
+  tracking = await startTracking({ ...env, PORT: String(trackingPort) });
+  gateway = await startGateway(env);
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+}, 60_000);
+
+afterAll(async () => {
+  await sql?.end();
+  await gateway?.stop();
+  await tracking?.stop();
+  await db?.drop();
+});
+
+let n = 0;
+const visit = (base: string, body: unknown, userAgent = BROWSER) =>
+  fetch(`${base}/api/track/visit`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base, "user-agent": userAgent },
+    body: JSON.stringify(body),
+  });
+const session = (tag: string) => `session-${tag}${++n}-${Date.now()}`;
+
+async function persisted(prefix: string, expected: number): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await sql.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM tracking.page_views WHERE session_id LIKE $1",
+      [`session-${prefix}%`],
+    );
+    if (rows[0]!.n >= expected || Date.now() > deadline) return rows[0]!.n;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Beacons that reach the gateway at the same moment: every connection is open first, then all
+ * requests are written in one go (as a campaign burst looks to the gateway).
+ */
+async function burst(
+  base: string,
+  hits: { body: string; userAgent: string }[],
+): Promise<{ status: number; body: string }[]> {
+  const port = Number(new URL(base).port);
+  const sockets = await Promise.all(
+    hits.map(
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const s = net.connect(port, "127.0.0.1", () => resolve(s));
+          s.once("error", reject);
+        }),
+    ),
+  );
+  const answers = sockets.map(
+    (s) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        let text = "";
+        s.setEncoding("utf8");
+        s.on("data", (d: string) => (text += d));
+        s.once("error", reject);
+        s.once("end", () =>
+          resolve({
+            status: Number(text.split(" ")[1]),
+            body: text.slice(text.indexOf("\r\n\r\n") + 4),
+          }),
+        );
+      }),
+  );
+  sockets.forEach((s, i) => {
+    const { body, userAgent } = hits[i]!;
+    s.write(
+      `POST /api/track/visit HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${base}\r\n` +
+        `Content-Type: application/json\r\nUser-Agent: ${userAgent}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return Promise.all(answers);
+}
+
+describe("visit beacons through the gateway", () => {
+  it("under a burst, each visitor gets the answer of its own hit and only real visits count", async () => {
+    const kinds = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? "bad" : i % 10 === 1 ? "bot" : "ok"));
+    const answers = await burst(
+      gateway.url,
+      kinds.map((kind) => ({
+        body: JSON.stringify({
+          sessionId: session("burst"),
+          page: kind === "bad" ? "zonder-slash" : "/zakelijke-lease",
+        }),
+        userAgent: kind === "bot" ? GOOGLEBOT : BROWSER,
+      })),
+    );
+    answers.forEach((a, i) => {
+      if (kinds[i] === "bad") {
+        expect(a.status).toBe(400);
+        expect(JSON.parse(a.body)).toMatchObject({ code: "validation_failed", fields: [{ path: "page" }] });
+      } else {
+        expect(a.status, a.body).toBe(204);
+        expect(a.body).toBe("");
+      }
+    });
+    const valid = kinds.filter((k) => k === "ok").length;
+    expect(await persisted("burst", valid)).toBe(valid);
+  });
+
+  it("answers a lone beacon at once, with the security headers of any gateway answer", async () => {
+    const res = await visit(gateway.url, { sessionId: session("lone"), page: "/" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(await persisted("lone", 1)).toBe(1);
+  });
+
+  it("sends beacons one by one when tracking refuses batches (e.g. a token mismatch mid-rollout)", async () => {
+    const other = await startGateway({ ...env, INTERNAL_TOKEN: "another-internal-token-0123456789-abcdef" });
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          visit(other.url, { sessionId: session("fallback"), page: i === 0 ? "zonder-slash" : "/" }).then(
+            (r) => r.status,
+          ),
+        ),
+      );
+      expect(statuses[0]).toBe(400);
+      expect(statuses.slice(1).every((s) => s === 204)).toBe(true);
+      expect(await persisted("fallback", 19)).toBe(19);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("answers 503 with Retry-After when the tracking service is unreachable", async () => {
+    const other = await startGateway({ ...env, TRACKING_URL: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const res = await visit(other.url, { sessionId: session("down"), page: "/" });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBeTruthy();
+      expect(((await res.json()) as { code: string }).code).toBe("service_unavailable");
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("keeps the ordinary path for what a batch cannot carry: not JSON, oversized", async () => {
+    const notJson = await fetch(`${gateway.url}/api/track/visit`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: gateway.url, "user-agent": BROWSER },
+      body: "hallo",
+    });
+    expect(notJson.status).toBe(415);
+    const big = await visit(gateway.url, {
+      sessionId: session("big"),
+      page: "/",
+      referrer: "x".repeat(17 * 1024),
+    });
+    expect(big.status).toBe(413);
+  });
+});
