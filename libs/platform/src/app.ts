@@ -50,7 +50,14 @@ export function createApp(opts: AppOptions): ServiceApp {
     const incoming = ctx.get("x-request-id");
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = opts.logger.child({ reqId: requestId });
+    // The request's logger is made on first use: most requests log nothing, and a pino child
+    // (bindings run through the redaction serialisers) is a large share of a small request's cost.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, "log", {
+      get: () => (log ??= opts.logger.child({ reqId: requestId })),
+      configurable: true,
+      enumerable: true,
+    });
     ctx.set("x-request-id", requestId);
     const started = process.hrtime.bigint();
     inFlight++;
@@ -70,7 +77,7 @@ export function createApp(opts: AppOptions): ServiceApp {
           { method: ctx.method, path: ctx.path, status: ctx.status, ms: seconds * 1000 },
           "request failed",
         );
-      else
+      else if (opts.logger.isLevelEnabled("debug"))
         ctx.state.log.debug(
           { method: ctx.method, path: ctx.path, status: ctx.status, ms: seconds * 1000 },
           "request",
