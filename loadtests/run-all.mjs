@@ -162,9 +162,25 @@ async function main() {
   } finally {
     await stack.stop();
     await dropDatabasesWithPrefix(infra.databaseServerUrl, prefix).catch(() => undefined);
+    await dropRedisPrefix(infra.redisUrl, stack.env.REDIS_PREFIX).catch(() => undefined);
     infra.stop();
   }
   process.exit(results.every((r) => r.code === 0) ? 0 : 1);
+}
+
+/** The run's keys (live visitors, counters, queues) leave the shared Redis with it. */
+async function dropRedisPrefix(url, prefix) {
+  const redis = new Redis(url);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
 }
 
 function report({ results, curve, bare, memory }) {

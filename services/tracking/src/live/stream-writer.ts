@@ -23,7 +23,7 @@ export interface StreamWriterOptions {
 
 /**
  * Moves events from the Redis Stream to Postgres: a consumer group reads, one transaction writes a
- * batch (at most `batchSize`, or whatever arrived within `intervalMs`), then XACK. Anything not
+ * batch (at most `batchSize`, or whatever arrived within `intervalMs`), then XACK + XDEL. Anything not
  * acknowledged stays pending and is read again (own entries after a failure, another replica's
  * after claimIdleMs), so a crash or restart loses nothing; the event id makes re-inserts no-ops.
  */
@@ -117,7 +117,16 @@ export class StreamWriter {
   private async flush(entries: StreamEntry[]): Promise<void> {
     const events = entries.map(toEvent).filter((e): e is TrackEvent => e !== null);
     if (events.length > 0) await insertBatch(this.o.pool, events, this.o.statements);
-    await this.o.redis.xack(this.o.streamKey, GROUP, ...entries.map(([id]) => id));
+    // Acknowledged and deleted together: a written event has no reason to stay in Redis memory
+    // (the stream's length cap is then only the backlog bound while Postgres is away).
+    const ids = entries.map(([id]) => id);
+    const results = await this.o.redis
+      .multi()
+      .xack(this.o.streamKey, GROUP, ...ids)
+      .xdel(this.o.streamKey, ...ids)
+      .exec();
+    const failed = results?.find(([err]) => err)?.[0];
+    if (!results || failed) throw failed ?? new Error("stream acknowledgement aborted");
     this.o.onFlushed?.(events.filter((e) => e.isView).length);
   }
 }

@@ -59,6 +59,19 @@ describe("page views in Postgres", () => {
     expect(inserts).toBeGreaterThan(0);
     expect(inserts).toBeLessThanOrEqual(10);
     expect(await countRows("SELECT count(*) AS n FROM tracking.visitors WHERE page = $1", [marker])).toBe(30);
+    // Written events leave Redis: the stream only holds what is not in Postgres yet.
+    const redis = new Redis(h.env.REDIS_URL!);
+    try {
+      const streamKey = `${h.env.REDIS_PREFIX}:tracking:stream`;
+      expect(
+        await waitFor(
+          () => redis.xlen(streamKey),
+          (len) => len === 0,
+        ),
+      ).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it("never writes a raw IP address to Postgres", async () => {
