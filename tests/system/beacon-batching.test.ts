@@ -143,6 +143,72 @@ describe("visit beacons through the gateway", () => {
     expect(await persisted("lone", 1)).toBe(1);
   });
 
+  it("answers a beacon on its fast path exactly as the ordinary (Koa) path would", async () => {
+    const send = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${gateway.url}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          origin: gateway.url,
+          "user-agent": BROWSER,
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    // A query string keeps a beacon off the fast path: the two answers can be compared.
+    const shape = async (res: Response) => ({
+      status: res.status,
+      headers: [...res.headers.entries()]
+        .filter(
+          ([name]) => !["date", "x-request-id", "content-length", "keep-alive", "connection"].includes(name),
+        )
+        .sort(),
+      body: await res.text(),
+    });
+    const batches = async () =>
+      Number(
+        /gateway_beacon_batch_hits_count(?:\{[^}]*\})? (\d+)/.exec(
+          await (await fetch(`${gateway.url}/metrics`)).text(),
+        )?.[1] ?? 0,
+      );
+    const b0 = await batches();
+    const fast = await shape(await send("/api/track/visit", { sessionId: session("same"), page: "/" }));
+    const b1 = await batches();
+    const koa = await shape(
+      await send("/api/track/visit?via=koa", { sessionId: session("same"), page: "/" }),
+    );
+    const b2 = await batches();
+    expect([b1 - b0, b2 - b1]).toEqual([1, 0]); // the first went in a batch, the second was proxied
+    expect(fast).toEqual(koa);
+    expect(fast.status).toBe(204);
+    const bad = { sessionId: "nee", page: "/" };
+    const fastBad = await shape(await send("/api/track/visit", bad));
+    expect(fastBad).toEqual(await shape(await send("/api/track/visit?via=koa", bad)));
+    expect(fastBad.status).toBe(400);
+
+    // The caller's request id comes back; a cross-site beacon is refused exactly as before.
+    const withId = await send(
+      "/api/track/heartbeat",
+      { sessionId: session("id") },
+      { "x-request-id": "beacon-42" },
+    );
+    expect(withId.status).toBe(204);
+    expect(withId.headers.get("x-request-id")).toBe("beacon-42");
+    const crossSite = await send(
+      "/api/track/visit",
+      { sessionId: session("x"), page: "/" },
+      { origin: "https://evil.example" },
+    );
+    expect(crossSite.status).toBe(403);
+    expect(((await crossSite.json()) as { code: string }).code).toBe("forbidden");
+
+    // Counted in the gateway's request metrics like any other request.
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    expect(metrics).toMatch(
+      /http_requests_total\{[^}]*route="\/api\/track\/visit"[^}]*status="204"[^}]*\} [1-9]/,
+    );
+  });
+
   it("sends beacons one by one when tracking refuses batches (e.g. a token mismatch mid-rollout)", async () => {
     const other = await startGateway({ ...env, INTERNAL_TOKEN: "another-internal-token-0123456789-abcdef" });
     try {

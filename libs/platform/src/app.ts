@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Koa, { type Context, type Next } from "koa";
 import Router from "@koa/router";
 import type { Logger } from "./logger";
@@ -27,7 +28,15 @@ export interface ServiceApp {
   metrics: HttpMetrics;
   /** Requests currently being handled; shutdown waits for this to reach 0. */
   inFlight: () => number;
+  /** Counts a request handled outside Koa (a fast path) as in flight; call the result when done. */
+  begin: () => () => void;
 }
+
+/**
+ * A handler that may answer a request before Koa sees it (the gateway's beacon path). It either
+ * answers the request itself or calls `next` (at once, or later with the body already read).
+ */
+export type FastPath = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 declare module "koa" {
   interface DefaultState {
@@ -47,8 +56,7 @@ export function createApp(opts: AppOptions): ServiceApp {
   app.silent = true;
 
   app.use(async function requestContext(ctx: Context, next: Next) {
-    const incoming = ctx.get("x-request-id");
-    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFrom(ctx.get("x-request-id"));
     ctx.state.requestId = requestId;
     // The request's logger is made on first use: most requests log nothing, and a pino child
     // (bindings run through the redaction serialisers) is a large share of a small request's cost.
@@ -157,7 +165,24 @@ export function createApp(opts: AppOptions): ServiceApp {
     app.use(router.allowedMethods());
   }
 
-  return { app, metrics, inFlight: () => inFlight };
+  return {
+    app,
+    metrics,
+    inFlight: () => inFlight,
+    begin: () => {
+      inFlight++;
+      let done = false;
+      return () => {
+        if (!done) inFlight--;
+        done = true;
+      };
+    },
+  };
+}
+
+/** The caller's X-Request-Id when it is a sane token, else a fresh one. */
+export function requestIdFrom(incoming: string | string[] | undefined): string {
+  return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
 export function toHttpError(err: unknown): HttpError {

@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import type Koa from "koa";
-import { createApp, withTimeout, type ReadinessCheck, type ServiceApp } from "./app";
+import { createApp, withTimeout, type FastPath, type ReadinessCheck, type ServiceApp } from "./app";
 import type { BaseConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { createDatabase, createPool, pingPostgres, runMigrations, type Database, type Pool } from "./pg";
@@ -97,6 +97,8 @@ export interface StartOptions {
   before?: Koa.Middleware[];
   outer?: Koa.Middleware[];
   onUpgrade?: UpgradeHandler;
+  /** A handler in front of Koa for one hot request kind, given the app for metrics and in-flight counts. */
+  fastPath?: (app: ServiceApp) => FastPath;
   /** Extra readiness checks beyond Postgres and Redis. */
   readiness?: Record<string, ReadinessCheck>;
   /** Run after the HTTP server has drained, before Redis and Postgres close (workers, relays...). */
@@ -129,6 +131,7 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
     logger: kit.logger,
     onUpgrade: opts.onUpgrade,
     headersTimeoutMs: kit.config.HEADERS_TIMEOUT_MS,
+    fastPath: opts.fastPath?.(app),
   });
   kit.logger.info({ url: http.url }, `${kit.name} listening`);
   let stopping: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import type { ServiceApp } from "./app";
+import type { FastPath, ServiceApp } from "./app";
 import type { Logger } from "./logger";
 
 export interface RunningServer {
@@ -16,13 +16,22 @@ export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: B
 
 export async function startHttpServer(
   serviceApp: ServiceApp,
-  opts: { host: string; port: number; logger: Logger; onUpgrade?: UpgradeHandler; headersTimeoutMs?: number },
+  opts: {
+    host: string;
+    port: number;
+    logger: Logger;
+    onUpgrade?: UpgradeHandler;
+    headersTimeoutMs?: number;
+    fastPath?: FastPath;
+  },
 ): Promise<RunningServer> {
   const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+  const koa = serviceApp.app.callback();
+  const { fastPath } = opts;
   // Node only checks header/request timeouts on this interval (30 s by default): check often enough.
   const server = http.createServer(
     { connectionsCheckingInterval: Math.min(5000, Math.max(250, headersTimeout / 4)) },
-    serviceApp.app.callback(),
+    fastPath ? (req, res) => fastPath(req, res, () => void koa(req, res)) : koa,
   );
   // Slow clients must not pin sockets: headers within 10 s, a whole request within 30 s.
   server.headersTimeout = headersTimeout;

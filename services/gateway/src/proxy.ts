@@ -1,6 +1,7 @@
 import { Pool, type Dispatcher } from "undici";
 import type { Context } from "koa";
 import { HttpError, clientIp, type TrustedProxies } from "@lease/platform";
+import { takePreReadBody } from "./pre-read";
 
 // Hop-by-hop headers are about one connection and must not be forwarded (RFC 9110 §7.6.1).
 const HOP_BY_HOP = new Set([
@@ -67,7 +68,9 @@ export function orderTargets(upstream: Upstream): Target[] {
   return [...rotated.filter((t) => t.downUntil <= now), ...rotated.filter((t) => t.downUntil > now)];
 }
 
-export function readBody(ctx: Context, limit: number): Promise<Buffer> {
+function readBody(ctx: Context, limit: number): Promise<Buffer> {
+  const preRead = takePreReadBody(ctx.req);
+  if (preRead) return Promise.resolve(preRead);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -107,15 +110,12 @@ export async function proxyTo(
      * quick requests whose loss on a broken connection is acceptable (visit beacons).
      */
     pipelined?: boolean;
-    /** The request body when it was already read (a beacon that could not go in a batch). */
-    body?: Buffer;
   },
 ): Promise<void> {
   const body =
-    opts.body ??
-    (ctx.method === "GET" || ctx.method === "HEAD"
+    ctx.method === "GET" || ctx.method === "HEAD"
       ? Buffer.alloc(0)
-      : await readBody(ctx, opts.bodyLimitBytes));
+      : await readBody(ctx, opts.bodyLimitBytes);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;

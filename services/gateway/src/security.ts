@@ -29,16 +29,28 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+const BASE_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ["Content-Security-Policy", CONTENT_SECURITY_POLICY],
+  ["X-Content-Type-Options", "nosniff"],
+  ["Referrer-Policy", "strict-origin-when-cross-origin"],
+  ["X-Frame-Options", "DENY"],
+  ["Cross-Origin-Opener-Policy", "same-origin"],
+  ["Permissions-Policy", "camera=(), microphone=(), geolocation=()"],
+];
+const HTTPS_SECURITY_HEADERS = [
+  ...BASE_SECURITY_HEADERS,
+  ["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as const,
+];
+
+/** The headers every answer of the gateway carries (HSTS when the site or request is https). */
+export function securityHeaderList(https: boolean): ReadonlyArray<readonly [string, string]> {
+  return https ? HTTPS_SECURITY_HEADERS : BASE_SECURITY_HEADERS;
+}
+
 export function securityHeaders(httpsOnly: boolean) {
   return async function setSecurityHeaders(ctx: Context, next: Next) {
-    ctx.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-    ctx.set("X-Content-Type-Options", "nosniff");
-    ctx.set("Referrer-Policy", "strict-origin-when-cross-origin");
-    ctx.set("X-Frame-Options", "DENY");
-    ctx.set("Cross-Origin-Opener-Policy", "same-origin");
-    ctx.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-    if (httpsOnly || ctx.protocol === "https")
-      ctx.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    for (const [name, value] of securityHeaderList(httpsOnly || ctx.protocol === "https"))
+      ctx.set(name, value);
     if (ctx.path.startsWith("/api/admin")) ctx.set("Cache-Control", "no-store");
     await next();
   };
@@ -62,8 +74,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const CROSS_SITE_MESSAGE = "Verzoeken van een andere website worden geweigerd";
 
 const isJson = (contentType: string) => /^application\/json\s*(;|$)/i.test(contentType.trim());
-const hasBody = (ctx: Context) =>
-  Number(ctx.get("content-length") || 0) > 0 || /chunked/i.test(ctx.get("transfer-encoding"));
+const hasBody = (header: (name: string) => string) =>
+  Number(header("content-length") || 0) > 0 || /chunked/i.test(header("transfer-encoding"));
 
 /**
  * CSRF: a state-changing API request must come from our own pages: a same-origin Origin header
@@ -73,18 +85,30 @@ const hasBody = (ctx: Context) =>
  */
 export function csrfGuard(publicOrigin?: string) {
   return async function rejectCrossSite(ctx: Context, next: Next) {
-    if (SAFE_METHODS.has(ctx.method) || !ctx.path.startsWith("/api/")) return next();
-    const admin = ctx.path.startsWith("/api/admin/");
-    const fetchSite = ctx.get("sec-fetch-site");
-    const origin = ctx.get("origin");
-    if (fetchSite && fetchSite !== "same-origin") throw forbidden(CROSS_SITE_MESSAGE);
-    if (origin) {
-      if (!isSameOrigin(origin, ctx.get("host"), publicOrigin)) throw forbidden(CROSS_SITE_MESSAGE);
-    } else if (fetchSite !== "same-origin" && admin) {
-      throw forbidden("Verzoek zonder herkomst geweigerd");
-    }
-    if ((admin || hasBody(ctx)) && !isJson(ctx.get("content-type")))
-      throw new HttpError(415, "unsupported_media_type", "Stuur de gegevens als application/json");
+    const refusal = crossSiteRefusal(ctx.method, ctx.path, (name) => ctx.get(name), publicOrigin);
+    if (refusal) throw refusal;
     return next();
   };
+}
+
+/** The CSRF rules above for one request: the error to answer with, or undefined when it may pass. */
+export function crossSiteRefusal(
+  method: string,
+  path: string,
+  header: (name: string) => string,
+  publicOrigin?: string,
+): HttpError | undefined {
+  if (SAFE_METHODS.has(method) || !path.startsWith("/api/")) return undefined;
+  const admin = path.startsWith("/api/admin/");
+  const fetchSite = header("sec-fetch-site");
+  const origin = header("origin");
+  if (fetchSite && fetchSite !== "same-origin") return forbidden(CROSS_SITE_MESSAGE);
+  if (origin) {
+    if (!isSameOrigin(origin, header("host"), publicOrigin)) return forbidden(CROSS_SITE_MESSAGE);
+  } else if (fetchSite !== "same-origin" && admin) {
+    return forbidden("Verzoek zonder herkomst geweigerd");
+  }
+  if ((admin || hasBody(header)) && !isJson(header("content-type")))
+    return new HttpError(415, "unsupported_media_type", "Stuur de gegevens als application/json");
+  return undefined;
 }

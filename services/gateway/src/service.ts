@@ -14,8 +14,9 @@ import {
   type RunningService,
 } from "@lease/platform";
 import { gatewayConfigSchema, type GatewayConfig } from "./config";
-import { createUpstream, proxyTo, readBody, type Upstream } from "./proxy";
-import { BatchRefused, createTrackBatcher } from "./track-batcher";
+import { beaconPath } from "./beacon-path";
+import { createUpstream, proxyTo, type Upstream } from "./proxy";
+import { createTrackBatcher } from "./track-batcher";
 import { createStaticSite } from "./static";
 import { createWsProxy } from "./ws-proxy";
 import { csrfGuard, securityHeaders } from "./security";
@@ -24,19 +25,6 @@ import { authRoutes } from "./routes/auth";
 import { loginThrottle } from "./domain/login-throttle";
 
 export const GATEWAY_MIGRATIONS = new URL("../migrations", import.meta.url);
-
-/** Beacons small enough to travel in a batch; anything larger takes the ordinary proxy path. */
-const BEACON_MAX_BYTES = 16 * 1024;
-
-function beaconKind(ctx: Context): "visit" | "heartbeat" | undefined {
-  if (ctx.method !== "POST") return undefined;
-  const kind =
-    ctx.path === "/api/track/visit" ? "visit" : ctx.path === "/api/track/heartbeat" ? "heartbeat" : undefined;
-  if (!kind) return undefined;
-  const length = Number(ctx.get("content-length"));
-  if (!(length > 0 && length <= BEACON_MAX_BYTES) || !ctx.is("application/json")) return undefined;
-  return kind;
-}
 
 /** Routes that the gateway answers itself; every other /api path is proxied by the route table. */
 const OWN_PREFIXES = ["/api/admin/login", "/api/admin/logout", "/api/admin/me", "/api/openapi.json"];
@@ -108,15 +96,12 @@ export async function startGateway(
           `Het verzoek is te groot (maximaal ${config.BODY_LIMIT_BYTES} bytes)`,
         );
       }
-      const proxyOptions = {
+      return proxyTo(ctx, upstream, {
         timeoutMs: config.UPSTREAM_TIMEOUT_MS,
         trustedProxies: trusted,
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
         pipelined: path.startsWith("/api/track/"),
-      };
-      const beacon = beaconKind(ctx);
-      if (beacon) return forwardBeacon(ctx, beacon, upstream, proxyOptions);
-      return proxyTo(ctx, upstream, proxyOptions);
+      });
     }
     if (site.serve(ctx)) return;
     if (!site.available()) {
@@ -131,42 +116,14 @@ export async function startGateway(
     return next();
   }
 
-  /**
-   * A visit or heartbeat goes to the tracking service in a batch with the others of this moment;
-   * anything the batch cannot carry as is (not JSON, no length, the service refusing batches)
-   * takes the ordinary proxy path, so every visitor gets the answer the service would give.
-   */
-  async function forwardBeacon(
-    ctx: Context,
-    kind: "visit" | "heartbeat",
-    upstream: Upstream,
-    proxyOptions: Parameters<typeof proxyTo>[2],
-  ) {
-    const body = await readBody(ctx, config.BODY_LIMIT_BYTES);
-    let result;
-    try {
-      result = await beacons.submit({
-        kind,
-        body: body.toString("utf8"),
-        ip: clientIp(ctx.req, trusted),
-        userAgent: ctx.req.headers["user-agent"],
-        cookie: ctx.req.headers.cookie,
-        requestId: ctx.state.requestId,
-      });
-    } catch (err) {
-      if (err instanceof BatchRefused) return proxyTo(ctx, upstream, { ...proxyOptions, body });
-      throw err;
-    }
-    ctx.status = result.status;
-    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-    if (result.status !== 204)
-      ctx.body = result.error ?? {
-        code: "bad_gateway",
-        message: "De dienst tracking gaf geen geldig antwoord.",
-      };
-  }
-
   const running = await startService(kit, {
+    fastPath: beaconPath({
+      batcher: beacons,
+      trusted,
+      publicOrigin: config.PUBLIC_ORIGIN,
+      httpsOnly: httpsSite,
+      logger: kit.logger,
+    }),
     routes: [own, router],
     outer: [securityHeaders(httpsSite)],
     before: [csrfGuard(config.PUBLIC_ORIGIN), routeRequest],
