@@ -1,3 +1,4 @@
+import http from "node:http";
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -224,6 +225,36 @@ describe("visit beacons through the gateway", () => {
       expect(await persisted("fallback", 19)).toBe(19);
     } finally {
       await other.stop();
+    }
+  });
+
+  it("finishes a beacon in flight when the gateway is stopped (graceful shutdown)", async () => {
+    // A tracking stand-in that takes 500 ms to answer a batch.
+    const slow = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        const { hits } = JSON.parse(body) as { hits: unknown[] };
+        setTimeout(() => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ results: hits.map(() => ({ status: 204 })) }));
+        }, 500);
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    const other = await startGateway({
+      ...env,
+      TRACKING_URL: `http://127.0.0.1:${(slow.address() as net.AddressInfo).port}`,
+    });
+    try {
+      const pending = visit(other.url, { sessionId: session("drain"), page: "/" });
+      await new Promise((r) => setTimeout(r, 150));
+      const stopped = other.stop();
+      expect((await pending).status).toBe(204);
+      await stopped;
+    } finally {
+      await other.stop();
+      await new Promise((r) => slow.close(r));
     }
   });
 
