@@ -4,7 +4,7 @@
 // under the same settings. Needs ADMIN_COOKIE ("admin_session=..."); VISIT_RATE overrides the probe.
 // Run against a running stack: node loadtests/admin-isolation.mjs (BASE_URL, default :8080).
 import { writeFileSync } from "node:fs";
-import { BASE_URL, BROWSER_UA, bareBaseline, runAutocannon, summarise, verdict } from "./tracking-common.mjs";
+import { BASE_URL, bareBaseline, runAutocannon, summarise, verdict, visitLoad } from "./tracking-common.mjs";
 
 const cookie = process.env.ADMIN_COOKIE;
 if (!cookie) {
@@ -20,28 +20,8 @@ const adminOptions = (url) => ({
   duration: adminDuration,
   headers: { cookie, origin },
 });
-let n = 0;
-const visitOptions = (rate, duration) => ({
-  url: BASE_URL,
-  connections: 100,
-  duration,
-  overallRate: rate,
-  headers: { "content-type": "application/json", origin, "user-agent": BROWSER_UA },
-  requests: [
-    {
-      method: "POST",
-      path: "/api/track/visit",
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({
-          sessionId: `session-iso${n++ % 3000}-1700000000000`,
-          page: "/",
-          referrer: "",
-        }),
-      }),
-    },
-  ],
-});
+const visitOptions = (rate, duration) =>
+  visitLoad({ url: BASE_URL, duration, overallRate: rate, tag: "iso", sessions: 3000, origin });
 
 console.log("baseline: bare node:http 204 under the admin settings (10 connections)");
 const bare = summarise(await bareBaseline((url) => ({ ...adminOptions(url), url })));

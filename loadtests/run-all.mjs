@@ -19,7 +19,7 @@ import {
   dropDatabasesWithPrefix,
 } from "../scripts/lib/provision.mjs";
 import { startStack } from "../scripts/lib/stack.mjs";
-import { BROWSER_UA, bareBaseline, runPaced, summarise } from "./tracking-common.mjs";
+import { bareBaseline, runPaced, summarise, visitLoad } from "./tracking-common.mjs";
 import { latencyChartSvg } from "./chart.mjs";
 
 // The quote form runs last: each lead leaves the mailer work (inbox entry, notification) that
@@ -65,31 +65,12 @@ function peakRss(pid) {
 async function latencyCurve(baseUrl) {
   const rates = [500, 1000, 2000, 3000, 4000, 6000, 8000];
   const points = [];
-  let n = 0;
   for (const rate of rates) {
     // Paced (runPaced): autocannon's own rate limit sends each connection's quota for the second
     // back-to-back, which would chart the bursts, not the load.
-    const r = await runPaced({
-      url: baseUrl,
-      connections: 100,
-      duration: 5,
-      overallRate: rate,
-      headers: { "content-type": "application/json", "user-agent": BROWSER_UA },
-      requests: [
-        {
-          method: "POST",
-          path: "/api/track/visit",
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({
-              sessionId: `session-curve${n++ % 4000}-1700000000000`,
-              page: "/",
-              referrer: "",
-            }),
-          }),
-        },
-      ],
-    });
+    const r = await runPaced(
+      visitLoad({ url: baseUrl, duration: 5, overallRate: rate, tag: "curve", sessions: 4000 }),
+    );
     points.push({
       offered: rate,
       achieved: r.reqPerSec,

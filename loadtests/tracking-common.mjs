@@ -27,6 +27,37 @@ export function settings() {
   };
 }
 
+/**
+ * autocannon options for visit beacons (POST /api/track/visit) from 100 connections, cycling
+ * through `sessions` visitors whose ids carry `tag`. `overallRate` undefined: as fast as possible.
+ */
+export function visitLoad({ url, duration, overallRate, tag, sessions, origin }) {
+  let n = 0;
+  const headers = { "content-type": "application/json", "user-agent": BROWSER_UA };
+  if (origin) headers.origin = origin;
+  return {
+    url,
+    connections: 100,
+    duration,
+    overallRate,
+    headers,
+    requests: [
+      {
+        method: "POST",
+        path: "/api/track/visit",
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            sessionId: `session-${tag}${n++ % sessions}-1700000000000`,
+            page: "/",
+            referrer: "",
+          }),
+        }),
+      },
+    ],
+  };
+}
+
 export function runAutocannon(opts) {
   return new Promise((resolve, reject) => {
     const instance = autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
