@@ -20,21 +20,24 @@ export function jsonBody(limitBytes: number) {
       ctx.set("Connection", "close");
       throw new HttpError(413, "payload_too_large", `Het verzoek is te groot (maximaal ${limitBytes} bytes)`);
     }
-    if (!ctx.is("application/json")) {
-      throw new HttpError(415, "unsupported_media_type", "Stuur de gegevens als application/json");
-    }
-    const raw = await readRawBody(ctx, limitBytes);
-    if (raw.trim() === "") {
-      ctx.request.body = undefined;
-      return next();
-    }
-    try {
-      ctx.request.body = JSON.parse(raw);
-    } catch {
-      throw new HttpError(400, "invalid_json", "De gegevens zijn geen geldige JSON");
-    }
+    if (!ctx.is("application/json")) throw notJson();
+    ctx.request.body = parseJsonText(await readRawBody(ctx, limitBytes));
     return next();
   };
+}
+
+/** 415 for a body that is not declared as JSON. */
+export const notJson = () =>
+  new HttpError(415, "unsupported_media_type", "Stuur de gegevens als application/json");
+
+/** A JSON body's text as a value: blank is undefined, anything unparseable a 400. */
+export function parseJsonText(raw: string): unknown {
+  if (raw.trim() === "") return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new HttpError(400, "invalid_json", "De gegevens zijn geen geldige JSON");
+  }
 }
 
 /** Reads the request body as UTF-8, refusing (413) as soon as it passes `limit` bytes. */

@@ -14,4 +14,4 @@ export * from "./validate";
 export * from "./pubsub";
 export * from "./internal-client";
 export * from "./client-ip";
-export { readRawBody } from "./body";
+export { notJson, parseJsonText, readRawBody } from "./body";

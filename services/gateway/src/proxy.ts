@@ -146,6 +146,13 @@ export async function proxyTo(
 
 const REFUSED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENOTFOUND"]);
 
+/** An undici failure with its timeouts named UPSTREAM_TIMEOUT (answered 504 by upstreamError). */
+export function asUpstreamError(err: unknown): NodeJS.ErrnoException {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT") e.code = "UPSTREAM_TIMEOUT";
+  return e;
+}
+
 /**
  * Only a refused connection is safe to retry elsewhere: the request never reached a replica. Such
  * a replica is tried last for a moment. Returns whether the next replica may be tried.
@@ -199,10 +206,7 @@ async function attempt(
       ...(pipelined ? { idempotent: true, blocking: false } : {}),
     });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT")
-      e.code = "UPSTREAM_TIMEOUT";
-    throw e;
+    throw asUpstreamError(err);
   }
   ctx.status = res.statusCode;
   for (const [name, value] of Object.entries(res.headers)) {

@@ -6,7 +6,7 @@ import {
   type InternalTrackResult,
 } from "@lease/contracts";
 import { INTERNAL_TOKEN_HEADER, type HttpError, type Logger } from "@lease/platform";
-import { markIfRefused, orderTargets, upstreamError, type Upstream } from "./proxy";
+import { asUpstreamError, markIfRefused, orderTargets, upstreamError, type Upstream } from "./proxy";
 
 /** A batch is sent at the latest when it holds this much (the service accepts up to 2 MB). */
 const BATCH_MAX_BYTES = 256 * 1024;
@@ -90,9 +90,7 @@ export function createTrackBatcher(
         batch.forEach((p, i) => p.resolve(parsed.data.results[i]!));
         return;
       } catch (err) {
-        const e = err as NodeJS.ErrnoException;
-        if (e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT")
-          e.code = "UPSTREAM_TIMEOUT";
+        const e = asUpstreamError(err);
         lastError = e;
         if (!markIfRefused(target, e)) break;
       }

@@ -10,6 +10,8 @@ import {
 import {
   HttpError,
   clientIp,
+  notJson,
+  parseJsonText,
   parseOr400,
   readRawBody,
   requireInternal,
@@ -96,28 +98,12 @@ export function trackBatchRoute(deps: IngestDeps, internalToken: string, counted
         `Methode ${ctx.method} is niet toegestaan op ${ctx.path}`,
       );
     await internalOnly(ctx, async () => undefined);
-    if (!ctx.is("application/json"))
-      throw new HttpError(415, "unsupported_media_type", "Stuur de gegevens als application/json");
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await readRawBody(ctx, BATCH_LIMIT_BYTES));
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      throw new HttpError(400, "invalid_json", "De gegevens zijn geen geldige JSON");
-    }
-    const batch = parseOr400(InternalTrackBatch, raw);
+    if (!ctx.is("application/json")) throw notJson();
+    const batch = parseOr400(InternalTrackBatch, parseJsonText(await readRawBody(ctx, BATCH_LIMIT_BYTES)));
     const results = await Promise.all(
       batch.hits.map(async (hit): Promise<InternalTrackResult> => {
         try {
-          let body: unknown;
-          if (hit.body.trim() !== "") {
-            try {
-              body = JSON.parse(hit.body);
-            } catch {
-              throw new HttpError(400, "invalid_json", "De gegevens zijn geen geldige JSON");
-            }
-          }
-          await trackHit(deps, counted, hit.kind, body, {
+          await trackHit(deps, counted, hit.kind, parseJsonText(hit.body), {
             userAgent: hit.userAgent,
             cookie: hit.cookie,
             ip: hit.ip,
