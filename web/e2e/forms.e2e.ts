@@ -7,7 +7,7 @@ const FALLBACK =
 async function fillValid(page: Page) {
   const form = page.locator("#aanvraag");
   // The submit button is disabled until the form has hydrated (each page section hydrates on its
-  // own); typing before that would land in the pre-rendered inputs only.
+  // own); what is typed earlier is adopted then (see the test on early input below).
   await eventually(() => form.locator('button[type="submit"]').isEnabled(), "the form hydrated", 15_000);
   await form.getByLabel("Link naar de auto").fill("https://www.autoscout24.nl/aanbod/volkswagen-id4");
   await form.getByLabel("Telefoonnummer").fill("06 12345678");
@@ -170,4 +170,57 @@ test("the contact form posts name, e-mail, phone, message and the honeypot", asy
     ]);
     assertEqual(rows.at(-1), { name: "Petra de Vries", phone: "+31 6 1234 5678" }, "stored contact message");
   }
+});
+
+test("what a visitor typed before the page hydrated is kept and sent", async (t) => {
+  let release: () => void = () => undefined;
+  const scripts = new Promise<void>((done) => (release = done));
+  const { page } = await t.open("/", { holdScriptsUntil: scripts });
+  const form = page.locator("#aanvraag");
+  const submit = form.getByRole("button", { name: "Aanvraag Versturen" });
+  await form.getByLabel("Link naar de auto").waitFor();
+  assert(await submit.isDisabled(), "the submit button waits for the scripts");
+  await form.getByLabel("Link naar de auto").fill("https://www.marktplaats.nl/a/auto-s/skoda-enyaq");
+  await form.getByLabel("Telefoonnummer").fill("06 87654321");
+  await form.getByLabel("E-mailadres").fill("vroeg@bedrijf.nl");
+  await form.getByLabel("Gewenste looptijd (optioneel)").selectOption("36");
+  await page.locator("#contact form").getByLabel("Naam").fill("Vroege Vogel");
+
+  release();
+  await eventually(() => submit.isEnabled(), "the form hydrated", 15_000);
+  assertEqual(
+    await form.getByLabel("E-mailadres").inputValue(),
+    "vroeg@bedrijf.nl",
+    "the typed e-mail address is still shown",
+  );
+  const posted = page.waitForRequest((request) => isApiRequest(request, "/api/lease-requests"));
+  await submit.click();
+  const body = (await posted).postDataJSON() as Record<string, unknown>;
+  assertEqual(
+    {
+      carUrl: body.carUrl,
+      contactNumber: body.contactNumber,
+      email: body.email,
+      leaseTerm: body.leaseTerm,
+    },
+    {
+      carUrl: "https://www.marktplaats.nl/a/auto-s/skoda-enyaq",
+      contactNumber: "06 87654321",
+      email: "vroeg@bedrijf.nl",
+      leaseTerm: 36,
+    },
+    "the request carries what was typed before hydration",
+  );
+  await page.getByTestId("aanvraag-succes").waitFor();
+  // The contact form adopted its early input too: only the fields left empty are reported.
+  const contact = page.locator("#contact form");
+  await contact.getByRole("button", { name: "Bericht Versturen" }).click();
+  await eventually(
+    async () => (await contact.innerText()).includes("Voer een geldig e-mailadres in"),
+    "the contact form checked its fields",
+  );
+  assert(!(await contact.innerText()).includes("Naam is verplicht"), "the early name counts");
+  // Adopted once: a new request starts empty.
+  await page.getByRole("button", { name: "Nieuwe Aanvraag" }).click();
+  assertEqual(await form.getByLabel("E-mailadres").inputValue(), "", "a new request starts empty");
 });

@@ -29,6 +29,11 @@ export interface OpenOptions {
   theme?: Partial<ThemeValues>;
   /** A browser's own user agent: headless Chromium's is (rightly) ignored by visitor tracking. */
   userAgent?: string;
+  /**
+   * Holds the site's scripts until this settles, so a test can act on the pre-rendered page before
+   * React hydrates it; open() then returns once the HTML is in, not at the load event.
+   */
+  holdScriptsUntil?: Promise<void>;
 }
 
 export const DESKTOP_CHROME_UA =
@@ -149,7 +154,17 @@ export function createE2E(
         }
       });
       errorsByPage.set(page, errors);
-      await page.goto(new URL(path, baseUrl).href);
+      const held = options.holdScriptsUntil;
+      if (held) {
+        await page.route(
+          (url) => url.host === base.host && url.pathname.endsWith(".js"),
+          async (route) => {
+            await held;
+            await route.continue();
+          },
+        );
+      }
+      await page.goto(new URL(path, baseUrl).href, held ? { waitUntil: "commit" } : {});
       return { page, context };
     },
   };

@@ -5,6 +5,7 @@ import { App } from "./App";
 import { AdminDashboardPage, AdminLoginPage, EmailComposePage } from "./admin";
 import { createQueryClient } from "./api/query-client";
 import { PAGES } from "./routes";
+import { watchEarlyInput } from "./lib/early-input";
 import { normalizePath, prerenderKeyFor, type PublicPath } from "./lib/url";
 import "./styles.css";
 
@@ -18,6 +19,8 @@ async function start(): Promise<void> {
   const container = document.getElementById("root")!;
   const pathname = normalizePath(window.location.pathname);
   const key = prerenderKeyFor(pathname);
+  // Before anything else: fields typed into (or autofilled) while the scripts loaded keep their text.
+  if (key !== null) watchEarlyInput(container);
   // Load the current page's chunk first, so the first render matches the pre-rendered HTML exactly.
   await (key === null ? ADMIN_PAGES[pathname]! : PAGES[key as PublicPath]).preload();
 

@@ -6,6 +6,7 @@ import { Field, Honeypot } from "../../components/form";
 import { useNotice } from "../../components/notice";
 import { buttonClass, Section, SectionHeading } from "../../components/ui";
 import { COMPANY_FALLBACKS, companyDetails, telHref } from "../../lib/company";
+import { useEarlyInput } from "../../lib/early-input";
 import { useHydrated } from "../../lib/hydrated";
 import { EMPTY_CONTACT, checkContact, type ContactValues, type FieldErrors } from "../../lib/forms";
 import { LEASE_REQUEST_FAILED_FALLBACK } from "./LeaseRequestSection";
@@ -80,12 +81,21 @@ function ContactItem({ title, children }: { title: string; children: React.React
   );
 }
 
+/** The visible fields by element id (the honeypot is left to bots). */
+const FIELD_IDS = {
+  name: "contact-naam",
+  email: "contact-email",
+  phone: "contact-telefoon",
+  message: "contact-bericht",
+} satisfies Partial<Record<keyof ContactValues, string>>;
+
 function ContactForm() {
   const { notify } = useNotice();
   const [values, setValues] = useState<ContactValues>(EMPTY_CONTACT);
   const [errors, setErrors] = useState<FieldErrors<"name" | "email" | "phone" | "message">>({});
   const [sending, setSending] = useState(false);
   const hydrated = useHydrated();
+  useEarlyInput(FIELD_IDS, (early) => setValues((current) => ({ ...current, ...early })));
   const set = (field: keyof ContactValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
 

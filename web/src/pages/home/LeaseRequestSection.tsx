@@ -5,6 +5,7 @@ import { Field, Honeypot } from "../../components/form";
 import { useNotice } from "../../components/notice";
 import { buttonClass, CheckIcon, Section, SectionHeading } from "../../components/ui";
 import { LEASE_TERMS } from "../../lib/constants";
+import { useEarlyInput } from "../../lib/early-input";
 import { useHydrated } from "../../lib/hydrated";
 import {
   EMPTY_LEASE_REQUEST,
@@ -19,6 +20,16 @@ export const LEASE_REQUEST_FAILED_FALLBACK =
 
 type Phase = "editing" | "sending" | "sent";
 
+/** The visible fields by element id (the honeypot is left to bots). */
+const FIELD_IDS = {
+  carUrl: "aanvraag-auto",
+  contactNumber: "aanvraag-telefoon",
+  email: "aanvraag-email",
+  companyName: "aanvraag-bedrijf",
+  leaseTerm: "aanvraag-looptijd",
+  message: "aanvraag-bericht",
+} satisfies Partial<Record<keyof LeaseRequestValues, string>>;
+
 export function LeaseRequestSection() {
   const { notify } = useNotice();
   const [values, setValues] = useState<LeaseRequestValues>(EMPTY_LEASE_REQUEST);
@@ -26,6 +37,7 @@ export function LeaseRequestSection() {
   const [formError, setFormError] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>("editing");
   const hydrated = useHydrated();
+  useEarlyInput(FIELD_IDS, (early) => setValues((current) => ({ ...current, ...early })));
 
   const set = (field: keyof LeaseRequestValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
