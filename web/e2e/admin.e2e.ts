@@ -287,6 +287,35 @@ test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply,
     .waitFor();
 });
 
+test("admin: a long inbox counts every e-mail and loads the older ones on request", async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  // Older than everything else: they sort to the end of the newest-first list.
+  await world.sql.query(
+    `INSERT INTO mailer.email_messages
+       (source, source_id, subject, sender_name, sender_email, recipient_email, message_body,
+        message_type, is_read, created_at)
+     SELECT 'archive', gen_random_uuid(), 'Archief ' || i, 'Archief', 'archief@example.nl',
+            'info@example.nl', 'Oud bericht', 'contact_form', true,
+            timestamptz '2020-01-01 12:00+00' + i * interval '1 minute'
+     FROM generate_series(1, 510) AS i`,
+  );
+  const { rows } = await world.sql.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM mailer.email_messages",
+  );
+  const total = rows[0]!.n;
+  await openTab(page, "E-mail Inbox");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  await page.getByText(`E-mail Inbox (${total})`).waitFor({ timeout: 10_000 });
+  const items = page.getByTestId("inbox-item");
+  await eventually(async () => (await items.count()) === 500, "the newest 500 listed");
+  await page.getByText(`500 van ${total} e-mails getoond`).waitFor();
+  await page.getByRole("button", { name: "Meer laden" }).click();
+  await eventually(async () => (await items.count()) === total, "every e-mail listed", 10_000);
+  assert((await items.last().innerText()).includes("Archief 1"), "the oldest e-mail comes last");
+  assertEqual(await page.getByRole("button", { name: "Meer laden" }).count(), 0, "nothing more to load");
+});
+
 test('admin: a send that SendGrid refuses shows as "Verzenden mislukt" in the inbox', async () => {
   const world = await adminWorld();
   const page = adminPage();

@@ -5,7 +5,13 @@ import { EmailMessageList } from "./entities/email-message";
 import { ThemeSettings } from "./entities/theme-settings";
 import { AdminSession, LoginBody } from "./http/auth";
 import { ContactBody, ContactResponse } from "./http/contact";
-import { EmailIdParam, EmailSettingsTestResponse, SendEmailBody, SendEmailResponse } from "./http/emails";
+import {
+  EmailIdParam,
+  EmailListQuery,
+  EmailSettingsTestResponse,
+  SendEmailBody,
+  SendEmailResponse,
+} from "./http/emails";
 import {
   CreateLeaseRequestBody,
   CreateLeaseRequestResponse,
@@ -249,7 +255,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
     service: "mailer",
     auth: "admin",
     summary: "Inbox, newest first",
-    responses: { 200: { description: "E-mails", schema: EmailMessageList } },
+    request: { query: EmailListQuery },
+    responses: {
+      200: {
+        description:
+          "The newest `limit` e-mails; the X-Total-Count and X-Unread-Count headers count the whole inbox",
+        schema: EmailMessageList,
+      },
+    },
   },
   {
     method: "PUT",

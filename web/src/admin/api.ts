@@ -7,6 +7,8 @@ import {
   EmailMessage,
   EmailMessageList,
   EmailSettingsTestResponse,
+  INBOX_TOTAL_HEADER,
+  INBOX_UNREAD_HEADER,
   LeaseRequest,
   LeaseRequestListResponse,
   SendEmailResponse,
@@ -21,7 +23,7 @@ import {
   type VisitorSeriesRange,
 } from "@lease/contracts";
 import type { z } from "zod";
-import { apiRequest } from "../api/client";
+import { apiExchange, apiRequest } from "../api/client";
 
 async function call<S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown) {
   return schema.parse(await apiRequest<unknown>(method, path, body)) as z.infer<S>;
@@ -94,7 +96,16 @@ export const resetTheme = () => call(ThemeSettings, "POST", "/api/admin/theme-se
 
 export const sendTestEmail = () => call(EmailSettingsTestResponse, "POST", "/api/admin/email-settings/test");
 
-export const fetchEmails = () => call(EmailMessageList, "GET", "/api/admin/emails");
+/** The newest `limit` e-mails, with the whole inbox's total and unread counts. */
+export async function fetchEmails(limit: number) {
+  const { data, headers } = await apiExchange<unknown>("GET", `/api/admin/emails?limit=${limit}`);
+  const items = EmailMessageList.parse(data);
+  const count = (name: string) => {
+    const n = Number(headers.get(name));
+    return headers.get(name) !== null && Number.isInteger(n) ? n : undefined;
+  };
+  return { items, total: count(INBOX_TOTAL_HEADER), unread: count(INBOX_UNREAD_HEADER) };
+}
 export const markEmailRead = (id: string) =>
   call(EmailMessage, "PUT", `/api/admin/emails/${encodeURIComponent(id)}/read`);
 export const deleteEmail = (id: string) =>

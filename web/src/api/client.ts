@@ -1,6 +1,15 @@
 // Same-origin JSON calls (SPEC §7) with the error convention of SPEC §8.
 
 export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await apiExchange<T>(method, path, body)).data;
+}
+
+/** As apiRequest, with the response headers (counts some lists carry there). */
+export async function apiExchange<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ data: T; headers: Headers }> {
   const response = await fetch(path, {
     method,
     credentials: "include",
@@ -12,7 +21,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     throw new Error(`${response.status}: ${text || response.statusText}`);
   }
   const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return { data: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }
 
 /** GET for react-query: the query key's segments joined with slashes form the URL. */

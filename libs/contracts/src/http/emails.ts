@@ -39,3 +39,20 @@ export type EmailSettingsTestResponse = z.infer<typeof EmailSettingsTestResponse
 
 export const EmailIdParam = z.object({ id: z.uuid({ error: "Ongeldig id" }) });
 export type EmailIdParam = z.infer<typeof EmailIdParam>;
+
+/** Newest-first inbox page size; "Meer laden" in the admin asks for the next 500 on top. */
+export const INBOX_PAGE = 500;
+export const INBOX_MAX_LIMIT = 5000;
+export const EmailListQuery = z.object({
+  limit: z.coerce
+    .number({ error: "limit moet een getal zijn" })
+    .int({ error: "limit moet een geheel getal zijn" })
+    .min(1, { error: "limit moet minstens 1 zijn" })
+    .max(INBOX_MAX_LIMIT, { error: `limit mag hoogstens ${INBOX_MAX_LIMIT} zijn` })
+    .default(INBOX_PAGE)
+    .describe("How many of the newest e-mails to return"),
+});
+export type EmailListQuery = z.infer<typeof EmailListQuery>;
+/** Response headers of GET /api/admin/emails: counts over the whole inbox, whatever the limit. */
+export const INBOX_TOTAL_HEADER = "x-total-count";
+export const INBOX_UNREAD_HEADER = "x-unread-count";

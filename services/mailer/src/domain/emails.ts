@@ -9,7 +9,6 @@ import { companyName, renderCompose, renderTestEmail, type RenderedMail } from "
 export const MAIL_NOT_CONFIGURED_MESSAGE =
   "Er is geen e-mailprovider ingesteld. Vul de SendGrid API key en het afzenderadres in bij E-mail Instellingen.";
 const NOT_FOUND_MESSAGE = "E-mail niet gevonden";
-export const INBOX_LIMIT = 500;
 
 export function emailsDomain(deps: {
   inbox: InboxRepository;
@@ -63,7 +62,11 @@ export function emailsDomain(deps: {
   }
 
   return {
-    list: (): Promise<EmailMessage[]> => deps.inbox.list(INBOX_LIMIT),
+    /** The newest `limit` e-mails and the counts over the whole inbox. */
+    async list(limit: number): Promise<{ items: EmailMessage[]; total: number; unread: number }> {
+      const [items, counts] = await Promise.all([deps.inbox.list(limit), deps.inbox.counts()]);
+      return { items, ...counts };
+    },
 
     async markRead(id: string): Promise<EmailMessage> {
       if (!(await deps.inbox.markRead(id))) throw notFound(NOT_FOUND_MESSAGE);

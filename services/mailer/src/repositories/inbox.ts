@@ -73,6 +73,17 @@ export function inboxRepository(db: Database) {
       return rows.map((r) => toEmailMessage(r as Row));
     },
 
+    /** Counts over the whole inbox, in one statement. */
+    async counts(): Promise<{ total: number; unread: number }> {
+      const [row] = await db
+        .select({
+          total: sql<number>`count(*)::int`,
+          unread: sql<number>`(count(*) FILTER (WHERE NOT ${emailMessages.isRead}))::int`,
+        })
+        .from(emailMessages);
+      return { total: row?.total ?? 0, unread: row?.unread ?? 0 };
+    },
+
     async get(id: string): Promise<EmailMessage | undefined> {
       const [row] = await select().where(eq(emailMessages.id, id)).limit(1);
       return row ? toEmailMessage(row as Row) : undefined;

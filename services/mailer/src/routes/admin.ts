@@ -1,5 +1,11 @@
 import Router from "@koa/router";
-import { EmailIdParam, SendEmailBody } from "@lease/contracts";
+import {
+  EmailIdParam,
+  EmailListQuery,
+  INBOX_TOTAL_HEADER,
+  INBOX_UNREAD_HEADER,
+  SendEmailBody,
+} from "@lease/contracts";
 import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { EmailsDomain } from "../domain/emails";
 
@@ -8,7 +14,11 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
   router.use(requireAdmin(deps.session));
 
   router.get("/emails", async (ctx) => {
-    ctx.body = await deps.emails.list();
+    const { limit } = parseOr400(EmailListQuery, ctx.query);
+    const { items, total, unread } = await deps.emails.list(limit);
+    ctx.set(INBOX_TOTAL_HEADER, String(total));
+    ctx.set(INBOX_UNREAD_HEADER, String(unread));
+    ctx.body = items;
   });
 
   router.put("/emails/:id/read", async (ctx) => {

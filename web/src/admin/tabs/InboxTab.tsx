@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { EmailMessage } from "@lease/contracts";
+import { INBOX_MAX_LIMIT, INBOX_PAGE, type EmailMessage } from "@lease/contracts";
 import { useRef, useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
@@ -17,11 +17,14 @@ export function InboxTab() {
   const { notify } = useNotice();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const detailRef = useRef<HTMLDivElement>(null);
+  // The newest page; "Meer laden" widens it by a page (the refresh keeps the wider list).
+  const [limit, setLimit] = useState(INBOX_PAGE);
   const emails = useQuery({
-    queryKey: ADMIN_KEYS.emails,
-    queryFn: fetchEmails,
+    queryKey: [...ADMIN_KEYS.emails, limit],
+    queryFn: () => fetchEmails(limit),
     refetchInterval: INBOX_REFRESH_MS,
     staleTime: 0,
+    placeholderData: (previous) => previous,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.emails });
 
@@ -41,7 +44,10 @@ export function InboxTab() {
       }),
   });
 
-  const list = emails.data ?? [];
+  const list = emails.data?.items ?? [];
+  // Counts over the whole inbox (headers); the loaded list when a server sends none.
+  const total = emails.data?.total ?? list.length;
+  const unread = emails.data?.unread ?? unreadCount(list);
   const selected = list.find((email) => email.id === selectedId) ?? null;
   const open = (email: EmailMessage) => {
     setSelectedId(email.id);
@@ -55,8 +61,7 @@ export function InboxTab() {
         className="lg:col-span-2"
         title={
           <span className="flex flex-wrap items-center gap-2">
-            E-mail Inbox ({list.length})
-            <Badge tone={unreadCount(list) > 0 ? "red" : "gray"}>{unreadCount(list)} ongelezen</Badge>
+            E-mail Inbox ({total})<Badge tone={unread > 0 ? "red" : "gray"}>{unread} ongelezen</Badge>
           </span>
         }
         actions={
@@ -80,6 +85,21 @@ export function InboxTab() {
                 <InboxItem email={email} active={email.id === selectedId} onOpen={() => open(email)} />
               </li>
             ))}
+            {list.length < total && limit < INBOX_MAX_LIMIT && (
+              <li className="pt-2 text-center">
+                <p className="text-sm text-gray-600">
+                  {list.length} van {total} e-mails getoond
+                </p>
+                <Button
+                  variant="secondary"
+                  className="mt-2"
+                  onClick={() => setLimit((current) => Math.min(current + INBOX_PAGE, INBOX_MAX_LIMIT))}
+                  disabled={emails.isFetching}
+                >
+                  {emails.isFetching ? "Laden..." : "Meer laden"}
+                </Button>
+              </li>
+            )}
           </ul>
         )}
       </Panel>
