@@ -76,6 +76,13 @@ export const NEWEST_DUPLICATE_SQL = (emailParam: string, phoneParam: string) => 
 
 /** Lease requests and contact messages; each write carries its outbox rows in the same transaction. */
 export function leaseRequestsRepository(db: Database, pool: Pool) {
+  // Read once per new lead (the mailer fetches it for the inbox entry): prepared per connection.
+  const byId = db
+    .select()
+    .from(leaseRequests)
+    .where(eq(leaseRequests.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare("leads.lease-request-by-id");
   return {
     /**
      * One statement (atomic on its own, one round trip): find the newest earlier request from the
@@ -187,7 +194,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
     },
 
     async findById(id: string): Promise<LeaseRequestRow | undefined> {
-      const [row] = await db.select().from(leaseRequests).where(eq(leaseRequests.id, id)).limit(1);
+      const [row] = await byId.execute({ id });
       return row;
     },
 

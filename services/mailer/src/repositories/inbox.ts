@@ -49,6 +49,23 @@ function toEmailMessage(row: Row): EmailMessage {
 }
 
 export function inboxRepository(db: Database) {
+  // One insert per received message, in bursts with the leads: prepared per connection.
+  const logOnceStatement = db
+    .insert(emailMessages)
+    .values({
+      source: sql.placeholder("source"),
+      sourceId: sql.placeholder("sourceId"),
+      subject: sql.placeholder("subject"),
+      senderName: sql.placeholder("senderName"),
+      senderEmail: sql.placeholder("senderEmail"),
+      recipientEmail: sql.placeholder("recipientEmail"),
+      messageBody: sql.placeholder("messageBody"),
+      messageType: sql.placeholder("messageType"),
+      sentAt: sql.placeholder("sentAt"),
+    })
+    .onConflictDoNothing({ target: [emailMessages.source, emailMessages.sourceId] })
+    .returning({ id: emailMessages.id })
+    .prepare("mailer.inbox-log-once");
   const select = () =>
     db
       .select(columns)
@@ -60,11 +77,7 @@ export function inboxRepository(db: Database) {
   return {
     /** Inserts once per (source, sourceId); a second call is a no-op. Returns true when inserted. */
     async logOnce(entry: NewInboxEntry): Promise<boolean> {
-      const rows = await db
-        .insert(emailMessages)
-        .values(entry)
-        .onConflictDoNothing({ target: [emailMessages.source, emailMessages.sourceId] })
-        .returning({ id: emailMessages.id });
+      const rows = await logOnceStatement.execute({ ...entry, sentAt: entry.sentAt ?? null });
       return rows.length > 0;
     },
 
