@@ -101,14 +101,14 @@ export async function insertBatch(
 /** Deletes rows older than the cutoff in chunks, so no long lock blocks the writer. */
 export async function deleteOlderThan(pool: Pool, cutoff: Date, chunk = 10_000): Promise<number> {
   let total = 0;
-  for (const [table, column] of [
-    ["page_views", "occurred_at"],
-    ["visitors", "last_seen"],
+  for (const [table, key, column] of [
+    ["page_views", "event_id", "occurred_at"],
+    ["visitors", "session_id", "last_seen"],
   ] as const) {
     for (;;) {
       const r = await pool.query(
-        `DELETE FROM tracking.${table} WHERE id IN
-           (SELECT id FROM tracking.${table} WHERE ${column} < $1 LIMIT $2)`,
+        `DELETE FROM tracking.${table} WHERE ${key} IN
+           (SELECT ${key} FROM tracking.${table} WHERE ${column} < $1 LIMIT $2)`,
         [cutoff.toISOString(), chunk],
       );
       total += r.rowCount ?? 0;
@@ -142,7 +142,7 @@ export async function visitorSeries(
      )
      SELECT b.start,
             count(DISTINCT v.session_id) AS visitors,
-            count(v.id) AS page_views
+            count(v.event_id) AS page_views
      FROM buckets b
      LEFT JOIN tracking.page_views v ON v.occurred_at >= b.start AND v.occurred_at < b.stop
      GROUP BY b.start
