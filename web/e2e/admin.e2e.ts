@@ -314,6 +314,10 @@ test("admin: a long inbox counts every e-mail and loads the older ones on reques
   await eventually(async () => (await items.count()) === total, "every e-mail listed", 10_000);
   assert((await items.last().innerText()).includes("Archief 1"), "the oldest e-mail comes last");
   assertEqual(await page.getByRole("button", { name: "Meer laden" }).count(), 0, "nothing more to load");
+  // A refresh re-reads every loaded page: the older e-mails stay listed.
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  await page.getByRole("button", { name: "Vernieuwen", disabled: false }).waitFor();
+  assertEqual(await items.count(), total, "every e-mail still listed after a refresh");
 });
 
 test('admin: a send that SendGrid refuses shows as "Verzenden mislukt" in the inbox', async () => {

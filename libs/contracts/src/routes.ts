@@ -259,7 +259,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       200: {
         description:
-          "The newest `limit` e-mails; the X-Total-Count and X-Unread-Count headers count the whole inbox",
+          "The newest `limit` e-mails (older than `before` if given); the X-Total-Count and X-Unread-Count headers count the whole inbox, X-Next-Cursor (only when older e-mails exist) is the `before` of the next page",
         schema: EmailMessageList,
       },
     },

@@ -7,6 +7,8 @@ import {
   EmailMessage,
   EmailMessageList,
   EmailSettingsTestResponse,
+  INBOX_CURSOR_HEADER,
+  INBOX_PAGE,
   INBOX_TOTAL_HEADER,
   INBOX_UNREAD_HEADER,
   LeaseRequest,
@@ -97,14 +99,21 @@ export const resetTheme = () => call(ThemeSettings, "POST", "/api/admin/theme-se
 export const sendTestEmail = () => call(EmailSettingsTestResponse, "POST", "/api/admin/email-settings/test");
 
 /** The newest `limit` e-mails, with the whole inbox's total and unread counts. */
-export async function fetchEmails(limit: number) {
-  const { data, headers } = await apiExchange<unknown>("GET", `/api/admin/emails?limit=${limit}`);
+/** One inbox page, newest first; `before` is the previous page's `next`. */
+export async function fetchEmails(before?: string) {
+  const query = `limit=${INBOX_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
+  const { data, headers } = await apiExchange<unknown>("GET", `/api/admin/emails?${query}`);
   const items = EmailMessageList.parse(data);
   const count = (name: string) => {
     const n = Number(headers.get(name));
     return headers.get(name) !== null && Number.isInteger(n) ? n : undefined;
   };
-  return { items, total: count(INBOX_TOTAL_HEADER), unread: count(INBOX_UNREAD_HEADER) };
+  return {
+    items,
+    total: count(INBOX_TOTAL_HEADER),
+    unread: count(INBOX_UNREAD_HEADER),
+    next: headers.get(INBOX_CURSOR_HEADER),
+  };
 }
 export const markEmailRead = (id: string) =>
   call(EmailMessage, "PUT", `/api/admin/emails/${encodeURIComponent(id)}/read`);

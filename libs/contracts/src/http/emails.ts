@@ -40,9 +40,18 @@ export type EmailSettingsTestResponse = z.infer<typeof EmailSettingsTestResponse
 export const EmailIdParam = z.object({ id: z.uuid({ error: "Ongeldig id" }) });
 export type EmailIdParam = z.infer<typeof EmailIdParam>;
 
-/** Newest-first inbox page size; "Meer laden" in the admin asks for the next 500 on top. */
+/** Newest-first inbox page size; "Meer laden" in the admin asks for the next page. */
 export const INBOX_PAGE = 500;
 export const INBOX_MAX_LIMIT = 5000;
+/** A page's last e-mail, as the server writes it: creation time to the microsecond, then its id. */
+const INBOX_CURSOR =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+export interface InboxCursor {
+  /** ISO timestamp with microseconds (Postgres precision, which a JS Date would round away). */
+  at: string;
+  id: string;
+}
+export const formatInboxCursor = (c: InboxCursor) => `${c.at}_${c.id}`;
 export const EmailListQuery = z.object({
   limit: z.coerce
     .number({ error: "limit moet een getal zijn" })
@@ -50,9 +59,22 @@ export const EmailListQuery = z.object({
     .min(1, { error: "limit moet minstens 1 zijn" })
     .max(INBOX_MAX_LIMIT, { error: `limit mag hoogstens ${INBOX_MAX_LIMIT} zijn` })
     .default(INBOX_PAGE)
-    .describe("How many of the newest e-mails to return"),
+    .describe("How many e-mails to return, newest first"),
+  before: z
+    .string()
+    .regex(INBOX_CURSOR, {
+      error: "before moet de waarde van de X-Next-Cursor-header van een eerdere pagina zijn",
+    })
+    .transform((value): InboxCursor => {
+      const [, at, id] = INBOX_CURSOR.exec(value)!;
+      return { at: at!, id: id! };
+    })
+    .optional()
+    .describe("The X-Next-Cursor header of the previous page: returns the e-mails older than that page"),
 });
 export type EmailListQuery = z.infer<typeof EmailListQuery>;
 /** Response headers of GET /api/admin/emails: counts over the whole inbox, whatever the limit. */
 export const INBOX_TOTAL_HEADER = "x-total-count";
 export const INBOX_UNREAD_HEADER = "x-unread-count";
+/** Response header of GET /api/admin/emails when older e-mails exist: pass it back as `before`. */
+export const INBOX_CURSOR_HEADER = "x-next-cursor";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EmailMessage, SendEmailBody } from "@lease/contracts";
+import type { EmailMessage, InboxCursor, SendEmailBody } from "@lease/contracts";
 import { HttpError, notFound, withTimeout, type Logger, type QueueClient } from "@lease/platform";
 import type { InboxRepository } from "../repositories/inbox";
 import type { NewOutgoingEmail, OutgoingRepository } from "../repositories/outgoing";
@@ -63,9 +63,12 @@ export function emailsDomain(deps: {
 
   return {
     /** The newest `limit` e-mails and the counts over the whole inbox. */
-    async list(limit: number): Promise<{ items: EmailMessage[]; total: number; unread: number }> {
-      const [items, counts] = await Promise.all([deps.inbox.list(limit), deps.inbox.counts()]);
-      return { items, ...counts };
+    async list(
+      limit: number,
+      before?: InboxCursor,
+    ): Promise<{ items: EmailMessage[]; next: string | null; total: number; unread: number }> {
+      const [page, counts] = await Promise.all([deps.inbox.list(limit, before), deps.inbox.counts()]);
+      return { ...page, ...counts };
     },
 
     async markRead(id: string): Promise<EmailMessage> {

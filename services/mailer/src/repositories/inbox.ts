@@ -1,5 +1,11 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { EmailDeliveryStatus, EmailMessage, EmailMessageType } from "@lease/contracts";
+import {
+  formatInboxCursor,
+  type EmailDeliveryStatus,
+  type EmailMessage,
+  type EmailMessageType,
+  type InboxCursor,
+} from "@lease/contracts";
 import type { Database } from "@lease/platform";
 import { emailMessages, outgoingEmails } from "../db/schema";
 
@@ -27,6 +33,11 @@ const columns = {
   createdAt: emailMessages.createdAt,
   deliveryStatus,
 };
+
+const joinOutgoing = and(eq(emailMessages.source, "outgoing"), eq(outgoingEmails.id, emailMessages.sourceId));
+
+/** created_at to the microsecond, for a paging cursor that a JS Date would round. */
+const cursorAt = sql<string>`to_char(${emailMessages.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 type Row = {
   [K in keyof typeof columns]: K extends "sentAt" ? Date | null : unknown;
@@ -66,14 +77,7 @@ export function inboxRepository(db: Database) {
     .onConflictDoNothing({ target: [emailMessages.source, emailMessages.sourceId] })
     .returning({ id: emailMessages.id })
     .prepare("mailer.inbox-log-once");
-  const select = () =>
-    db
-      .select(columns)
-      .from(emailMessages)
-      .leftJoin(
-        outgoingEmails,
-        and(eq(emailMessages.source, "outgoing"), eq(outgoingEmails.id, emailMessages.sourceId)),
-      );
+  const select = () => db.select(columns).from(emailMessages).leftJoin(outgoingEmails, joinOutgoing);
   return {
     /** Inserts once per (source, sourceId); a second call is a no-op. Returns true when inserted. */
     async logOnce(entry: NewInboxEntry): Promise<boolean> {
@@ -81,9 +85,29 @@ export function inboxRepository(db: Database) {
       return rows.length > 0;
     },
 
-    async list(limit: number): Promise<EmailMessage[]> {
-      const rows = await select().orderBy(desc(emailMessages.createdAt), desc(emailMessages.id)).limit(limit);
-      return rows.map((r) => toEmailMessage(r as Row));
+    /**
+     * Newest first, `limit` at most, older than `before` if given (keyset paging: a page stays
+     * right while new e-mails arrive on top). `next` is the cursor of the page's last e-mail when
+     * older ones exist.
+     */
+    async list(limit: number, before?: InboxCursor): Promise<{ items: EmailMessage[]; next: string | null }> {
+      const rows = await db
+        .select({ ...columns, cursorAt })
+        .from(emailMessages)
+        .leftJoin(outgoingEmails, joinOutgoing)
+        .where(
+          before
+            ? sql`(${emailMessages.createdAt}, ${emailMessages.id}) < (${before.at}::timestamptz, ${before.id}::uuid)`
+            : undefined,
+        )
+        .orderBy(desc(emailMessages.createdAt), desc(emailMessages.id))
+        .limit(limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((r) => toEmailMessage(r as Row)),
+        next: rows.length > limit && last ? formatInboxCursor({ at: last.cursorAt, id: last.id }) : null,
+      };
     },
 
     /** Counts over the whole inbox, in one statement. */

@@ -2,6 +2,7 @@ import Router from "@koa/router";
 import {
   EmailIdParam,
   EmailListQuery,
+  INBOX_CURSOR_HEADER,
   INBOX_TOTAL_HEADER,
   INBOX_UNREAD_HEADER,
   SendEmailBody,
@@ -14,10 +15,11 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
   router.use(requireAdmin(deps.session));
 
   router.get("/emails", async (ctx) => {
-    const { limit } = parseOr400(EmailListQuery, ctx.query);
-    const { items, total, unread } = await deps.emails.list(limit);
+    const { limit, before } = parseOr400(EmailListQuery, ctx.query);
+    const { items, next, total, unread } = await deps.emails.list(limit, before);
     ctx.set(INBOX_TOTAL_HEADER, String(total));
     ctx.set(INBOX_UNREAD_HEADER, String(unread));
+    if (next) ctx.set(INBOX_CURSOR_HEADER, next);
     ctx.body = items;
   });
 

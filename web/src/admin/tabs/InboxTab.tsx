@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { INBOX_MAX_LIMIT, INBOX_PAGE, type EmailMessage } from "@lease/contracts";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { EmailMessage } from "@lease/contracts";
 import { useRef, useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
@@ -17,14 +17,15 @@ export function InboxTab() {
   const { notify } = useNotice();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const detailRef = useRef<HTMLDivElement>(null);
-  // The newest page; "Meer laden" widens it by a page (the refresh keeps the wider list).
-  const [limit, setLimit] = useState(INBOX_PAGE);
-  const emails = useQuery({
-    queryKey: [...ADMIN_KEYS.emails, limit],
-    queryFn: () => fetchEmails(limit),
+  // Pages of 500, newest first; "Meer laden" adds the next older page. The refresh re-reads every
+  // loaded page, so read marks and deletions show everywhere.
+  const emails = useInfiniteQuery({
+    queryKey: ADMIN_KEYS.emails,
+    queryFn: ({ pageParam }) => fetchEmails(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next ?? undefined,
     refetchInterval: INBOX_REFRESH_MS,
     staleTime: 0,
-    placeholderData: (previous) => previous,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.emails });
 
@@ -44,10 +45,11 @@ export function InboxTab() {
       }),
   });
 
-  const list = emails.data?.items ?? [];
+  const pages = emails.data?.pages ?? [];
+  const list = uniqueById(pages.flatMap((page) => page.items));
   // Counts over the whole inbox (headers); the loaded list when a server sends none.
-  const total = emails.data?.total ?? list.length;
-  const unread = emails.data?.unread ?? unreadCount(list);
+  const total = pages[0]?.total ?? list.length;
+  const unread = pages[0]?.unread ?? unreadCount(list);
   const selected = list.find((email) => email.id === selectedId) ?? null;
   const open = (email: EmailMessage) => {
     setSelectedId(email.id);
@@ -85,7 +87,7 @@ export function InboxTab() {
                 <InboxItem email={email} active={email.id === selectedId} onOpen={() => open(email)} />
               </li>
             ))}
-            {list.length < total && limit < INBOX_MAX_LIMIT && (
+            {emails.hasNextPage && (
               <li className="pt-2 text-center">
                 <p className="text-sm text-gray-600">
                   {list.length} van {total} e-mails getoond
@@ -93,10 +95,10 @@ export function InboxTab() {
                 <Button
                   variant="secondary"
                   className="mt-2"
-                  onClick={() => setLimit((current) => Math.min(current + INBOX_PAGE, INBOX_MAX_LIMIT))}
+                  onClick={() => void emails.fetchNextPage()}
                   disabled={emails.isFetching}
                 >
-                  {emails.isFetching ? "Laden..." : "Meer laden"}
+                  {emails.isFetchingNextPage ? "Laden..." : "Meer laden"}
                 </Button>
               </li>
             )}
@@ -216,4 +218,14 @@ function EmailDetail({
       </div>
     </Panel>
   );
+}
+
+/** Pages are read at different moments: an e-mail can sit on two of them for one refresh. */
+function uniqueById(emails: EmailMessage[]): EmailMessage[] {
+  const seen = new Set<string>();
+  return emails.filter((email) => {
+    if (seen.has(email.id)) return false;
+    seen.add(email.id);
+    return true;
+  });
 }
