@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { assertEqual, test } from "./harness";
+import { assertEqual, eventually, test } from "./harness";
 
 async function results(page: Page) {
   const read = (id: string) => page.getByTestId(id).innerText();
@@ -65,4 +65,32 @@ test("the interest rate is clamped to 0-20 and a zero price gives zeros", async 
     { monthly: "€ 0", base: "€ 0", extra: "€ 0", interest: "€ 0", total: "€ 0" },
     "zero price",
   );
+});
+
+test("what a visitor set before the page hydrated is kept and computed", async (t) => {
+  let release: () => void = () => undefined;
+  const scripts = new Promise<void>((done) => (release = done));
+  const { page } = await t.open("/", { holdScriptsUntil: scripts });
+  await page.getByLabel("Catalogusprijs van de auto").fill("40000");
+  await page.getByLabel("Aanbetaling").fill("10000");
+  await page.getByLabel("Looptijd", { exact: true }).selectOption("60");
+  await page.getByLabel("Rente (%)").fill("6");
+  await page.getByLabel(/Onderhoud/).check();
+  // Before hydration the result still shows the pre-rendered defaults.
+  assertEqual((await results(page)).monthly, "€ 606", "nothing computed before the scripts run");
+
+  release();
+  await eventually(
+    async () => (await results(page)).monthly === "€ 850",
+    "the hydrated calculator computes what was entered early",
+    15_000,
+  );
+  assertEqual(
+    await results(page),
+    { monthly: "€ 850", base: "€ 580", extra: "€ 270", interest: "€ 4.799", total: "€ 60.999" },
+    "40000 / 10000 / 60 / 6% / insurance + maintenance, entered before hydration",
+  );
+  assertEqual(await page.getByLabel("Catalogusprijs van de auto").inputValue(), "40000", "price kept");
+  assertEqual(await page.getByLabel("Aanbetaling").inputValue(), "10000", "slider kept");
+  assertEqual(await page.getByLabel(/Onderhoud/).isChecked(), true, "maintenance still ticked");
 });

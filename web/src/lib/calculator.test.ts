@@ -6,6 +6,7 @@ import {
   maxDownPayment,
   parseCarPrice,
   parseInterestRate,
+  withEarlyInput,
 } from "./calculator";
 import { formatEuro, formatPercent } from "./format";
 
@@ -117,5 +118,45 @@ describe("Dutch formatting", () => {
   it("formats percentages with a comma", () => {
     expect(formatPercent(4.5)).toBe("4,5%");
     expect(formatPercent(20)).toBe("20%");
+  });
+});
+
+describe("withEarlyInput", () => {
+  const terms = [24, 36, 48, 60, 72];
+
+  it("takes what was entered before hydration, by the live fields' rules", () => {
+    expect(
+      withEarlyInput(
+        CALCULATOR_DEFAULTS,
+        {
+          carPrice: "40000",
+          downPayment: "12500",
+          termMonths: "60",
+          annualRatePercent: "6.5",
+          insurance: "false",
+          maintenance: "true",
+        },
+        terms,
+      ),
+    ).toEqual({
+      carPrice: 40_000,
+      downPayment: 12_500,
+      termMonths: 60,
+      annualRatePercent: 6.5,
+      insurance: false,
+      maintenance: true,
+    });
+  });
+
+  it("keeps the down payment within half the price and ignores what the fields would refuse", () => {
+    const next = withEarlyInput(
+      CALCULATOR_DEFAULTS,
+      { carPrice: "8000", downPayment: "9000", termMonths: "30", annualRatePercent: "99" },
+      terms,
+    );
+    expect(next).toMatchObject({ carPrice: 8000, downPayment: 4000, termMonths: 48, annualRatePercent: 20 });
+    // A lower price alone resets a down payment above its half to 20% of the new price.
+    expect(withEarlyInput(CALCULATOR_DEFAULTS, { carPrice: "6000" }, terms).downPayment).toBe(1200);
+    expect(withEarlyInput(CALCULATOR_DEFAULTS, {}, terms)).toEqual(CALCULATOR_DEFAULTS);
   });
 });

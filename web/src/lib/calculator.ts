@@ -78,3 +78,43 @@ export function maxDownPayment(carPrice: number): number {
 export function downPaymentAfterPriceChange(newPrice: number, downPayment: number): number {
   return downPayment > maxDownPayment(newPrice) ? Math.round(newPrice * 0.2) : downPayment;
 }
+
+/** The calculator's fields, as the early-input recorder sees them (by element id). */
+export const CALCULATOR_FIELD_IDS = {
+  carPrice: "calc-prijs",
+  downPayment: "calc-aanbetaling",
+  termMonths: "calc-looptijd",
+  annualRatePercent: "calc-rente",
+  insurance: "calc-verzekering",
+  maintenance: "calc-onderhoud",
+} as const;
+export type CalculatorField = keyof typeof CALCULATOR_FIELD_IDS;
+
+/**
+ * Applies what was entered before hydration, by the same rules as the live fields: the price
+ * first (it may reset the down payment), a down payment within half the price, a known term, a
+ * clamped rate, and "true"/"false" for the two extra services.
+ */
+export function withEarlyInput(
+  current: CalculatorInput,
+  early: Partial<Record<CalculatorField, string>>,
+  terms: readonly number[],
+): CalculatorInput {
+  const next = { ...current };
+  if (early.carPrice !== undefined) {
+    next.carPrice = parseCarPrice(early.carPrice);
+    next.downPayment = downPaymentAfterPriceChange(next.carPrice, next.downPayment);
+  }
+  if (early.downPayment !== undefined) {
+    const value = Number(early.downPayment);
+    if (Number.isFinite(value))
+      next.downPayment = Math.min(maxDownPayment(next.carPrice), Math.max(0, value));
+  }
+  if (early.termMonths !== undefined && terms.includes(Number(early.termMonths)))
+    next.termMonths = Number(early.termMonths);
+  if (early.annualRatePercent !== undefined)
+    next.annualRatePercent = parseInterestRate(early.annualRatePercent);
+  if (early.insurance !== undefined) next.insurance = early.insurance === "true";
+  if (early.maintenance !== undefined) next.maintenance = early.maintenance === "true";
+  return next;
+}

@@ -23,7 +23,9 @@ function changedValue(el: FieldElement): string | undefined {
     const selected = el.options[el.selectedIndex];
     return selected && !selected.defaultSelected ? el.value : undefined;
   }
-  if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) return undefined;
+  if (el instanceof HTMLInputElement && el.type === "checkbox")
+    return el.checked !== el.defaultChecked ? String(el.checked) : undefined;
+  if (el instanceof HTMLInputElement && el.type === "radio") return undefined;
   return el.value !== el.defaultValue ? el.value : undefined;
 }
 

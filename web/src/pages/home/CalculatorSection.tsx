@@ -1,7 +1,9 @@
 import { useState } from "react";
 import { buttonClass, Section, SectionHeading } from "../../components/ui";
+import { useEarlyInput } from "../../lib/early-input";
 import {
   CALCULATOR_DEFAULTS,
+  CALCULATOR_FIELD_IDS,
   DOWN_PAYMENT_STEP,
   PRICE_HINT_MAX,
   PRICE_HINT_MIN,
@@ -13,6 +15,7 @@ import {
   maxDownPayment,
   parseCarPrice,
   parseInterestRate,
+  withEarlyInput,
   type CalculatorInput,
 } from "../../lib/calculator";
 import { CALCULATOR_TERMS, INSURANCE_MONTHLY, MAINTENANCE_MONTHLY } from "../../lib/constants";
@@ -25,6 +28,10 @@ const FIELD =
 export function CalculatorSection() {
   const { goToSection } = useSiteNavigation();
   const [input, setInput] = useState<CalculatorInput>(CALCULATOR_DEFAULTS);
+  // A slider moved or a price typed while the scripts were still loading stays as it was.
+  useEarlyInput(CALCULATOR_FIELD_IDS, (early) =>
+    setInput((current) => withEarlyInput(current, early, CALCULATOR_TERMS)),
+  );
   const result = calculateLease(input);
   const downPaymentShare = input.carPrice > 0 ? Math.round((input.downPayment / input.carPrice) * 100) : 0;
 
@@ -51,11 +58,11 @@ export function CalculatorSection() {
           onSubmit={(e) => e.preventDefault()}
         >
           <div>
-            <label htmlFor="calc-prijs" className="font-semibold text-ink">
+            <label htmlFor={CALCULATOR_FIELD_IDS.carPrice} className="font-semibold text-ink">
               Catalogusprijs van de auto
             </label>
             <input
-              id="calc-prijs"
+              id={CALCULATOR_FIELD_IDS.carPrice}
               type="number"
               inputMode="numeric"
               min={PRICE_HINT_MIN}
@@ -72,14 +79,17 @@ export function CalculatorSection() {
           </div>
 
           <div className="mt-6">
-            <label htmlFor="calc-aanbetaling" className="flex justify-between gap-4 font-semibold text-ink">
+            <label
+              htmlFor={CALCULATOR_FIELD_IDS.downPayment}
+              className="flex justify-between gap-4 font-semibold text-ink"
+            >
               <span>Aanbetaling</span>
               <span data-testid="calc-aanbetaling-waarde">
                 {formatEuro(input.downPayment)} ({downPaymentShare}%)
               </span>
             </label>
             <input
-              id="calc-aanbetaling"
+              id={CALCULATOR_FIELD_IDS.downPayment}
               type="range"
               min={0}
               max={maxDownPayment(input.carPrice)}
@@ -103,11 +113,11 @@ export function CalculatorSection() {
 
           <div className="mt-6 grid gap-6 sm:grid-cols-2">
             <div>
-              <label htmlFor="calc-looptijd" className="font-semibold text-ink">
+              <label htmlFor={CALCULATOR_FIELD_IDS.termMonths} className="font-semibold text-ink">
                 Looptijd
               </label>
               <select
-                id="calc-looptijd"
+                id={CALCULATOR_FIELD_IDS.termMonths}
                 value={input.termMonths}
                 onChange={(event) =>
                   setInput((current) => ({ ...current, termMonths: Number(event.target.value) }))
@@ -122,11 +132,11 @@ export function CalculatorSection() {
               </select>
             </div>
             <div>
-              <label htmlFor="calc-rente" className="font-semibold text-ink">
+              <label htmlFor={CALCULATOR_FIELD_IDS.annualRatePercent} className="font-semibold text-ink">
                 Rente (%)
               </label>
               <input
-                id="calc-rente"
+                id={CALCULATOR_FIELD_IDS.annualRatePercent}
                 type="number"
                 inputMode="decimal"
                 min={RATE_MIN}
@@ -152,12 +162,14 @@ export function CalculatorSection() {
             <legend className="font-semibold text-ink">Extra diensten</legend>
             <div className="mt-3 grid gap-3 sm:grid-cols-2">
               <ExtraServiceToggle
+                id={CALCULATOR_FIELD_IDS.insurance}
                 label="Verzekering"
                 monthly={INSURANCE_MONTHLY}
                 checked={input.insurance}
                 onChange={(insurance) => setInput((current) => ({ ...current, insurance }))}
               />
               <ExtraServiceToggle
+                id={CALCULATOR_FIELD_IDS.maintenance}
                 label="Onderhoud"
                 monthly={MAINTENANCE_MONTHLY}
                 checked={input.maintenance}
@@ -225,6 +237,7 @@ function ResultRow({ label, value, testId }: { label: string; value: number; tes
 }
 
 function ExtraServiceToggle(props: {
+  id: string;
   label: string;
   monthly: number;
   checked: boolean;
@@ -233,6 +246,7 @@ function ExtraServiceToggle(props: {
   return (
     <label className="flex items-center gap-3 rounded-button border border-gray-200 p-3">
       <input
+        id={props.id}
         type="checkbox"
         checked={props.checked}
         onChange={(event) => props.onChange(event.target.checked)}
