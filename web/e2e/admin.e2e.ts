@@ -3,7 +3,7 @@
 // live visit. Each step builds on the previous one. Runs inside web/e2e/run.mjs, or on its own:
 //   node scripts/build.mjs all && node --import tsx web/e2e/admin.e2e.ts
 import type { BrowserContext, Page, Route } from "playwright-core";
-import { assert, assertEqual, eventually, test } from "./harness";
+import { afterAll, assert, assertEqual, eventually, test } from "./harness";
 import { ADMIN_USERNAME, adminWorld, closeAdminWorld } from "./admin/world";
 import { counter, dismissNotice, expectNotice, openTab, signIn, waitForCounter } from "./admin/helpers";
 import { runStandalone } from "./admin/standalone";
@@ -18,6 +18,8 @@ const COMPANY = { name: "Lease Centrum E2E", phone: "020 765 4321", email: "info
 const MAIL = { key: "SG.e2e-test-key-0123456789", sender: "noreply@lease-e2e.nl" };
 
 let admin: { page: Page; context: BrowserContext } | null = null;
+// The last test closes the world too; this covers a run whose filter skips it.
+afterAll(closeAdminWorld);
 function adminPage(): Page {
   assert(admin, "the admin is not signed in (an earlier step failed)");
   return admin.page;

@@ -64,6 +64,12 @@ export function test(name: string, fn: TestFn): void {
   registeredTests.push({ name, fn, file: currentFile });
 }
 
+/** Cleanups that run once after the selected tests, whichever of them ran (filters skip some). */
+export const cleanups: (() => Promise<void>)[] = [];
+export function afterAll(fn: () => Promise<void>): void {
+  cleanups.push(fn);
+}
+
 export function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }

@@ -3,7 +3,14 @@ import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, createE2E, registeredTests, setCurrentFile } from "./harness";
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  cleanups,
+  createE2E,
+  registeredTests,
+  setCurrentFile,
+} from "./harness";
 import pg from "pg";
 import {
   ensureDatabase,
@@ -109,6 +116,7 @@ export async function main(filters: string[]): Promise<number> {
       await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
     }
   }
+  for (const cleanup of cleanups) await cleanup().catch((error) => console.error("cleanup failed:", error));
   await browser.close();
   await teardown();
   console.log(`${passed} passed, ${failed} failed`);

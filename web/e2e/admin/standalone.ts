@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import { registeredTests } from "../harness";
+import { cleanups, registeredTests } from "../harness";
 
 /**
  * Lets an e2e file run on its own (`node --import tsx web/e2e/admin.e2e.ts`): runs the tests it
@@ -20,6 +20,7 @@ export async function runStandalone(fileUrl: string): Promise<void> {
       console.log(`  ✗ ${t.name}\n      ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  for (const cleanup of cleanups) await cleanup().catch((error) => console.error("cleanup failed:", error));
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;
 }
