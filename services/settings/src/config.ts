@@ -9,9 +9,28 @@ const encryptionKey = z
   })
   .transform((v) => Buffer.from(v.trim(), "base64"));
 
+/** Old keys during a rotation, comma-separated: they only decrypt; stored values move to the new key. */
+const previousKeys = z
+  .string()
+  .default("")
+  .transform((v) =>
+    v
+      .split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (keys) => keys.every((k) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(k) && Buffer.from(k, "base64").length === 32),
+    {
+      error: "SETTINGS_ENCRYPTION_KEY_PREVIOUS must be comma-separated keys of 32 bytes, base64 encoded",
+    },
+  )
+  .transform((keys) => keys.map((k) => Buffer.from(k, "base64")));
+
 export const settingsConfigSchema = baseConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8082),
   SETTINGS_ENCRYPTION_KEY: encryptionKey,
+  SETTINGS_ENCRYPTION_KEY_PREVIOUS: previousKeys,
   /** The mailer, for the test e-mail of the e-mail settings tab. */
   MAILER_URL: z.url({ error: "MAILER_URL must be the http:// URL of the mailer" }),
 });

@@ -7,6 +7,7 @@ import {
   type RunningService,
 } from "@lease/platform";
 import { settingsConfigSchema } from "./config";
+import { rewrapStoredSecrets } from "./domain/key-rotation";
 import { secretBox } from "./domain/secret-box";
 import { settingsDomain } from "./domain/settings";
 import { companySettingsRepository } from "./repositories/company-settings";
@@ -26,10 +27,16 @@ export async function startSettings(
     logger: opts.logger,
     migrationsFolder: SETTINGS_MIGRATIONS,
   });
+  const company = companySettingsRepository(kit.db);
+  const box = secretBox(config.SETTINGS_ENCRYPTION_KEY, config.SETTINGS_ENCRYPTION_KEY_PREVIOUS);
+  // A failure here must not keep the settings from serving: the old key still decrypts.
+  await rewrapStoredSecrets(company, box, kit.logger).catch((err: Error) =>
+    kit.logger.warn({ err: err.message }, "could not re-encrypt the stored SendGrid API key"),
+  );
   const domain = settingsDomain({
-    company: companySettingsRepository(kit.db),
+    company,
     theme: themeSettingsRepository(kit.db),
-    box: secretBox(config.SETTINGS_ENCRYPTION_KEY),
+    box,
     redis: kit.redis,
     keys: kit.keys,
     logger: kit.logger,

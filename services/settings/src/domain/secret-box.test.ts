@@ -28,3 +28,29 @@ describe("secretBox (AES-256-GCM at rest)", () => {
     expect(() => secretBox(randomBytes(16))).toThrow();
   });
 });
+
+describe("secretBox key rotation", () => {
+  const plain = "SG.rotate-me.0123456789";
+  const oldKey = randomBytes(32);
+  const newKey = randomBytes(32);
+
+  it("reads values made with a previous key and rewraps them with the current one", () => {
+    const stored = secretBox(oldKey).encrypt(plain);
+    const rotating = secretBox(newKey, [oldKey]);
+    expect(rotating.decrypt(stored)).toBe(plain);
+    const rewrapped = rotating.rewrap(stored)!;
+    expect(rewrapped).not.toBeNull();
+    // After the rotation the old key can go: the new key alone reads the rewrapped value.
+    expect(secretBox(newKey).decrypt(rewrapped)).toBe(plain);
+    expect(() => secretBox(oldKey).decrypt(rewrapped)).toThrow();
+    expect(rotating.rewrap(rewrapped)).toBeNull();
+  });
+
+  it("still refuses a value no key opens", () => {
+    const stranger = secretBox(randomBytes(32)).encrypt(plain);
+    const rotating = secretBox(newKey, [oldKey]);
+    expect(() => rotating.decrypt(stranger)).toThrow();
+    expect(() => rotating.rewrap(stranger)).toThrow();
+    expect(() => secretBox(newKey, [randomBytes(16)])).toThrow();
+  });
+});

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import type { Database } from "@lease/platform";
 import { companySettings } from "../db/schema";
 
@@ -29,6 +30,18 @@ export function companySettingsRepository(db: Database) {
         .returning();
       if (!row) throw new Error("company settings upsert returned nothing");
       return row;
+    },
+    /**
+     * Replaces the stored provider key only while it is still `expected`, so a key an admin saves
+     * meanwhile is never overwritten. True when replaced.
+     */
+    async replaceEncryptedKey(expected: string, replacement: string): Promise<boolean> {
+      const rows = await db
+        .update(companySettings)
+        .set({ sendgridApiKeyEncrypted: replacement })
+        .where(eq(companySettings.sendgridApiKeyEncrypted, expected))
+        .returning({ id: companySettings.id });
+      return rows.length > 0;
     },
   };
 }
