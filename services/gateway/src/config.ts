@@ -9,19 +9,38 @@ const serviceUrl = (name: string) =>
       error: `${name} must be the http:// URL of the service (several comma-separated for replicas)`,
     });
 
-export const gatewayConfigSchema = baseConfigSchema.extend({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  LEADS_URL: serviceUrl("LEADS_URL"),
-  SETTINGS_URL: serviceUrl("SETTINGS_URL"),
-  TRACKING_URL: serviceUrl("TRACKING_URL"),
-  MAILER_URL: serviceUrl("MAILER_URL"),
-  /** The built web app (web/dist). Missing folder: the API still works, pages answer 503. */
-  WEB_DIST_DIR: z.string().default("web/dist"),
-  /** The site's own origin, e.g. https://lease.example.nl; when unset the request's Host is used. */
-  PUBLIC_ORIGIN: z.url().optional(),
-  /** Comma-separated proxy addresses whose X-Forwarded-For is believed (a load balancer in front). */
-  TRUSTED_PROXIES: z.string().default(""),
-  /** How long to wait for a service's answer before 504. */
-  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-});
+const minutesOrCount = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(1, { error: `${name} must be at least 1` })
+    .max(10_080, { error: `${name} must be at most 10080` })
+    .default(fallback);
+
+export const gatewayConfigSchema = baseConfigSchema
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    LEADS_URL: serviceUrl("LEADS_URL"),
+    SETTINGS_URL: serviceUrl("SETTINGS_URL"),
+    TRACKING_URL: serviceUrl("TRACKING_URL"),
+    MAILER_URL: serviceUrl("MAILER_URL"),
+    /** The built web app (web/dist). Missing folder: the API still works, pages answer 503. */
+    WEB_DIST_DIR: z.string().default("web/dist"),
+    /** The site's own origin, e.g. https://lease.example.nl; when unset the request's Host is used. */
+    PUBLIC_ORIGIN: z.url().optional(),
+    /** Comma-separated proxy addresses whose X-Forwarded-For is believed (a load balancer in front). */
+    TRUSTED_PROXIES: z.string().default(""),
+    /** How long to wait for a service's answer before 504. */
+    UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+    /** Admin sign-in brake: failed attempts per username and per IP within the window. */
+    LOGIN_MAX_FAILURES: minutesOrCount("LOGIN_MAX_FAILURES", 5),
+    LOGIN_WINDOW_MINUTES: minutesOrCount("LOGIN_WINDOW_MINUTES", 15),
+    /** An IP's first lockout; each further one doubles, up to LOGIN_MAX_LOCK_MINUTES. */
+    LOGIN_LOCK_MINUTES: minutesOrCount("LOGIN_LOCK_MINUTES", 15),
+    LOGIN_MAX_LOCK_MINUTES: minutesOrCount("LOGIN_MAX_LOCK_MINUTES", 60),
+  })
+  .refine((c) => c.LOGIN_MAX_LOCK_MINUTES >= c.LOGIN_LOCK_MINUTES, {
+    error: "LOGIN_MAX_LOCK_MINUTES must be at least LOGIN_LOCK_MINUTES",
+    path: ["LOGIN_MAX_LOCK_MINUTES"],
+  });
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -72,7 +72,12 @@ export async function startGateway(
   const router = authRoutes({
     admins: adminsRepository(kit.db),
     session: kit.session,
-    throttle: loginThrottle(kit.redis, kit.keys),
+    throttle: loginThrottle(kit.redis, kit.keys, {
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      windowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
+      baseLockMs: config.LOGIN_LOCK_MINUTES * 60_000,
+      maxLockMs: config.LOGIN_MAX_LOCK_MINUTES * 60_000,
+    }),
     secureCookies: (ctx) => httpsSite || ctx.protocol === "https",
     clientIp: (ctx) => clientIp(ctx.req, trusted),
   });

@@ -251,6 +251,44 @@ describe("brute-force lockout", () => {
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
   });
+
+  it("takes its limits from the LOGIN_* settings", async () => {
+    const strict = await startGateway(
+      { ...env, LOGIN_MAX_FAILURES: "3", LOGIN_WINDOW_MINUTES: "10", LOGIN_LOCK_MINUTES: "2" },
+      { logger: pino({ level: "silent" }) },
+    );
+    try {
+      const attempt = (password: string) =>
+        fetch(`${strict.url}/api/admin/login`, {
+          method: "POST",
+          headers: {
+            origin: strict.url,
+            "content-type": "application/json",
+            "x-forwarded-for": "203.0.113.50",
+          },
+          body: JSON.stringify({ username: "lock-c", password }),
+        });
+      for (let i = 0; i < 3; i++) expect((await attempt("wrong-password-123")).status).toBe(401);
+      const locked = await attempt(PASSWORD);
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(60);
+      expect(Number(locked.headers.get("retry-after"))).toBeLessThanOrEqual(2 * 60);
+      expect((await locked.json()).message).toBe(
+        "Te veel mislukte pogingen. Probeer het over 2 minuten opnieuw.",
+      );
+    } finally {
+      await strict.stop();
+    }
+    for (const [bad, name] of [
+      [{ LOGIN_MAX_FAILURES: "0" }, "LOGIN_MAX_FAILURES"],
+      [{ LOGIN_WINDOW_MINUTES: "abc" }, "LOGIN_WINDOW_MINUTES"],
+      [{ LOGIN_LOCK_MINUTES: "90" }, "LOGIN_MAX_LOCK_MINUTES"],
+    ] as const) {
+      const err = await startGateway({ ...env, ...bad }).catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(Error);
+      expect((err as Error).message).toContain(name);
+    }
+  });
 });
 
 describe("security headers", () => {
