@@ -273,7 +273,7 @@ describe("brute-force lockout", () => {
       expect(locked.status).toBe(429);
       expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(60);
       expect(Number(locked.headers.get("retry-after"))).toBeLessThanOrEqual(2 * 60);
-      expect((await locked.json()).message).toBe(
+      expect(((await locked.json()) as { message: string }).message).toBe(
         "Te veel mislukte pogingen. Probeer het over 2 minuten opnieuw.",
       );
     } finally {
