@@ -26,6 +26,8 @@ export const trackingConfigSchema = baseConfigSchema.extend({
   /** Stream entries another replica read but never acknowledged for this long are taken over. */
   STREAM_CLAIM_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
   FLUSH_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Events waiting for Postgres at most; beyond it hits are refused with 503 (never trimmed). */
+  STREAM_BACKLOG_MAX: z.coerce.number().int().min(1).default(200_000),
   /** A session stays "active" this long after its last visit or heartbeat. */
   ACTIVE_WINDOW_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** Admin sockets: how often the session is re-checked and a ping is sent. */

@@ -43,11 +43,16 @@ export async function startTracking(
   });
   const { logger } = kit;
   const geo = await GeoLookup.open(config.GEOIP_DIR, logger);
-  const live = new LiveVisitors(kit.redis, kit.keys, config.ACTIVE_WINDOW_SECONDS * 1000);
+  const live = new LiveVisitors(
+    kit.redis,
+    kit.keys,
+    config.ACTIVE_WINDOW_SECONDS * 1000,
+    config.STREAM_BACKLOG_MAX,
+  );
 
   const hits = new Counter({
     name: "tracking_hits_total",
-    help: "Visits and heartbeats by outcome (recorded, bot, admin, dropped = Redis unavailable)",
+    help: "Visits and heartbeats by outcome (recorded, bot, admin, dropped = Redis unavailable or stream backlog full)",
     labelNames: ["kind", "outcome"] as const,
     registers: [],
   });

@@ -18,20 +18,35 @@ export interface Hit {
 
 const DAY_KEY_TTL_SECONDS = 3 * 24 * 3600;
 const WEEK_KEY_TTL_SECONDS = 15 * 24 * 3600;
-/** Upper bound on the stream while Postgres is away; beyond it the oldest events are dropped. */
-const STREAM_MAX_LEN = 200_000;
+/**
+ * Default bound on the stream's backlog (events not yet in Postgres, ~50 MB of Redis at most).
+ * At the bound new hits are refused (503), never older accepted ones trimmed away.
+ */
+export const STREAM_BACKLOG_MAX = 200_000;
+/** What the record script answers when the backlog is full; nothing of that run was written. */
+const BACKLOG_FULL = -1;
+
+/** The Postgres writer is this far behind (Postgres away): a hit is refused rather than lost later. */
+export class BacklogFullError extends Error {
+  constructor(max: number) {
+    super(`tracking stream backlog is full (${max} events not yet in Postgres)`);
+    this.name = "BacklogFullError";
+  }
+}
 export const MAX_ACTIVE_LIST = 200;
 
 // Records a batch of hits in one call (hits that arrive together share one script run).
 // KEYS: active zset, stream, then per hit: visitor hash, day HLL, week HLL, today's views zset.
-// ARGV: hit count, day ttl s, week ttl s, stream max length, active cutoff (trim below), hash ttl ms,
+// ARGV: hit count, day ttl s, week ttl s, backlog bound, active cutoff (trim below), hash ttl ms,
 //       then per hit: session, at, ua, ip, city, country, page, isView, referrer, ip prefix.
 // Per hit only its own hash and stream entry are written; the shared structures (active set, the
 // day/week HLLs, today's page counts) get one command per key or page for the whole run, and each
 // shared key's expiry is set once: a run of 100 hits costs ~300 commands instead of ~1,100.
+// A full backlog refuses the whole run before writing anything, so no hit is half recorded.
 const RECORD_SCRIPT = `
-local n, dayTtl, weekTtl, maxLen = tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
+local n, dayTtl, weekTtl, maxLen = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
 local hashTtl = ARGV[6]
+if redis.call("XLEN", KEYS[2]) >= maxLen then return ${BACKLOG_FULL} end
 local active, members, counts, ttl = {}, {}, {}, {}
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", "(" .. ARGV[5])
 for i = 0, n - 1 do
@@ -56,7 +71,7 @@ for i = 0, n - 1 do
     table.insert(members[key], sid)
     ttl[key] = (j == 1) and dayTtl or weekTtl
   end
-  redis.call("XADD", KEYS[2], "MAXLEN", "~", maxLen, "*", "s", sid, "t", at, "p", page, "v", isView,
+  redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", page, "v", isView,
     "r", ARGV[a + 9], "u", ua, "i", ARGV[a + 10], "ci", city, "co", country)
 end
 if n > 0 then redis.call("ZADD", KEYS[1], unpack(active)) end
@@ -87,6 +102,7 @@ export class LiveVisitors {
     private readonly redis: Redis,
     private readonly keys: Keyspace,
     private readonly activeWindowMs: number,
+    private readonly backlogMax = STREAM_BACKLOG_MAX,
   ) {
     this.streamKey = keys("tracking", "stream");
     this.activeKey = keys("tracking", "active");
@@ -127,7 +143,7 @@ export class LiveVisitors {
       hits.length,
       DAY_KEY_TTL_SECONDS,
       WEEK_KEY_TTL_SECONDS,
-      STREAM_MAX_LEN,
+      this.backlogMax,
       latest - this.activeWindowMs,
       this.activeWindowMs + 60_000,
     ];
@@ -153,12 +169,14 @@ export class LiveVisitors {
         hit.ipPrefix ?? "",
       );
     }
+    let written: unknown;
     try {
-      await this.redis.evalsha(RECORD_SHA, keys.length, ...keys, ...args);
+      written = await this.redis.evalsha(RECORD_SHA, keys.length, ...keys, ...args);
     } catch (err) {
       if (!String((err as Error).message).startsWith("NOSCRIPT")) throw err;
-      await this.redis.eval(RECORD_SCRIPT, keys.length, ...keys, ...args);
+      written = await this.redis.eval(RECORD_SCRIPT, keys.length, ...keys, ...args);
     }
+    if (written === BACKLOG_FULL) throw new BacklogFullError(this.backlogMax);
   }
 
   async stats(now: number): Promise<VisitorStats> {
