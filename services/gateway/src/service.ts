@@ -58,7 +58,7 @@ export async function startGateway(
     logger: kit.logger,
     onBatch: (hits) => batchSizes.observe(hits),
   });
-  const site = createStaticSite(config.WEB_DIST_DIR);
+  const site = createStaticSite(config.WEB_DIST_DIR, { publicOrigin: config.PUBLIC_ORIGIN });
   const adminGate = requireAdmin(kit.session);
   let openApi: string | undefined;
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import type { Context } from "koa";
@@ -43,31 +43,82 @@ interface CachedFile {
   br?: Buffer;
 }
 
+/** The pre-rendered public pages of a dist folder: `/` and every `<route>/index.html`. */
+function prerenderedPaths(root: string): string[] {
+  const paths = existsSync(path.join(root, "index.html")) ? ["/"] : [];
+  for (const entry of readdirSync(root, { withFileTypes: true }))
+    if (entry.isDirectory() && existsSync(path.join(root, entry.name, "index.html")))
+      paths.push(`/${entry.name}`);
+  return paths;
+}
+
+/**
+ * What a build without SITE_URL leaves relative, made absolute with the deployment's own origin
+ * (PUBLIC_ORIGIN): search engines want absolute canonical and og:url addresses, and a sitemap.
+ * One image can then serve any domain.
+ */
+function withOrigin(rel: string, raw: Buffer, origin: string): Buffer {
+  if (rel.endsWith(".html")) {
+    const html = raw.toString("utf8");
+    const absolute = html.replace(
+      /(<link rel="canonical" href="|<meta property="og:url" content=")(\/[^"]*)"/g,
+      (_, start: string, href: string) => `${start}${origin}${href}"`,
+    );
+    return absolute === html ? raw : Buffer.from(absolute);
+  }
+  if (rel === "robots.txt") {
+    const text = raw.toString("utf8");
+    return /^Sitemap:/m.test(text) ? raw : Buffer.from(`${text.trimEnd()}\nSitemap: ${origin}/sitemap.xml\n`);
+  }
+  return raw;
+}
+
+function sitemapFor(origin: string, root: string): Buffer {
+  const urls = prerenderedPaths(root)
+    .map((p) => `  <url><loc>${origin}${p}</loc></url>`)
+    .join("\n");
+  return Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+  );
+}
+
 /**
  * Serves web/dist: pre-rendered pages as `<route>/index.html`, hashed assets with a year-long
  * immutable cache, HTML never cached, the app shell for client routes, 404.html (status 404) otherwise.
  * Files are read once and kept compressed in memory: the set is small and fixed per deploy.
+ * With `publicOrigin`, relative canonical links become absolute and a missing sitemap is made.
  */
-export function createStaticSite(distDir: string) {
+export function createStaticSite(distDir: string, opts: { publicOrigin?: string } = {}) {
   const root = path.resolve(distDir);
-  const cache = new Map<string, CachedFile | null>();
+  const origin = opts.publicOrigin?.replace(/\/+$/, "");
+  // Only files that exist are kept: caching misses would let requests for made-up paths grow it.
+  const cache = new Map<string, CachedFile>();
 
-  const load = (rel: string): CachedFile | null => {
-    if (cache.has(rel)) return cache.get(rel)!;
-    const file = path.join(root, rel);
-    let entry: CachedFile | null = null;
+  const read = (rel: string, file: string): Buffer | null => {
     if (file.startsWith(root + path.sep) && existsSync(file) && statSync(file).isFile()) {
       const raw = readFileSync(file);
-      const ext = path.extname(file).toLowerCase();
-      entry = {
-        type: MIME[ext] ?? "application/octet-stream",
-        etag: `"${createHash("sha1").update(raw).digest("base64url")}"`,
-        raw,
-      };
-      if (COMPRESSIBLE.has(ext) && raw.length > 512) {
-        entry.gzip = gzipSync(raw, { level: 9 });
-        entry.br = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
-      }
+      return origin ? withOrigin(rel, raw, origin) : raw;
+    }
+    if (origin && rel === "sitemap.xml" && existsSync(path.join(root, "index.html")))
+      return sitemapFor(origin, root);
+    return null;
+  };
+
+  const load = (rel: string): CachedFile | null => {
+    const cached = cache.get(rel);
+    if (cached) return cached;
+    const file = path.join(root, rel);
+    const raw = read(rel, file);
+    if (!raw) return null;
+    const ext = path.extname(file).toLowerCase();
+    const entry: CachedFile = {
+      type: MIME[ext] ?? "application/octet-stream",
+      etag: `"${createHash("sha1").update(raw).digest("base64url")}"`,
+      raw,
+    };
+    if (COMPRESSIBLE.has(ext) && raw.length > 512) {
+      entry.gzip = gzipSync(raw, { level: 9 });
+      entry.br = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
     }
     cache.set(rel, entry);
     return entry;
