@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import {
+  deleteRedisKeysWithPrefix,
   dropDatabasesWithPrefix,
   ensureDependencies,
   ensureChromium,
@@ -46,6 +47,8 @@ async function main() {
     DATABASE_URL: withDatabase(infra.databaseServerUrl, runDb),
     REDIS_URL: infra.redisUrl,
     TEST_DB_PREFIX: prefix,
+    // Every Redis key of this run starts with it (testEnv, the browser tests' stack): removed below.
+    TEST_REDIS_PREFIX: `lt${runId}`,
   };
   const only = process.argv.slice(2);
   try {
@@ -105,6 +108,9 @@ async function main() {
     }
   } finally {
     await dropDatabasesWithPrefix(infra.databaseServerUrl, prefix).catch((err) =>
+      console.error(`[test] cleanup: ${err.message}`),
+    );
+    await deleteRedisKeysWithPrefix(infra.redisUrl, env.TEST_REDIS_PREFIX).catch((err) =>
       console.error(`[test] cleanup: ${err.message}`),
     );
     infra.stop();

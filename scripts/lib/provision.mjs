@@ -292,6 +292,25 @@ export async function dropDatabasesWithPrefix(serverUrl, prefix) {
   }
 }
 
+/** Deletes every Redis key whose name starts with `prefix` (a test run's keys); returns how many. */
+export async function deleteRedisKeysWithPrefix(redisUrl, prefix) {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let deleted = 0;
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.unlink(...keys);
+    } while (cursor !== "0");
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** Installs dependencies when node_modules is missing or older than the lockfile. */
 export function ensureDependencies() {
   if (existsSync("node_modules/.package-lock.json") && existsSync("node_modules/zod")) return;

@@ -56,7 +56,8 @@ export async function startStack({
     INTERNAL_TOKEN: extraEnv.INTERNAL_TOKEN ?? randomBytes(32).toString("base64url"),
     SETTINGS_ENCRYPTION_KEY: extraEnv.SETTINGS_ENCRYPTION_KEY ?? randomBytes(32).toString("base64"),
   };
-  const redisPrefix = extraEnv.REDIS_PREFIX ?? `s${randomBytes(4).toString("hex")}`;
+  const redisPrefix =
+    extraEnv.REDIS_PREFIX ?? `${process.env.TEST_REDIS_PREFIX ?? ""}s${randomBytes(4).toString("hex")}`;
   const ports = {};
   for (const name of SERVICE_NAMES) {
     ports[name] = [];

@@ -46,6 +46,14 @@ export async function createTestDatabase(label = "t"): Promise<TestDatabase> {
 
 export const TEST_SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
 
+/**
+ * A Redis key prefix of a test's own. `npm test` sets TEST_REDIS_PREFIX per run and deletes every
+ * key under it afterwards, so runs leave nothing behind in a developer's Redis.
+ */
+export function testRedisPrefix(label = "t"): string {
+  return `${process.env.TEST_REDIS_PREFIX ?? ""}${label}${randomBytes(5).toString("hex")}`;
+}
+
 /** Environment for a service under test: own Redis prefix, silent logs, port 0. */
 export function testEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   return {
@@ -55,7 +63,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     PORT: "0",
     DATABASE_URL: baseDatabaseUrl(),
     REDIS_URL: baseRedisUrl(),
-    REDIS_PREFIX: `t${randomBytes(5).toString("hex")}`,
+    REDIS_PREFIX: testRedisPrefix(),
     JWT_SECRET: TEST_SECRET,
     INTERNAL_TOKEN: "internal-token-0123456789-abcdefghijklmnop",
     SHUTDOWN_TIMEOUT_MS: "3000",

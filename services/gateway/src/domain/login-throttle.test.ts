@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyspace, type Redis } from "@lease/platform";
+import { testRedisPrefix } from "@lease/platform/testing";
 import { connectRedis } from "../test-support";
 import { DEFAULT_THROTTLE, loginThrottle } from "./login-throttle";
 
@@ -13,8 +13,7 @@ beforeAll(async () => {
 afterAll(() => redis.disconnect());
 
 const short = { maxFailures: 5, windowMs: 600, baseLockMs: 300, maxLockMs: 1000, levelMemoryMs: 60_000 };
-const fresh = (options = short) =>
-  loginThrottle(redis, keyspace(`t${randomBytes(5).toString("hex")}`), options);
+const fresh = (options = short) => loginThrottle(redis, keyspace(testRedisPrefix()), options);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function fail(t: ReturnType<typeof fresh>, username: string, ip: string, times: number) {

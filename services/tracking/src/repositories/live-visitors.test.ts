@@ -1,13 +1,12 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, createRedis, keyspace, type Redis } from "@lease/platform";
-import { baseRedisUrl } from "@lease/platform/testing";
+import { baseRedisUrl, testRedisPrefix } from "@lease/platform/testing";
 import { BacklogFullError, LiveVisitors, type Hit } from "./live-visitors";
 
 // The stream's backlog bound: while Postgres is away events pile up in Redis; at the bound new
 // hits are refused (the route answers 503) and no accepted event is ever trimmed away.
 let redis: Redis;
-const prefix = `lvtest${randomBytes(4).toString("hex")}`;
+const prefix = testRedisPrefix("lvtest");
 const keys = keyspace(prefix);
 beforeAll(async () => {
   redis = createRedis(baseRedisUrl(), "commands", createLogger("test", "silent"));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import type { VisitorSeries } from "@lease/contracts";
 import { Redis } from "ioredis";
-import { baseRedisUrl, startOwnRedis, type OwnRedis } from "@lease/platform/testing";
+import { baseRedisUrl, startOwnRedis, testRedisPrefix, type OwnRedis } from "@lease/platform/testing";
 import { STREAM_GROUP } from "../live/stream-writer";
 import { startHarness, sessionId, type Harness } from "../test-helpers";
 import { runRetention } from "../domain/retention";
@@ -208,7 +208,7 @@ describe("Redis outage", () => {
 
 describe("stream durability", () => {
   it("writes events a crashed replica had read but never acknowledged", async () => {
-    const prefix = `tclaim${Date.now().toString(36)}`;
+    const prefix = testRedisPrefix("tclaim");
     const redis = new Redis(baseRedisUrl());
     const stream = `${prefix}:tracking:stream`;
     let other: Harness | undefined;
