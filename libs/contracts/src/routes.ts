@@ -125,6 +125,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 200: { description: "CSV file", contentType: "text/csv", schema: z.string() } },
   },
   {
+    method: "GET",
+    path: "/api/admin/lease-requests/{id}",
+    service: "leads",
+    auth: "admin",
+    summary: "One lease request (the compose page's pre-fill)",
+    request: idParams,
+    responses: { 200: { description: "The request", schema: LeaseRequest } },
+  },
+  {
     method: "PATCH",
     path: "/api/admin/lease-requests/{id}/status",
     service: "leads",

@@ -65,15 +65,14 @@ export const fetchLeaseRequests = (filter: LeaseRequestFilter) =>
   call(LeaseRequestListResponse, "GET", `/api/admin/lease-requests${leaseRequestQuery(filter)}`);
 
 /** The list has no lookup by id, so the compose page pages through it (newest first) until found. */
+/** One request by id; null when it does not exist (deleted meanwhile, or a mistyped link). */
 export async function findLeaseRequest(id: string): Promise<LeaseRequest | null> {
-  const pageSize = 200;
-  for (let page = 1; page <= 50; page++) {
-    const list = await fetchLeaseRequests({ q: "", status: "", page, pageSize });
-    const found = list.items.find((item) => item.id === id);
-    if (found) return found;
-    if (page * pageSize >= list.total) return null;
+  try {
+    return await call(LeaseRequest, "GET", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
+  } catch (error) {
+    if (error instanceof Error && /^(404|400):/.test(error.message)) return null;
+    throw error;
   }
-  return null;
 }
 
 export const updateLeaseStatus = (id: string, body: { status: LeaseStatus; isRead: boolean }) =>

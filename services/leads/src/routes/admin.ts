@@ -20,6 +20,11 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
     ctx.body = csv;
   });
 
+  router.get("/:id", async (ctx) => {
+    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    ctx.body = await deps.leads.get(id);
+  });
+
   router.patch("/:id/status", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = await deps.leads.updateStatus(id, parseOr400(UpdateLeaseStatusBody, ctx.request.body));

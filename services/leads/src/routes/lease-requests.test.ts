@@ -183,6 +183,7 @@ describe("admin lease requests", () => {
     const calls: [string, string][] = [
       ["GET", ""],
       ["GET", "/export.csv"],
+      ["GET", `/${id}`],
       ["PATCH", `/${id}/status`],
       ["DELETE", `/${id}`],
     ];
@@ -258,9 +259,22 @@ describe("admin lease requests", () => {
     ).toBe(404);
   });
 
+  it("reads one request by id; a malformed id is 400 and an unknown one 404", async () => {
+    const { id } = (await (await post(validLead)).json()) as { id: string };
+    const res = await admin(`/${id}`);
+    expect(res.status).toBe(200);
+    const lead = (await res.json()) as { id: string; email: string; status: string };
+    expect(lead).toMatchObject({ id, email: validLead.email, status: "nieuw" });
+    expect((await admin("/00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    const bad = await admin("/nope");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toBeTruthy();
+  });
+
   it("deletes a request (204), then 404", async () => {
     const { id } = (await (await post(validLead)).json()) as { id: string };
     expect((await admin(`/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await admin(`/${id}`)).status).toBe(404);
     expect((await admin(`/${id}`, { method: "DELETE" })).status).toBe(404);
     expect((await admin(`/nope`, { method: "DELETE" })).status).toBe(400);
   });
