@@ -58,6 +58,7 @@ test("a price change that leaves the down payment above 50% resets it to 20%", a
 test("the interest rate is clamped to 0-20 and a zero price gives zeros", async (t) => {
   const { page } = await t.open("/");
   await page.getByLabel("Rente (%)").fill("25");
+  await page.getByLabel("Rente (%)").blur();
   assertEqual(await page.getByLabel("Rente (%)").inputValue(), "20", "rate clamped to 20");
   await page.getByLabel("Catalogusprijs van de auto").fill("0");
   assertEqual(
@@ -93,4 +94,34 @@ test("what a visitor set before the page hydrated is kept and computed", async (
   assertEqual(await page.getByLabel("Catalogusprijs van de auto").inputValue(), "40000", "price kept");
   assertEqual(await page.getByLabel("Aanbetaling").inputValue(), "10000", "slider kept");
   assertEqual(await page.getByLabel(/Onderhoud/).isChecked(), true, "maintenance still ticked");
+});
+
+test("Dutch notation: a decimal comma in the rate and a thousands dot in the price", async (t) => {
+  const { page } = await t.open("/");
+  const rate = page.getByLabel("Rente (%)");
+  await eventually(async () => (await rate.inputValue()) === "4,5", "the rate shown with a comma", 15_000);
+  // Typed key by key, as a person does: the emptied field and "4," on the way must not stick.
+  await rate.click();
+  await rate.press("Control+a");
+  await rate.press("Backspace");
+  await rate.pressSequentially("4,9");
+  assertEqual(await rate.inputValue(), "4,9", "the rate field keeps what was typed");
+  await page.getByText("Op basis van 48 maanden en 4,9% rente.").waitFor();
+
+  const price = page.getByLabel("Catalogusprijs van de auto");
+  await price.click();
+  await price.press("Control+a");
+  await price.press("Backspace");
+  await price.pressSequentially("30.000");
+  await price.blur();
+  assertEqual(await price.inputValue(), "30000", "the price read as thirty thousand");
+  assertEqual(
+    await page.getByTestId("calc-aanbetaling-waarde").innerText(),
+    "€ 5.000 (17%)",
+    "the down payment survived the emptied field",
+  );
+
+  await price.fill("999999999");
+  await price.blur();
+  assertEqual(await price.inputValue(), "200000", "the price kept within the 200.000 maximum");
 });

@@ -5,6 +5,7 @@ import {
   downPaymentAfterPriceChange,
   maxDownPayment,
   parseCarPrice,
+  formatRateInput,
   parseInterestRate,
   withEarlyInput,
 } from "./calculator";
@@ -80,17 +81,23 @@ describe("calculateLease", () => {
 });
 
 describe("calculator input rules", () => {
-  it("floors the car price at 0 and treats garbage as 0", () => {
+  it("keeps the car price within 0-200.000, reads Dutch notation and treats garbage as 0", () => {
     expect(parseCarPrice("-5")).toBe(0);
     expect(parseCarPrice("abc")).toBe(0);
     expect(parseCarPrice("")).toBe(0);
-    expect(parseCarPrice("250000")).toBe(250000);
+    expect(parseCarPrice("250000")).toBe(200_000);
+    expect(parseCarPrice("25.000")).toBe(25_000);
+    expect(parseCarPrice("€ 25 000,60")).toBe(25_001);
+    expect(parseCarPrice("999999999")).toBe(200_000);
   });
 
   it("clamps the interest rate to 0-20", () => {
     expect(parseInterestRate("-1")).toBe(0);
     expect(parseInterestRate("25")).toBe(20);
     expect(parseInterestRate("3.7")).toBe(3.7);
+    expect(parseInterestRate("4,9")).toBe(4.9);
+    expect(parseInterestRate(" 6 ")).toBe(6);
+    expect(formatRateInput(4.5)).toBe("4,5");
     expect(parseInterestRate("x")).toBe(0);
   });
 

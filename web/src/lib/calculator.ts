@@ -4,12 +4,10 @@ import { INSURANCE_MONTHLY, MAINTENANCE_MONTHLY } from "./constants";
 
 // The lease calculator of SPEC §4, §5 and §9: one pure computation plus the input rules of the form.
 
-export const PRICE_HINT_MIN = 1000;
 export const PRICE_HINT_MAX = 200_000;
 export const DOWN_PAYMENT_STEP = 500;
 export const RATE_MIN = 0;
 export const RATE_MAX = 20;
-export const RATE_STEP = 0.1;
 
 export type CalculatorInput = LeaseCalculatorInput;
 export type CalculatorResult = LeaseCalculatorResult;
@@ -56,17 +54,25 @@ export function calculateLease(input: CalculatorInput): CalculatorResult {
   };
 }
 
-/** Car price field: numeric, floored at 0 (the 1.000-200.000 range is only a hint). */
+/**
+ * Car price field, in whole euros: Dutch notation is welcome ("25.000", "25 000", "€ 25000,50"),
+ * anything unreadable counts as 0, and the result stays within 0-200.000 (the range of SPEC §9).
+ */
 export function parseCarPrice(raw: string): number {
-  const value = Number(raw);
-  return Number.isFinite(value) ? Math.max(0, value) : 0;
+  const value = Number(raw.replace(/[\s.€]/g, "").replace(",", "."));
+  return Number.isFinite(value) ? Math.min(PRICE_HINT_MAX, Math.max(0, Math.round(value))) : 0;
 }
 
-/** Interest field: clamped to 0-20. */
+/** Interest field: a decimal comma or point ("4,9" or "4.9"), clamped to 0-20. */
 export function parseInterestRate(raw: string): number {
-  const value = Number(raw);
+  const value = Number(raw.trim().replace(",", "."));
   if (!Number.isFinite(value)) return 0;
   return Math.min(RATE_MAX, Math.max(RATE_MIN, value));
+}
+
+/** The rate as its field shows it: with the Dutch decimal comma. */
+export function formatRateInput(rate: number): string {
+  return String(rate).replace(".", ",");
 }
 
 /** The slider's upper bound: half the car price. */

@@ -1,17 +1,13 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { buttonClass, Section, SectionHeading } from "../../components/ui";
 import { useEarlyInput } from "../../lib/early-input";
 import {
   CALCULATOR_DEFAULTS,
   CALCULATOR_FIELD_IDS,
   DOWN_PAYMENT_STEP,
-  PRICE_HINT_MAX,
-  PRICE_HINT_MIN,
-  RATE_MAX,
-  RATE_MIN,
-  RATE_STEP,
   calculateLease,
   downPaymentAfterPriceChange,
+  formatRateInput,
   maxDownPayment,
   parseCarPrice,
   parseInterestRate,
@@ -28,22 +24,35 @@ const FIELD =
 export function CalculatorSection() {
   const { goToSection } = useSiteNavigation();
   const [input, setInput] = useState<CalculatorInput>(CALCULATOR_DEFAULTS);
+  // The two typed fields keep their text as typed (an emptied field, "4,", "25.0"): the numbers
+  // follow from it, and leaving the field shows the number that was used.
+  const [priceText, setPriceText] = useState(String(CALCULATOR_DEFAULTS.carPrice));
+  const [rateText, setRateText] = useState(formatRateInput(CALCULATOR_DEFAULTS.annualRatePercent));
   // A slider moved or a price typed while the scripts were still loading stays as it was.
-  useEarlyInput(CALCULATOR_FIELD_IDS, (early) =>
-    setInput((current) => withEarlyInput(current, early, CALCULATOR_TERMS)),
-  );
+  useEarlyInput(CALCULATOR_FIELD_IDS, (early) => {
+    setInput((current) => withEarlyInput(current, early, CALCULATOR_TERMS));
+    if (early.carPrice !== undefined) setPriceText(early.carPrice);
+    if (early.annualRatePercent !== undefined) setRateText(early.annualRatePercent);
+  });
   const result = calculateLease(input);
   const downPaymentShare = input.carPrice > 0 ? Math.round((input.downPayment / input.carPrice) * 100) : 0;
 
-  const setPrice = (raw: string) =>
-    setInput((current) => {
-      const carPrice = parseCarPrice(raw);
-      return {
-        ...current,
-        carPrice,
-        downPayment: downPaymentAfterPriceChange(carPrice, current.downPayment),
-      };
-    });
+  // The down payment as it was when the price field was entered: typing "30000" passes through
+  // 3, 30, 300, which must not each reset it (the reset rule compares with the finished price).
+  const downPaymentBeforeEdit = useRef(input.downPayment);
+  const setPrice = (raw: string) => {
+    setPriceText(raw);
+    const carPrice = parseCarPrice(raw);
+    setInput((current) => ({
+      ...current,
+      carPrice,
+      downPayment: downPaymentAfterPriceChange(carPrice, downPaymentBeforeEdit.current),
+    }));
+  };
+  const setRate = (raw: string) => {
+    setRateText(raw);
+    setInput((current) => ({ ...current, annualRatePercent: parseInterestRate(raw) }));
+  };
 
   return (
     <Section id="calculator" labelledBy="calculator-titel" className="bg-gray-50">
@@ -63,13 +72,13 @@ export function CalculatorSection() {
             </label>
             <input
               id={CALCULATOR_FIELD_IDS.carPrice}
-              type="number"
+              type="text"
               inputMode="numeric"
-              min={PRICE_HINT_MIN}
-              max={PRICE_HINT_MAX}
-              step={100}
-              value={input.carPrice}
+              autoComplete="off"
+              value={priceText}
+              onFocus={() => (downPaymentBeforeEdit.current = input.downPayment)}
               onChange={(event) => setPrice(event.target.value)}
+              onBlur={() => setPriceText(String(input.carPrice))}
               aria-describedby="calc-prijs-hint"
               className={FIELD}
             />
@@ -137,18 +146,12 @@ export function CalculatorSection() {
               </label>
               <input
                 id={CALCULATOR_FIELD_IDS.annualRatePercent}
-                type="number"
+                type="text"
                 inputMode="decimal"
-                min={RATE_MIN}
-                max={RATE_MAX}
-                step={RATE_STEP}
-                value={input.annualRatePercent}
-                onChange={(event) =>
-                  setInput((current) => ({
-                    ...current,
-                    annualRatePercent: parseInterestRate(event.target.value),
-                  }))
-                }
+                autoComplete="off"
+                value={rateText}
+                onChange={(event) => setRate(event.target.value)}
+                onBlur={() => setRateText(formatRateInput(input.annualRatePercent))}
                 aria-describedby="calc-rente-hint"
                 className={FIELD}
               />
