@@ -59,9 +59,11 @@ test("admin: signs in and lands on the dashboard's Analytics tab with a welcome 
   const world = await adminWorld();
   admin = await world.open("/admin-login");
   const { page } = admin;
+  await eventually(async () => (await page.title()) === "Inloggen | Beheer", "the login page's own title");
   await signIn(page, ADMIN_USERNAME, world.password);
   await expectNotice(page, "Succesvol ingelogd", "Je bent nu ingelogd als admin.");
   await page.waitForURL("**/admin");
+  await eventually(async () => (await page.title()) === "Dashboard | Beheer", "the dashboard's own title");
   await page
     .getByTestId("welkom")
     .filter({ hasText: `Welkom, ${ADMIN_USERNAME}` })
@@ -498,13 +500,32 @@ test("admin: a visit in a second browser appears live on the Analytics tab", asy
   await page.getByTestId("top-pages").getByText("Fleet Management").waitFor({ timeout: 8_000 });
 });
 
-test("admin: works on a tablet without sideways scrolling", async () => {
+test("admin: works on a tablet and a phone without sideways scrolling", async () => {
+  const world = await adminWorld();
   const page = adminPage();
-  await page.setViewportSize({ width: 768, height: 1024 });
-  for (const tab of ["Lease Aanvragen", "Theme Instellingen", "E-mail Inbox"]) {
-    await openTab(page, tab);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert(overflow <= 0, `${tab}: the page is ${overflow}px wider than a tablet`);
+  // Long unbroken text, as real mail has: a tracking link and a long address.
+  const longUrl = `https://www.autoscout24.nl/aanbod/${"volkswagen-id-buzz-pro-".repeat(8)}e2e?utm_source=nieuwsbrief`;
+  await world.sql.query(
+    `INSERT INTO mailer.email_messages
+       (source, source_id, subject, sender_name, sender_email, recipient_email, message_body, message_type)
+     VALUES ('e2e', gen_random_uuid(), 'Lange link', 'Klant', 'klantenservice.zakelijk.noordholland@voorbeeldautolease.nl',
+             'info@example.nl', $1, 'contact_form')`,
+    [`Zie deze auto: ${longUrl}`],
+  );
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  for (const viewport of [
+    { width: 768, height: 1024 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    for (const tab of ["Analytics", "Lease Aanvragen", "Theme Instellingen", "E-mail Inbox"]) {
+      await openTab(page, tab);
+      assert((await overflow()) <= 0, `${tab} at ${viewport.width}px: ${await overflow()}px too wide`);
+    }
+    await page.getByRole("button", { name: "Vernieuwen" }).click();
+    await page.getByTestId("inbox-item").filter({ hasText: "Lange link" }).first().click();
+    await page.getByText(longUrl).waitFor();
+    assert((await overflow()) <= 0, `an open e-mail at ${viewport.width}px: ${await overflow()}px too wide`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 });

@@ -67,6 +67,11 @@ test("the mobile menu opens with the toggle and closes after a choice", async (t
   await page.getByRole("button", { name: "Menu openen" }).click();
   await page.getByRole("button", { name: "Menu sluiten" }).click();
   assert(!(await menu.isVisible()), "toggle closes the menu");
+  await page.getByRole("button", { name: "Menu openen" }).click();
+  await page.keyboard.press("Escape");
+  await eventually(async () => !(await menu.isVisible()), "Escape closes the menu");
+  const focused = await page.evaluate(() => document.activeElement?.getAttribute("aria-controls"));
+  assertEqual(focused, "mobiel-menu", "focus back on the menu button");
 });
 
 test("the title shows the company name, and on small screens the abbreviation or initials", async (t) => {
@@ -144,5 +149,14 @@ test("contact section and footer show the company settings, with fallbacks when 
   assert(
     block.includes("Utrecht") && !block.includes("KvK-nummer"),
     "terms show only the configured details",
+  );
+  // A name that ends in a full stop gets no second one in the copyright line.
+  const bv = await t.open("/", { company: { companyName: "Autolease Nederland B.V." } });
+  await eventually(
+    async () =>
+      (await bv.page.locator("footer").innerText()).includes(
+        "© 2024 Autolease Nederland B.V. Alle rechten voorbehouden.",
+      ),
+    "one full stop after B.V.",
   );
 });

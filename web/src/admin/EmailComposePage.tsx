@@ -33,10 +33,6 @@ export default function EmailComposePage() {
     setDraft(composeTemplate(request.data, company.data));
   }, [request.data, company.data]);
 
-  useEffect(() => {
-    document.title = "E-mail opstellen";
-  }, []);
-
   const send = useMutation({
     mutationFn: sendEmail,
     onSuccess: () => {

@@ -98,7 +98,7 @@ export function Footer() {
         </div>
       </div>
       <div className="mx-auto mt-12 max-w-6xl border-t border-gray-800 pt-6 text-center text-sm text-gray-400">
-        © 2024 {company.name}. Alle rechten voorbehouden.
+        © 2024 {company.name.replace(/\.$/, "")}. Alle rechten voorbehouden.
       </div>
     </footer>
   );

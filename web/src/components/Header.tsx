@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { useCompanySettings } from "../api/public";
 import { DEFAULT_COMPANY_NAME } from "../lib/constants";
@@ -15,6 +15,18 @@ export function Header() {
   const settings = useCompanySettings();
   const { goToSection, goToAboutUs } = useSiteNavigation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Escape closes the open menu and gives focus back to its button (the disclosure pattern).
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
   const companyName = settings?.companyName?.trim() || DEFAULT_COMPANY_NAME;
   const shortTitle = mobileTitle(settings?.companyName, settings?.mobileAbbreviation);
 
@@ -85,6 +97,7 @@ export function Header() {
           {items}
         </nav>
         <button
+          ref={menuButton}
           type="button"
           className="rounded-button p-2 text-ink hover:bg-gray-100 md:hidden"
           aria-expanded={menuOpen}

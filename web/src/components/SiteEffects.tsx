@@ -6,8 +6,14 @@ import { scrollToSectionSoon, type SectionState } from "../lib/navigation";
 import { loadPixels, trackPixelPageView } from "../lib/pixels";
 import { applyTheme } from "../lib/theme";
 import { startTracking } from "../lib/tracking";
-import { canonicalUrl, isPublicPath } from "../lib/url";
+import { canonicalUrl, isPublicPath, normalizePath } from "../lib/url";
 import { metaFor } from "../routes";
+
+const ADMIN_TITLES: Record<string, string> = {
+  "/admin-login": "Inloggen | Beheer",
+  "/admin": "Dashboard | Beheer",
+  "/email-compose": "E-mail opstellen | Beheer",
+};
 
 /** Browser-only side effects of the site: theme, tracking, pixels, scroll position and head tags. */
 export function SiteEffects() {
@@ -37,6 +43,12 @@ export function SiteEffects() {
   }, [pathname, section]);
 
   useEffect(() => {
+    const adminTitle = ADMIN_TITLES[normalizePath(pathname)];
+    if (adminTitle) {
+      // The admin pages are no public page and no 404: their own title, nothing for crawlers.
+      document.title = adminTitle;
+      return;
+    }
     const meta = metaFor(pathname);
     document.title = meta.title;
     document.querySelector('meta[name="description"]')?.setAttribute("content", meta.description);

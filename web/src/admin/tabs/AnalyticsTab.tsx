@@ -31,7 +31,7 @@ export function AnalyticsTab() {
         <Counter label="Actieve bezoekers" value={activeVisitors.data ? visitors.length : "-"} />
       </div>
       <VisitorChart />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Panel title="Populaire pagina's">
           {!data ? (
             <LoadingText />

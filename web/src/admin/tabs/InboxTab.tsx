@@ -58,7 +58,7 @@ export function InboxTab() {
   };
 
   return (
-    <div className="grid gap-6 lg:grid-cols-5">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
       <Panel
         className="lg:col-span-2"
         title={
@@ -152,7 +152,7 @@ function InboxItem({ email, active, onOpen }: { email: EmailMessage; active: boo
       <p className={`mt-1 break-words text-gray-900 ${email.isRead ? "font-medium" : "font-bold"}`}>
         {email.subject}
       </p>
-      <p className="text-sm break-all text-gray-700">
+      <p className="text-sm wrap-anywhere text-gray-700">
         {email.senderName} &lt;{email.senderEmail}&gt;
       </p>
       <p className="mt-1 text-sm break-words text-gray-600">{previewText(email.messageBody)}</p>
@@ -192,7 +192,7 @@ function EmailDetail({
           </div>
           <div>
             <dt className="font-medium text-gray-600">E-mail</dt>
-            <dd className="break-all text-gray-900">
+            <dd className="wrap-anywhere text-gray-900">
               <a className="text-primary underline" href={`mailto:${email.senderEmail}`}>
                 {email.senderEmail}
               </a>
@@ -201,7 +201,7 @@ function EmailDetail({
           {email.recipientEmail && (
             <div>
               <dt className="font-medium text-gray-600">Aan</dt>
-              <dd className="break-all text-gray-900">{email.recipientEmail}</dd>
+              <dd className="wrap-anywhere text-gray-900">{email.recipientEmail}</dd>
             </div>
           )}
           <div>
@@ -209,7 +209,7 @@ function EmailDetail({
             <dd className="text-gray-900">{formatAmsterdamDateTime(emailTime(email))}</dd>
           </div>
         </dl>
-        <div className="rounded-card border border-gray-200 bg-gray-50 p-4 whitespace-pre-wrap break-words text-gray-900">
+        <div className="rounded-card border border-gray-200 bg-gray-50 p-4 whitespace-pre-wrap wrap-anywhere text-gray-900">
           {email.messageBody}
         </div>
         <Button variant="danger" onClick={onDelete} disabled={busy}>

@@ -42,7 +42,7 @@ export function LeaseRequestDetail({
     <Panel>
       <div data-testid="lease-detail" className="space-y-5">
         <div className="flex flex-wrap items-start justify-between gap-3">
-          <h2 className="text-xl font-bold break-all text-gray-900">{leaseDetailTitle(request)}</h2>
+          <h2 className="text-xl font-bold wrap-anywhere text-gray-900">{leaseDetailTitle(request)}</h2>
           <div className="flex gap-2">
             {request.duplicateOf && <Badge tone="blue">Mogelijk dubbel</Badge>}
             <Badge tone={badge.tone}>{badge.label}</Badge>
@@ -50,7 +50,7 @@ export function LeaseRequestDetail({
         </div>
         <dl className="grid gap-4 sm:grid-cols-2">
           <Detail label="E-mail">
-            <a className="break-all text-primary underline" href={`mailto:${request.email}`}>
+            <a className="wrap-anywhere text-primary underline" href={`mailto:${request.email}`}>
               {request.email}
             </a>
           </Detail>
@@ -67,7 +67,7 @@ export function LeaseRequestDetail({
           <Detail label="Auto URL" wide>
             {isSafeHttpUrl(request.carUrl) ? (
               <a
-                className="break-all text-primary underline"
+                className="wrap-anywhere text-primary underline"
                 href={request.carUrl}
                 target="_blank"
                 rel="noopener noreferrer"
@@ -75,7 +75,7 @@ export function LeaseRequestDetail({
                 {request.carUrl}
               </a>
             ) : (
-              <span className="break-all">{request.carUrl}</span>
+              <span className="wrap-anywhere">{request.carUrl}</span>
             )}
           </Detail>
           {request.message && (

@@ -96,7 +96,7 @@ export function LeaseRequestsTab() {
         <Counter label="Gereageerd" value={counts?.gereageerd ?? "-"} tone="text-green-600" />
         <Counter label="Totaal" value={counts?.total ?? "-"} />
       </div>
-      <div className="grid gap-6 lg:grid-cols-5">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <Panel
           className="lg:col-span-2"
           title={`Lease Aanvragen${data ? ` (${data.total})` : ""}`}
@@ -240,12 +240,12 @@ function LeaseListItem({
         }`}
       >
         <div className="flex items-start justify-between gap-2">
-          <span className={`break-all ${request.isRead ? "font-medium" : "font-bold"} text-gray-900`}>
+          <span className={`wrap-anywhere ${request.isRead ? "font-medium" : "font-bold"} text-gray-900`}>
             {leaseListTitle(request)}
           </span>
           <Badge tone={badge.tone}>{badge.label}</Badge>
         </div>
-        <p className="mt-1 text-sm break-all text-gray-700">{request.email}</p>
+        <p className="mt-1 text-sm wrap-anywhere text-gray-700">{request.email}</p>
         <div className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-gray-600">
           <span>{formatAmsterdamDateTime(request.createdAt)}</span>
           <span>{formatLeaseTerm(request.leaseTerm)}</span>

@@ -50,7 +50,7 @@ export function TrustSection() {
         {CREDENTIALS.map((credential) => (
           <li key={credential.title} className="rounded-card border border-gray-200 p-6">
             <h3 className="flex items-center gap-2 font-semibold text-ink">
-              <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-accent" />
+              <span aria-hidden="true" className="h-2.5 w-2.5 shrink-0 rounded-full bg-accent" />
               {credential.title}
             </h3>
             <p className="mt-2 text-muted">{credential.text}</p>

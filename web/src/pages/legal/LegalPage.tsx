@@ -58,7 +58,7 @@ export function CompanyAddressBlock({ company }: { company: CompanyDetails }) {
   const place = [company.postalCode, company.city].filter(Boolean).join(" ");
   return (
     <address
-      className="rounded-card bg-gray-50 p-5 not-italic ring-1 ring-gray-200"
+      className="rounded-card bg-gray-50 p-5 not-italic wrap-anywhere ring-1 ring-gray-200"
       data-testid="bedrijfsgegevens"
     >
       <strong className="block">{company.name}</strong>
