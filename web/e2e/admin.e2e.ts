@@ -80,6 +80,22 @@ test("admin: signs in and lands on the dashboard's Analytics tab with a welcome 
     "attribution link",
   );
   await page.getByTestId("visitor-chart").waitFor();
+
+  // The tabs work from the keyboard: arrows move and select, End and Home jump, one tab stop.
+  const selected = () => page.locator('[role="tab"][aria-selected="true"]').innerText();
+  await page.getByRole("tab", { name: "Analytics" }).focus();
+  await page.keyboard.press("ArrowRight");
+  assertEqual(await selected(), "Lease Aanvragen", "ArrowRight selects the next tab");
+  await page.keyboard.press("End");
+  assertEqual(await selected(), "Social Media Pixels", "End selects the last tab");
+  await page.keyboard.press("ArrowRight");
+  assertEqual(await selected(), "Analytics", "ArrowRight wraps to the first tab");
+  assertEqual(
+    await page.evaluate(() => document.activeElement?.id),
+    "tab-analytics",
+    "focus follows the selected tab",
+  );
+  assertEqual(await page.locator('[role="tab"][tabindex="0"]').count(), 1, "one tab stop for the tab list");
 });
 
 test('admin: a quote sent on the public site appears as "Nieuw" with the counters', async () => {

@@ -32,6 +32,8 @@ test("the quote form shows the client messages of the spec", async (t) => {
     "Vul alle verplichte velden in",
     "required fields message",
   );
+  const focused = () => page.evaluate(() => document.activeElement?.id);
+  assertEqual(await focused(), "aanvraag-auto", "the cursor goes to the first empty required field");
   await form.getByLabel("Link naar de auto").fill("geen-url");
   await form.getByLabel("Telefoonnummer").fill("0612");
   await form.getByLabel("E-mailadres").fill("jan@");
@@ -45,6 +47,10 @@ test("the quote form shows the client messages of the spec", async (t) => {
     assert(text.includes(message), `missing "${message}"`);
   }
   assertEqual(await form.getByLabel("Telefoonnummer").getAttribute("aria-invalid"), "true", "aria-invalid");
+  assertEqual(await focused(), "aanvraag-auto", "the cursor goes to the first field in error");
+  await form.getByLabel("Link naar de auto").fill("https://www.autoscout24.nl/aanbod/skoda-enyaq");
+  await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  assertEqual(await focused(), "aanvraag-telefoon", "then to the next field in error");
   const options = await form.getByLabel("Gewenste looptijd (optioneel)").locator("option").allInnerTexts();
   assertEqual(
     options,

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { useNavigate } from "react-router-dom";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, errorStatus, fetchMe, logout } from "./api";
@@ -48,6 +48,17 @@ export default function AdminDashboardPage() {
     [queryClient],
   );
 
+  // WAI-ARIA tabs: arrow keys, Home and End move between the tabs (one tab stop for the list).
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = TABS.findIndex((entry) => entry.id === tab);
+    const next = nextTabIndex(event.key, index, TABS.length);
+    if (next === null) return;
+    event.preventDefault();
+    const id = TABS[next]!.id;
+    setTab(id);
+    document.getElementById(`tab-${id}`)?.focus();
+  };
+
   const signOut = useMutation({
     mutationFn: logout,
     onSettled: () => {
@@ -82,7 +93,7 @@ export default function AdminDashboardPage() {
           </Button>
         </div>
         <nav className="mx-auto max-w-7xl px-4 sm:px-6" aria-label="Dashboard tabbladen">
-          <div role="tablist" className="flex flex-wrap gap-x-1">
+          <div role="tablist" className="flex flex-wrap gap-x-1" onKeyDown={onTabKey}>
             {TABS.map((entry) => (
               <button
                 key={entry.id}
@@ -91,6 +102,7 @@ export default function AdminDashboardPage() {
                 id={`tab-${entry.id}`}
                 aria-selected={tab === entry.id}
                 aria-controls="tab-inhoud"
+                tabIndex={tab === entry.id ? 0 : -1}
                 onClick={() => setTab(entry.id)}
                 className={`border-b-2 px-3 py-3 text-sm font-semibold whitespace-nowrap ${
                   tab === entry.id
@@ -114,4 +126,13 @@ export default function AdminDashboardPage() {
       </main>
     </div>
   );
+}
+
+/** The tab a key moves to, wrapping around; null for other keys. */
+function nextTabIndex(key: string, index: number, count: number): number | null {
+  if (key === "ArrowRight") return (index + 1) % count;
+  if (key === "ArrowLeft") return (index - 1 + count) % count;
+  if (key === "Home") return 0;
+  if (key === "End") return count - 1;
+  return null;
 }

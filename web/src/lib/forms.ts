@@ -13,6 +13,22 @@ import {
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
+/**
+ * After a refused submit, puts the cursor in the first field (in the form's order, `ids`) that has
+ * an error, so keyboard and screen-reader users land on what needs fixing.
+ */
+export function focusFirstError<K extends string>(
+  errors: FieldErrors<K>,
+  ids: Partial<Record<K, string>>,
+): void {
+  for (const [key, id] of Object.entries(ids) as [K, string][]) {
+    if (errors[key] && id) {
+      document.getElementById(id)?.focus();
+      return;
+    }
+  }
+}
+
 export interface LeaseRequestValues {
   carUrl: string;
   contactNumber: string;

@@ -8,7 +8,13 @@ import { buttonClass, Section, SectionHeading } from "../../components/ui";
 import { COMPANY_FALLBACKS, companyDetails, telHref } from "../../lib/company";
 import { useEarlyInput } from "../../lib/early-input";
 import { useHydrated } from "../../lib/hydrated";
-import { EMPTY_CONTACT, checkContact, type ContactValues, type FieldErrors } from "../../lib/forms";
+import {
+  EMPTY_CONTACT,
+  checkContact,
+  focusFirstError,
+  type ContactValues,
+  type FieldErrors,
+} from "../../lib/forms";
 import { LEASE_REQUEST_FAILED_FALLBACK } from "./LeaseRequestSection";
 
 export function ContactSection() {
@@ -103,7 +109,8 @@ function ContactForm() {
     event.preventDefault();
     const check = checkContact(values);
     setErrors(check.fieldErrors);
-    if (!check.body || sending) return;
+    if (!check.body) return focusFirstError(check.fieldErrors, FIELD_IDS);
+    if (sending) return;
     setSending(true);
     try {
       await apiRequest<ContactResponse>("POST", "/api/contact", check.body);

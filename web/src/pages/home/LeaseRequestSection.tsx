@@ -10,6 +10,7 @@ import { useHydrated } from "../../lib/hydrated";
 import {
   EMPTY_LEASE_REQUEST,
   checkLeaseRequest,
+  focusFirstError,
   type FieldErrors,
   type LeaseRequestField,
   type LeaseRequestValues,
@@ -29,6 +30,7 @@ const FIELD_IDS = {
   leaseTerm: "aanvraag-looptijd",
   message: "aanvraag-bericht",
 } satisfies Partial<Record<keyof LeaseRequestValues, string>>;
+const REQUIRED_FIELDS: LeaseRequestField[] = ["carUrl", "contactNumber", "email"];
 
 export function LeaseRequestSection() {
   const { notify } = useNotice();
@@ -55,7 +57,11 @@ export function LeaseRequestSection() {
     const check = checkLeaseRequest(values);
     setErrors(check.fieldErrors);
     setFormError(check.formError);
-    if (!check.body) return;
+    if (!check.body) {
+      // "Vul alle verplichte velden in" names no field: the first empty required one is meant.
+      const empty = REQUIRED_FIELDS.filter((key) => !values[key].trim()).map((key) => [key, check.formError]);
+      return focusFirstError({ ...Object.fromEntries(empty), ...check.fieldErrors }, FIELD_IDS);
+    }
     setPhase("sending");
     try {
       await apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", check.body);
