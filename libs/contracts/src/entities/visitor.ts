@@ -60,6 +60,9 @@ export const KNOWN_PAGE_LABELS: Readonly<Record<string, string>> = {
   "/operationele-lease": "Operationele Lease",
   "/fleet-management": "Fleet Management",
   "/over-ons": "Over Ons",
+  "/voorwaarden": "Algemene Voorwaarden",
+  "/privacy-beleid": "Privacy Beleid",
+  "/cookie-beleid": "Cookie Beleid",
   "/admin-login": "Admin Login",
   "/admin": "Admin Dashboard",
 };
