@@ -110,7 +110,7 @@ export function DataTable({ caption, head, rows }: { caption: string; head: stri
       role="region"
       aria-label={caption}
     >
-      <table className="w-full min-w-[32rem] border-collapse text-left text-sm">
+      <table className="w-full border-collapse text-left text-sm sm:min-w-[32rem]">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-gray-50 text-ink">
           <tr>

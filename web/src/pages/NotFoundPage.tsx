@@ -4,8 +4,7 @@ import { buttonClass } from "../components/ui";
 export default function NotFoundPage() {
   return (
     <section className="px-4 py-24 text-center sm:px-6">
-      <p className="text-6xl font-bold text-primary">404</p>
-      <h1 className="mt-4 text-3xl font-bold text-ink">404 Page Not Found</h1>
+      <h1 className="text-3xl font-bold text-ink">404 Page Not Found</h1>
       <p className="mx-auto mt-4 max-w-xl text-muted">
         De pagina die u zoekt bestaat niet of is verplaatst. Ga terug naar de homepage of bekijk een van onze
         leasevormen.

@@ -145,7 +145,7 @@ function ContactForm() {
           <input {...props} type="text" autoComplete="name" value={values.name} onChange={set("name")} />
         )}
       </Field>
-      <div className="grid gap-5 sm:grid-cols-2">
+      <div className="grid gap-5">
         <Field id="contact-email" label="E-mailadres" required error={errors.email}>
           {(props) => (
             <input
