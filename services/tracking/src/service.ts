@@ -1,4 +1,4 @@
-import { Counter } from "prom-client";
+import { Counter, Gauge } from "prom-client";
 import { CHANNELS, VisitorChangedEvent } from "@lease/contracts";
 import {
   createKit,
@@ -67,6 +67,26 @@ export async function startTracking(
     help: "Page views written to Postgres",
     registers: [],
   });
+
+  // For alerting on a Postgres outage before hits are refused: backlog / max.
+  const backlog = new Gauge({
+    name: "tracking_stream_backlog",
+    help: "Page-view events in the Redis stream waiting for Postgres",
+    registers: [],
+    async collect() {
+      try {
+        this.set(await kit.redis.xlen(live.streamKey));
+      } catch {
+        // Redis away: keep the last value; /metrics itself must still answer.
+      }
+    },
+  });
+  const backlogMax = new Gauge({
+    name: "tracking_stream_backlog_max",
+    help: "STREAM_BACKLOG_MAX: at this backlog new hits are refused with 503",
+    registers: [],
+  });
+  backlogMax.set(config.STREAM_BACKLOG_MAX);
 
   const publish = throttle(
     () =>
@@ -152,6 +172,8 @@ export async function startTracking(
   svc.app.metrics.registry.registerMetric(hits);
   svc.app.metrics.registry.registerMetric(statements);
   svc.app.metrics.registry.registerMetric(persisted);
+  svc.app.metrics.registry.registerMetric(backlog);
+  svc.app.metrics.registry.registerMetric(backlogMax);
 
   let stopping: Promise<void> | undefined;
   return {

@@ -69,6 +69,9 @@ describe("page views in Postgres", () => {
           (len) => len === 0,
         ),
       ).toBe(0);
+      // /metrics reports the backlog against its bound, for alerting before hits are refused.
+      expect(await metric(h.svc.url, "tracking_stream_backlog")).toBe(0);
+      expect(await metric(h.svc.url, "tracking_stream_backlog_max")).toBe(200_000);
     } finally {
       redis.disconnect();
     }
