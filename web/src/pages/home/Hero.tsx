@@ -39,7 +39,7 @@ export function Hero() {
               Bereken Maandlasten
             </a>
           </div>
-          <ul className="mt-8 flex flex-col gap-3 text-white/95 sm:flex-row sm:flex-wrap sm:gap-6">
+          <ul className="mt-8 flex flex-col gap-3 text-white/95 sm:flex-row sm:flex-wrap sm:gap-x-6 lg:flex-col">
             {HIGHLIGHTS.map((item) => (
               <li key={item} className="flex items-center gap-2">
                 <CheckIcon className="text-white" />
