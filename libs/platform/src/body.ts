@@ -30,14 +30,32 @@ export function jsonBody(limitBytes: number) {
 export const notJson = () =>
   new HttpError(415, "unsupported_media_type", "Stuur de gegevens als application/json");
 
-/** A JSON body's text as a value: blank is undefined, anything unparseable a 400. */
+const NUL_MESSAGE = "De gegevens bevatten een ongeldig teken (NUL); verwijder het en probeer het opnieuw";
+
+/**
+ * A JSON body's text as a value: blank is undefined, anything unparseable a 400. Text holding a NUL
+ * character is a 400 too: PostgreSQL cannot store it, so it would otherwise end as a 500.
+ */
 export function parseJsonText(raw: string): unknown {
   if (raw.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     throw new HttpError(400, "invalid_json", "De gegevens zijn geen geldige JSON");
   }
+  // Cheap test first (a NUL can only arrive escaped or raw); the walk only for suspects.
+  if ((raw.includes("\0") || /\\u0000/i.test(raw)) && holdsNul(value))
+    throw new HttpError(400, "invalid_character", NUL_MESSAGE);
+  return value;
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value && typeof value === "object")
+    return Object.entries(value).some(([key, v]) => key.includes("\0") || holdsNul(v));
+  return false;
 }
 
 /** Reads the request body as UTF-8, refusing (413) as soon as it passes `limit` bytes. */

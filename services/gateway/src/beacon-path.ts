@@ -9,6 +9,7 @@ import {
   type TrustedProxies,
 } from "@lease/platform";
 import { keepPreReadBody } from "./pre-read";
+import { UPSTREAM_INVALID_MESSAGE } from "./proxy";
 import { crossSiteRefusal, securityHeaderList } from "./security";
 import { BatchRefused, type TrackBatcher } from "./track-batcher";
 
@@ -82,9 +83,7 @@ export function beaconPath(deps: {
               return next();
             }
             const e =
-              err instanceof HttpError
-                ? err
-                : new HttpError(502, "bad_gateway", "De dienst tracking gaf geen geldig antwoord.");
+              err instanceof HttpError ? err : new HttpError(502, "bad_gateway", UPSTREAM_INVALID_MESSAGE);
             answer({ status: e.status, error: e.toBody(), headers: e.headers });
           },
         );

@@ -122,7 +122,13 @@ describe("gateway routing", () => {
     const res = await fetch(`${gw.url}/api/admin/emails`, { headers: { cookie: `admin_session=${token}` } });
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBeTruthy();
-    expect(((await res.json()) as any).code).toBe("service_unavailable");
+    const body = (await res.json()) as { code: string; message: string };
+    expect(body.code).toBe("service_unavailable");
+    // Dutch, and no internal service name for visitors and staff to puzzle over.
+    expect(body.message).toBe(
+      "Dit onderdeel is tijdelijk niet bereikbaar. Probeer het over een paar seconden opnieuw.",
+    );
+    expect(body.message).not.toMatch(/mailer|leads|settings|tracking/);
     expect(Date.now() - started).toBeLessThan(2000);
   });
 

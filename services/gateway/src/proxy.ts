@@ -141,7 +141,7 @@ export async function proxyTo(
     { upstream: upstream.name, err: lastError?.message, code: lastError?.code },
     "upstream failed",
   );
-  throw upstreamError(upstream, lastError);
+  throw upstreamError(lastError);
 }
 
 const REFUSED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENOTFOUND"]);
@@ -163,27 +163,24 @@ export function markIfRefused(target: Target, err: NodeJS.ErrnoException): boole
   return true;
 }
 
+// What visitors and staff read: no internal service names (the log and metrics name the service).
+export const UPSTREAM_TIMEOUT_MESSAGE =
+  "Er kwam niet op tijd antwoord; mogelijk is uw verzoek toch verwerkt. Probeer het zo opnieuw.";
+export const UPSTREAM_UNAVAILABLE_MESSAGE =
+  "Dit onderdeel is tijdelijk niet bereikbaar. Probeer het over een paar seconden opnieuw.";
+export const UPSTREAM_INVALID_MESSAGE = "Er ging iets mis bij het verwerken. Probeer het zo opnieuw.";
+
 /** The answer for a request no replica of the service took: 503, 504 or 502. */
-export function upstreamError(upstream: Upstream, lastError: NodeJS.ErrnoException | undefined): HttpError {
+export function upstreamError(lastError: NodeJS.ErrnoException | undefined): HttpError {
   if (lastError?.code === "UPSTREAM_TIMEOUT") {
-    return new HttpError(
-      504,
-      "gateway_timeout",
-      `De dienst ${upstream.name} antwoordt niet op tijd. Probeer het zo opnieuw.`,
-    );
+    return new HttpError(504, "gateway_timeout", UPSTREAM_TIMEOUT_MESSAGE);
   }
   if (REFUSED.has(lastError?.code ?? "")) {
-    return new HttpError(
-      503,
-      "service_unavailable",
-      `De dienst ${upstream.name} is tijdelijk niet bereikbaar. Probeer het zo opnieuw.`,
-      undefined,
-      {
-        "Retry-After": "5",
-      },
-    );
+    return new HttpError(503, "service_unavailable", UPSTREAM_UNAVAILABLE_MESSAGE, undefined, {
+      "Retry-After": "5",
+    });
   }
-  return new HttpError(502, "bad_gateway", `De dienst ${upstream.name} gaf geen geldig antwoord.`);
+  return new HttpError(502, "bad_gateway", UPSTREAM_INVALID_MESSAGE);
 }
 
 async function attempt(

@@ -99,7 +99,7 @@ export function createTrackBatcher(
       { upstream: upstream.name, err: lastError?.message, code: lastError?.code, hits: batch.length },
       "beacon batch failed",
     );
-    const error = upstreamError(upstream, lastError);
+    const error = upstreamError(lastError);
     for (const p of batch) p.reject(error);
   }
 

@@ -31,11 +31,28 @@ export type CreateLeaseRequestResponse = z.infer<typeof CreateLeaseRequestRespon
 
 export const LeaseRequestListQuery = z.object({
   q: z
-    .preprocess(emptyToUndefined, z.string().trim().max(200).optional())
+    .preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .max(200, { error: "De zoekterm mag hoogstens 200 tekens zijn" })
+        .refine((q) => !q.includes("\0"), { error: "De zoekterm bevat een ongeldig teken" })
+        .optional(),
+    )
     .describe("Search in e-mail, company name, contact number and car URL"),
   status: z.preprocess(emptyToUndefined, LeaseStatus.optional()),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  page: z.coerce
+    .number({ error: "page moet een getal zijn" })
+    .int({ error: "page moet een geheel getal zijn" })
+    .min(1, { error: "page moet minstens 1 zijn" })
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: "pageSize moet een getal zijn" })
+    .int({ error: "pageSize moet een geheel getal zijn" })
+    .min(1, { error: "pageSize moet minstens 1 zijn" })
+    .max(200, { error: "pageSize mag hoogstens 200 zijn" })
+    .default(50),
 });
 export type LeaseRequestListQuery = z.infer<typeof LeaseRequestListQuery>;
 

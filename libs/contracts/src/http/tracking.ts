@@ -6,7 +6,10 @@ export const SESSION_ID_REGEX = /^session-[A-Za-z0-9]+-\d{10,16}$/;
 /** Local-storage key under which the browser keeps its session id. */
 export const VISITOR_SESSION_STORAGE_KEY = "visitor-session";
 
-export const SessionId = z.string().max(100).regex(SESSION_ID_REGEX);
+export const SessionId = z
+  .string({ error: "sessionId is verplicht" })
+  .max(100, { error: "sessionId mag hoogstens 100 tekens zijn" })
+  .regex(SESSION_ID_REGEX, { error: "sessionId heeft niet de vorm session-<letters en cijfers>-<tijdstip>" });
 export type SessionId = z.infer<typeof SessionId>;
 
 export const TrackVisitBody = z
@@ -34,7 +37,9 @@ export const TrackHeartbeatBody = z
 export type TrackHeartbeatBody = z.infer<typeof TrackHeartbeatBody>;
 
 export const VISITOR_SERIES_RANGES = ["24h", "7d", "30d"] as const;
-export const VisitorSeriesRange = z.enum(VISITOR_SERIES_RANGES);
+export const VisitorSeriesRange = z.enum(VISITOR_SERIES_RANGES, {
+  error: `range moet een van ${VISITOR_SERIES_RANGES.join(", ")} zijn`,
+});
 export type VisitorSeriesRange = z.infer<typeof VisitorSeriesRange>;
 
 export const VisitorSeriesQuery = z.object({ range: VisitorSeriesRange.default("24h") });

@@ -101,6 +101,14 @@ describe("POST /api/lease-requests", () => {
     expect(await count("lease_requests")).toBe(before);
   });
 
+  it("refuses a NUL character with 400 and a Dutch message instead of failing in Postgres", async () => {
+    const before = await count("lease_requests");
+    const res = await post({ ...validLead, companyName: "Jansen\u0000BV" });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain("ongeldig teken (NUL)");
+    expect(await count("lease_requests")).toBe(before);
+  });
+
   it("gives a filled honeypot the normal 201 answer and stores nothing", async () => {
     const [leads, outbox] = [await count("lease_requests"), await count("outbox")];
     const res = await post({ ...validLead, website: "http://spam.example" });
@@ -269,6 +277,19 @@ describe("admin lease requests", () => {
     const bad = await admin("/nope");
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toBeTruthy();
+  });
+
+  it("answers a bad search or page with 400 and a Dutch message", async () => {
+    for (const [query, message] of [
+      [`?q=${"x".repeat(201)}`, "De zoekterm mag hoogstens 200 tekens zijn"],
+      ["?q=%00", "De zoekterm bevat een ongeldig teken"],
+      ["?page=abc", "page moet een getal zijn"],
+      ["?pageSize=500", "pageSize mag hoogstens 200 zijn"],
+    ]) {
+      const res = await admin(query!);
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { message: string }).message, query).toContain(message);
+    }
   });
 
   it("deletes a request (204), then 404", async () => {

@@ -126,6 +126,7 @@ export function LeaseRequestsTab() {
               id="lease-zoeken"
               type="search"
               placeholder="Zoek op e-mail, bedrijf, telefoon of URL"
+              maxLength={200}
               className={`${TEXT_INPUT} mt-0 basis-full`}
               value={search}
               onChange={(event) => setSearch(event.target.value)}

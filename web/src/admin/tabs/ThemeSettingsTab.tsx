@@ -85,6 +85,24 @@ export function ThemeSettingsTab() {
   });
 
   if (theme.isPending) return <LoadingText />;
+  // Without the stored theme the editor would show (and a save would store) the defaults.
+  if (!theme.data) {
+    return (
+      <Panel title="Theme Instellingen">
+        <p className="text-red-700" role="alert">
+          {userErrorMessage(theme.error, "Kon het theme niet laden")}
+        </p>
+        <Button
+          className="mt-4"
+          variant="secondary"
+          onClick={() => void theme.refetch()}
+          disabled={theme.isFetching}
+        >
+          {theme.isFetching ? "Laden..." : "Opnieuw proberen"}
+        </Button>
+      </Panel>
+    );
+  }
 
   const shown = editing ? draft : stored;
   const set = (key: keyof ThemeValues, value: string) =>
