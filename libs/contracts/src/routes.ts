@@ -21,7 +21,14 @@ import {
   UpdateLeaseStatusBody,
 } from "./http/lease-requests";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
-import { TrackHeartbeatBody, TrackVisitBody, VisitorSeries, VisitorSeriesQuery } from "./http/tracking";
+import {
+  Analytics,
+  AnalyticsQuery,
+  TrackHeartbeatBody,
+  TrackVisitBody,
+  VisitorSeries,
+  VisitorSeriesQuery,
+} from "./http/tracking";
 import { LeaseRequest } from "./entities/lease-request";
 import { EmailMessage } from "./entities/email-message";
 
@@ -257,6 +264,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
     request: { query: VisitorSeriesQuery },
     responses: { 200: { description: "Time series", schema: VisitorSeries } },
   },
+  {
+    method: "GET",
+    path: "/api/admin/analytics",
+    service: "tracking",
+    auth: "admin",
+    summary: "Visitors, page views and top pages for any period of calendar days",
+    request: { query: AnalyticsQuery },
+    responses: {
+      200: { description: "The period's series, totals and top pages", schema: Analytics },
+      400: { description: "from after to, to in the future, or a period beyond the 26-month retention" },
+    },
+  },
   // mailer
   {
     method: "GET",
@@ -319,6 +338,7 @@ export const SERVICE_PREFIXES: readonly { prefix: string; service: ServiceName }
     { prefix: "/api/admin/visitor-stats", service: "tracking" },
     { prefix: "/api/admin/active-visitors", service: "tracking" },
     { prefix: "/api/admin/visitor-series", service: "tracking" },
+    { prefix: "/api/admin/analytics", service: "tracking" },
     { prefix: "/api/track", service: "tracking" },
     { prefix: "/ws", service: "tracking" },
     { prefix: "/api/admin/send-email", service: "mailer" },

@@ -5,6 +5,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { Logger } from "./logger";
 
 export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
 export type Database = NodePgDatabase<Record<string, unknown>>;
 
 export function createPool(url: string, logger: Logger, max = 10): pg.Pool {

@@ -39,6 +39,8 @@ export const trackingConfigSchema = baseConfigSchema.extend({
   PUSH_MIN_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
   /** Admin sockets also get a fresh snapshot this often without changes (sessions age out silently). */
   FEED_REFRESH_MS: z.coerce.number().int().min(50).default(15_000),
+  /** How often visitor sketch additions are folded into the day and month sketches. */
+  SKETCH_COMPACT_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
   /** Page views and visitors older than this many months are deleted by the daily job. */
   RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(26),
 });

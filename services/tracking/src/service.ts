@@ -16,13 +16,19 @@ import { trackingConfigSchema } from "./config";
 import { systemClock, type Clock } from "./domain/clock";
 import { GeoLookup } from "./domain/geo";
 import { memoize } from "./domain/memo";
+import { addMonths, amsterdamDate } from "./domain/calendar";
 import { scheduleRetention } from "./domain/retention";
 import { throttle } from "./domain/throttle";
 import { createAdminSockets } from "./live/admin-sockets";
 import { StreamWriter } from "./live/stream-writer";
 import { VisitorFeed } from "./live/visitor-feed";
 import { LiveVisitors } from "./repositories/live-visitors";
-import { adminRoutes } from "./routes/admin";
+import { adminRoutes, visitorStats } from "./routes/admin";
+import { AnalyticsReader } from "./repositories/analytics";
+import { backfillLegacy } from "./repositories/backfill";
+import { PageDirectory } from "./repositories/pages";
+import { Partitions } from "./repositories/partitions";
+import { compactSketches } from "./repositories/sketches";
 import { trackBatchRoute, trackRoutes } from "./routes/track";
 import type { HitOutcome } from "./domain/ingest";
 
@@ -100,10 +106,19 @@ export async function startTracking(
       ),
     config.PUBLISH_MIN_INTERVAL_MS,
   );
+  const pages = new PageDirectory(kit.pool);
+  const partitions = new Partitions(kit.pool);
+  const reader = new AnalyticsReader(kit.pool, pages);
+  const writerDeps = { pool: kit.pool, pages, partitions, statements };
+  // This month's and the next ones' partitions exist before the first batch needs them.
+  const today = amsterdamDate(clock.now());
+  await partitions.ensure([0, 1, 2].map((i) => addMonths(today, i)));
   const feed = new VisitorFeed(
     async () => {
-      const now = clock.now();
-      const [stats, activeVisitors] = await Promise.all([live.stats(now), live.active(now)]);
+      const [stats, activeVisitors] = await Promise.all([
+        visitorStats({ live, reader, clock }),
+        live.active(clock.now()),
+      ]);
       return { stats, activeVisitors };
     },
     config.PUSH_MIN_INTERVAL_MS,
@@ -133,17 +148,31 @@ export async function startTracking(
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);
   const writer = new StreamWriter({
     redis: writerRedis,
-    pool: kit.pool,
+    writer: writerDeps,
     streamKey: live.streamKey,
     logger,
     batchSize: config.FLUSH_BATCH_SIZE,
     intervalMs: config.FLUSH_INTERVAL_MS,
     claimIdleMs: config.STREAM_CLAIM_IDLE_MS,
-    statements,
-    onFlushed: (rows) => persisted.inc(rows),
+    onFlushed: (rows) => {
+      persisted.inc(rows);
+      // The day's counts and top pages live in the rollups: admin sockets hear of them now.
+      if (rows > 0) publish.trigger();
+    },
   });
   await writer.start();
-  const stopRetention = scheduleRetention(kit.pool, clock, config.RETENTION_MONTHS, logger);
+  const stopRetention = scheduleRetention(kit.pool, partitions, clock, config.RETENTION_MONTHS, logger);
+  const compaction = setInterval(() => {
+    compactSketches(kit.pool).catch((err: Error) =>
+      logger.warn({ err: err.message }, "visitor sketches not compacted; retried"),
+    );
+  }, config.SKETCH_COMPACT_INTERVAL_MS);
+  compaction.unref();
+  // Rows of before the partitioned tables, moved in the background (see repositories/backfill.ts).
+  let stopped = false;
+  const backfill = backfillLegacy({ ...writerDeps, logger, stopping: () => stopped }).catch((err: Error) =>
+    logger.error({ err: err.message }, "moving the page views of before failed; retried at the next start"),
+  );
 
   const ingestDeps = {
     live,
@@ -157,13 +186,16 @@ export async function startTracking(
     before: [trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted)],
     routes: [
       trackRoutes(ingestDeps, memoize(parseTrustedProxies(config.TRUSTED_PROXIES)), counted),
-      adminRoutes({ session: kit.session, live, pool: kit.pool, clock }),
+      adminRoutes({ session: kit.session, live, reader, clock, retentionMonths: config.RETENTION_MONTHS }),
     ],
     onUpgrade: sockets.onUpgrade,
     onStop: [
       async () => {
+        stopped = true;
         stopRetention();
+        clearInterval(compaction);
         publish.stop();
+        await backfill;
         await writer.stop();
         await closeRedis(writerRedis);
       },

@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import {
   adminCookie as platformAdminCookie,
   createTestDatabase,
@@ -34,6 +35,8 @@ export interface Harness {
   visit(body: unknown, headers?: Record<string, string>): Promise<Response>;
   heartbeat(body: unknown, headers?: Record<string, string>): Promise<Response>;
   get<T>(path: string): Promise<T>;
+  /** Resolves once every hit accepted so far is written to Postgres (rollups included). */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +57,8 @@ export async function startHarness(
         body: typeof body === "string" ? body : JSON.stringify(body),
       });
   const adminCookie = () => platformAdminCookie(env);
+  const redis = new Redis(env.REDIS_URL!);
+  const streamKey = `${env.REDIS_PREFIX}:tracking:stream`;
   return {
     svc,
     env,
@@ -67,7 +72,16 @@ export async function startHarness(
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as T;
     },
+    async settle() {
+      // The writer deletes what it has written from the stream: empty means all is in Postgres.
+      const deadline = Date.now() + 10_000;
+      while ((await redis.xlen(streamKey)) > 0) {
+        if (Date.now() > deadline) throw new Error("the stream writer did not catch up within 10 s");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     async close() {
+      redis.disconnect();
       await svc.stop();
       if (!shared) await db.drop();
     },

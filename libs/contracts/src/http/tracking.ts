@@ -56,3 +56,66 @@ export const VisitorSeries = z
   .object({ range: VisitorSeriesRange, buckets: z.array(VisitorSeriesBucket) })
   .describe("Hourly buckets for 24h, daily buckets for 7d and 30d, oldest first");
 export type VisitorSeries = z.infer<typeof VisitorSeries>;
+
+/** A calendar day in Europe/Amsterdam, "YYYY-MM-DD". */
+export const CalendarDate = z
+  .string({ error: "Geef een datum op (JJJJ-MM-DD)" })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Geef de datum op als JJJJ-MM-DD" })
+  // Only a well-formed date is checked for existence (zod runs every check, even after a failed one).
+  .refine(
+    (day) =>
+      !/^\d{4}-\d{2}-\d{2}$/.test(day) || new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day,
+    {
+      error: "Deze datum bestaat niet",
+    },
+  );
+export type CalendarDate = z.infer<typeof CalendarDate>;
+
+export const AnalyticsQuery = z
+  .object({
+    from: CalendarDate.describe("First day of the period (Europe/Amsterdam), inclusive"),
+    to: CalendarDate.describe("Last day of the period, inclusive; at most today"),
+  })
+  .refine((q) => q.from <= q.to, { error: "De begindatum ligt na de einddatum", path: ["from"] });
+export type AnalyticsQuery = z.infer<typeof AnalyticsQuery>;
+
+export const ANALYTICS_BUCKETS = ["hour", "day", "month"] as const;
+export const AnalyticsBucket = z
+  .enum(ANALYTICS_BUCKETS)
+  .describe("hour for periods of up to 2 days, day up to 92 days, month beyond");
+export type AnalyticsBucket = z.infer<typeof AnalyticsBucket>;
+
+const Count = z.number().int().min(0);
+
+export const AnalyticsPoint = z.object({
+  start: IsoDateTime.describe("Start of the bucket (the period's start for a partial first month)"),
+  visitors: Count.describe(
+    "Distinct sessions in the bucket: exact for hours and days, within 2 % for months",
+  ),
+  pageViews: Count,
+});
+export type AnalyticsPoint = z.infer<typeof AnalyticsPoint>;
+
+export const AnalyticsTopPage = z.object({
+  page: z.string(),
+  views: Count,
+  visitors: Count.describe(
+    "Distinct sessions that viewed the page in the period (estimate, 1.6 % standard error)",
+  ),
+});
+export type AnalyticsTopPage = z.infer<typeof AnalyticsTopPage>;
+
+export const Analytics = z
+  .object({
+    from: CalendarDate,
+    to: CalendarDate,
+    bucket: AnalyticsBucket,
+    totals: z.object({
+      visitors: Count.describe("Distinct sessions in the period: exact for one day, within 2 % beyond"),
+      pageViews: Count,
+    }),
+    series: z.array(AnalyticsPoint).describe("Every bucket of the period up to now, oldest first"),
+    topPages: z.array(AnalyticsTopPage).describe("The 10 most viewed pages of the period"),
+  })
+  .describe("Visitors and page views for any period, from rollups");
+export type Analytics = z.infer<typeof Analytics>;

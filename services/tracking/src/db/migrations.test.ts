@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { runMigrations } from "@lease/platform";
+import { createLogger, runMigrations } from "@lease/platform";
+import { backfillLegacy } from "../repositories/backfill";
+import { PageDirectory } from "../repositories/pages";
+import { Partitions } from "../repositories/partitions";
 import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
 
 const FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
@@ -46,7 +49,7 @@ describe("tracking migrations", () => {
        VALUES ('s1', '/zakelijk', now(), now())`,
     );
 
-    await runMigrations(pool, "tracking", FOLDER);
+    await runMigrations(pool, "tracking", firstMigrations(2));
 
     const views = await pool.query("SELECT event_id, page FROM tracking.page_views ORDER BY event_id");
     expect(views.rows).toEqual([
@@ -72,5 +75,59 @@ describe("tracking migrations", () => {
       ),
     ).rejects.toThrow(/duplicate key/);
     expect((await pool.query("SELECT count(*)::int AS n FROM tracking.visitors")).rows[0].n).toBe(1);
+  });
+
+  it("moves the rows of before into monthly partitions and rollups, then drops the old tables", async () => {
+    // The database of the test above, now at migration 0001 with two page views of one visitor.
+    await pool.query(
+      `INSERT INTO tracking.page_views (event_id, session_id, page, referrer, occurred_at)
+       VALUES ('1700000000001-0', 's2', '/over-ons?utm_source=x', 'https://www.google.nl/', '2026-11-20T09:00:00Z')`,
+    );
+    await pool.query(
+      `INSERT INTO tracking.visitors (session_id, ip_prefix, user_agent, page, country, city, first_seen, last_seen)
+       VALUES ('s2', '145.53.1.0', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1',
+               '/over-ons', 'NL', 'Weert', '2026-11-20T09:00:00Z', '2026-11-20T09:00:00Z')`,
+    );
+    await runMigrations(pool, "tracking", FOLDER);
+    expect((await pool.query("SELECT count(*)::int AS n FROM tracking.legacy_page_views")).rows[0].n).toBe(3);
+
+    const deps = {
+      pool,
+      pages: new PageDirectory(pool),
+      partitions: new Partitions(pool),
+      statements: { inc: () => undefined },
+      logger: createLogger("test", "silent"),
+    };
+    expect(await backfillLegacy(deps, 2)).toBe(3);
+    expect(await backfillLegacy(deps)).toBe(0); // nothing left, the old tables are gone
+    expect((await pool.query("SELECT to_regclass('tracking.legacy_page_views') AS t")).rows[0].t).toBeNull();
+    expect((await pool.query("SELECT to_regclass('tracking.legacy_visitors') AS t")).rows[0].t).toBeNull();
+
+    const moved = await pool.query(
+      `SELECT p.path, v.session_key = tracking.key64('s2') AS s2 FROM tracking.page_views v
+       JOIN tracking.pages p ON p.id = v.page_id ORDER BY v.occurred_at, p.path`,
+    );
+    expect(moved.rows).toEqual([
+      { path: "/over-ons", s2: true }, // 20 November; the two above were stored "now"
+      { path: "/", s2: false },
+      { path: "/zakelijk", s2: false },
+    ]);
+    const visitor = await pool.query(
+      `SELECT ip_prefix, country, city, device, browser, os, referrer FROM tracking.visitors
+       WHERE session_key = tracking.key64('s2')`,
+    );
+    expect(visitor.rows).toEqual([
+      {
+        ip_prefix: "145.53.1.0",
+        country: "NL",
+        city: "Weert",
+        device: "mobile",
+        browser: "Safari",
+        os: "iOS",
+        referrer: "https://www.google.nl/",
+      },
+    ]);
+    const day = await pool.query("SELECT views, visitors FROM tracking.daily WHERE day = '2026-11-20'");
+    expect(day.rows).toEqual([{ views: 1, visitors: 1 }]);
   });
 });

@@ -1,37 +1,148 @@
-import { index, pgSchema, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  customType,
+  date,
+  index,
+  integer,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+
+// The tables as drizzle sees them, for the generated migration snapshots. The raw tables
+// (page_views, visitors) are partitioned by month in the migration SQL itself (drizzle cannot
+// express PARTITION BY); the service creates the monthly partitions ahead of time and the
+// retention job drops them (repositories/partitions.ts).
 
 export const tracking = pgSchema("tracking");
 
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+/** The page paths seen, numbered: raw rows and rollups keep the 4-byte id, not the text. */
+export const pages = tracking.table("pages", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  path: text("path").notNull().unique(),
+});
+
 /**
- * One row per page view. The key is the Redis Stream entry id, so a redelivered batch adds
- * nothing; it grows with time, so inserts land on the right edge of the index (a random uuid key
- * cost as much again per insert, measured).
+ * One row per page view, partitioned by month of occurred_at. Keys are 64-bit hashes of the
+ * stream entry id (or the imported id) and of the session id (domain/keys.ts): a redelivered or
+ * re-imported event hits the primary key and adds nothing, rollups included.
  */
 export const pageViews = tracking.table(
   "page_views",
   {
-    eventId: text("event_id").primaryKey(),
-    sessionId: text("session_id").notNull(),
-    page: text("page").notNull(),
-    referrer: text("referrer"),
-    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    occurredAt: ts("occurred_at").notNull(),
+    eventKey: bigint("event_key", { mode: "bigint" }).notNull(),
+    sessionKey: bigint("session_key", { mode: "bigint" }).notNull(),
+    pageId: integer("page_id").notNull(),
   },
-  (t) => [index("page_views_occurred_at_idx").on(t.occurredAt)],
+  (t) => [primaryKey({ columns: [t.occurredAt, t.eventKey] })],
 );
 
-/** One row per browser session. ip_prefix is truncated (IPv4 /24, IPv6 /48): never a full address. */
+/**
+ * One row per session and Amsterdam day it viewed pages, partitioned by month of day. `hours` has
+ * bit i set when the session viewed a page in the day's i-th hour; `added` holds the bits the last
+ * write set, which is how the writer learns, under concurrent writers, whom to count as a new
+ * visitor of an hour. ip_prefix is truncated (IPv4 /24, IPv6 /48): never a full address.
+ */
 export const visitors = tracking.table(
   "visitors",
   {
-    sessionId: text("session_id").primaryKey(),
-    ipPrefix: text("ip_prefix"),
-    userAgent: text("user_agent"),
-    page: text("page").notNull(),
+    day: date("day").notNull(),
+    sessionKey: bigint("session_key", { mode: "bigint" }).notNull(),
+    firstSeen: ts("first_seen").notNull(),
+    lastSeen: ts("last_seen").notNull(),
+    hours: integer("hours").notNull(),
+    added: integer("added").notNull(),
+    views: integer("views").notNull(),
+    landingPageId: integer("landing_page_id"),
     referrer: text("referrer"),
+    ipPrefix: text("ip_prefix"),
     country: text("country"),
     city: text("city"),
-    firstSeen: timestamp("first_seen", { withTimezone: true }).notNull(),
-    lastSeen: timestamp("last_seen", { withTimezone: true }).notNull(),
+    device: text("device"),
+    browser: text("browser"),
+    os: text("os"),
   },
-  (t) => [index("visitors_last_seen_idx").on(t.lastSeen)],
+  (t) => [primaryKey({ columns: [t.day, t.sessionKey] })],
+);
+
+/** Page views and distinct visitors per UTC hour (= Amsterdam hour). */
+export const hourly = tracking.table("hourly", {
+  hour: ts("hour").primaryKey(),
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+});
+
+export const hourlyPages = tracking.table(
+  "hourly_pages",
+  {
+    hour: ts("hour").notNull(),
+    pageId: integer("page_id").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.pageId] })],
+);
+
+/** Page views and exact distinct visitors per Amsterdam day. */
+export const daily = tracking.table("daily", {
+  day: date("day").primaryKey(),
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+});
+
+export const dailyPages = tracking.table(
+  "daily_pages",
+  {
+    day: date("day").notNull(),
+    pageId: integer("page_id").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.pageId] })],
+);
+
+/** Page views per Amsterdam month (distinct visitors of a month come from its sketch). */
+export const monthly = tracking.table("monthly", {
+  month: date("month").primaryKey(),
+  views: bigint("views", { mode: "number" }).notNull(),
+});
+
+export const monthlyPages = tracking.table(
+  "monthly_pages",
+  {
+    month: date("month").notNull(),
+    pageId: integer("page_id").notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.pageId] })],
+);
+
+/**
+ * HyperLogLog sketches of the visitors of a day (kind 'd') or month ('m'), for the whole site
+ * (scope 0) or one page (scope = page id). Written by compaction from sketch_deltas.
+ */
+export const sketches = tracking.table(
+  "sketches",
+  {
+    kind: text("kind").notNull(),
+    period: date("period").notNull(),
+    scope: integer("scope").notNull(),
+    regs: bytea("regs").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.period, t.scope] })],
+);
+
+/** Sketch additions of one written batch, per day and scope, merged into `sketches` in the background. */
+export const sketchDeltas = tracking.table(
+  "sketch_deltas",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    day: date("day").notNull(),
+    scope: integer("scope").notNull(),
+    regs: bytea("regs").notNull(),
+  },
+  (t) => [index("sketch_deltas_day_scope_idx").on(t.day, t.scope)],
 );

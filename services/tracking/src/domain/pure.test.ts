@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { amsterdamDate, isoWeek } from "./calendar";
 import { truncateIp } from "./ip-prefix";
 import { memoize } from "./memo";
-import { retentionCutoff } from "./retention";
+import { retentionStart } from "./periods";
 
 describe("calendar keys", () => {
   it("uses the Amsterdam date, not the UTC date", () => {
@@ -31,10 +31,10 @@ describe("stored address", () => {
 });
 
 describe("retention", () => {
-  it("cuts off 26 calendar months back", () => {
-    expect(retentionCutoff(Date.parse("2026-11-22T03:00:00Z"), 26).toISOString()).toBe(
-      "2024-09-22T03:00:00.000Z",
-    );
+  it("keeps 26 calendar months back from today", () => {
+    expect(retentionStart("2026-11-22", 26)).toBe("2024-09-22");
+    expect(retentionStart("2026-08-31", 26)).toBe("2024-06-30"); // June has no 31st
+    expect(retentionStart("2026-03-01", 26)).toBe("2024-01-01");
   });
 });
 

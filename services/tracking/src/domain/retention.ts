@@ -1,25 +1,38 @@
 import type { Logger, Pool } from "@lease/platform";
-import { deleteOlderThan } from "../repositories/page-views";
+import { applyRetention, type RetentionReport } from "../repositories/retention";
+import type { Partitions } from "../repositories/partitions";
+import { addMonths, amsterdamDate, DAY_MS } from "./calendar";
 import type { Clock } from "./clock";
+import { retentionStart } from "./periods";
 
-const DAY_MS = 24 * 3600 * 1000;
+/** Months of partitions created ahead of need, beyond the current one. */
+const MONTHS_AHEAD = 2;
 
-/** The cutoff: the same moment `months` calendar months ago (analytics are kept 26 months). */
-export function retentionCutoff(now: number, months: number): Date {
-  const d = new Date(now);
-  d.setUTCMonth(d.getUTCMonth() - months);
-  return d;
+export async function runRetention(
+  pool: Pool,
+  partitions: Partitions,
+  clock: Clock,
+  months: number,
+): Promise<RetentionReport> {
+  const today = amsterdamDate(clock.now());
+  await partitions.ensure(Array.from({ length: MONTHS_AHEAD + 1 }, (_, i) => addMonths(today, i)));
+  return applyRetention(pool, partitions, retentionStart(today, months));
 }
 
-export async function runRetention(pool: Pool, clock: Clock, months: number): Promise<number> {
-  return deleteOlderThan(pool, retentionCutoff(clock.now(), months));
-}
-
-/** Runs the retention job shortly after start and then once a day; replicas may overlap harmlessly. */
-export function scheduleRetention(pool: Pool, clock: Clock, months: number, logger: Logger) {
+/**
+ * Runs the retention pass (and creates next months' partitions) shortly after start and then once
+ * a day; replicas may overlap harmlessly.
+ */
+export function scheduleRetention(
+  pool: Pool,
+  partitions: Partitions,
+  clock: Clock,
+  months: number,
+  logger: Logger,
+) {
   const run = () =>
-    runRetention(pool, clock, months).then(
-      (deleted) => logger.info({ deleted }, "tracking retention done"),
+    runRetention(pool, partitions, clock, months).then(
+      (report) => logger.info(report, "tracking retention done"),
       (err: Error) => logger.warn({ err: err.message }, "tracking retention failed; retried tomorrow"),
     );
   const first = setTimeout(run, 60_000);

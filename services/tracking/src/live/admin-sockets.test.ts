@@ -77,7 +77,13 @@ describe("/ws live visitor feed", () => {
         city: "Weert",
         country: "NL",
       });
-      expect(update.data.stats.topPages).toContainEqual({ page: "/operationele-lease", views: 1 });
+      // The day's top pages come from the rollups: pushed again once the writer has stored the visit.
+      const counted = await client.next(
+        (m) => m.data.stats.topPages.some((p) => p.page === "/operationele-lease" && p.views === 1),
+        2000,
+      );
+      expect(Date.now() - sent).toBeLessThan(2000);
+      expect(counted.data.stats.todayTotal).toBeGreaterThanOrEqual(1);
     } finally {
       client.ws.close();
     }
@@ -112,14 +118,15 @@ describe("/ws live visitor feed", () => {
       await Promise.all(
         Array.from({ length: 60 }, () => a.visit({ sessionId: sessionId(), page: "/burst" })),
       );
-      const burstMs = Date.now() - started;
       await new Promise((r) => setTimeout(r, 1500));
       const elapsed = Date.now() - started;
       const received = client.messages.length - start;
       expect(received).toBeGreaterThanOrEqual(1);
       expect(received).toBeLessThanOrEqual(Math.ceil(elapsed / 1000) + 1);
-      // PUBLISH_MIN_INTERVAL_MS is 250: one on the leading edge plus at most one per 250 ms.
-      expect(published).toBeLessThanOrEqual(Math.ceil(burstMs / 250) + 2);
+      // PUBLISH_MIN_INTERVAL_MS is 250: one on the leading edge plus at most one per 250 ms, from
+      // the hits and from the writer's flushes after them alike.
+      expect(published).toBeLessThanOrEqual(Math.ceil(elapsed / 250) + 1);
+      expect(published).toBeLessThan(60 / 4);
       expect(client.messages.at(-1)!.data.stats.topPages).toContainEqual({ page: "/burst", views: 60 });
     } finally {
       client.ws.close();

@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import type { Logger, Pool, Redis } from "@lease/platform";
-import { insertBatch, type StatementCounter, type TrackEvent } from "../repositories/page-views";
+import type { Logger, Redis } from "@lease/platform";
+import { insertBatch, type TrackEvent, type WriterDeps } from "../repositories/page-views";
 
 export const STREAM_GROUP = "postgres-writer";
 const GROUP = STREAM_GROUP;
@@ -10,14 +10,13 @@ type StreamEntry = [id: string, fields: string[]];
 
 export interface StreamWriterOptions {
   redis: Redis;
-  pool: Pool;
+  writer: WriterDeps;
   streamKey: string;
   logger: Logger;
   batchSize: number;
   intervalMs: number;
   /** Entries another consumer read but never acknowledged for this long are taken over. */
   claimIdleMs: number;
-  statements: StatementCounter;
   onFlushed?: (rows: number) => void;
 }
 
@@ -116,7 +115,7 @@ export class StreamWriter {
 
   private async flush(entries: StreamEntry[]): Promise<void> {
     const events = entries.map(toEvent).filter((e): e is TrackEvent => e !== null);
-    if (events.length > 0) await insertBatch(this.o.pool, events, this.o.statements);
+    const { written } = await insertBatch(this.o.writer, events);
     // Acknowledged and deleted together: a written event has no reason to stay in Redis memory
     // (the stream's length cap is then only the backlog bound while Postgres is away).
     const ids = entries.map(([id]) => id);
@@ -127,7 +126,7 @@ export class StreamWriter {
       .exec();
     const failed = results?.find(([err]) => err)?.[0];
     if (!results || failed) throw failed ?? new Error("stream acknowledgement aborted");
-    this.o.onFlushed?.(events.filter((e) => e.isView).length);
+    this.o.onFlushed?.(written);
   }
 }
 

@@ -5,7 +5,6 @@ import { Redis } from "ioredis";
 import { baseRedisUrl, startOwnRedis, testRedisPrefix, type OwnRedis } from "@lease/platform/testing";
 import { STREAM_GROUP } from "../live/stream-writer";
 import { startHarness, sessionId, type Harness } from "../test-helpers";
-import { runRetention } from "../domain/retention";
 
 let h: Harness;
 let db: pg.Pool;
@@ -50,7 +49,12 @@ describe("page views in Postgres", () => {
       ),
     );
     const rows = await waitFor(
-      () => countRows("SELECT count(*) AS n FROM tracking.page_views WHERE page = $1", [marker]),
+      () =>
+        countRows(
+          `SELECT count(*) AS n FROM tracking.page_views v JOIN tracking.pages p ON p.id = v.page_id
+           WHERE p.path = $1`,
+          [marker],
+        ),
       (v) => v === n,
     );
     expect(rows).toBe(n);
@@ -58,7 +62,13 @@ describe("page views in Postgres", () => {
       (await metric(h.svc.url, "tracking_db_insert_statements_total", 'table="page_views"')) - before;
     expect(inserts).toBeGreaterThan(0);
     expect(inserts).toBeLessThanOrEqual(10);
-    expect(await countRows("SELECT count(*) AS n FROM tracking.visitors WHERE page = $1", [marker])).toBe(30);
+    expect(
+      await countRows(
+        `SELECT count(*) AS n FROM tracking.visitors v JOIN tracking.pages p ON p.id = v.landing_page_id
+         WHERE p.path = $1`,
+        [marker],
+      ),
+    ).toBe(30);
     // Written events leave Redis: the stream only holds what is not in Postgres yet.
     const redis = new Redis(h.env.REDIS_URL!);
     try {
@@ -84,17 +94,17 @@ describe("page views in Postgres", () => {
       { sessionId: sessionId(), page: "/v6" },
       { "x-forwarded-for": "2a02:a440:1234:5678:9abc:def0:1:2" },
     );
-    const row = await waitFor(
-      async () => (await db.query("SELECT * FROM tracking.visitors WHERE session_id = $1", [id])).rows[0],
-      (r) => r !== undefined,
-    );
+    await h.settle();
+    const row = (
+      await db.query(
+        `SELECT v.*, p.path AS page FROM tracking.visitors v JOIN tracking.pages p ON p.id = v.landing_page_id
+         WHERE v.session_key = tracking.key64($1)`,
+        [id],
+      )
+    ).rows[0];
     expect(row).toMatchObject({ ip_prefix: "145.53.1.0", city: "Weert", country: "NL", page: "/privacy" });
-    await waitFor(
-      () => countRows("SELECT count(*) AS n FROM tracking.visitors WHERE page = '/v6'"),
-      (v) => v === 1,
-    );
     const dump = await db.query(
-      "SELECT row_to_json(v)::text AS j FROM tracking.visitors v UNION ALL SELECT row_to_json(p)::text FROM tracking.page_views p",
+      "SELECT row_to_json(v)::text AS j FROM tracking.visitors v UNION ALL SELECT row_to_json(p)::text FROM tracking.pages p",
     );
     const all = dump.rows.map((r: { j: string }) => r.j).join("\n");
     expect(all).not.toContain("145.53.1.77");
@@ -107,20 +117,23 @@ describe("page views in Postgres", () => {
     await h.visit({ sessionId: id, page: "/hb" });
     h.clock.advance(30_000);
     await h.heartbeat({ sessionId: id });
-    const row = await waitFor(
-      async () =>
-        (
-          await db.query("SELECT first_seen, last_seen, page FROM tracking.visitors WHERE session_id = $1", [
-            id,
-          ])
-        ).rows[0],
-      (r) => r !== undefined && r.last_seen.getTime() - r.first_seen.getTime() === 30_000,
-    );
+    await h.settle();
+    const row = (
+      await db.query(
+        `SELECT v.first_seen, v.last_seen, v.views, p.path AS page FROM tracking.visitors v
+         JOIN tracking.pages p ON p.id = v.landing_page_id WHERE v.session_key = tracking.key64($1)`,
+        [id],
+      )
+    ).rows[0];
     expect(row.last_seen.getTime() - row.first_seen.getTime()).toBe(30_000);
     expect(row.page).toBe("/hb");
-    expect(await countRows("SELECT count(*) AS n FROM tracking.page_views WHERE session_id = $1", [id])).toBe(
-      1,
-    );
+    expect(row.views).toBe(1);
+    expect(
+      await countRows(
+        "SELECT count(*) AS n FROM tracking.page_views WHERE session_key = tracking.key64($1)",
+        [id],
+      ),
+    ).toBe(1);
   });
 
   it("serves unique visitors and page views per hour from Postgres", async () => {
@@ -143,15 +156,19 @@ describe("page views in Postgres", () => {
 
   it("buckets the 7-day series by Amsterdam day", async () => {
     const saved = h.clock.ms;
-    h.clock.ms = Date.parse("2027-03-31T12:00:00Z"); // summer time since 28 March: UTC+2
+    const [a, b] = [sessionId(), sessionId()];
     try {
-      await db.query(
-        `INSERT INTO tracking.page_views (event_id, session_id, page, occurred_at) VALUES
-           ('ams-1', 's-ams-a', '/', '2027-03-30T21:30:00Z'),
-           ('ams-2', 's-ams-a', '/', '2027-03-30T22:30:00Z'),
-           ('ams-3', 's-ams-a', '/over-ons', '2027-03-31T09:00:00Z'),
-           ('ams-4', 's-ams-b', '/', '2027-03-31T10:00:00Z')`,
-      );
+      for (const [at, id, page] of [
+        ["2027-03-30T21:30:00Z", a, "/"],
+        ["2027-03-30T22:30:00Z", a, "/"],
+        ["2027-03-31T09:00:00Z", a, "/over-ons"],
+        ["2027-03-31T10:00:00Z", b, "/"],
+      ] as const) {
+        h.clock.ms = Date.parse(at);
+        await h.visit({ sessionId: id, page });
+      }
+      h.clock.ms = Date.parse("2027-03-31T12:00:00Z"); // summer time since 28 March: UTC+2
+      await h.settle();
       const res = await h.get<VisitorSeries>("/api/admin/visitor-series?range=7d");
       expect(res.buckets).toHaveLength(7);
       expect(res.buckets.at(-1)).toEqual({ start: "2027-03-30T22:00:00.000Z", visitors: 2, pageViews: 3 });
@@ -160,27 +177,6 @@ describe("page views in Postgres", () => {
     } finally {
       h.clock.ms = saved;
     }
-  });
-
-  it("deletes page views and visitors older than 26 months", async () => {
-    const now = h.clock.now();
-    const old = new Date(now - 800 * 24 * 3600 * 1000).toISOString(); // ~26.3 months
-    const recent = new Date(now - 780 * 24 * 3600 * 1000).toISOString(); // ~25.6 months
-    await db.query(
-      `INSERT INTO tracking.page_views (event_id, session_id, page, occurred_at) VALUES ('old-1','s-old','/',$1), ('recent-1','s-recent','/',$2)`,
-      [old, recent],
-    );
-    await db.query(
-      `INSERT INTO tracking.visitors (session_id, page, first_seen, last_seen) VALUES ('s-old','/',$1,$1), ('s-recent','/',$2,$2)`,
-      [old, recent],
-    );
-    expect(await runRetention(db, h.clock, 26)).toBe(2);
-    expect(
-      await countRows("SELECT count(*) AS n FROM tracking.page_views WHERE event_id IN ('old-1','recent-1')"),
-    ).toBe(1);
-    expect(
-      await countRows("SELECT count(*) AS n FROM tracking.visitors WHERE session_id IN ('s-old','s-recent')"),
-    ).toBe(1);
   });
 });
 
@@ -254,7 +250,12 @@ describe("stream durability", () => {
         db: h.db,
       });
       const rows = await waitFor(
-        () => countRows("SELECT count(*) AS n FROM tracking.page_views WHERE event_id = $1", [id]),
+        () =>
+          countRows(
+            `SELECT count(*) AS n FROM tracking.page_views
+             WHERE event_key = tracking.key64($1) AND occurred_at = '2026-11-18T09:00:00Z'`,
+            [id],
+          ),
         (n) => n === 1,
       );
       expect(rows).toBe(1);

@@ -1,26 +1,46 @@
 import Router from "@koa/router";
-import { VisitorSeriesQuery, type VisitorSeries } from "@lease/contracts";
-import { parseOr400, requireAdmin, type Pool, type SessionDeps } from "@lease/platform";
+import { AnalyticsQuery, VisitorSeriesQuery, type Analytics, type VisitorSeries } from "@lease/contracts";
+import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { Clock } from "../domain/clock";
+import { checkPeriod, today } from "../domain/periods";
+import type { AnalyticsReader } from "../repositories/analytics";
 import type { LiveVisitors } from "../repositories/live-visitors";
-import { visitorSeries } from "../repositories/page-views";
 
-export function adminRoutes(deps: { session: SessionDeps; live: LiveVisitors; pool: Pool; clock: Clock }) {
+export interface AdminDeps {
+  session: SessionDeps;
+  live: LiveVisitors;
+  reader: AnalyticsReader;
+  clock: Clock;
+  retentionMonths: number;
+}
+
+export function adminRoutes(deps: AdminDeps) {
   const router = new Router();
   router.use("/api/admin", requireAdmin(deps.session));
   router.get("/api/admin/visitor-stats", async (ctx) => {
-    ctx.body = await deps.live.stats(deps.clock.now());
+    ctx.body = await visitorStats(deps);
   });
   router.get("/api/admin/active-visitors", async (ctx) => {
     ctx.body = await deps.live.active(deps.clock.now());
   });
   router.get("/api/admin/visitor-series", async (ctx) => {
     const { range } = parseOr400(VisitorSeriesQuery, ctx.query);
-    const series: VisitorSeries = {
-      range,
-      buckets: await visitorSeries(deps.pool, range, new Date(deps.clock.now())),
-    };
+    const series: VisitorSeries = { range, buckets: await deps.reader.series(range, deps.clock.now()) };
     ctx.body = series;
   });
+  router.get("/api/admin/analytics", async (ctx) => {
+    const period = parseOr400(AnalyticsQuery, ctx.query);
+    const now = deps.clock.now();
+    checkPeriod(period, today(now), deps.retentionMonths);
+    const body: Analytics = await deps.reader.read(period, now);
+    ctx.body = body;
+  });
   return router;
+}
+
+/** The live counters: who is active from Redis, the day's and week's figures from the rollups. */
+export async function visitorStats(deps: Pick<AdminDeps, "live" | "reader" | "clock">) {
+  const now = deps.clock.now();
+  const [currentActive, rollups] = await Promise.all([deps.live.currentActive(now), deps.reader.stats(now)]);
+  return { currentActive, ...rollups };
 }

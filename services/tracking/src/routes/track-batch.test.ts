@@ -20,7 +20,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-const stats = () => h.get<VisitorStats>("/api/admin/visitor-stats");
+// Day and week counts come from the rollups the stream writer keeps: read them once it caught up.
+const stats = async () => {
+  await h.settle();
+  return h.get<VisitorStats>("/api/admin/visitor-stats");
+};
 const batch = (hits: unknown[], token = h.env.INTERNAL_TOKEN!, body?: string) =>
   fetch(`${h.svc.url}${TRACK_BATCH_PATH}`, {
     method: "POST",
@@ -70,7 +74,8 @@ describe("POST /internal/track/batch", () => {
     expect(results[4]).toEqual(await alone(""));
 
     const after = await stats();
-    expect(after.todayTotal).toBe(before.todayTotal + 2);
+    // The visit makes a visitor of the day; a heartbeat keeps a visitor active but is no page view.
+    expect(after.todayTotal).toBe(before.todayTotal + 1);
     expect(after.topPages).toContainEqual({ page: "/financiele-lease", views: 1 });
   });
 

@@ -1,0 +1,95 @@
+// Page views of history, one JSON object per line ({"id","at","session","page","referrer"?}; see
+// the README), written through the same batch writer as live traffic. Idempotent on id.
+import { createInterface } from "node:readline";
+import type { Pool } from "@lease/platform";
+import { parseImportLine } from "../domain/import-line";
+import { retentionStart } from "../domain/periods";
+import { amsterdamDate, dayStart } from "../domain/calendar";
+import { insertBatch, type TrackEvent, type WriterDeps } from "../repositories/page-views";
+import { PageDirectory } from "../repositories/pages";
+import { Partitions } from "../repositories/partitions";
+import { compactAll } from "../repositories/sketches";
+
+/** Lines per transaction: large enough to amortise a round trip, small enough to keep memory flat. */
+const BATCH = 5000;
+/** Bad lines printed one by one; beyond this only counted. */
+const MAX_REPORTED = 100;
+
+export interface ImportSummary {
+  lines: number;
+  written: number;
+  duplicates: number;
+  tooOld: number;
+  bad: number;
+}
+
+export interface ImportOptions {
+  retentionMonths: number;
+  now?: number;
+  /** Called about twice a second with the running totals. */
+  progress?: (s: ImportSummary, seconds: number) => void;
+  /** Where bad lines are reported. */
+  report?: (message: string) => void;
+}
+
+/** Reads NDJSON page views from `input` and writes them; resolves with what happened. */
+export async function importVisits(
+  pool: Pool,
+  input: NodeJS.ReadableStream,
+  opts: ImportOptions,
+): Promise<ImportSummary> {
+  const now = opts.now ?? Date.now();
+  const oldest = dayStart(retentionStart(amsterdamDate(now), opts.retentionMonths));
+  const deps: WriterDeps = {
+    pool,
+    pages: new PageDirectory(pool),
+    partitions: new Partitions(pool),
+    statements: { inc: () => undefined },
+  };
+  const summary: ImportSummary = { lines: 0, written: 0, duplicates: 0, tooOld: 0, bad: 0 };
+  const started = Date.now();
+  const progress = opts.progress
+    ? setInterval(() => opts.progress!(summary, (Date.now() - started) / 1000), 500)
+    : undefined;
+  // One batch is written while the next is parsed.
+  let writing: Promise<void> = Promise.resolve();
+  const write = (events: TrackEvent[]) => {
+    writing = writing.then(async () => {
+      const r = await insertBatch(deps, events);
+      summary.written += r.written;
+      summary.duplicates += r.duplicates;
+    });
+    return writing;
+  };
+  let batch: TrackEvent[] = [];
+  try {
+    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+      summary.lines++;
+      if (text.trim() === "") continue;
+      const parsed = parseImportLine(text, now);
+      if ("error" in parsed) {
+        summary.bad++;
+        if (summary.bad <= MAX_REPORTED) opts.report?.(`regel ${summary.lines}: ${parsed.error}`);
+        else if (summary.bad === MAX_REPORTED + 1) opts.report?.("meer foutieve regels: alleen nog geteld");
+        continue;
+      }
+      if (parsed.event.at.getTime() < oldest) {
+        summary.tooOld++;
+        continue;
+      }
+      batch.push(parsed.event);
+      if (batch.length >= BATCH) {
+        // Wait for the batch before the previous one: at most two in memory.
+        await writing;
+        void write(batch).catch(() => undefined);
+        batch = [];
+      }
+    }
+    await writing;
+    if (batch.length > 0) await write(batch);
+    await compactAll(pool);
+  } finally {
+    if (progress) clearInterval(progress);
+  }
+  return summary;
+}

@@ -1,0 +1,119 @@
+import type { Pool, PoolClient } from "@lease/platform";
+import { addMonths, dayStart, monthOf } from "../domain/calendar";
+import { Hll } from "../domain/hll";
+import { partitionName, type Partitions } from "./partitions";
+import { precisionOf } from "./sketches";
+
+export interface RetentionReport {
+  /** The oldest day kept. */
+  keepFrom: string;
+  /** Months whose raw rows were dropped whole. */
+  droppedMonths: string[];
+  /** Rows deleted from the month the cutoff falls in (days before the cutoff). */
+  trimmedPageViews: number;
+  trimmedVisitors: number;
+  /** Rollup and sketch rows deleted. */
+  rollupRows: number;
+}
+
+/**
+ * Removes analytics older than `keepFrom`: whole months of raw rows by dropping their partitions
+ * (constant time), the days before the cutoff in its own month by a DELETE over one day's worth
+ * of rows (when run daily), and the rollups of the removed days, months and sketches.
+ */
+export async function applyRetention(
+  pool: Pool,
+  partitions: Partitions,
+  keepFrom: string,
+): Promise<RetentionReport> {
+  const boundary = monthOf(keepFrom);
+  const report: RetentionReport = {
+    keepFrom,
+    droppedMonths: [],
+    trimmedPageViews: 0,
+    trimmedVisitors: 0,
+    rollupRows: 0,
+  };
+  const months = await partitions.months();
+  for (const month of months.filter((m) => m < boundary)) {
+    await partitions.drop(month);
+    report.droppedMonths.push(month);
+  }
+  const cutoff = new Date(dayStart(keepFrom)).toISOString();
+  if (keepFrom !== boundary && months.includes(boundary)) {
+    const views = await pool.query(
+      `DELETE FROM tracking.${partitionName("page_views", boundary)} WHERE occurred_at < $1`,
+      [cutoff],
+    );
+    const visitors = await pool.query(
+      `DELETE FROM tracking.${partitionName("visitors", boundary)} WHERE day < $1`,
+      [keepFrom],
+    );
+    report.trimmedPageViews = views.rowCount ?? 0;
+    report.trimmedVisitors = visitors.rowCount ?? 0;
+  }
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    // The compactor writes month sketches too: wait for it, then hold it off.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('tracking:sketches'))");
+    const deleted = await client.query<{ n: string; boundary_days: string }>(
+      `WITH h AS (DELETE FROM tracking.hourly WHERE hour < $1 RETURNING 1),
+            hp AS (DELETE FROM tracking.hourly_pages WHERE hour < $1 RETURNING 1),
+            d AS (DELETE FROM tracking.daily WHERE day < $2 RETURNING day),
+            dp AS (DELETE FROM tracking.daily_pages WHERE day < $2 RETURNING 1),
+            m AS (DELETE FROM tracking.monthly WHERE month < $3 RETURNING 1),
+            mp AS (DELETE FROM tracking.monthly_pages WHERE month < $3 RETURNING 1),
+            s AS (DELETE FROM tracking.sketches
+                  WHERE (kind = 'd' AND period < $2) OR (kind = 'm' AND period < $3) RETURNING 1),
+            x AS (DELETE FROM tracking.sketch_deltas WHERE day < $2 RETURNING 1)
+       SELECT (SELECT count(*) FROM h) + (SELECT count(*) FROM hp) + (SELECT count(*) FROM d)
+            + (SELECT count(*) FROM dp) + (SELECT count(*) FROM m) + (SELECT count(*) FROM mp)
+            + (SELECT count(*) FROM s) + (SELECT count(*) FROM x) AS n,
+              (SELECT count(*) FROM d WHERE day >= $3) AS boundary_days`,
+      [cutoff, keepFrom, boundary],
+    );
+    report.rollupRows = Number(deleted.rows[0]!.n);
+    // Days of the cutoff's own month went: its month rollups now describe only the days left.
+    if (Number(deleted.rows[0]!.boundary_days) > 0) await rebuildMonth(client, boundary);
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+  return report;
+}
+
+async function rebuildMonth(client: PoolClient, month: string): Promise<void> {
+  const next = addMonths(month, 1);
+  await client.query(
+    `UPDATE tracking.monthly SET views = (SELECT coalesce(sum(views), 0) FROM tracking.daily
+                                          WHERE day >= $1 AND day < $2) WHERE month = $1`,
+    [month, next],
+  );
+  await client.query(`DELETE FROM tracking.monthly_pages WHERE month = $1`, [month]);
+  await client.query(
+    `INSERT INTO tracking.monthly_pages (month, page_id, views)
+     SELECT $1, page_id, sum(views) FROM tracking.daily_pages WHERE day >= $1 AND day < $2 GROUP BY page_id`,
+    [month, next],
+  );
+  const days = await client.query<{ scope: number; regs: Buffer }>(
+    `SELECT scope, regs FROM tracking.sketches WHERE kind = 'd' AND period >= $1 AND period < $2`,
+    [month, next],
+  );
+  const unions = new Map<number, Hll>();
+  for (const row of days.rows) {
+    let hll = unions.get(row.scope);
+    if (!hll) unions.set(row.scope, (hll = new Hll(precisionOf(row.scope))));
+    hll.merge(Hll.deserialize(row.regs));
+  }
+  await client.query(`DELETE FROM tracking.sketches WHERE kind = 'm' AND period = $1`, [month]);
+  const scopes = [...unions.keys()];
+  await client.query(
+    `INSERT INTO tracking.sketches (kind, period, scope, regs)
+     SELECT 'm', $1, * FROM unnest($2::int[], $3::bytea[])`,
+    [month, scopes, scopes.map((s) => unions.get(s)!.serialize())],
+  );
+}
