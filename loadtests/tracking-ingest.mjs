@@ -69,9 +69,11 @@ console.table(target);
 let persisted = 0;
 const deadline = Date.now() + 5000;
 for (;;) {
-  const r = await pool.query("SELECT count(*)::int AS n FROM tracking.page_views WHERE page LIKE $1", [
-    `${pagePrefix}/%`,
-  ]);
+  const r = await pool.query(
+    `SELECT count(*)::int AS n FROM tracking.page_views
+     WHERE page_id IN (SELECT id FROM tracking.pages WHERE path LIKE $1)`,
+    [`${pagePrefix}/%`],
+  );
   persisted = r.rows[0].n;
   if (persisted >= target.ok2xx || Date.now() > deadline) break;
   await new Promise((r) => setTimeout(r, 200));

@@ -51,14 +51,21 @@ const visit = (base: string, body: unknown, userAgent = BROWSER) =>
     headers: { "content-type": "application/json", origin: base, "user-agent": userAgent },
     body: JSON.stringify(body),
   });
-const session = (tag: string) => `session-${tag}${++n}-${Date.now()}`;
+/** Session ids handed out per tag, to find their page views (stored by the key of the id). */
+const sessionsByTag = new Map<string, string[]>();
+const session = (tag: string) => {
+  const id = `session-${tag}${++n}-${Date.now()}`;
+  sessionsByTag.set(tag, [...(sessionsByTag.get(tag) ?? []), id]);
+  return id;
+};
 
-async function persisted(prefix: string, expected: number): Promise<number> {
+async function persisted(tag: string, expected: number): Promise<number> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const { rows } = await sql.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM tracking.page_views WHERE session_id LIKE $1",
-      [`session-${prefix}%`],
+      `SELECT count(*)::int AS n FROM tracking.page_views
+       WHERE session_key IN (SELECT tracking.key64(s) FROM unnest($1::text[]) AS s)`,
+      [sessionsByTag.get(tag) ?? []],
     );
     if (rows[0]!.n >= expected || Date.now() > deadline) return rows[0]!.n;
     await new Promise((r) => setTimeout(r, 100));

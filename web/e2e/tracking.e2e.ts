@@ -39,8 +39,11 @@ test("a visit is tracked on load and on every history change, with a stable sess
     await eventually(
       async () =>
         Number(
-          (await t.sql!("SELECT count(*) FROM tracking.page_views WHERE session_id = $1", [sessionId]))[0]!
-            .count,
+          (
+            await t.sql!("SELECT count(*) FROM tracking.page_views WHERE session_key = tracking.key64($1)", [
+              sessionId,
+            ])
+          )[0]!.count,
         ) >= 4,
       "the visits persisted as page views",
       10_000,

@@ -1,6 +1,7 @@
 // The admin panel's calls (SPEC §7), each answer parsed with its contracts schema.
 import {
   ActiveVisitorList,
+  Analytics,
   AdminCompanySettings,
   AdminSession,
   ApiError,
@@ -15,14 +16,12 @@ import {
   LeaseRequestListResponse,
   SendEmailResponse,
   ThemeSettings,
-  VisitorSeries,
   VisitorStats,
   type LeaseStatus,
   type LoginBody,
   type SendEmailBody,
   type ThemeValues,
   type UpdateCompanySettingsBody,
-  type VisitorSeriesRange,
 } from "@lease/contracts";
 import type { z } from "zod";
 import { apiExchange, apiRequest } from "../api/client";
@@ -38,7 +37,7 @@ export const ADMIN_KEYS = {
   emails: ["/api/admin/emails"],
   visitorStats: ["/api/admin/visitor-stats"],
   activeVisitors: ["/api/admin/active-visitors"],
-  visitorSeries: ["/api/admin/visitor-series"],
+  analytics: ["/api/admin/analytics"],
 } as const;
 
 export const login = (body: LoginBody) => call(AdminSession, "POST", "/api/admin/login", body);
@@ -123,8 +122,8 @@ export const sendEmail = (body: SendEmailBody) =>
 
 export const fetchVisitorStats = () => call(VisitorStats, "GET", "/api/admin/visitor-stats");
 export const fetchActiveVisitors = () => call(ActiveVisitorList, "GET", "/api/admin/active-visitors");
-export const fetchVisitorSeries = (range: VisitorSeriesRange) =>
-  call(VisitorSeries, "GET", `/api/admin/visitor-series?range=${range}`);
+export const fetchAnalytics = (from: string, to: string) =>
+  call(Analytics, "GET", `/api/admin/analytics?${new URLSearchParams({ from, to }).toString()}`);
 
 /** The per-field messages of a 400 validation_failed answer, keyed by field path. */
 export function fieldErrors(error: unknown): Record<string, string> {

@@ -49,11 +49,17 @@ export function formatAmsterdamTime(value: string | Date): string {
   return date ? TIME.format(date) : "-";
 }
 
-/** Axis label of a chart bucket: the hour for 24 hours, the day otherwise. */
-export function formatBucketLabel(value: string, hourly: boolean): string {
+const MONTH = new Intl.DateTimeFormat("nl-NL", {
+  timeZone: "Europe/Amsterdam",
+  month: "short",
+  year: "numeric",
+});
+
+/** Axis label of a chart bucket: "14:00" for an hour, "5 mrt" for a day, "mrt 2026" for a month. */
+export function formatBucketLabel(value: string, bucket: "hour" | "day" | "month"): string {
   const date = toDate(value);
   if (!date) return "";
-  return hourly ? HOUR.format(date) : DAY.format(date);
+  return (bucket === "hour" ? HOUR : bucket === "day" ? DAY : MONTH).format(date);
 }
 
 export const PREVIEW_LENGTH = 100;

@@ -2,7 +2,7 @@ import { Badge, Counter, LoadingText, Panel } from "../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { browserName, pageLabel } from "../lib/live";
 import { useLiveVisitors } from "./useLiveVisitors";
-import { VisitorChart } from "./VisitorChart";
+import { AnalyticsPeriod } from "./AnalyticsPeriod";
 
 export function AnalyticsTab() {
   const { connected, stats, activeVisitors } = useLiveVisitors();
@@ -30,26 +30,8 @@ export function AnalyticsTab() {
         <Counter label="Deze week" value={data?.thisWeekTotal ?? "-"} />
         <Counter label="Actieve bezoekers" value={activeVisitors.data ? visitors.length : "-"} />
       </div>
-      <VisitorChart />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <Panel title="Populaire pagina's">
-          {!data ? (
-            <LoadingText />
-          ) : data.topPages.length === 0 ? (
-            <p className="text-gray-600">Nog geen paginaweergaven</p>
-          ) : (
-            <ol className="space-y-2" data-testid="top-pages">
-              {data.topPages.map((page) => (
-                <li key={page.page} className="flex justify-between gap-3 text-sm">
-                  <span className="truncate text-gray-900" title={page.page}>
-                    {pageLabel(page.page)}
-                  </span>
-                  <span className="font-semibold text-gray-700">{page.views}</span>
-                </li>
-              ))}
-            </ol>
-          )}
-        </Panel>
+        <AnalyticsPeriod liveTick={stats.dataUpdatedAt} />
         <Panel title="Actieve bezoekers" className="lg:col-span-2">
           {activeVisitors.isPending ? (
             <LoadingText />

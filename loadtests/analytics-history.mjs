@@ -1,0 +1,425 @@
+#!/usr/bin/env node
+// Analytics over years of history: imports generated page views spread over 26 months through
+// `tracking:import` (1 M, then 10 M, then 100 M in all), and after each step measures the analytics
+// API (p50/p99 for a day, 30 days, 12 months and the whole history), the import rate, the bytes on
+// disk per page view and the retention pass. Beside them, the same questions asked of the design
+// before (one unpartitioned page_views table, read by scans) at 1 M and 10 M rows, and a plain COPY
+// of the same rows as the import's baseline.
+//   HISTORY_SIZES=1000000,10000000 node loadtests/analytics-history.mjs   (a shorter run)
+// Needs BASE_URL (gateway), ADMIN_COOKIE and DATABASE_URL of the running stack (run-all.mjs passes
+// them; against `npm start` set them by hand). Writes its table to .tmp/bench/analytics-history.md.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { tsImport } from "tsx/esm/api";
+
+// The retention pass is timed in-process, with clocks a day and a month ahead.
+const { runRetention } = await tsImport("../services/tracking/src/domain/retention.ts", import.meta.url);
+const { Partitions } = await tsImport("../services/tracking/src/repositories/partitions.ts", import.meta.url);
+
+const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:8080";
+const COOKIE = process.env.ADMIN_COOKIE;
+const DATABASE_URL = process.env.DATABASE_URL;
+if (!COOKIE || !DATABASE_URL) {
+  console.error("set ADMIN_COOKIE and DATABASE_URL (loadtests/run-all.mjs passes both)");
+  process.exit(2);
+}
+const SIZES = (process.env.HISTORY_SIZES ?? "1000000,10000000,100000000").split(",").map(Number);
+const BASELINE_UP_TO = 10_000_000;
+const RETENTION_MONTHS = 26;
+const REPEAT = Number(process.env.REPEAT ?? 60);
+const RAW_TIMEOUT_MS = 10_000;
+const TARGET = { p99Ms: 100, flat: 1.5, retentionMs: 2000, importPerSec: 50_000, bytesPerView: 150 };
+
+const DAY = 86_400_000;
+const now = Date.now();
+const ymd = (ms) =>
+  new Intl.DateTimeFormat("en-CA", {
+    timeZone: "Europe/Amsterdam",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date(ms));
+const today = ymd(now);
+const historyStart = (() => {
+  const d = new Date(`${today}T12:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() - RETENTION_MONTHS);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.getTime();
+})();
+const DAYS = Math.floor((now - historyStart) / DAY);
+
+// ---------- generated history ----------
+
+/** Deterministic pseudo-random numbers (xorshift32), so every run imports the same history. */
+function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 2 ** 32;
+  };
+}
+
+const SITE = [
+  ["/", 30],
+  ["/financiele-lease", 14],
+  ["/operationele-lease", 11],
+  ["/zakelijke-lease", 11],
+  ["/fleet-management", 6],
+  ["/over-ons", 5],
+  ["/voorwaarden", 1],
+  ["/privacy-beleid", 1],
+  ["/cookie-beleid", 1],
+];
+const SITE_TOTAL = SITE.reduce((n, [, w]) => n + w, 0);
+const REFERRERS = [
+  "https://www.google.com/",
+  "https://www.google.nl/",
+  "https://www.bing.com/",
+  "https://www.facebook.com/",
+  "",
+];
+const HOURS = [1, 1, 1, 1, 1, 2, 4, 7, 10, 12, 12, 11, 10, 11, 12, 12, 11, 9, 8, 8, 7, 5, 3, 2];
+const HOURS_TOTAL = HOURS.reduce((a, b) => a + b, 0);
+
+function pick(random, list, total) {
+  let r = random() * total;
+  for (const [value, weight] of list) if ((r -= weight) < 0) return value;
+  return list[0][0];
+}
+
+/**
+ * `count` page views over the 26 months, in time order day by day: weekdays busier than weekends,
+ * office hours busier than nights, visits of 1-8 pages a few minutes apart, 3 % of pages from a
+ * long tail of 400 articles, a third of visits from search or social.
+ */
+function* history(count, step) {
+  const random = rng(step * 7919 + 13);
+  const weights = Array.from({ length: DAYS }, (_, d) => {
+    const weekday = new Date(historyStart + d * DAY).getUTCDay();
+    return (weekday === 0 || weekday === 6 ? 0.6 : 1.15) * (0.8 + (0.4 * d) / DAYS);
+  });
+  const total = weights.reduce((a, b) => a + b, 0);
+  let made = 0;
+  let carry = 0;
+  for (let d = 0; d < DAYS; d++) {
+    const exact = (count * weights[d]) / total + carry;
+    let quota = d === DAYS - 1 ? count - made : Math.floor(exact);
+    carry = exact - quota;
+    const dayStart = historyStart + d * DAY;
+    let visit = 0;
+    while (quota > 0) {
+      const pages = Math.min(quota, 1 + Math.floor(-Math.log(1 - random()) * 2));
+      let hour = 0;
+      for (let r = random() * HOURS_TOTAL; (r -= HOURS[hour]) >= 0 && hour < 23;) hour++;
+      let at = dayStart + hour * 3_600_000 + Math.floor(random() * 3_600_000);
+      const session = `h${step}-${d}-${visit++}`;
+      const referrer = REFERRERS[Math.floor(random() * REFERRERS.length * 1.5)] ?? "";
+      for (let p = 0; p < pages && at < now; p++) {
+        const page =
+          random() < 0.03 ? `/artikel/${Math.floor(random() * 400)}` : pick(random, SITE, SITE_TOTAL);
+        yield {
+          id: `h${step}-${made}`,
+          at: new Date(at).toISOString(),
+          session,
+          page,
+          referrer: p === 0 ? referrer : "",
+        };
+        made++;
+        quota--;
+        at += 20_000 + Math.floor(random() * 120_000);
+      }
+      if (at >= now) quota = 0;
+    }
+  }
+}
+
+/** Pipes generated lines into `tracking:import`; resolves with its wall time and summary line. */
+function importHistory(count, step) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ["--import", "tsx", "services/tracking/src/cli/import.ts"], {
+      env: { ...process.env, DATABASE_URL },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (code !== 0) reject(new Error(`tracking:import exited ${code}: ${out}`));
+      else resolve({ seconds, summary: out.trim() });
+    });
+    const lines = history(count, step);
+    const pump = () => {
+      for (;;) {
+        let chunk = "";
+        for (let i = 0; i < 2000; i++) {
+          const next = lines.next();
+          if (next.done) {
+            child.stdin.end(chunk);
+            return;
+          }
+          chunk += `${JSON.stringify(next.value)}\n`;
+        }
+        if (!child.stdin.write(chunk)) return void child.stdin.once("drain", pump);
+      }
+    };
+    pump();
+  });
+}
+
+// ---------- measurements ----------
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const addDays = (day, n) => ymd(new Date(`${day}T12:00:00Z`).getTime() + n * DAY);
+const QUERIES = [
+  { name: "a day", from: today, to: today },
+  { name: "30 days", from: addDays(today, -29), to: today },
+  { name: "12 months", from: ymd(new Date(`${today}T12:00:00Z`).getTime() - 364 * DAY), to: today },
+  { name: "whole history", from: ymd(historyStart), to: today },
+];
+
+async function timeApi(query) {
+  const url = `${BASE_URL}/api/admin/analytics?from=${query.from}&to=${query.to}`;
+  const times = [];
+  for (let i = 0; i < REPEAT + 5; i++) {
+    const t = performance.now();
+    const res = await fetch(url, { headers: { cookie: COOKIE } });
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+    if (i >= 5) times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 50), p99: pct(times, 99) };
+}
+
+async function bytesPerView(pool) {
+  const r = await pool.query(
+    `SELECT (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = 'tracking' AND c.relkind IN ('r', 'm')) AS bytes,
+            (SELECT coalesce(sum(views), 0) FROM tracking.monthly) AS views`,
+  );
+  return { bytes: Number(r.rows[0].bytes), views: Number(r.rows[0].views) };
+}
+
+// ---------- the design before, as the baseline ----------
+
+const RAW_RANGE = `occurred_at >= ($1::date)::timestamp AT TIME ZONE 'Europe/Amsterdam'
+  AND occurred_at < (($2::date + 1)::timestamp AT TIME ZONE 'Europe/Amsterdam')`;
+const RAW_QUERIES = {
+  /** The old visitor-series statement, with the bucket the new API would choose. */
+  series: (unit) => `WITH buckets AS (
+       SELECT (b AT TIME ZONE 'Europe/Amsterdam') AS start,
+              ((b + '1 ${unit}'::interval) AT TIME ZONE 'Europe/Amsterdam') AS stop
+       FROM generate_series(($1::date)::timestamp, ($2::date)::timestamp, '1 ${unit}'::interval) AS b)
+     SELECT b.start, count(DISTINCT v.session_id) AS visitors, count(v.event_id) AS page_views
+     FROM buckets b LEFT JOIN rawscan.page_views v ON v.occurred_at >= b.start AND v.occurred_at < b.stop
+     GROUP BY b.start ORDER BY b.start`,
+  totals: `SELECT count(*) AS views, count(DISTINCT session_id) AS visitors FROM rawscan.page_views WHERE ${RAW_RANGE}`,
+  top: `SELECT page, count(*) AS views, count(DISTINCT session_id) AS visitors FROM rawscan.page_views
+        WHERE ${RAW_RANGE} GROUP BY page ORDER BY count(*) DESC LIMIT 10`,
+};
+
+async function loadRaw(pool, count, step) {
+  await pool.query("CREATE SCHEMA IF NOT EXISTS rawscan");
+  await pool.query(`CREATE TABLE IF NOT EXISTS rawscan.page_views (
+      event_id text PRIMARY KEY, session_id text NOT NULL, page text NOT NULL, referrer text,
+      occurred_at timestamptz NOT NULL)`);
+  await pool.query("CREATE INDEX IF NOT EXISTS raw_occurred_at ON rawscan.page_views (occurred_at)");
+  const client = await pool.connect();
+  const started = performance.now();
+  try {
+    const stream = client.query(copyFrom("COPY rawscan.page_views FROM STDIN (FORMAT csv)"));
+    const esc = (s) => (s === "" ? "" : `"${s.replaceAll('"', '""')}"`);
+    await new Promise((resolve, reject) => {
+      stream.on("finish", resolve);
+      stream.on("error", reject);
+      const lines = history(count, step);
+      const pump = () => {
+        for (;;) {
+          let chunk = "";
+          for (let i = 0; i < 2000; i++) {
+            const next = lines.next();
+            if (next.done) return void stream.end(chunk);
+            const v = next.value;
+            chunk += `${v.id},${esc(v.session)},${esc(v.page)},${esc(v.referrer)},${v.at}\n`;
+          }
+          if (!stream.write(chunk)) return void stream.once("drain", pump);
+        }
+      };
+      pump();
+    });
+  } finally {
+    client.release();
+  }
+  await pool.query("ANALYZE rawscan.page_views");
+  return (performance.now() - started) / 1000;
+}
+
+async function timeRaw(pool, query) {
+  const days = Math.round((Date.parse(query.to) - Date.parse(query.from)) / DAY) + 1;
+  const unit = days <= 2 ? "hour" : days <= 92 ? "day" : "month";
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const client = await pool.connect();
+    try {
+      await client.query(`SET statement_timeout = ${RAW_TIMEOUT_MS}`);
+      const t = performance.now();
+      await Promise.all([
+        client.query(RAW_QUERIES.series(unit), [query.from, query.to]),
+        client.query(RAW_QUERIES.totals, [query.from, query.to]),
+        client.query(RAW_QUERIES.top, [query.from, query.to]),
+      ]);
+      times.push(performance.now() - t);
+    } catch (err) {
+      if (!/statement timeout/.test(err.message)) throw err;
+      return { timeout: true };
+    } finally {
+      client.release();
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[1], p99: times[2] };
+}
+
+// ---------- the run ----------
+
+const fmt = (ms) => (ms === undefined ? "-" : ms >= 100 ? String(Math.round(ms)) : ms.toFixed(1));
+const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
+const rows = [];
+const steps = [];
+let imported = 0;
+let failed = false;
+const verdict = (ok, text) => {
+  if (!ok) failed = true;
+  console.log(`${ok ? "PASS" : "FAIL"} ${text}`);
+  return `${ok ? "PASS" : "FAIL"} ${text}`;
+};
+try {
+  console.log(`history: ${DAYS} days from ${ymd(historyStart)} to ${today}; steps ${SIZES.join(", ")}`);
+  for (const [i, size] of SIZES.entries()) {
+    const count = size - imported;
+    console.log(
+      `\n--- importing ${count.toLocaleString("en")} page views (to ${size.toLocaleString("en")}) ---`,
+    );
+    const run = await importHistory(count, i + 1);
+    imported = size;
+    const rate = Math.round(count / run.seconds);
+    console.log(`${run.summary}\nimport: ${run.seconds.toFixed(0)} s, ${rate} page views/s`);
+    let copyRate;
+    if (size <= BASELINE_UP_TO) copyRate = Math.round(count / (await loadRaw(pool, count, i + 1)));
+    await pool.query("VACUUM ANALYZE tracking.page_views, tracking.visitors");
+    const disk = await bytesPerView(pool);
+    const step = { size, rate, copyRate, bytes: disk.bytes, perView: disk.bytes / disk.views, queries: {} };
+    for (const q of QUERIES) {
+      const api = await timeApi(q);
+      const raw = size <= BASELINE_UP_TO ? await timeRaw(pool, q) : undefined;
+      step.queries[q.name] = api;
+      rows.push(
+        `| ${size.toLocaleString("en")} | ${q.name} | ${fmt(api.p50)} | ${fmt(api.p99)} | ${
+          raw
+            ? raw.timeout
+              ? `timeout (> ${RAW_TIMEOUT_MS / 1000} s)`
+              : `${fmt(raw.p50)} / ${fmt(raw.p99)}`
+            : "not run"
+        } |`,
+      );
+      console.log(
+        `${size}: ${q.name} p50 ${fmt(api.p50)} ms p99 ${fmt(api.p99)} ms; raw scan ${raw ? JSON.stringify(raw) : "-"}`,
+      );
+    }
+    steps.push(step);
+  }
+
+  // The retention pass at the largest size: the daily pass (one day past the cutoff) and the pass
+  // that crosses a month boundary (one whole month dropped as a partition).
+  const partitions = new Partitions(pool);
+  const clock = (ms) => ({ now: () => ms });
+  const t1 = performance.now();
+  const daily = await runRetention(pool, partitions, clock(now + DAY), RETENTION_MONTHS);
+  const dailyMs = performance.now() - t1;
+  const nextMonth = new Date(`${daily.keepFrom}T12:00:00Z`);
+  nextMonth.setUTCMonth(nextMonth.getUTCMonth() + 1, 1);
+  const monthNow = now + (nextMonth.getTime() - Date.parse(`${daily.keepFrom}T12:00:00Z`));
+  const t2 = performance.now();
+  const monthly = await runRetention(pool, partitions, clock(monthNow), RETENTION_MONTHS);
+  const monthlyMs = performance.now() - t2;
+  console.log(`retention, daily pass: ${Math.round(dailyMs)} ms ${JSON.stringify(daily)}`);
+  console.log(`retention, month pass: ${Math.round(monthlyMs)} ms ${JSON.stringify(monthly)}`);
+
+  const first = steps[0];
+  const last = steps.at(-1);
+  const verdicts = [];
+  for (const q of QUERIES) {
+    const p99 = last.queries[q.name].p99;
+    verdicts.push(
+      verdict(
+        p99 <= TARGET.p99Ms,
+        `${q.name}: p99 ${fmt(p99)} ms at ${last.size.toLocaleString("en")} page views (target ≤ ${TARGET.p99Ms} ms)`,
+      ),
+    );
+    const ratio = p99 / first.queries[q.name].p99;
+    verdicts.push(
+      verdict(
+        ratio <= TARGET.flat || p99 <= 10,
+        `${q.name}: p99 at ${last.size.toLocaleString("en")} is ${ratio.toFixed(2)}x its figure at ${first.size.toLocaleString("en")} (target ≤ ${TARGET.flat}x, or ≤ 10 ms)`,
+      ),
+    );
+  }
+  verdicts.push(
+    verdict(
+      dailyMs <= TARGET.retentionMs,
+      `retention daily pass ${Math.round(dailyMs)} ms at ${last.size.toLocaleString("en")} (target ≤ ${TARGET.retentionMs} ms)`,
+    ),
+  );
+  verdicts.push(
+    verdict(
+      monthlyMs <= TARGET.retentionMs,
+      `retention month pass ${Math.round(monthlyMs)} ms (target ≤ ${TARGET.retentionMs} ms)`,
+    ),
+  );
+  const slowest = Math.min(...steps.map((s) => s.rate));
+  verdicts.push(
+    verdict(
+      slowest >= TARGET.importPerSec,
+      `import ${slowest} page views/s at the slowest step (target ≥ ${TARGET.importPerSec})`,
+    ),
+  );
+  verdicts.push(
+    verdict(
+      last.perView <= TARGET.bytesPerView,
+      `${last.perView.toFixed(0)} bytes on disk per page view at ${last.size.toLocaleString("en")} (target ≤ ${TARGET.bytesPerView})`,
+    ),
+  );
+
+  const table = [
+    "| page views | period | p50 ms | p99 ms | before: scan of page_views, p50 / p99 ms (3 runs) |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+    "| page views | import rate (page views/s) | baseline: COPY into the old table (rows/s) | bytes on disk | bytes per page view |",
+    "| --- | --- | --- | --- | --- |",
+    ...steps.map(
+      (s) =>
+        `| ${s.size.toLocaleString("en")} | ${s.rate.toLocaleString("en")} | ${s.copyRate ? s.copyRate.toLocaleString("en") : "not run"} | ${(s.bytes / 2 ** 20).toFixed(0)} MB | ${s.perView.toFixed(0)} |`,
+    ),
+    "",
+    `Retention at ${last.size.toLocaleString("en")}: daily pass ${Math.round(dailyMs)} ms (trimmed ${daily.trimmedPageViews} page views of the cutoff's month), month pass ${Math.round(monthlyMs)} ms (dropped ${monthly.droppedMonths.join(", ") || "nothing"}).`,
+    "",
+    ...verdicts.map((v) => `- ${v}`),
+  ].join("\n");
+  console.log(`\n${table}`);
+  mkdirSync(".tmp/bench", { recursive: true });
+  writeFileSync(".tmp/bench/analytics-history.md", `${table}\n`);
+} finally {
+  await pool.query("DROP SCHEMA IF EXISTS rawscan CASCADE").catch(() => undefined);
+  await pool.end();
+}
+process.exit(failed ? 1 : 0);

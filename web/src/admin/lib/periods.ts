@@ -1,0 +1,101 @@
+// The Analytics tab's period: a preset or an own range of Amsterdam calendar days, kept in the
+// URL (?periode=30d, or ?van=2026-10-01&tot=2026-10-31) so a reload or a shared link shows the same.
+
+export const PERIOD_PRESETS = [
+  { value: "vandaag", label: "Vandaag" },
+  { value: "gisteren", label: "Gisteren" },
+  { value: "7d", label: "7 dagen" },
+  { value: "30d", label: "30 dagen" },
+  { value: "12m", label: "12 maanden" },
+] as const;
+export type PeriodPreset = (typeof PERIOD_PRESETS)[number]["value"];
+export const DEFAULT_PRESET: PeriodPreset = "7d";
+
+export interface ChosenPeriod {
+  /** A preset, or "eigen" for a range the admin picked. */
+  preset: PeriodPreset | "eigen";
+  from: string;
+  to: string;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const dayParts = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/Amsterdam",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** Today's date in Amsterdam, "YYYY-MM-DD". */
+export function amsterdamToday(now = Date.now()): string {
+  return dayParts.format(new Date(now));
+}
+
+export function isDate(value: string | null): value is string {
+  if (!value || !DATE.test(value)) return false;
+  return new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+}
+
+export function addDays(day: string, n: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + n);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The days a preset covers, ending today (or yesterday). */
+export function presetPeriod(preset: PeriodPreset, today: string): { from: string; to: string } {
+  switch (preset) {
+    case "vandaag":
+      return { from: today, to: today };
+    case "gisteren": {
+      const yesterday = addDays(today, -1);
+      return { from: yesterday, to: yesterday };
+    }
+    case "7d":
+      return { from: addDays(today, -6), to: today };
+    case "30d":
+      return { from: addDays(today, -29), to: today };
+    case "12m": {
+      const start = new Date(`${today}T00:00:00Z`);
+      start.setUTCFullYear(start.getUTCFullYear() - 1);
+      start.setUTCDate(start.getUTCDate() + 1);
+      return { from: start.toISOString().slice(0, 10), to: today };
+    }
+  }
+}
+
+/** The period the URL asks for; the default preset when it asks for nothing readable. */
+export function periodFromParams(params: URLSearchParams, today: string): ChosenPeriod {
+  const from = params.get("van");
+  const to = params.get("tot");
+  if (isDate(from) && isDate(to)) return { preset: "eigen", from, to };
+  const wanted = params.get("periode");
+  const preset = PERIOD_PRESETS.find((p) => p.value === wanted)?.value ?? DEFAULT_PRESET;
+  return { preset, ...presetPeriod(preset, today) };
+}
+
+/** The URL's parameters for a period, keeping every other parameter (the tab, for one). */
+export function withPeriod(params: URLSearchParams, period: ChosenPeriod): URLSearchParams {
+  const next = new URLSearchParams(params);
+  next.delete("periode");
+  next.delete("van");
+  next.delete("tot");
+  if (period.preset === "eigen") {
+    next.set("van", period.from);
+    next.set("tot", period.to);
+  } else if (period.preset !== DEFAULT_PRESET) next.set("periode", period.preset);
+  return next;
+}
+
+const LONG = new Intl.DateTimeFormat("nl-NL", {
+  timeZone: "UTC",
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+});
+
+/** "1 oktober 2026 - 31 oktober 2026", or one date for a single day. */
+export function describePeriod(from: string, to: string): string {
+  const format = (day: string) => LONG.format(new Date(`${day}T00:00:00Z`));
+  return from === to ? format(from) : `${format(from)} - ${format(to)}`;
+}

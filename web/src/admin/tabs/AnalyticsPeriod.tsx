@@ -1,0 +1,213 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useSearchParams } from "react-router-dom";
+import { userErrorMessage } from "../../api/client";
+import { ADMIN_KEYS, fetchAnalytics } from "../api";
+import { Button, LoadingText, Panel } from "../components/ui";
+import { pageLabel } from "../lib/live";
+import {
+  PERIOD_PRESETS,
+  amsterdamToday,
+  describePeriod,
+  isDate,
+  periodFromParams,
+  withPeriod,
+  type ChosenPeriod,
+} from "../lib/periods";
+import { Legend, PAGE_VIEWS_COLOR, VISITORS_COLOR, VisitorChart } from "./VisitorChart";
+
+/** How often a period that includes today is read again while live updates arrive. */
+const LIVE_REFRESH_MS = 5000;
+const number = new Intl.NumberFormat("nl-NL");
+
+/** The period the URL names, and a way to choose another (which goes into the URL). */
+function usePeriod(): [ChosenPeriod, (period: ChosenPeriod) => void] {
+  const [params, setParams] = useSearchParams();
+  const period = periodFromParams(params, amsterdamToday());
+  return [period, (next) => setParams(withPeriod(params, next))];
+}
+
+/**
+ * Visitors and page views of a chosen period (Vandaag ... 12 maanden, or an own range): totals,
+ * the chart and the most viewed pages, all from GET /api/admin/analytics. `liveTick` changes with
+ * every live update; a period that includes today is then read again (at most every 5 s).
+ */
+export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
+  const [period, setPeriod] = usePeriod();
+  const today = amsterdamToday();
+  const analytics = useQuery({
+    queryKey: [...ADMIN_KEYS.analytics, period.from, period.to],
+    queryFn: () => fetchAnalytics(period.from, period.to),
+    staleTime: 0,
+    retry: false,
+  });
+  const queryClient = useQueryClient();
+  const lastRefresh = useRef(0);
+  useEffect(() => {
+    if (period.to !== today || Date.now() - lastRefresh.current < LIVE_REFRESH_MS) return;
+    lastRefresh.current = Date.now();
+    void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEYS.analytics, period.from, period.to] });
+  }, [liveTick, period.from, period.to, today, queryClient]);
+
+  const data = analytics.data;
+  const description = describePeriod(period.from, period.to);
+  return (
+    <>
+      <Panel
+        title="Bezoekers en paginaweergaven"
+        className="lg:col-span-3"
+        actions={<PeriodPicker period={period} today={today} onChange={setPeriod} />}
+      >
+        <p className="mb-2 text-sm text-gray-600" data-testid="analytics-period">
+          {description}
+        </p>
+        {analytics.isError ? (
+          <p className="py-8 text-center text-gray-700" role="alert">
+            {userErrorMessage(analytics.error, "De grafiek kon niet worden geladen.")}
+          </p>
+        ) : !data ? (
+          <LoadingText />
+        ) : (
+          <>
+            <div className="mb-2 flex flex-wrap gap-4 text-sm text-gray-700" data-testid="analytics-totals">
+              <Legend color={VISITORS_COLOR} label={`Bezoekers (${number.format(data.totals.visitors)})`} />
+              <Legend
+                color={PAGE_VIEWS_COLOR}
+                label={`Paginaweergaven (${number.format(data.totals.pageViews)})`}
+              />
+            </div>
+            <VisitorChart
+              series={data.series}
+              bucket={data.bucket}
+              label={`Bezoekers en paginaweergaven, ${description}`}
+            />
+          </>
+        )}
+      </Panel>
+      <Panel title="Populaire pagina's">
+        {!data ? (
+          analytics.isError ? null : (
+            <LoadingText />
+          )
+        ) : data.topPages.length === 0 ? (
+          <p className="text-gray-600">Nog geen paginaweergaven</p>
+        ) : (
+          <table className="w-full text-left text-sm" data-testid="top-pages">
+            <thead className="text-gray-600">
+              <tr>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Pagina
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  Weergaven
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Bezoekers
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {data.topPages.map((page) => (
+                <tr key={page.page}>
+                  <td className="max-w-[12rem] truncate py-1 pr-3 text-gray-900" title={page.page}>
+                    {pageLabel(page.page)}
+                  </td>
+                  <td className="py-1 pr-3 text-right font-semibold text-gray-700">
+                    {number.format(page.views)}
+                  </td>
+                  <td className="py-1 text-right text-gray-700">{number.format(page.visitors)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+    </>
+  );
+}
+
+function PeriodPicker({
+  period,
+  today,
+  onChange,
+}: {
+  period: ChosenPeriod;
+  today: string;
+  onChange: (period: ChosenPeriod) => void;
+}) {
+  const [own, setOwn] = useState(period.preset === "eigen");
+  const [from, setFrom] = useState(period.from);
+  const [to, setTo] = useState(period.to);
+  const [problem, setProblem] = useState("");
+  const id = useId();
+  useEffect(() => {
+    setFrom(period.from);
+    setTo(period.to);
+    if (period.preset === "eigen") setOwn(true);
+  }, [period.from, period.to, period.preset]);
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    if (!isDate(from) || !isDate(to)) return setProblem("Kies een begin- en einddatum");
+    if (from > to) return setProblem("De begindatum ligt na de einddatum");
+    if (to > today) return setProblem("De einddatum ligt in de toekomst; kies uiterlijk vandaag");
+    setProblem("");
+    onChange({ preset: "eigen", from, to });
+  };
+
+  return (
+    <div className="flex flex-col items-end gap-2">
+      <div className="flex flex-wrap justify-end gap-2" role="group" aria-label="Periode">
+        {PERIOD_PRESETS.map((preset) => (
+          <Button
+            key={preset.value}
+            variant={!own && period.preset === preset.value ? "primary" : "secondary"}
+            aria-pressed={!own && period.preset === preset.value}
+            onClick={() => {
+              setOwn(false);
+              setProblem("");
+              onChange({ preset: preset.value, from: "", to: "" });
+            }}
+          >
+            {preset.label}
+          </Button>
+        ))}
+        <Button variant={own ? "primary" : "secondary"} aria-pressed={own} onClick={() => setOwn(true)}>
+          Eigen periode
+        </Button>
+      </div>
+      {own && (
+        <form className="flex flex-wrap items-end justify-end gap-2" onSubmit={apply} noValidate>
+          <label className="text-sm text-gray-700" htmlFor={`${id}-from`}>
+            Van
+            <input
+              id={`${id}-from`}
+              type="date"
+              className="ml-1 rounded border border-gray-300 px-2 py-1"
+              value={from}
+              max={today}
+              onChange={(e) => setFrom(e.target.value)}
+            />
+          </label>
+          <label className="text-sm text-gray-700" htmlFor={`${id}-to`}>
+            Tot en met
+            <input
+              id={`${id}-to`}
+              type="date"
+              className="ml-1 rounded border border-gray-300 px-2 py-1"
+              value={to}
+              max={today}
+              onChange={(e) => setTo(e.target.value)}
+            />
+          </label>
+          <Button type="submit">Toepassen</Button>
+          {problem && (
+            <p className="w-full text-right text-sm text-red-700" role="alert">
+              {problem}
+            </p>
+          )}
+        </form>
+      )}
+    </div>
+  );
+}
