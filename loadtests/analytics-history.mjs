@@ -14,6 +14,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { tsImport } from "tsx/esm/api";
+import { history, retentionWindow } from "./history-generator.mjs";
 
 // The retention pass is timed in-process, with clocks a day and a month ahead.
 const { runRetention } = await tsImport("../services/tracking/src/domain/retention.ts", import.meta.url);
@@ -43,102 +44,9 @@ const ymd = (ms) =>
     day: "2-digit",
   }).format(new Date(ms));
 const today = ymd(now);
-const historyStart = (() => {
-  const d = new Date(`${today}T12:00:00Z`);
-  d.setUTCMonth(d.getUTCMonth() - RETENTION_MONTHS);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.getTime();
-})();
+const window = retentionWindow(now, RETENTION_MONTHS);
+const historyStart = window.start;
 const DAYS = Math.floor((now - historyStart) / DAY);
-
-// ---------- generated history ----------
-
-/** Deterministic pseudo-random numbers (xorshift32), so every run imports the same history. */
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
-
-const SITE = [
-  ["/", 30],
-  ["/financiele-lease", 14],
-  ["/operationele-lease", 11],
-  ["/zakelijke-lease", 11],
-  ["/fleet-management", 6],
-  ["/over-ons", 5],
-  ["/voorwaarden", 1],
-  ["/privacy-beleid", 1],
-  ["/cookie-beleid", 1],
-];
-const SITE_TOTAL = SITE.reduce((n, [, w]) => n + w, 0);
-const REFERRERS = [
-  "https://www.google.com/",
-  "https://www.google.nl/",
-  "https://www.bing.com/",
-  "https://www.facebook.com/",
-  "",
-];
-const HOURS = [1, 1, 1, 1, 1, 2, 4, 7, 10, 12, 12, 11, 10, 11, 12, 12, 11, 9, 8, 8, 7, 5, 3, 2];
-const HOURS_TOTAL = HOURS.reduce((a, b) => a + b, 0);
-
-function pick(random, list, total) {
-  let r = random() * total;
-  for (const [value, weight] of list) if ((r -= weight) < 0) return value;
-  return list[0][0];
-}
-
-/**
- * `count` page views over the 26 months, in time order day by day: weekdays busier than weekends,
- * office hours busier than nights, visits of 1-8 pages a few minutes apart, 3 % of pages from a
- * long tail of 400 articles, a third of visits from search or social.
- */
-function* history(count, step) {
-  const random = rng(step * 7919 + 13);
-  const weights = Array.from({ length: DAYS }, (_, d) => {
-    const weekday = new Date(historyStart + d * DAY).getUTCDay();
-    return (weekday === 0 || weekday === 6 ? 0.6 : 1.15) * (0.8 + (0.4 * d) / DAYS);
-  });
-  const total = weights.reduce((a, b) => a + b, 0);
-  let made = 0;
-  let carry = 0;
-  for (let d = 0; d < DAYS; d++) {
-    const exact = (count * weights[d]) / total + carry;
-    let quota = d === DAYS - 1 ? count - made : Math.floor(exact);
-    carry = exact - quota;
-    const dayStart = historyStart + d * DAY;
-    let visit = 0;
-    while (quota > 0) {
-      const pages = Math.min(quota, 1 + Math.floor(-Math.log(1 - random()) * 2));
-      let hour = 0;
-      for (let r = random() * HOURS_TOTAL; (r -= HOURS[hour]) >= 0 && hour < 23;) hour++;
-      let at = dayStart + hour * 3_600_000 + Math.floor(random() * 3_600_000);
-      const session = `h${step}-${d}-${visit++}`;
-      const referrer = REFERRERS[Math.floor(random() * REFERRERS.length * 1.5)] ?? "";
-      for (let p = 0; p < pages && at < now; p++) {
-        const page =
-          random() < 0.03 ? `/artikel/${Math.floor(random() * 400)}` : pick(random, SITE, SITE_TOTAL);
-        yield {
-          id: `h${step}-${made}`,
-          at: new Date(at).toISOString(),
-          session,
-          page,
-          referrer: p === 0 ? referrer : "",
-        };
-        made++;
-        quota--;
-        at += 20_000 + Math.floor(random() * 120_000);
-      }
-      if (at >= now) quota = 0;
-    }
-  }
-}
 
 /** Pipes generated lines into `tracking:import`; resolves with its wall time and summary line. */
 function importHistory(count, step) {
@@ -156,7 +64,7 @@ function importHistory(count, step) {
       if (code !== 0) reject(new Error(`tracking:import exited ${code}: ${out}`));
       else resolve({ seconds, summary: out.trim() });
     });
-    const lines = history(count, step);
+    const lines = history(count, step, window);
     const pump = () => {
       for (;;) {
         let chunk = "";
@@ -241,7 +149,7 @@ async function loadRaw(pool, count, step) {
     await new Promise((resolve, reject) => {
       stream.on("finish", resolve);
       stream.on("error", reject);
-      const lines = history(count, step);
+      const lines = history(count, step, window);
       const pump = () => {
         for (;;) {
           let chunk = "";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every benchmark against a stack it starts itself (built services, real PostgreSQL and Redis,
 // a database of its own) and writes loadtests/REPORT.md and loadtests/tracking-latency.svg.
-//   npm run bench            (all scenarios; takes ~5 minutes)
+//   npm run bench            (all scenarios; takes ~5 minutes, plus ~45 for the 100 M page views of history)
 //   npm run bench -- lease   (only the scenarios whose script name contains "lease"; no curve, and
 //                             the report goes to .tmp/bench/REPORT.md, leaving the published one)
 // Each scenario also runs alone against `npm start`: see the header of each loadtests/*.mjs.
@@ -29,6 +29,11 @@ const SCENARIOS = [
   { name: "Admin API during a tracking burst", script: "loadtests/admin-isolation.mjs" },
   { name: "WebSocket fan-out to 200 admin sockets", script: "loadtests/tracking-fanout.mjs" },
   { name: "Quote form (POST /api/lease-requests at 300 req/s)", script: "loadtests/lease-requests.mjs" },
+  // Last and longest (~45 minutes at 100 M page views): it fills the stack's database with history.
+  {
+    name: "Analytics over 26 months of history (1 M, 10 M, 100 M page views)",
+    script: "loadtests/analytics-history.mjs",
+  },
 ];
 const SETTLE_MS = 10_000;
 const FILTERS = process.argv.slice(2);

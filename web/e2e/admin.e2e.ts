@@ -2,9 +2,10 @@
 // site, reply to it through the local SendGrid receiver, change the site's settings and watch a
 // live visit. Each step builds on the previous one. Runs inside web/e2e/run.mjs, or on its own:
 //   node scripts/build.mjs all && node --import tsx web/e2e/admin.e2e.ts
+import { spawnSync } from "node:child_process";
 import type { BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, assert, assertEqual, eventually, test } from "./harness";
-import { ADMIN_USERNAME, adminWorld, closeAdminWorld } from "./admin/world";
+import { ADMIN_USERNAME, REPO_ROOT, adminWorld, closeAdminWorld } from "./admin/world";
 import { counter, dismissNotice, expectNotice, openTab, signIn, waitForCounter } from "./admin/helpers";
 import { runStandalone } from "./admin/standalone";
 
@@ -514,6 +515,63 @@ test("admin: a visit in a second browser appears live on the Analytics tab", asy
   await world.open("/fleet-management");
   await page.getByTestId("active-visitors").getByText("Fleet Management").first().waitFor({ timeout: 8_000 });
   await page.getByTestId("top-pages").getByText("Fleet Management").waitFor({ timeout: 8_000 });
+});
+
+test("admin: the Analytics tab shows a chosen period from the history, kept in the URL", async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  const day = (offset: number) =>
+    new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(
+      Date.now() + offset * 86_400_000,
+    );
+  const noon = (offset: number, minute: number) => `${day(offset)}T10:${String(minute).padStart(2, "0")}:00Z`;
+  // History as a broker moving from another tool brings it: through npm run tracking:import.
+  const lines = [
+    { id: "e2e-h1", at: noon(-1, 0), session: "e2e-a", page: "/over-ons" },
+    { id: "e2e-h2", at: noon(-1, 5), session: "e2e-a", page: "/" },
+    { id: "e2e-h3", at: noon(-1, 9), session: "e2e-b", page: "/over-ons" },
+    { id: "e2e-h4", at: noon(-40, 0), session: "e2e-c", page: "/fleet-management" },
+    { id: "e2e-h5", at: noon(-40, 1), session: "e2e-c", page: "/fleet-management" },
+  ];
+  const imported = spawnSync(process.execPath, ["--import", "tsx", "services/tracking/src/cli/import.ts"], {
+    cwd: REPO_ROOT,
+    input: lines.map((line) => JSON.stringify(line)).join("\n"),
+    env: { ...process.env, DATABASE_URL: world.sql.options.connectionString },
+    encoding: "utf8",
+  });
+  assertEqual(imported.status, 0, `tracking:import: ${imported.stderr}`);
+
+  await openTab(page, "Analytics");
+  await page.getByRole("group", { name: "Periode" }).getByRole("button", { name: "Gisteren" }).click();
+  await page.waitForURL(/periode=gisteren/);
+  const totals = page.getByTestId("analytics-totals");
+  await totals.getByText("Bezoekers (2)").waitFor();
+  await totals.getByText("Paginaweergaven (3)").waitFor();
+  await page.getByTestId("top-pages").getByText("Over Ons").waitFor();
+
+  await page.reload();
+  await totals.getByText("Paginaweergaven (3)").waitFor();
+  assertEqual(
+    await page.getByRole("button", { name: "Gisteren" }).getAttribute("aria-pressed"),
+    "true",
+    "the period survives a reload",
+  );
+
+  await page.getByRole("button", { name: "Eigen periode" }).click();
+  await page.getByLabel("Van").fill(day(-39));
+  await page.getByLabel("Tot en met").fill(day(-40));
+  await page.getByRole("button", { name: "Toepassen" }).click();
+  await page.getByText("De begindatum ligt na de einddatum").waitFor();
+  await page.getByLabel("Van").fill(day(-40));
+  await page.getByRole("button", { name: "Toepassen" }).click();
+  await page.waitForURL(new RegExp(`van=${day(-40)}&tot=${day(-40)}`));
+  await totals.getByText("Paginaweergaven (2)").waitFor();
+  await totals.getByText("Bezoekers (1)").waitFor();
+  await page.getByTestId("top-pages").getByText("Fleet Management").waitFor();
+
+  await page.goBack();
+  await page.waitForURL(/periode=gisteren/);
+  await totals.getByText("Paginaweergaven (3)").waitFor();
 });
 
 test("admin: works on a tablet and a phone without sideways scrolling", async () => {
