@@ -27,23 +27,28 @@ CREATE TABLE "tracking"."page_views" (
 ) PARTITION BY RANGE ("occurred_at");
 --> statement-breakpoint
 CREATE TABLE "tracking"."visitors" (
-	"day" date NOT NULL,
 	"session_key" bigint NOT NULL,
 	"first_seen" timestamp with time zone NOT NULL,
 	"last_seen" timestamp with time zone NOT NULL,
+	"day" date NOT NULL,
 	"hours" integer NOT NULL,
 	"added" integer NOT NULL,
 	"views" integer NOT NULL,
-	"landing_page_id" integer,
-	"referrer" text,
-	"ip_prefix" text,
-	"country" text,
-	"city" text,
-	"device" text,
-	"browser" text,
-	"os" text,
+	"landing_page_id" integer NOT NULL,
+	"profile_id" integer NOT NULL,
 	CONSTRAINT "visitors_day_session_key_pk" PRIMARY KEY("day","session_key")
 ) PARTITION BY RANGE ("day");
+--> statement-breakpoint
+CREATE TABLE "tracking"."profiles" (
+	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "tracking"."profiles_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
+	"referrer_host" text DEFAULT '' NOT NULL,
+	"country" text DEFAULT '' NOT NULL,
+	"city" text DEFAULT '' NOT NULL,
+	"device" text DEFAULT '' NOT NULL,
+	"browser" text DEFAULT '' NOT NULL,
+	"os" text DEFAULT '' NOT NULL,
+	CONSTRAINT "profiles_identity" UNIQUE("referrer_host","country","city","device","browser","os")
+);
 --> statement-breakpoint
 CREATE TABLE "tracking"."hourly" (
 	"hour" timestamp with time zone PRIMARY KEY NOT NULL,

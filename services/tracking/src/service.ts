@@ -26,8 +26,7 @@ import { LiveVisitors } from "./repositories/live-visitors";
 import { adminRoutes, visitorStats } from "./routes/admin";
 import { AnalyticsReader } from "./repositories/analytics";
 import { backfillLegacy } from "./repositories/backfill";
-import { PageDirectory } from "./repositories/pages";
-import { Partitions } from "./repositories/partitions";
+import { writerDeps } from "./repositories/page-views";
 import { compactSketches } from "./repositories/sketches";
 import { trackBatchRoute, trackRoutes } from "./routes/track";
 import type { HitOutcome } from "./domain/ingest";
@@ -106,10 +105,12 @@ export async function startTracking(
       ),
     config.PUBLISH_MIN_INTERVAL_MS,
   );
-  const pages = new PageDirectory(kit.pool);
-  const partitions = new Partitions(kit.pool);
-  const reader = new AnalyticsReader(kit.pool, pages);
-  const writerDeps = { pool: kit.pool, pages, partitions, statements };
+  const writer = writerDeps(kit.pool, {
+    statements,
+    ownHost: config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).hostname : undefined,
+  });
+  const { partitions } = writer;
+  const reader = new AnalyticsReader(kit.pool, writer.pages);
   // This month's and the next ones' partitions exist before the first batch needs them.
   const today = amsterdamDate(clock.now());
   await partitions.ensure([0, 1, 2].map((i) => addMonths(today, i)));
@@ -146,9 +147,9 @@ export async function startTracking(
 
   // Blocking stream reads need a connection of their own, apart from the fail-fast request one.
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);
-  const writer = new StreamWriter({
+  const streamWriter = new StreamWriter({
     redis: writerRedis,
-    writer: writerDeps,
+    writer,
     streamKey: live.streamKey,
     logger,
     batchSize: config.FLUSH_BATCH_SIZE,
@@ -160,7 +161,7 @@ export async function startTracking(
       if (rows > 0) publish.trigger();
     },
   });
-  await writer.start();
+  await streamWriter.start();
   const stopRetention = scheduleRetention(kit.pool, partitions, clock, config.RETENTION_MONTHS, logger);
   const compaction = setInterval(() => {
     compactSketches(kit.pool).catch((err: Error) =>
@@ -170,7 +171,7 @@ export async function startTracking(
   compaction.unref();
   // Rows of before the partitioned tables, moved in the background (see repositories/backfill.ts).
   let stopped = false;
-  const backfill = backfillLegacy({ ...writerDeps, logger, stopping: () => stopped }).catch((err: Error) =>
+  const backfill = backfillLegacy({ ...writer, logger, stopping: () => stopped }).catch((err: Error) =>
     logger.error({ err: err.message }, "moving the page views of before failed; retried at the next start"),
   );
 
@@ -196,7 +197,7 @@ export async function startTracking(
         clearInterval(compaction);
         publish.stop();
         await backfill;
-        await writer.stop();
+        await streamWriter.stop();
         await closeRedis(writerRedis);
       },
     ],

@@ -5,9 +5,7 @@ import type { Pool } from "@lease/platform";
 import { parseImportLine } from "../domain/import-line";
 import { retentionStart } from "../domain/periods";
 import { amsterdamDate, dayStart } from "../domain/calendar";
-import { insertBatch, type TrackEvent, type WriterDeps } from "../repositories/page-views";
-import { PageDirectory } from "../repositories/pages";
-import { Partitions } from "../repositories/partitions";
+import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-views";
 import { compactAll } from "../repositories/sketches";
 
 /** Lines per transaction: large enough to amortise a round trip, small enough to keep memory flat. */
@@ -40,12 +38,7 @@ export async function importVisits(
 ): Promise<ImportSummary> {
   const now = opts.now ?? Date.now();
   const oldest = dayStart(retentionStart(amsterdamDate(now), opts.retentionMonths));
-  const deps: WriterDeps = {
-    pool,
-    pages: new PageDirectory(pool),
-    partitions: new Partitions(pool),
-    statements: { inc: () => undefined },
-  };
+  const deps = writerDeps(pool);
   const summary: ImportSummary = { lines: 0, written: 0, duplicates: 0, tooOld: 0, bad: 0 };
   const started = Date.now();
   const progress = opts.progress

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { createLogger, runMigrations } from "@lease/platform";
 import { backfillLegacy } from "../repositories/backfill";
-import { PageDirectory } from "../repositories/pages";
-import { Partitions } from "../repositories/partitions";
+import { writerDeps } from "../repositories/page-views";
 import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
 
 const FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
@@ -91,13 +90,7 @@ describe("tracking migrations", () => {
     await runMigrations(pool, "tracking", FOLDER);
     expect((await pool.query("SELECT count(*)::int AS n FROM tracking.legacy_page_views")).rows[0].n).toBe(3);
 
-    const deps = {
-      pool,
-      pages: new PageDirectory(pool),
-      partitions: new Partitions(pool),
-      statements: { inc: () => undefined },
-      logger: createLogger("test", "silent"),
-    };
+    const deps = { ...writerDeps(pool), logger: createLogger("test", "silent") };
     expect(await backfillLegacy(deps, 2)).toBe(3);
     expect(await backfillLegacy(deps)).toBe(0); // nothing left, the old tables are gone
     expect((await pool.query("SELECT to_regclass('tracking.legacy_page_views') AS t")).rows[0].t).toBeNull();
@@ -113,20 +106,27 @@ describe("tracking migrations", () => {
       { path: "/zakelijk", s2: false },
     ]);
     const visitor = await pool.query(
-      `SELECT ip_prefix, country, city, device, browser, os, referrer FROM tracking.visitors
-       WHERE session_key = tracking.key64('s2')`,
+      `SELECT pr.referrer_host, pr.country, pr.city, pr.device, pr.browser, pr.os, p.path AS landing
+       FROM tracking.visitors v JOIN tracking.profiles pr ON pr.id = v.profile_id
+       JOIN tracking.pages p ON p.id = v.landing_page_id
+       WHERE v.session_key = tracking.key64('s2')`,
     );
     expect(visitor.rows).toEqual([
       {
-        ip_prefix: "145.53.1.0",
+        referrer_host: "google.nl",
         country: "NL",
         city: "Weert",
         device: "mobile",
         browser: "Safari",
         os: "iOS",
-        referrer: "https://www.google.nl/",
+        landing: "/over-ons",
       },
     ]);
+    // Not even the truncated address of before is carried over.
+    const dump = await pool.query(
+      "SELECT string_agg(row_to_json(p)::text, '') AS j FROM tracking.profiles p",
+    );
+    expect(dump.rows[0].j).not.toContain("145.53");
     const day = await pool.query("SELECT views, visitors FROM tracking.daily WHERE day = '2026-11-20'");
     expect(day.rows).toEqual([{ views: 1, visitors: 1 }]);
   });

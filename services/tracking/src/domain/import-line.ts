@@ -64,7 +64,6 @@ export function parseImportLine(text: string, now: number): ParsedLine {
       page: line.page,
       referrer: line.referrer || null,
       userAgent: null,
-      ipPrefix: null,
       country: null,
       city: null,
       at,

@@ -2,7 +2,6 @@ import { isbot } from "isbot";
 import { sessionTokenFromCookieHeader, verifySession, type SessionDeps } from "@lease/platform";
 import type { LiveVisitors } from "../repositories/live-visitors";
 import type { Clock } from "./clock";
-import { truncateIp } from "./ip-prefix";
 import { memoize } from "./memo";
 import type { GeoLookup } from "./geo";
 
@@ -49,7 +48,6 @@ export async function recordHit(deps: IngestDeps, req: HitRequest): Promise<HitO
       referrer: req.referrer,
       userAgent,
       ip,
-      ipPrefix: truncateIp(ip),
       city: geo.city,
       country: geo.country,
       at: deps.clock.now(),

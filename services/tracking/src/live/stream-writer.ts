@@ -142,7 +142,6 @@ function toEvent([id, raw]: StreamEntry): TrackEvent | null {
     page: f.p ?? "",
     referrer: f.r || null,
     userAgent: f.u || null,
-    ipPrefix: f.i || null,
     country: f.co || null,
     city: f.ci || null,
     at: new Date(at),

@@ -9,7 +9,7 @@ import type { Pool } from "@lease/platform";
 import { HOUR_MS, addDays, addMonths, amsterdamDate, dayStart, monthOf, weekStart } from "../domain/calendar";
 import { Hll } from "../domain/hll";
 import { bucketOf, coverOf, slotsOf, type Cover, type Period } from "../domain/periods";
-import type { PageDirectory } from "./pages";
+import type { PageDirectory } from "./dictionary";
 import { SITE_SCOPE, precisionOf } from "./sketches";
 
 const TOP_PAGES = 10;

@@ -31,13 +31,12 @@ export async function backfillLegacy(
           page: string;
           referrer: string | null;
           occurred_at: Date;
-          ip_prefix: string | null;
           user_agent: string | null;
           country: string | null;
           city: string | null;
         }>(
           `SELECT pv.event_id, pv.session_id, pv.page, pv.referrer, pv.occurred_at,
-                  v.ip_prefix, v.user_agent, v.country, v.city
+                  v.user_agent, v.country, v.city
            FROM tracking.legacy_page_views pv LEFT JOIN tracking.legacy_visitors v USING (session_id)
            ORDER BY pv.occurred_at, pv.event_id LIMIT $1`,
           [chunk],
@@ -50,7 +49,6 @@ export async function backfillLegacy(
           page: row.page,
           referrer: row.referrer,
           userAgent: row.user_agent,
-          ipPrefix: row.ip_prefix,
           country: row.country,
           city: row.city,
           at: row.occurred_at,

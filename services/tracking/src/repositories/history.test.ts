@@ -7,8 +7,7 @@ import type { Analytics } from "@lease/contracts";
 import { importVisits } from "../cli/import-visits";
 import { runRetention } from "../domain/retention";
 import { ManualClock, startHarness, type Harness } from "../test-helpers";
-import { insertBatch, type TrackEvent, type WriterDeps } from "./page-views";
-import { PageDirectory } from "./pages";
+import { insertBatch, writerDeps, type TrackEvent, type WriterDeps } from "./page-views";
 import { Partitions } from "./partitions";
 import { compactAll } from "./sketches";
 
@@ -23,12 +22,7 @@ let deps: WriterDeps;
 beforeAll(async () => {
   h = await startHarness({ RETENTION_MONTHS: "26" }, new ManualClock(NOW));
   db = new pg.Pool({ connectionString: h.db.url, max: 4 });
-  deps = {
-    pool: db,
-    pages: new PageDirectory(db),
-    partitions: new Partitions(db),
-    statements: { inc: () => undefined },
-  };
+  deps = writerDeps(db);
 });
 afterAll(async () => {
   await db?.end();

@@ -23,7 +23,6 @@ const hit = (i: number): Hit => ({
   page: "/",
   userAgent: "Mozilla/5.0",
   ip: "145.53.1.77",
-  ipPrefix: "145.53.1.0",
   city: "Amsterdam",
   country: "NL",
   at: Date.now(),

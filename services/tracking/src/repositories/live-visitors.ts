@@ -9,7 +9,6 @@ export interface Hit {
   referrer?: string;
   userAgent: string;
   ip: string;
-  ipPrefix: string | null;
   city: string;
   country: string;
   at: number;
@@ -35,7 +34,7 @@ export const MAX_ACTIVE_LIST = 200;
 // Records a batch of hits in one call (hits that arrive together share one script run).
 // KEYS: active zset, stream, then per hit: its visitor hash.
 // ARGV: hit count, backlog bound, active cutoff (trim below), hash ttl ms,
-//       then per hit: session, at, ua, ip, city, country, page, isView, referrer, ip prefix.
+//       then per hit: session, at, ua, ip, city, country, page, isView, referrer.
 // Per hit only its own hash and stream entry are written, and the active set gets one ZADD for the
 // whole run. Counts of the day, week and pages are not kept here: the Postgres writer keeps them
 // (rollups), once, from the stream. A full backlog refuses the whole run before writing anything,
@@ -46,7 +45,7 @@ if redis.call("XLEN", KEYS[2]) >= maxLen then return ${BACKLOG_FULL} end
 local active = {}
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", "(" .. ARGV[3])
 for i = 0, n - 1 do
-  local key, a = KEYS[3 + i], 4 + i * 10
+  local key, a = KEYS[3 + i], 4 + i * 9
   local sid, at, ua, ip = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
   local city, country, page, isView = ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8]
   if isView == "1" then
@@ -58,7 +57,7 @@ for i = 0, n - 1 do
   active[#active + 1] = at
   active[#active + 1] = sid
   redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", page, "v", isView,
-    "r", ARGV[a + 9], "u", ua, "i", ARGV[a + 10], "ci", city, "co", country)
+    "r", ARGV[a + 9], "u", ua, "ci", city, "co", country)
 end
 if n > 0 then redis.call("ZADD", KEYS[1], unpack(active)) end
 return n
@@ -136,7 +135,6 @@ export class LiveVisitors {
         hit.page ?? "",
         isView ? "1" : "0",
         hit.referrer ?? "",
-        hit.ipPrefix ?? "",
       );
     }
     let written: unknown;

@@ -5,8 +5,8 @@ import { key64, type Key64 } from "../domain/keys";
 import { classifyUserAgent } from "../domain/user-agent";
 import { memoize } from "../domain/memo";
 import { SITE_SCOPE, precisionOf } from "./sketches";
-import type { Partitions } from "./partitions";
-import type { PageDirectory } from "./pages";
+import { Partitions } from "./partitions";
+import { PageDirectory, ProfileDirectory, type Profile } from "./dictionary";
 
 /** One event from the stream (or an imported line), as the writer hands it over. */
 export interface TrackEvent {
@@ -19,7 +19,6 @@ export interface TrackEvent {
   page: string;
   referrer: string | null;
   userAgent: string | null;
-  ipPrefix: string | null;
   country: string | null;
   city: string | null;
   at: Date;
@@ -33,8 +32,26 @@ export interface StatementCounter {
 export interface WriterDeps {
   pool: Pool;
   pages: PageDirectory;
+  profiles: ProfileDirectory;
   partitions: Partitions;
   statements: StatementCounter;
+  /** The site's own host (from PUBLIC_ORIGIN): a referrer from it is no referrer. */
+  ownHost?: string;
+}
+
+/** What the batch writer needs, over one pool. */
+export function writerDeps(
+  pool: Pool,
+  opts: { statements?: StatementCounter; ownHost?: string } = {},
+): WriterDeps {
+  return {
+    pool,
+    pages: new PageDirectory(pool),
+    profiles: new ProfileDirectory(pool),
+    partitions: new Partitions(pool),
+    statements: opts.statements ?? { inc: () => undefined },
+    ownHost: opts.ownHost,
+  };
 }
 
 export interface BatchResult {
@@ -45,6 +62,19 @@ export interface BatchResult {
 }
 
 const classify = memoize(classifyUserAgent, 2000);
+
+/** The host a referrer names, without "www."; '' for none, an unreadable one or the site itself. */
+export function referrerHost(referrer: string | null, ownHost = ""): string {
+  if (!referrer) return "";
+  let host: string;
+  try {
+    host = new URL(referrer).hostname.toLowerCase();
+  } catch {
+    return "";
+  }
+  host = host.replace(/^www\./, "");
+  return host === ownHost.replace(/^www\./, "") ? "" : host;
+}
 
 /** The stored form of a page path: no query string or fragment, never empty. */
 export function storedPath(page: string): string {
@@ -71,9 +101,9 @@ interface VisitorDay {
   lastSeen: number;
   hours: number;
   views: number;
-  landingPageId: number | null;
-  referrer: string | null;
-  latest: TrackEvent;
+  landingPageId: number;
+  /** Where the visit came from and on what (tracking.profiles). */
+  profileId: number;
 }
 
 /**
@@ -84,7 +114,10 @@ interface VisitorDay {
  */
 export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promise<BatchResult> {
   if (events.length === 0) return { written: 0, duplicates: 0 };
-  const pageIds = await deps.pages.ids(events.filter((e) => e.isView).map((e) => storedPath(e.page)));
+  const pageIds = await deps.pages.ids(
+    events.filter((e) => e.isView).map((e) => ({ path: storedPath(e.page) })),
+  );
+  const sessionKeys = new Map<string, Key64>();
   const prepared = events.map((event): Prepared => {
     const ms = event.at.getTime();
     const { day, start } = dayOf(ms);
@@ -93,16 +126,27 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
       ms,
       day,
       dayStart: start,
-      session: key64(event.sessionId),
+      session: sessionKeys.get(event.sessionId) ?? keyOf(sessionKeys, event.sessionId),
       eventKey: event.isView ? key64(event.eventId).sql : "",
       pageId: event.isView ? pageIds.get(storedPath(event.page))! : 0,
     };
   });
+  // Where each visitor-day of the batch came from: its first view (events arrive in time order).
+  const firstViews = new Map<string, TrackEvent>();
+  for (const p of prepared) {
+    const id = `${p.day}:${p.session.sql}`;
+    if (p.event.isView && !firstViews.has(id)) firstViews.set(id, p.event);
+  }
+  const profiles = new Map([...firstViews].map(([id, event]) => [id, profileOf(event, deps.ownHost)]));
+  const known = await deps.profiles.ids(profiles.values());
+  const profileIds = new Map(
+    [...profiles].map(([id, profile]) => [id, known.get(deps.profiles.key(profile))!]),
+  );
   await deps.partitions.ensure(prepared.map((p) => monthOf(p.day)));
   const client = await deps.pool.connect();
   try {
     await client.query("BEGIN");
-    const result = await writeBatch(client, prepared, deps.statements);
+    const result = await writeBatch(client, prepared, profileIds, deps.statements);
     await client.query("COMMIT");
     return result;
   } catch (err) {
@@ -113,9 +157,16 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
   }
 }
 
+function keyOf(keys: Map<string, Key64>, id: string): Key64 {
+  const key = key64(id);
+  keys.set(id, key);
+  return key;
+}
+
 async function writeBatch(
   client: PoolClient,
   prepared: Prepared[],
+  profileIds: Map<string, number>,
   statements: StatementCounter,
 ): Promise<BatchResult> {
   // Views, once each (a line repeated within one batch is one view), in time order.
@@ -164,15 +215,13 @@ async function writeBatch(
         hours: hour,
         views: 1,
         landingPageId: p.pageId,
-        referrer: p.event.referrer,
-        latest: p.event,
+        profileId: profileIds.get(id)!,
       });
       continue;
     }
     v.hours |= hour;
     v.views++;
-    v.lastSeen = Math.max(v.lastSeen, p.ms);
-    v.latest = p.event; // fresh is in time order
+    v.lastSeen = Math.max(v.lastSeen, p.ms); // fresh is in time order: `first` stays the first
   }
   for (const p of prepared) {
     if (p.event.isView) continue;
@@ -192,15 +241,13 @@ async function writeBatch(
     const rows = [...visitorDays.values()].sort((a, b) =>
       a.day === b.day ? compareKeys(a.session.sql, b.session.sql) : a.day < b.day ? -1 : 1,
     );
-    const devices = rows.map((v) => (v.latest.userAgent ? classify(v.latest.userAgent) : null));
     statements.inc({ table: "visitors" });
     const upserted = await client.query<{ day: string; session_key: string; added: number; views: number }>(
-      `INSERT INTO tracking.visitors AS t (day, session_key, first_seen, last_seen, hours, added, views,
-         landing_page_id, referrer, ip_prefix, country, city, device, browser, os)
-       SELECT d, s, f, l, h, h, v, lp, r, ip, co, ci, dv, br, os
-       FROM unnest($1::date[], $2::bigint[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::int[],
-                   $7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
-                   $14::text[]) AS u(d, s, f, l, h, v, lp, r, ip, co, ci, dv, br, os)
+      `INSERT INTO tracking.visitors AS t
+         (session_key, first_seen, last_seen, day, hours, added, views, landing_page_id, profile_id)
+       SELECT s, f, l, d, h, h, v, lp, pr
+       FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::date[], $5::int[], $6::int[],
+                   $7::int[], $8::int[]) AS u(s, f, l, d, h, v, lp, pr)
        ON CONFLICT (day, session_key) DO UPDATE SET
          first_seen = LEAST(t.first_seen, EXCLUDED.first_seen),
          last_seen = GREATEST(t.last_seen, EXCLUDED.last_seen),
@@ -209,29 +256,17 @@ async function writeBatch(
          views = t.views + EXCLUDED.views,
          landing_page_id = CASE WHEN EXCLUDED.first_seen < t.first_seen
                            THEN EXCLUDED.landing_page_id ELSE t.landing_page_id END,
-         referrer = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.referrer ELSE t.referrer END,
-         ip_prefix = COALESCE(EXCLUDED.ip_prefix, t.ip_prefix),
-         country = COALESCE(EXCLUDED.country, t.country),
-         city = COALESCE(EXCLUDED.city, t.city),
-         device = COALESCE(EXCLUDED.device, t.device),
-         browser = COALESCE(EXCLUDED.browser, t.browser),
-         os = COALESCE(EXCLUDED.os, t.os)
+         profile_id = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.profile_id ELSE t.profile_id END
        RETURNING to_char(day, 'YYYY-MM-DD') AS day, session_key, added, views`,
       [
-        rows.map((v) => v.day),
         rows.map((v) => v.session.sql),
         rows.map((v) => new Date(v.firstSeen).toISOString()),
         rows.map((v) => new Date(v.lastSeen).toISOString()),
+        rows.map((v) => v.day),
         rows.map((v) => v.hours),
         rows.map((v) => v.views),
         rows.map((v) => v.landingPageId),
-        rows.map((v) => v.referrer),
-        rows.map((v) => v.latest.ipPrefix),
-        rows.map((v) => v.latest.country),
-        rows.map((v) => v.latest.city),
-        devices.map((d) => d?.device ?? null),
-        devices.map((d) => d?.browser ?? null),
-        devices.map((d) => d?.os ?? null),
+        rows.map((v) => v.profileId),
       ],
     );
     // A visitor counts once per hour and once per day: `added` says which hours are new to them,
@@ -260,6 +295,19 @@ async function writeBatch(
   if (fresh.length > 0) await writeRollups(client, fresh, hours, days);
   const viewed = prepared.reduce((n, p) => n + (p.event.isView ? 1 : 0), 0);
   return { written: fresh.length, duplicates: viewed - fresh.length };
+}
+
+/** Where a visit came from and on what, from its first page view. */
+function profileOf(event: TrackEvent, ownHost: string | undefined): Profile {
+  const device = event.userAgent ? classify(event.userAgent) : undefined;
+  return {
+    referrer_host: referrerHost(event.referrer, ownHost),
+    country: event.country ?? "",
+    city: event.city ?? "",
+    device: device?.device ?? "",
+    browser: device?.browser ?? "",
+    os: device?.os ?? "",
+  };
 }
 
 function bump<K>(map: Map<K, { views: number; visitors: number }>, key: K, views: number, visitors: number) {
