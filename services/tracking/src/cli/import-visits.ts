@@ -10,6 +10,8 @@ import { compactAll } from "../repositories/sketches";
 
 /** Lines per transaction: large enough to amortise a round trip, small enough to keep memory flat. */
 const BATCH = 5000;
+/** Batches written at the same time (the writer's statements take rows in key order: no deadlocks). */
+const CONCURRENCY = 2;
 /** Bad lines printed one by one; beyond this only counted. */
 const MAX_REPORTED = 100;
 
@@ -44,15 +46,23 @@ export async function importVisits(
   const progress = opts.progress
     ? setInterval(() => opts.progress!(summary, (Date.now() - started) / 1000), 500)
     : undefined;
-  // One batch is written while the next is parsed.
-  let writing: Promise<void> = Promise.resolve();
-  const write = (events: TrackEvent[]) => {
-    writing = writing.then(async () => {
-      const r = await insertBatch(deps, events);
-      summary.written += r.written;
-      summary.duplicates += r.duplicates;
-    });
-    return writing;
+  // Two batches in flight: while PostgreSQL writes one, this process prepares the next.
+  const inFlight = new Set<Promise<void>>();
+  const write = async (events: TrackEvent[]) => {
+    const r = await insertBatch(deps, events);
+    summary.written += r.written;
+    summary.duplicates += r.duplicates;
+  };
+  let failure: unknown;
+  const start = (events: TrackEvent[]) => {
+    const p: Promise<void> = write(events).then(
+      () => void inFlight.delete(p),
+      (err: unknown) => {
+        failure ??= err;
+        inFlight.delete(p);
+      },
+    );
+    inFlight.add(p);
   };
   let batch: TrackEvent[] = [];
   try {
@@ -72,16 +82,18 @@ export async function importVisits(
       }
       batch.push(parsed.event);
       if (batch.length >= BATCH) {
-        // Wait for the batch before the previous one: at most two in memory.
-        await writing;
-        void write(batch).catch(() => undefined);
+        while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
+        if (failure) throw failure;
+        start(batch);
         batch = [];
       }
     }
-    await writing;
-    if (batch.length > 0) await write(batch);
+    if (batch.length > 0) start(batch);
+    await Promise.all(inFlight);
+    if (failure) throw failure;
     await compactAll(pool);
   } finally {
+    await Promise.allSettled(inFlight);
     if (progress) clearInterval(progress);
   }
   return summary;

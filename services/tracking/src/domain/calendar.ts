@@ -62,18 +62,24 @@ export function dayStart(day: string): number {
   throw new Error(`no Amsterdam midnight found for ${day}`);
 }
 
-let cachedHour = Number.NaN;
-let cachedDay = { day: "", start: 0 };
+const dayOfHour = new Map<number, { day: string; start: number }>();
+/** Hours remembered by dayOf: two years of them. */
+const DAY_CACHE_MAX = 20_000;
 
-/** The Amsterdam day an instant falls in, with the instant that day starts (cached per hour). */
+/**
+ * The Amsterdam day an instant falls in, with the instant that day starts. Remembered per hour:
+ * formatting a date in a time zone costs microseconds, and imported history jumps between hours.
+ */
 export function dayOf(ms: number): { day: string; start: number } {
   const hour = Math.floor(ms / HOUR_MS);
-  if (hour !== cachedHour) {
+  let found = dayOfHour.get(hour);
+  if (!found) {
     const day = amsterdamDate(ms);
-    cachedDay = { day, start: dayStart(day) };
-    cachedHour = hour;
+    found = { day, start: dayStart(day) };
+    if (dayOfHour.size >= DAY_CACHE_MAX) dayOfHour.clear();
+    dayOfHour.set(hour, found);
   }
-  return cachedDay;
+  return found;
 }
 
 /** ISO 8601 week ("YYYY-Www") of a calendar date given as "YYYY-MM-DD". */

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * A 64-bit key of a text id (a session id, an event id): the first 8 bytes of its MD5. Stored as
@@ -15,7 +15,7 @@ export interface Key64 {
 }
 
 export function key64(id: string): Key64 {
-  const digest = createHash("md5").update(id).digest();
+  const digest = hash("md5", id, "buffer");
   return { sql: digest.readBigInt64BE(0).toString(), hi: digest.readUInt32BE(0), lo: digest.readUInt32BE(4) };
 }
 

@@ -1,0 +1,146 @@
+import type { PoolClient } from "@lease/platform";
+import { HOUR_MS, monthOf } from "../domain/calendar";
+import { Hll } from "../domain/hll";
+import type { Key64 } from "../domain/keys";
+import { SITE_SCOPE, precisionOf } from "./sketches";
+
+/** Page views and visitors to add to one rollup row. */
+interface Counts {
+  views: number;
+  visitors: number;
+}
+
+/** A map of maps, created on first use: period -> key -> value. */
+class Nested<V> {
+  readonly outer = new Map<string, Map<number, V>>();
+  constructor(private readonly create: (key: number) => V) {}
+  get(period: string, key: number): V {
+    let inner = this.outer.get(period);
+    if (!inner) this.outer.set(period, (inner = new Map()));
+    let value = inner.get(key);
+    if (value === undefined) inner.set(key, (value = this.create(key)));
+    return value;
+  }
+  /** [period, key, value] sorted by period then key: the order rows are locked in. */
+  rows(): [string, number, V][] {
+    const out: [string, number, V][] = [];
+    for (const period of [...this.outer.keys()].sort())
+      for (const key of [...this.outer.get(period)!.keys()].sort((a, b) => a - b))
+        out.push([period, key, this.outer.get(period)!.get(key)!]);
+    return out;
+  }
+}
+
+/**
+ * What one batch adds to the rollups: page views per hour, day and month (each also per page),
+ * visitors new to an hour or a day (learnt from the visitor-day upsert), and the visitors of each
+ * day and page for the sketches. Written in one statement; rows in key order, so concurrent
+ * writers lock them in the same order and never deadlock.
+ */
+export class RollupBatch {
+  private readonly hours = new Map<number, Counts>();
+  private readonly days = new Map<string, Counts>();
+  private readonly hourPages = new Map<number, Map<number, number>>();
+  private readonly dayPages = new Nested(() => ({ n: 0 }));
+  private readonly monthPages = new Nested(() => ({ n: 0 }));
+  private readonly months = new Map<string, number>();
+  private readonly sketches = new Nested((scope) => new Hll(precisionOf(scope)));
+
+  /** A page view stored now. */
+  view(ms: number, day: string, pageId: number, session: Key64): void {
+    const hour = Math.floor(ms / HOUR_MS) * HOUR_MS;
+    const month = monthOf(day);
+    counts(this.hours, hour).views++;
+    counts(this.days, day).views++;
+    let pages = this.hourPages.get(hour);
+    if (!pages) this.hourPages.set(hour, (pages = new Map()));
+    pages.set(pageId, (pages.get(pageId) ?? 0) + 1);
+    this.dayPages.get(day, pageId).n++;
+    this.monthPages.get(month, pageId).n++;
+    this.months.set(month, (this.months.get(month) ?? 0) + 1);
+    this.sketches.get(day, SITE_SCOPE).add(session);
+    this.sketches.get(day, pageId).add(session);
+  }
+
+  /** A visitor seen for the first time in this hour. */
+  newInHour(hour: number): void {
+    counts(this.hours, hour).visitors++;
+  }
+
+  /** A visitor seen for the first time this day. */
+  newInDay(day: string): void {
+    counts(this.days, day).visitors++;
+  }
+
+  async write(client: PoolClient): Promise<void> {
+    const hours = [...this.hours].sort((a, b) => a[0] - b[0]);
+    const days = [...this.days].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const hourPages: [number, number, number][] = [];
+    for (const hour of [...this.hourPages.keys()].sort((a, b) => a - b))
+      for (const [page, n] of [...this.hourPages.get(hour)!].sort((a, b) => a[0] - b[0]))
+        hourPages.push([hour, page, n]);
+    const dayPages = this.dayPages.rows();
+    const monthPages = this.monthPages.rows();
+    const months = [...this.months].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const deltas = this.sketches.rows();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // One statement, one round trip: every rollup of the batch in data-modifying CTEs.
+    await client.query(
+      `WITH h AS (
+         INSERT INTO tracking.hourly AS t (hour, views, visitors)
+         SELECT * FROM unnest($1::timestamptz[], $2::int[], $3::int[])
+         ON CONFLICT (hour) DO UPDATE SET views = t.views + EXCLUDED.views, visitors = t.visitors + EXCLUDED.visitors
+       ), hp AS (
+         INSERT INTO tracking.hourly_pages AS t (hour, page_id, views)
+         SELECT * FROM unnest($4::timestamptz[], $5::int[], $6::int[])
+         ON CONFLICT (hour, page_id) DO UPDATE SET views = t.views + EXCLUDED.views
+       ), d AS (
+         INSERT INTO tracking.daily AS t (day, views, visitors)
+         SELECT * FROM unnest($7::date[], $8::int[], $9::int[])
+         ON CONFLICT (day) DO UPDATE SET views = t.views + EXCLUDED.views, visitors = t.visitors + EXCLUDED.visitors
+       ), dp AS (
+         INSERT INTO tracking.daily_pages AS t (day, page_id, views)
+         SELECT * FROM unnest($10::date[], $11::int[], $12::int[])
+         ON CONFLICT (day, page_id) DO UPDATE SET views = t.views + EXCLUDED.views
+       ), m AS (
+         INSERT INTO tracking.monthly AS t (month, views)
+         SELECT * FROM unnest($13::date[], $14::bigint[])
+         ON CONFLICT (month) DO UPDATE SET views = t.views + EXCLUDED.views
+       ), mp AS (
+         INSERT INTO tracking.monthly_pages AS t (month, page_id, views)
+         SELECT * FROM unnest($15::date[], $16::int[], $17::bigint[])
+         ON CONFLICT (month, page_id) DO UPDATE SET views = t.views + EXCLUDED.views
+       )
+       INSERT INTO tracking.sketch_deltas (day, scope, regs)
+       SELECT * FROM unnest($18::date[], $19::int[], $20::bytea[])`,
+      [
+        hours.map(([hour]) => iso(hour)),
+        hours.map(([, c]) => c.views),
+        hours.map(([, c]) => c.visitors),
+        hourPages.map(([hour]) => iso(hour)),
+        hourPages.map(([, page]) => page),
+        hourPages.map(([, , n]) => n),
+        days.map(([day]) => day),
+        days.map(([, c]) => c.views),
+        days.map(([, c]) => c.visitors),
+        dayPages.map(([day]) => day),
+        dayPages.map(([, page]) => page),
+        dayPages.map(([, , c]) => c.n),
+        months.map(([month]) => month),
+        months.map(([, n]) => n),
+        monthPages.map(([month]) => month),
+        monthPages.map(([, page]) => page),
+        monthPages.map(([, , c]) => c.n),
+        deltas.map(([day]) => day),
+        deltas.map(([, scope]) => scope),
+        deltas.map(([, , hll]) => hll.serialize()),
+      ],
+    );
+  }
+}
+
+function counts<K>(map: Map<K, Counts>, key: K): Counts {
+  let c = map.get(key);
+  if (!c) map.set(key, (c = { views: 0, visitors: 0 }));
+  return c;
+}
