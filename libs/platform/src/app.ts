@@ -133,18 +133,26 @@ export function createApp(opts: AppOptions): ServiceApp {
     ctx.set("Cache-Control", "no-store");
     ctx.body = { status: "ok", service: opts.service };
   });
+  // Why a check fails (host names, ports, driver messages) goes to the log, never to the answer:
+  // the gateway's /readyz is on the public port. Logged when a check starts failing, not per probe.
+  const failing = new Set<string>();
   health.get("/readyz", async (ctx) => {
     ctx.set("Cache-Control", "no-store");
-    const results: Record<string, string> = {};
+    const results: Record<string, "ok" | "failed"> = {};
     let ready = true;
     await Promise.all(
       Object.entries(opts.readiness ?? {}).map(async ([name, check]) => {
         try {
           await withTimeout(check(), 2000);
           results[name] = "ok";
+          if (failing.delete(name)) opts.logger.info({ check: name }, "readiness check passes again");
         } catch (err) {
           ready = false;
-          results[name] = (err as Error).message || "unavailable";
+          results[name] = "failed";
+          if (!failing.has(name)) {
+            failing.add(name);
+            opts.logger.warn({ check: name, reason: (err as Error).message }, "readiness check failed");
+          }
         }
       }),
     );

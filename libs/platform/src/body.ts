@@ -32,8 +32,14 @@ export const notJson = () =>
 
 const NUL_MESSAGE = "De gegevens bevatten een ongeldig teken (NUL); verwijder het en probeer het opnieuw";
 
+/** No form or beacon nests deeper than a few levels; anything deeper is refused before it is walked. */
+export const JSON_MAX_DEPTH = 64;
+const DEPTH_MESSAGE = `De gegevens zijn te diep genest (maximaal ${JSON_MAX_DEPTH} niveaus); stuur een eenvoudiger opbouw`;
+
 /**
- * A JSON body's text as a value: blank is undefined, anything unparseable a 400. Text holding a NUL
+ * A JSON body's text as a value: blank is undefined, anything unparseable a 400. Nesting deeper
+ * than JSON_MAX_DEPTH is a 400 (every later step, from this NUL check to zod and JSON.stringify,
+ * walks the value, and a deep enough value would overflow the stack there). Text holding a NUL
  * character is a 400 too: PostgreSQL cannot store it, so it would otherwise end as a 500.
  */
 export function parseJsonText(raw: string): unknown {
@@ -44,17 +50,55 @@ export function parseJsonText(raw: string): unknown {
   } catch {
     throw new HttpError(400, "invalid_json", "De gegevens zijn geen geldige JSON");
   }
+  if (jsonDepthExceeds(raw, JSON_MAX_DEPTH)) throw new HttpError(400, "too_deep", DEPTH_MESSAGE);
   // Cheap test first (a NUL can only arrive escaped or raw); the walk only for suspects.
   if ((raw.includes("\0") || /\\u0000/i.test(raw)) && holdsNul(value))
     throw new HttpError(400, "invalid_character", NUL_MESSAGE);
   return value;
 }
 
-function holdsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\0");
-  if (Array.isArray(value)) return value.some(holdsNul);
-  if (value && typeof value === "object")
-    return Object.entries(value).some(([key, v]) => key.includes("\0") || holdsNul(v));
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether valid JSON text nests objects and arrays deeper than `max`; one pass, no recursion. */
+export function jsonDepthExceeds(raw: string, max: number): boolean {
+  // Each level takes an opening and a closing character: short text cannot be deep (beacons).
+  if (raw.length <= 2 * max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
+/** Whether any string or key in the value holds a NUL; an explicit stack, so depth cannot overflow it. */
+function holdsNul(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === "string") {
+      if (value.includes("\0")) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (value && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes("\0")) return true;
+        pending.push(item);
+      }
+    }
+  }
   return false;
 }
 

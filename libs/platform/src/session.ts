@@ -118,6 +118,24 @@ export function requireAdmin(deps: SessionDeps) {
 
 export const INTERNAL_TOKEN_HEADER = "x-internal-token";
 
+/**
+ * Headers only our own hops may set: the service-to-service token and the forwarding headers the
+ * gateway writes itself (client address, scheme, host, request id). The gateway drops every one a
+ * client sent before it forwards a request or a WebSocket upgrade, so no service ever reads a
+ * value an outsider chose. Lower case, as Node names incoming headers.
+ */
+export const INTERNAL_HEADERS: ReadonlySet<string> = new Set([
+  INTERNAL_TOKEN_HEADER,
+  "x-forwarded-for",
+  "x-forwarded-proto",
+  "x-forwarded-host",
+  "x-forwarded-port",
+  "x-forwarded-prefix",
+  "x-real-ip",
+  "forwarded",
+  "x-request-id",
+]);
+
 /** Service-to-service routes (/internal/*) need the shared internal token. */
 export function requireInternal(token: string) {
   const expected = Buffer.from(token);

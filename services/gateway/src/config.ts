@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseConfigSchema } from "@lease/platform";
+import { baseConfigSchema, publicOriginInProduction, publicOriginSchema } from "@lease/platform";
 
 /** One URL, or several comma-separated (replicas; the gateway balances and skips dead ones). */
 const serviceUrl = (name: string) =>
@@ -26,8 +26,8 @@ export const gatewayConfigSchema = baseConfigSchema
     MAILER_URL: serviceUrl("MAILER_URL"),
     /** The built web app (web/dist). Missing folder: the API still works, pages answer 503. */
     WEB_DIST_DIR: z.string().default("web/dist"),
-    /** The site's own origin, e.g. https://lease.example.nl; when unset the request's Host is used. */
-    PUBLIC_ORIGIN: z.url().optional(),
+    /** The site's own origin, e.g. https://lease.example.nl; required in production (else Host is used). */
+    PUBLIC_ORIGIN: publicOriginSchema,
     /** Comma-separated proxy addresses whose X-Forwarded-For is believed (a load balancer in front). */
     TRUSTED_PROXIES: z.string().default(""),
     /** How long to wait for a service's answer before 504. */
@@ -42,5 +42,6 @@ export const gatewayConfigSchema = baseConfigSchema
   .refine((c) => c.LOGIN_MAX_LOCK_MINUTES >= c.LOGIN_LOCK_MINUTES, {
     error: "LOGIN_MAX_LOCK_MINUTES must be at least LOGIN_LOCK_MINUTES",
     path: ["LOGIN_MAX_LOCK_MINUTES"],
-  });
+  })
+  .refine(...publicOriginInProduction);
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
