@@ -1,6 +1,8 @@
+import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTES } from "@lease/contracts";
+import { runProcess } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 // A security check of the running stack, through the gateway as a browser or an attacker sees it.
@@ -99,4 +101,60 @@ describe("security of the running stack", () => {
     expect(await status({ origin: stack.origin })).toBe(401);
     expect(await status({ cookie, origin: stack.origin })).toBe(101);
   });
+});
+
+/** `npm run admin -- ARGS` as staff run it (the TypeScript entry through tsx), against this stack. */
+const adminCli = (args: string[], stdin: string) =>
+  runProcess(process.execPath, ["--import", "tsx", "services/gateway/src/cli/admin.ts", ...args], {
+    cwd: fileURLToPath(new URL("../../", import.meta.url)),
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: stack.db.url,
+      REDIS_URL: stack.env.REDIS_URL,
+      REDIS_PREFIX: stack.env.REDIS_PREFIX,
+    },
+    stdin,
+  });
+
+describe("sessions end with the password", () => {
+  it("reset-password: the old cookie gets 401 from the gateway and the services, an open /ws closes with 4401 at once", async () => {
+    const created = await adminCli(["create", "eigenaar"], "oud-wachtwoord-2026\n");
+    expect(created.code, created.err).toBe(0);
+    const login = await fetch(`${stack.gateway.url}/api/admin/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: stack.origin, "x-forwarded-for": "192.0.2.77" },
+      body: JSON.stringify({ username: "eigenaar", password: "oud-wachtwoord-2026" }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = /admin_session=[^;]+/.exec(login.headers.get("set-cookie") ?? "")![0];
+    const adminCalls = () =>
+      Promise.all([
+        fetch(`${stack.gateway.url}/api/admin/me`, { headers: { cookie } }),
+        fetch(`${stack.gateway.url}/api/admin/lease-requests`, { headers: { cookie } }),
+        // The services check sessions themselves too: straight to their own ports.
+        fetch(`${stack.services.leads.url}/api/admin/lease-requests`, { headers: { cookie } }),
+        fetch(`${stack.services.settings.url}/api/admin/company-settings`, { headers: { cookie } }),
+      ]).then((answers) => answers.map((r) => r.status));
+    expect(await adminCalls()).toEqual([200, 200, 200, 200]);
+
+    const ws = new WebSocket(`${stack.gateway.url.replace("http", "ws")}/ws`, {
+      headers: { cookie, origin: stack.origin },
+    });
+    await new Promise((resolve, reject) => {
+      ws.once("open", resolve);
+      ws.once("error", reject);
+    });
+    const closed = new Promise<{ code: number; at: number }>((resolve) =>
+      ws.once("close", (code) => resolve({ code, at: Date.now() })),
+    );
+
+    const reset = await adminCli(["reset-password", "eigenaar"], "nieuw-wachtwoord-2026\n");
+    expect(reset.code, reset.err).toBe(0);
+    const resetAt = Date.now();
+    expect(await adminCalls()).toEqual([401, 401, 401, 401]);
+    // WS_SESSION_RECHECK_MS is 30 s here: only the announcement can close it this soon.
+    const { code, at } = await closed;
+    expect(code).toBe(4401);
+    expect(at - resetAt).toBeLessThan(3000);
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { Counter, Gauge } from "prom-client";
-import { CHANNELS, VisitorChangedEvent } from "@lease/contracts";
+import { CHANNELS, SessionsEndedEvent, VisitorChangedEvent } from "@lease/contracts";
 import {
   createKit,
   createRedis,
@@ -128,6 +128,14 @@ export async function startTracking(
     recheckMs: config.WS_SESSION_RECHECK_MS,
     pingMs: config.WS_PING_INTERVAL_MS,
   });
+  await subscribeEvent(
+    kit.subscriber(),
+    kit.keys,
+    CHANNELS.sessionsEnded,
+    SessionsEndedEvent,
+    (event) => sockets.recheck(event.username),
+    logger,
+  );
 
   // Blocking stream reads need a connection of their own, apart from the fail-fast request one.
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);

@@ -139,6 +139,23 @@ function canConnect(port: number): Promise<boolean> {
 }
 export { startTcpProxy } from "./tcp-proxy";
 
+/** Runs a command to its end with `stdin` as input (a CLI as a user runs it): exit code and output. */
+export function runProcess(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string },
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env });
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr!.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("close", (code) => resolve({ code, out, err }));
+    child.stdin!.end(opts.stdin ?? "");
+  });
+}
+
 /** A Cookie header value with a fresh, valid admin session for the Redis, prefix and secret in `env`. */
 export async function adminCookie(env: NodeJS.ProcessEnv): Promise<string> {
   const { Redis } = await import("ioredis");
