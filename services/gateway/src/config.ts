@@ -32,10 +32,12 @@ export const gatewayConfigSchema = baseConfigSchema
     TRUSTED_PROXIES: z.string().default(""),
     /** How long to wait for a service's answer before 504. */
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-    /** Admin sign-in brake: failed attempts per username and per IP within the window. */
+    /** Admin sign-in brake: failed attempts per username from one address within the window. */
     LOGIN_MAX_FAILURES: minutesOrCount("LOGIN_MAX_FAILURES", 5),
+    /** Failed attempts per address within the window, whatever the usernames. */
+    LOGIN_MAX_ADDRESS_FAILURES: minutesOrCount("LOGIN_MAX_ADDRESS_FAILURES", 20),
     LOGIN_WINDOW_MINUTES: minutesOrCount("LOGIN_WINDOW_MINUTES", 15),
-    /** An IP's first lockout; each further one doubles, up to LOGIN_MAX_LOCK_MINUTES. */
+    /** A first lockout; each further one of the same address doubles, up to LOGIN_MAX_LOCK_MINUTES. */
     LOGIN_LOCK_MINUTES: minutesOrCount("LOGIN_LOCK_MINUTES", 15),
     LOGIN_MAX_LOCK_MINUTES: minutesOrCount("LOGIN_MAX_LOCK_MINUTES", 60),
   })

@@ -74,6 +74,7 @@ export async function startGateway(
     session: kit.session,
     throttle: loginThrottle(kit.redis, kit.keys, {
       maxFailures: config.LOGIN_MAX_FAILURES,
+      maxAddressFailures: config.LOGIN_MAX_ADDRESS_FAILURES,
       windowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
       baseLockMs: config.LOGIN_LOCK_MINUTES * 60_000,
       maxLockMs: config.LOGIN_MAX_LOCK_MINUTES * 60_000,
