@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JSON_MAX_DEPTH, jsonDepthExceeds, parseJsonText } from "./body";
+import { JSON_MAX_DEPTH, inspectJson, parseJsonText } from "./body";
 import { HttpError } from "./errors";
 
 // The JSON body checks every service (and the tracking batch route) runs on what a client sent.
@@ -50,12 +50,24 @@ describe("parseJsonText", () => {
   });
 });
 
-describe("jsonDepthExceeds", () => {
-  it("counts only structure outside strings, escapes included", () => {
-    expect(jsonDepthExceeds(arrays(3), 2)).toBe(true);
-    expect(jsonDepthExceeds(arrays(2), 2)).toBe(false);
-    expect(jsonDepthExceeds(JSON.stringify(['\\"[[[[[[[']), 2)).toBe(false);
-    expect(jsonDepthExceeds(JSON.stringify({ a: "\\", b: [[]] }), 3)).toBe(false);
-    expect(jsonDepthExceeds(JSON.stringify({ a: "\\", b: [[[]]] }), 3)).toBe(true);
+describe("inspectJson", () => {
+  it("counts the top level as 1 and only objects and arrays as levels", () => {
+    expect(inspectJson([[["x"]]], 3, false)).toBeUndefined();
+    expect(inspectJson([[[[]]]], 3, false)).toBe("too_deep");
+    expect(inspectJson({ a: { b: "[[[[[[" } }, 2, false)).toBeUndefined();
+    expect(inspectJson("plain", 0, false)).toBeUndefined();
+  });
+
+  it("looks for a NUL only when asked, in values and keys", () => {
+    expect(inspectJson({ a: ["x\0"] }, 64, false)).toBeUndefined();
+    expect(inspectJson({ a: ["x\0"] }, 64, true)).toBe("nul");
+    expect(inspectJson({ "k\0": 1 }, 64, true)).toBe("nul");
+    expect(inspectJson(JSON.parse('{"__proto__":{"a":"x\\u0000"}}'), 64, true)).toBe("nul");
+  });
+
+  it("walks a million levels without a stack overflow", () => {
+    let value: unknown = "end";
+    for (let i = 0; i < 1_000_000; i++) value = [value];
+    expect(inspectJson(value, 2_000_000, true)).toBeUndefined();
   });
 });

@@ -38,9 +38,9 @@ const DEPTH_MESSAGE = `De gegevens zijn te diep genest (maximaal ${JSON_MAX_DEPT
 
 /**
  * A JSON body's text as a value: blank is undefined, anything unparseable a 400. Nesting deeper
- * than JSON_MAX_DEPTH is a 400 (every later step, from this NUL check to zod and JSON.stringify,
- * walks the value, and a deep enough value would overflow the stack there). Text holding a NUL
- * character is a 400 too: PostgreSQL cannot store it, so it would otherwise end as a 500.
+ * than JSON_MAX_DEPTH is a 400 (every later step, zod and JSON.stringify included, walks the
+ * value, and a deep enough value would overflow the stack there). Text holding a NUL character is
+ * a 400 too: PostgreSQL cannot store it, so it would otherwise end as a 500.
  */
 export function parseJsonText(raw: string): unknown {
   if (raw.trim() === "") return undefined;
@@ -50,56 +50,63 @@ export function parseJsonText(raw: string): unknown {
   } catch {
     throw new HttpError(400, "invalid_json", "De gegevens zijn geen geldige JSON");
   }
-  if (jsonDepthExceeds(raw, JSON_MAX_DEPTH)) throw new HttpError(400, "too_deep", DEPTH_MESSAGE);
-  // Cheap test first (a NUL can only arrive escaped or raw); the walk only for suspects.
-  if ((raw.includes("\0") || /\\u0000/i.test(raw)) && holdsNul(value))
-    throw new HttpError(400, "invalid_character", NUL_MESSAGE);
+  // Cheap tests on the text first (native searches); the walk only for suspects. A NUL can only
+  // arrive escaped or raw; each level of nesting takes an opening bracket, so short text or text
+  // with few brackets (beacons, most forms) cannot be deep.
+  const nulSuspect = raw.includes("\0") || /\\u0000/i.test(raw);
+  const mayBeDeep = raw.length > 2 * JSON_MAX_DEPTH && !openingsAtMost(raw, JSON_MAX_DEPTH);
+  if (!nulSuspect && !mayBeDeep) return value;
+  const problem = inspectJson(value, JSON_MAX_DEPTH, nulSuspect);
+  if (problem === "too_deep") throw new HttpError(400, "too_deep", DEPTH_MESSAGE);
+  if (problem === "nul") throw new HttpError(400, "invalid_character", NUL_MESSAGE);
   return value;
 }
 
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/** Whether valid JSON text nests objects and arrays deeper than `max`; one pass, no recursion. */
-export function jsonDepthExceeds(raw: string, max: number): boolean {
-  // Each level takes an opening and a closing character: short text cannot be deep (beacons).
-  if (raw.length <= 2 * max) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > max) return true;
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+function openingsAtMost(raw: string, max: number): boolean {
+  let count = 0;
+  for (const opening of ["{", "["]) {
+    for (let i = raw.indexOf(opening); i >= 0; i = raw.indexOf(opening, i + 1))
+      if (++count > max) return false;
   }
-  return false;
+  return true;
 }
 
-/** Whether any string or key in the value holds a NUL; an explicit stack, so depth cannot overflow it. */
-function holdsNul(root: unknown): boolean {
-  const pending: unknown[] = [root];
-  while (pending.length > 0) {
-    const value = pending.pop();
+/**
+ * Walks a parsed JSON value with an explicit stack (so no depth can overflow it): "too_deep" when
+ * objects and arrays nest deeper than `maxDepth` (the top level is 1), "nul" when `findNul` and a
+ * string or key holds a NUL character, else undefined.
+ */
+export function inspectJson(
+  root: unknown,
+  maxDepth: number,
+  findNul: boolean,
+): "too_deep" | "nul" | undefined {
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()! + 1;
     if (typeof value === "string") {
-      if (value.includes("\0")) return true;
-    } else if (Array.isArray(value)) {
-      for (const item of value) pending.push(item);
-    } else if (value && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) {
-        if (key.includes("\0")) return true;
-        pending.push(item);
+      if (findNul && value.includes("\0")) return "nul";
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth > maxDepth) return "too_deep";
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        values.push(item);
+        depths.push(depth);
       }
+      continue;
+    }
+    // JSON.parse makes plain objects: every enumerable key is an own one.
+    for (const key in value) {
+      if (findNul && key.includes("\0")) return "nul";
+      values.push((value as Record<string, unknown>)[key]);
+      depths.push(depth);
     }
   }
-  return false;
+  return undefined;
 }
 
 /** Reads the request body as UTF-8, refusing (413) as soon as it passes `limit` bytes. */
