@@ -32,7 +32,10 @@ export const notJson = () =>
 
 const NUL_MESSAGE = "De gegevens bevatten een ongeldig teken (NUL); verwijder het en probeer het opnieuw";
 
-/** No form or beacon nests deeper than a few levels; anything deeper is refused before it is walked. */
+/**
+ * No form or beacon nests deeper than a few levels; anything deeper is refused before zod or
+ * anything else that recurses walks it.
+ */
 export const JSON_MAX_DEPTH = 64;
 const DEPTH_MESSAGE = `De gegevens zijn te diep genest (maximaal ${JSON_MAX_DEPTH} niveaus); stuur een eenvoudiger opbouw`;
 
