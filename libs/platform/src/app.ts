@@ -5,7 +5,7 @@ import Router from "@koa/router";
 import type { Logger } from "./logger";
 import { jsonBody } from "./body";
 import { HttpError, isDatabaseUnavailable } from "./errors";
-import { createMetrics, type HttpMetrics } from "./metrics";
+import { createMetrics, routeLabel, type HttpMetrics } from "./metrics";
 import { isRedisUnavailable } from "./redis";
 
 export type ReadinessCheck = () => Promise<void>;
@@ -50,8 +50,8 @@ const INTERNAL_MESSAGE = "Er ging iets mis aan onze kant. Probeer het later opni
 
 export function createApp(opts: AppOptions): ServiceApp {
   const app = new Koa({ proxy: false });
-  const metrics = createMetrics(opts.service);
   let inFlight = 0;
+  const metrics = createMetrics(opts.service, () => inFlight);
   // Koa prints uncaught errors itself; ours are all logged by the error middleware below.
   app.silent = true;
 
@@ -74,10 +74,7 @@ export function createApp(opts: AppOptions): ServiceApp {
     } finally {
       inFlight--;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route =
-        (ctx as Context & { _matchedRoute?: string })._matchedRoute ??
-        (ctx.status === 404 ? "unmatched" : ctx.path);
-      const labels = { method: ctx.method, route: String(route), status: String(ctx.status) };
+      const labels = { method: ctx.method, route: routeLabel(ctx.path), status: String(ctx.status) };
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, seconds);
       if (ctx.status >= 500)
@@ -151,9 +148,9 @@ export function createApp(opts: AppOptions): ServiceApp {
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? "ready" : "not_ready", service: opts.service, checks: results };
   });
-  health.get("/metrics", async (ctx) => {
-    ctx.set("Content-Type", metrics.registry.contentType);
-    ctx.body = await metrics.registry.metrics();
+  // Metrics live on their own listener (METRICS_PORT); here the path is refused like any unknown one.
+  health.all("/metrics", (ctx) => {
+    throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${ctx.path}`);
   });
   app.use(health.routes());
 

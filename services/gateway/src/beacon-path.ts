@@ -3,6 +3,7 @@ import {
   HttpError,
   clientIp,
   requestIdFrom,
+  routeLabel,
   type FastPath,
   type Logger,
   type ServiceApp,
@@ -104,7 +105,7 @@ export function beaconPath(deps: {
       }
       done();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const labels = { method: "POST", route: req.url!, status: String(result.status) };
+      const labels = { method: "POST", route: routeLabel(req.url!), status: String(result.status) };
       app.metrics.requests.inc(labels);
       app.metrics.duration.observe(labels, seconds);
       if (result.status >= 500)

@@ -61,6 +61,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     HOST: "127.0.0.1",
     PORT: "0",
+    METRICS_PORT: "0",
     DATABASE_URL: baseDatabaseUrl(),
     REDIS_URL: baseRedisUrl(),
     REDIS_PREFIX: testRedisPrefix(),
