@@ -7,6 +7,15 @@ import { jsonBody } from "./body";
 import { HttpError, isDatabaseUnavailable } from "./errors";
 import { createMetrics, routeLabel, type HttpMetrics } from "./metrics";
 import { isRedisUnavailable } from "./redis";
+import {
+  SpanKind,
+  SpanStatusCode,
+  contextFrom,
+  startSpan,
+  tracingEnabled,
+  withActiveSpan,
+  type Span,
+} from "./tracing";
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -21,6 +30,8 @@ export interface AppOptions {
   before?: Koa.Middleware[];
   /** Middleware that wraps every answer, health and errors included (security headers). */
   outer?: Koa.Middleware[];
+  /** Continue a trace named by the request's traceparent header (false at the public edge). */
+  traceFromHeaders?: boolean;
 }
 
 export interface ServiceApp {
@@ -67,6 +78,14 @@ export function createApp(opts: AppOptions): ServiceApp {
       enumerable: true,
     });
     ctx.set("x-request-id", requestId);
+    if (!tracingEnabled()) return handle(ctx, next);
+    // The gateway starts each trace itself: a client's traceparent is not believed at the edge.
+    const parent = contextFrom(opts.traceFromHeaders === false ? undefined : ctx.req.headers);
+    const span = startSpan(ctx.method, { kind: SpanKind.SERVER, parent });
+    return withActiveSpan(span, () => handle(ctx, next, span), parent);
+  });
+
+  async function handle(ctx: Context, next: Next, span?: Span) {
     const started = process.hrtime.bigint();
     inFlight++;
     try {
@@ -77,6 +96,7 @@ export function createApp(opts: AppOptions): ServiceApp {
       const labels = { method: ctx.method, route: routeLabel(ctx.path), status: String(ctx.status) };
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, seconds);
+      if (span) endServerSpan(span, labels.method, labels.route, ctx.status);
       if (ctx.status >= 500)
         ctx.state.log.warn(
           { method: ctx.method, path: ctx.path, status: ctx.status, ms: seconds * 1000 },
@@ -88,7 +108,7 @@ export function createApp(opts: AppOptions): ServiceApp {
           "request",
         );
     }
-  });
+  }
 
   for (const mw of opts.outer ?? []) app.use(mw);
 
@@ -175,6 +195,18 @@ export function createApp(opts: AppOptions): ServiceApp {
       };
     },
   };
+}
+
+/** Names a server span by its route template and records the answer's status. */
+export function endServerSpan(span: Span, method: string, route: string, status: number): void {
+  span.updateName(`${method} ${route}`);
+  span.setAttributes({
+    "http.request.method": method,
+    "http.route": route,
+    "http.response.status_code": status,
+  });
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }
 
 /** The caller's X-Request-Id when it is a sane token, else a fresh one. */

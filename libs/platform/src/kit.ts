@@ -106,6 +106,8 @@ export interface StartOptions {
   onStop?: Array<() => Promise<void>>;
   host?: string;
   port?: number;
+  /** false at the public edge: a client's traceparent header does not continue a trace. */
+  traceFromHeaders?: boolean;
 }
 
 export interface RunningService {
@@ -130,6 +132,7 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
     outer: opts.outer,
     readiness: { ...kit.readiness, ...opts.readiness },
     bodyLimitBytes: kit.config.BODY_LIMIT_BYTES,
+    traceFromHeaders: opts.traceFromHeaders,
   });
   const http = await startHttpServer(app, {
     host: opts.host ?? kit.config.HOST,
