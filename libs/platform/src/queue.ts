@@ -165,6 +165,11 @@ export function queueMetrics(client: QueueClient, queues: readonly string[]): Qu
       );
     },
   });
+  // Every label set from the start at 0, so an alert's increase() sees the first failure too.
+  for (const [job, spec] of Object.entries(JOBS))
+    if (queues.includes(spec.queue))
+      for (const outcome of ["completed", "retry", "failed"])
+        attempts.inc({ queue: spec.queue, job, outcome }, 0);
   return {
     attempts,
     register(registry) {

@@ -12,7 +12,7 @@ import {
 } from "@lease/platform";
 import { QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
-import { delivery } from "./domain/delivery";
+import { SEND_OUTCOMES, delivery } from "./domain/delivery";
 import { emailsDomain } from "./domain/emails";
 import { httpLeadsSource, type LeadsSource } from "./domain/leads-source";
 import {
@@ -77,6 +77,8 @@ export async function startMailer(
     labelNames: ["outcome"] as const,
     registers: [],
   });
+  // Every outcome from the start at 0, so an alert's increase() sees the first failure too.
+  for (const outcome of SEND_OUTCOMES) sends.inc({ outcome }, 0);
   const send = delivery({
     outgoing,
     settings,

@@ -21,7 +21,15 @@ export interface Delivery {
 }
 
 /** How a send attempt ended; every one but "sent" and "retry" leaves the e-mail failed for the admin. */
-export type SendOutcome = "sent" | "retry" | "refused" | "not_configured" | "unknown_outcome" | "gave_up";
+export const SEND_OUTCOMES = [
+  "sent",
+  "retry",
+  "refused",
+  "not_configured",
+  "unknown_outcome",
+  "gave_up",
+] as const;
+export type SendOutcome = (typeof SEND_OUTCOMES)[number];
 
 export function delivery(deps: {
   outgoing: OutgoingRepository;
