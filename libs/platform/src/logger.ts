@@ -1,5 +1,5 @@
 import { pino, type Logger } from "pino";
-import { traceLogFields } from "./tracing";
+import { traceLogFields, tracingEnabled } from "./tracing";
 
 export type { Logger };
 
@@ -9,8 +9,8 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    // The active trace's ids on every line of a request or job (an empty object while tracing is off).
-    mixin: traceLogFields,
+    // With tracing on, the active trace's ids on every line of a request or job; off, no mixin at all.
+    mixin: tracingEnabled() ? traceLogFields : undefined,
     redact: {
       paths: [
         "password",

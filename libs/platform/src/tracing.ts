@@ -147,11 +147,11 @@ export function linkTo(traceparent: string | undefined): Link | undefined {
   return spanContext && trace.isSpanContextValid(spanContext) ? { context: spanContext } : undefined;
 }
 
-const NO_IDS = Object.freeze({});
-
-/** pino mixin: the trace and span id of the active span on every log line (nothing while off). */
+/**
+ * pino mixin: the trace and span id of the active span on every log line. Loggers made after
+ * startTracing get it (the services' own); pino merges into the returned object, so it is new each time.
+ */
 export function traceLogFields(): Record<string, string> {
-  if (!enabled) return NO_IDS;
   const span = trace.getSpan(context.active())?.spanContext();
-  return span && trace.isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : NO_IDS;
+  return span && trace.isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
 }
