@@ -66,22 +66,19 @@ describe("outbox relay", () => {
           await (await fetch(replicas[0]!.metricsUrl)).text(),
         )?.[1],
       );
-    // A row two minutes old that the relays cannot take while this transaction holds its lock.
-    const held = await sql.connect();
-    try {
-      const { rows } = await held.query<{ id: string }>(
-        `INSERT INTO leads.outbox (job_name, payload, created_at)
-         VALUES ('inbox.log', '{"source":"contact_form","sourceId":"00000000-0000-4000-8000-000000000001"}', now() - interval '120 seconds')
-         RETURNING id`,
-      );
-      await held.query("BEGIN");
-      await held.query("SELECT id FROM leads.outbox WHERE id = $1 FOR UPDATE", [rows[0]!.id]);
-      await waitFor(async () => (await gauge("leads_outbox_oldest_pending_seconds")) >= 120, 5000, "age");
-      expect(await gauge("leads_outbox_pending")).toBe(1);
-    } finally {
-      await held.query("ROLLBACK");
-      held.release();
-    }
+    // A row two minutes old that the relays cannot publish: its payload fails the job's schema.
+    const { rows } = await sql.query<{ id: string }>(
+      `INSERT INTO leads.outbox (job_name, payload, created_at)
+       VALUES ('inbox.log', '{"source":"nope","sourceId":"00000000-0000-4000-8000-000000000001"}', now() - interval '120 seconds')
+       RETURNING id`,
+    );
+    await waitFor(async () => (await gauge("leads_outbox_oldest_pending_seconds")) >= 120, 5000, "age");
+    expect(await gauge("leads_outbox_pending")).toBe(1);
+    // Repaired, it is relayed, and the figures drop back to 0.
+    await sql.query(
+      `UPDATE leads.outbox SET payload = jsonb_set(payload, '{source}', '"contact_form"') WHERE id = $1`,
+      [rows[0]!.id],
+    );
     await waitFor(async () => (await gauge("leads_outbox_pending")) === 0, 10_000, "relayed");
     expect(await gauge("leads_outbox_oldest_pending_seconds")).toBe(0);
   });
