@@ -51,7 +51,12 @@ export async function startTracing(service: string, env: NodeJS.ProcessEnv = pro
   ]);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  // OTEL_TRACES_SAMPLER=parentbased_traceidratio (or traceidratio) with OTEL_TRACES_SAMPLER_ARG=0.05
+  // keeps that share of traces (decided where a trace starts: the gateway); default: every trace.
+  const ratioSampler = /^(parentbased_)?traceidratio$/.test(env.OTEL_TRACES_SAMPLER ?? "");
+  const ratio = ratioSampler ? Math.min(1, Math.max(0, Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1) || 0)) : 1;
   const provider = new sdk.TracerProvider({
+    sampler: new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) }),
     resource: res
       .defaultResource()
       .merge(res.resourceFromAttributes({ "service.name": env.OTEL_SERVICE_NAME || service })),
