@@ -58,14 +58,25 @@ export async function startStack({
   };
   const redisPrefix =
     extraEnv.REDIS_PREFIX ?? `${process.env.TEST_REDIS_PREFIX ?? ""}s${randomBytes(4).toString("hex")}`;
+  // Every port of the stack distinct: the kernel may hand out a just-released port again.
+  const taken = new Set();
+  const distinctPort = async () => {
+    for (;;) {
+      const port = await freePort();
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+  };
   const ports = {};
   const metricsPorts = {};
   for (const name of SERVICE_NAMES) {
     ports[name] = [];
     metricsPorts[name] = [];
     for (let i = 0; i < (replicas[name] ?? 1); i++) {
-      ports[name].push(await freePort());
-      metricsPorts[name].push(await freePort());
+      ports[name].push(await distinctPort());
+      metricsPorts[name].push(await distinctPort());
     }
   }
   const url = (name, i = 0) => `http://127.0.0.1:${ports[name][i]}`;
