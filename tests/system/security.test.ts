@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_ROUTES } from "@lease/contracts";
+import { API_ROUTES, INTERNAL_ROUTES, UNMATCHED_ROUTE, metricRoute } from "@lease/contracts";
 import { runProcess, startTcpProxy } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
@@ -139,6 +139,42 @@ describe("security of the running stack", () => {
     expect(await status({ cookie, origin: "https://evil.example" })).toBe(403);
     expect(await status({ origin: stack.origin })).toBe(401);
     expect(await status({ cookie, origin: stack.origin })).toBe(101);
+  });
+
+  it("serves metrics only on the metrics listeners, with route labels bounded by the route table", async () => {
+    const all = { gateway: stack.gateway, ...stack.services };
+    for (const [name, svc] of Object.entries(all)) {
+      const open = await fetch(`${svc.url}/metrics`);
+      expect({ name, status: open.status }).toEqual({ name, status: 404 });
+      expect(await open.text()).not.toMatch(/http_requests_total|process_cpu/);
+      const listener = await fetch(svc.metricsUrl);
+      expect({ name, status: listener.status }).toEqual({ name, status: 200 });
+      expect(await listener.text()).toMatch(/http_requests_total|process_cpu/);
+    }
+
+    // Made-up ids on a proxied admin route: one series for the template, not one per id.
+    const series = async () =>
+      (await (await fetch(stack.gateway.metricsUrl)).text())
+        .split("\n")
+        .filter((l) => l.startsWith("http_request")).length;
+    const probe = () =>
+      fetch(`${stack.gateway.url}/api/admin/lease-requests/${crypto.randomUUID()}`).then((r) => r.status);
+    expect(await probe()).toBe(401);
+    const before = await series();
+    const statuses = await Promise.all(Array.from({ length: 20 }, probe));
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    expect(await series()).toBe(before);
+    await fetch(`${stack.gateway.url}/api/${crypto.randomUUID()}`);
+    await fetch(`${stack.gateway.url}/${crypto.randomUUID()}`);
+
+    const allowed = new Set([...API_ROUTES, ...INTERNAL_ROUTES].map((r) => metricRoute(r.path)));
+    allowed.add(UNMATCHED_ROUTE);
+    for (const [name, svc] of Object.entries(all)) {
+      const routes = [...(await (await fetch(svc.metricsUrl)).text()).matchAll(/route="([^"]*)"/g)].map(
+        (m) => m[1]!,
+      );
+      expect({ name, unknown: routes.filter((r) => !allowed.has(r)) }).toEqual({ name, unknown: [] });
+    }
   });
 });
 

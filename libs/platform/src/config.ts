@@ -20,6 +20,10 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535),
+  /** Prometheus scrapes GET /metrics on this port, a listener apart from PORT (0: any free port). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535),
+  /** The metrics listener's address: loopback locally, 0.0.0.0 in a container Prometheus scrapes. */
+  METRICS_HOST: z.string().default("127.0.0.1"),
   DATABASE_URL: z.url({ error: "DATABASE_URL must be a postgres:// URL" }),
   REDIS_URL: z.url({ error: "REDIS_URL must be a redis:// URL" }),
   /** Namespaces every Redis key, queue and channel, so test runs (and tenants) never collide. */

@@ -20,6 +20,7 @@ const minutesOrCount = (name: string, fallback: number) =>
 export const gatewayConfigSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9080),
     LEADS_URL: serviceUrl("LEADS_URL"),
     SETTINGS_URL: serviceUrl("SETTINGS_URL"),
     TRACKING_URL: serviceUrl("TRACKING_URL"),

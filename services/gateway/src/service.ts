@@ -131,6 +131,7 @@ export async function startGateway(
       logger: kit.logger,
     }),
     routes: [own, router],
+    traceFromHeaders: false,
     outer: [securityHeaders(httpsSite)],
     before: [csrfGuard(config.PUBLIC_ORIGIN), routeRequest],
     onUpgrade: createWsProxy({

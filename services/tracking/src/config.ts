@@ -17,6 +17,7 @@ function isProxyList(list: string): boolean {
 
 const trackingConfigFields = baseConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8083),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9083),
   /** Comma-separated addresses or CIDR ranges whose X-Forwarded-For is believed (the gateway). */
   TRUSTED_PROXIES: z
     .string()

@@ -1,4 +1,4 @@
-import { Counter, Gauge } from "prom-client";
+import { Counter, Gauge, Histogram } from "prom-client";
 import { CHANNELS, SessionsEndedEvent, VisitorChangedEvent } from "@lease/contracts";
 import {
   createKit,
@@ -100,6 +100,12 @@ export async function startTracking(
       ),
     config.PUBLISH_MIN_INTERVAL_MS,
   );
+  const fanout = new Histogram({
+    name: "tracking_ws_fanout_seconds",
+    help: "From a visitor change heard to the update pushed to this replica's admin sockets",
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [],
+  });
   const feed = new VisitorFeed(
     async () => {
       const now = clock.now();
@@ -108,6 +114,7 @@ export async function startTracking(
     },
     config.PUSH_MIN_INTERVAL_MS,
     logger,
+    (seconds) => fanout.observe(seconds),
   );
   await subscribeEvent(
     kit.subscriber(),
@@ -182,6 +189,15 @@ export async function startTracking(
   svc.app.metrics.registry.registerMetric(persisted);
   svc.app.metrics.registry.registerMetric(backlog);
   svc.app.metrics.registry.registerMetric(backlogMax);
+  svc.app.metrics.registry.registerMetric(fanout);
+  new Gauge({
+    name: "tracking_admin_sockets",
+    help: "Admin WebSocket connections open on this replica",
+    registers: [svc.app.metrics.registry],
+    collect() {
+      this.set(sockets.count);
+    },
+  });
 
   let stopping: Promise<void> | undefined;
   return {

@@ -36,6 +36,16 @@ export async function createTestDatabase(label = "t"): Promise<TestDatabase> {
       const c = new pg.Client({ connectionString: base.toString() });
       await c.connect();
       try {
+        // pg's Pool.end() resolves before its sockets are closed: give them a moment, so FORCE does
+        // not kill a connection that is closing anyway (its error would reach the test unhandled).
+        for (let i = 0; i < 20; i++) {
+          const { rows } = await c.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+            [name],
+          );
+          if (rows[0]!.n === 0) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
         await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       } finally {
         await c.end();
@@ -61,6 +71,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     HOST: "127.0.0.1",
     PORT: "0",
+    METRICS_PORT: "0",
     DATABASE_URL: baseDatabaseUrl(),
     REDIS_URL: baseRedisUrl(),
     REDIS_PREFIX: testRedisPrefix(),

@@ -86,6 +86,12 @@ describe("/ws live visitor feed", () => {
         country: "NL",
       });
       expect(update.data.stats.topPages).toContainEqual({ page: "/operationele-lease", views: 1 });
+      // The dashboards see the open socket and how long the push took.
+      const metrics = await (await fetch(a.svc.metricsUrl)).text();
+      expect(metrics).toMatch(/^tracking_admin_sockets(\{[^}]*\})? 1$/m);
+      const pushes = /^tracking_ws_fanout_seconds_count(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1];
+      expect(Number(pushes)).toBeGreaterThanOrEqual(1);
+      expect(metrics).toMatch(/^tracking_ws_fanout_seconds_bucket\{le="2.5"[^}]*\} [1-9]/m);
     } finally {
       client.ws.close();
     }

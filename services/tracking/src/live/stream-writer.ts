@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Logger, Pool, Redis } from "@lease/platform";
 import { insertBatch, type StatementCounter, type TrackEvent } from "../repositories/page-views";
+import { traceStreamBatch } from "./stream-trace";
 
 export const STREAM_GROUP = "postgres-writer";
 const GROUP = STREAM_GROUP;
@@ -116,7 +117,8 @@ export class StreamWriter {
 
   private async flush(entries: StreamEntry[]): Promise<void> {
     const events = entries.map(toEvent).filter((e): e is TrackEvent => e !== null);
-    if (events.length > 0) await insertBatch(this.o.pool, events, this.o.statements);
+    if (events.length > 0)
+      await traceStreamBatch(entries, () => insertBatch(this.o.pool, events, this.o.statements));
     // Acknowledged and deleted together: a written event has no reason to stay in Redis memory
     // (the stream's length cap is then only the backlog bound while Postgres is away).
     const ids = entries.map(([id]) => id);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ActiveVisitor, TopPage, VisitorStats } from "@lease/contracts";
 import type { Keyspace, Redis } from "@lease/platform";
 import { calendarKeys } from "../domain/calendar";
+import { streamTraceContext } from "../live/stream-trace";
 
 /** What ingest knows about one hit; `page` is undefined for a heartbeat. */
 export interface Hit {
@@ -38,7 +39,8 @@ export const MAX_ACTIVE_LIST = 200;
 // Records a batch of hits in one call (hits that arrive together share one script run).
 // KEYS: active zset, stream, then per hit: visitor hash, day HLL, week HLL, today's views zset.
 // ARGV: hit count, day ttl s, week ttl s, backlog bound, active cutoff (trim below), hash ttl ms,
-//       then per hit: session, at, ua, ip, city, country, page, isView, referrer, ip prefix.
+//       then per hit: session, at, ua, ip, city, country, page, isView, referrer, ip prefix,
+//       then the trace context for the stream entries ("" when tracing is off: live/stream-trace.ts).
 // Per hit only its own hash and stream entry are written; the shared structures (active set, the
 // day/week HLLs, today's page counts) get one command per key or page for the whole run, and each
 // shared key's expiry is set once: a run of 100 hits costs ~300 commands instead of ~1,100.
@@ -46,6 +48,7 @@ export const MAX_ACTIVE_LIST = 200;
 const RECORD_SCRIPT = `
 local n, dayTtl, weekTtl, maxLen = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
 local hashTtl = ARGV[6]
+local tc = ARGV[#ARGV] ~= "" and { "tc", ARGV[#ARGV] } or {}
 if redis.call("XLEN", KEYS[2]) >= maxLen then return ${BACKLOG_FULL} end
 local active, members, counts, ttl = {}, {}, {}, {}
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", "(" .. ARGV[5])
@@ -72,7 +75,7 @@ for i = 0, n - 1 do
     ttl[key] = (j == 1) and dayTtl or weekTtl
   end
   redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", page, "v", isView,
-    "r", ARGV[a + 9], "u", ua, "i", ARGV[a + 10], "ci", city, "co", country)
+    "r", ARGV[a + 9], "u", ua, "i", ARGV[a + 10], "ci", city, "co", country, unpack(tc))
 end
 if n > 0 then redis.call("ZADD", KEYS[1], unpack(active)) end
 for key, sids in pairs(members) do redis.call("PFADD", key, unpack(sids)) end
@@ -169,6 +172,7 @@ export class LiveVisitors {
         hit.ipPrefix ?? "",
       );
     }
+    args.push(streamTraceContext());
     let written: unknown;
     try {
       written = await this.redis.evalsha(RECORD_SHA, keys.length, ...keys, ...args);
