@@ -8,7 +8,14 @@ const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 describe("required environment read from the config schemas", () => {
   it("takes the variables without defaults from the exported zod schema", async () => {
     const names = await requiredIn(path.join(ROOT, "libs/platform/src/config.ts"));
-    expect(names.sort()).toEqual(["DATABASE_URL", "INTERNAL_TOKEN", "JWT_SECRET", "PORT", "REDIS_URL"]);
+    expect(names.sort()).toEqual([
+      "DATABASE_URL",
+      "INTERNAL_TOKEN",
+      "JWT_SECRET",
+      "METRICS_PORT",
+      "PORT",
+      "REDIS_URL",
+    ]);
   });
 
   it("reads a schema literal from source when the module cannot be imported", () => {

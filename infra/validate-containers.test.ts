@@ -13,6 +13,7 @@ const ROOT = path.dirname(INFRA);
 
 interface ComposeService {
   image: string;
+  profiles?: string[];
   command?: string[];
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
@@ -32,7 +33,9 @@ const envExample = Object.fromEntries(
 
 describe("docker-compose.yml", () => {
   it("runs PostgreSQL on a volume, Redis and the five services, each with a health check", () => {
-    expect(Object.keys(compose.services).sort()).toEqual(["postgres", "redis", ...SERVICE_NAMES].sort());
+    expect(Object.keys(compose.services).sort()).toEqual(
+      ["postgres", "redis", "prometheus", ...SERVICE_NAMES].sort(),
+    );
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
       expect(isPinnedImage(service.image) || service.image.startsWith("lease/"), service.image).toBe(true);
@@ -57,6 +60,29 @@ describe("docker-compose.yml", () => {
     expect(command).toContain("--appendonly yes");
     expect(command).toContain("--maxmemory-policy noeviction");
     expect(compose.services.redis?.volumes?.some((v) => v.endsWith(":/data"))).toBe(true);
+  });
+
+  it("offers a Prometheus (profile observability) that scrapes every metrics port with the tested rules", () => {
+    const prometheus = compose.services.prometheus!;
+    expect(prometheus.profiles).toEqual(["observability"]);
+    expect(prometheus.ports).toEqual(["127.0.0.1:9090:9090"]);
+    expect(prometheus.volumes).toContain("./observability/rules.yml:/etc/prometheus/rules.yml:ro");
+    const config = parse(readFileSync(path.join(INFRA, "observability/prometheus.yml"), "utf8")) as {
+      rule_files: string[];
+      scrape_configs: { static_configs: { targets: string[]; labels: { service: string } }[] }[];
+    };
+    expect(config.rule_files).toEqual(["/etc/prometheus/rules.yml"]);
+    const targets = config.scrape_configs.flatMap((c) => c.static_configs);
+    expect(targets.map((t) => t.labels.service).sort()).toEqual([...SERVICE_NAMES].sort());
+    for (const {
+      targets: [target],
+      labels,
+    } of targets) {
+      const env = compose.services[labels.service]?.environment ?? {};
+      expect(target, labels.service).toBe(`${labels.service}:${env.METRICS_PORT}`);
+      expect(env.METRICS_HOST, labels.service).toBe("0.0.0.0");
+      expect(env.METRICS_PORT, labels.service).not.toBe(env.PORT);
+    }
   });
 
   it("gives each service every environment variable it requires", async () => {

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
-import type { Container, Endpoint, Labels } from "./lib/k8s";
+import { parse, parseAllDocuments } from "yaml";
+import type { Container, Endpoint, LabelSelector, Labels } from "./lib/k8s";
 import { allowed, podLabels, podOf, selects, validateModel, workloads } from "./lib/k8s";
 import type { Manifest } from "./lib/kustomize";
 import { readManifests, renderKustomization, splitImage } from "./lib/kustomize";
@@ -270,6 +270,16 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
     )?.[1];
     const postgres: Endpoint = { ip: postgresCidr };
     const sendgrid: Endpoint = { ip: "149.72.10.10" };
+    const prometheus: Endpoint = {
+      labels: { "app.kubernetes.io/name": "prometheus" },
+      namespaceLabels: { "kubernetes.io/metadata.name": "monitoring" },
+    };
+    const METRICS_PORTS = Object.fromEntries(
+      SERVICE_NAMES.map((n) => [
+        n,
+        Number((find(objects, "ConfigMap", `${n}-config`)?.data as Record<string, string>).METRICS_PORT),
+      ]),
+    ) as Record<ServiceName, number>;
     const calls: Record<ServiceName, ServiceName[]> = {
       gateway: ["leads", "settings", "tracking", "mailer"],
       leads: [],
@@ -296,11 +306,55 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
         expect(can(pod(from, component), dns, 53), `${from} -> dns`).toBe(true);
       }
       expect(can(pod(from), sendgrid, 443), `${from} -> SendGrid`).toBe(from === "mailer");
+      // Prometheus reaches each service's metrics port and nothing else; the ingress never reaches it.
+      expect(can(prometheus, pod(from), METRICS_PORTS[from], "metrics"), `prometheus -> ${from}`).toBe(true);
+      expect(can(prometheus, pod(from), SERVICES[from], "http"), `prometheus -> ${from} http`).toBe(false);
+      expect(can(ingressController, pod(from), METRICS_PORTS[from], "metrics"), `ingress -> metrics`).toBe(
+        false,
+      );
       expect(can(redis, pod(from), SERVICES[from], "http"), `redis -> ${from}`).toBe(false);
     }
     expect(can(pod("intruder", "debug"), redis, 6379)).toBe(false);
     expect(can(redis, postgres, 5432)).toBe(false);
     expect(can(pod("mailer"), sendgrid, 80)).toBe(false);
+  });
+
+  it("carries the alerting rules, the PodMonitor of the metrics ports and the Grafana dashboard", () => {
+    const rule = find(objects, "PrometheusRule", "lease");
+    const rulesFile = parse(readFileSync(path.join(INFRA, "observability/rules.yml"), "utf8")) as object;
+    expect((rule?.spec as { groups: unknown }).groups).toEqual((rulesFile as { groups: unknown }).groups);
+    const dashboard = find(objects, "ConfigMap", "lease-grafana-dashboard");
+    expect(dashboard?.metadata.labels?.grafana_dashboard).toBe("1");
+    expect((dashboard?.data as Record<string, string>)["lease-broker.json"]).toBe(
+      readFileSync(path.join(INFRA, "observability/dashboard.json"), "utf8"),
+    );
+    const monitor = find(objects, "PodMonitor", "lease")?.spec as {
+      selector: LabelSelector;
+      podMetricsEndpoints: { port: string; relabelings: { targetLabel: string }[] }[];
+    };
+    expect(monitor.podMetricsEndpoints.map((e) => e.port)).toEqual(["metrics"]);
+    expect(monitor.podMetricsEndpoints[0]?.relabelings.map((r) => r.targetLabel)).toContain("service");
+    const common = find(objects, "ConfigMap", "lease-common")?.data as Record<string, string>;
+    expect(common.METRICS_HOST).toBe("0.0.0.0");
+    for (const d of deployments) {
+      const service = nameOf(d);
+      expect(selects(monitor.selector, podLabels(d)), service).toBe(true);
+      const config = find(objects, "ConfigMap", `${service}-config`)?.data as Record<string, string>;
+      const metricsPort = Number(config.METRICS_PORT);
+      expect(metricsPort, service).not.toBe(SERVICES[service]);
+      const [c] = containers(d) as [Container];
+      expect(c.ports, service).toContainEqual({ name: "metrics", containerPort: metricsPort });
+      const annotations = (d.spec as { template: { metadata: { annotations: Record<string, string> } } })
+        .template.metadata.annotations;
+      expect(annotations["prometheus.io/port"], service).toBe(String(metricsPort));
+      const svc = find(objects, "Service", service)?.spec as {
+        ports: { name: string; targetPort: string }[];
+      };
+      expect(svc.ports, service).toContainEqual(
+        expect.objectContaining({ name: "metrics", targetPort: "metrics" }),
+      );
+    }
+    expect(find(objects, "PodMonitor", "lease")?.metadata.namespace).toBe("lease");
   });
 
   it("carries /ws WebSockets to the gateway through the Ingress with long timeouts", () => {

@@ -16,7 +16,10 @@ const SPACING_MS = Number(process.env.VISIT_SPACING_MS ?? 1500);
 const origin = new URL(BASE_URL).origin;
 const wsUrl = `${BASE_URL.replace(/^http/, "ws")}/ws`;
 
-/** Mirrors issueSession in libs/platform/src/session.ts (HS256 token + jti recorded in Redis). */
+/**
+ * Mirrors issueSession in libs/platform/src/session.ts (HS256 token + jti recorded in Redis); without
+ * a `gen` claim the token counts as session generation 0, valid until that admin's sessions are ended.
+ */
 async function mintAdminCookie() {
   const { jwtSecret, redisUrl, redisPrefix } = settings();
   if (!jwtSecret) throw new Error("set ADMIN_COOKIE, or JWT_SECRET (in .env or the environment)");

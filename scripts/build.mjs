@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Builds what `npm start` and the Dockerfiles run: one ESM bundle per service (workspace libs
-// inlined, npm packages left external) and the web app (web/dist).
+// Builds what `npm start` and the Dockerfiles run: one ESM bundle per service (workspace libs and
+// the OpenTelemetry SDK inlined, other npm packages left external) and the web app (web/dist).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
@@ -11,7 +11,12 @@ const externalPackages = {
   name: "external-packages",
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith("@lease/")) return undefined;
+      // The OpenTelemetry SDK is installed beside libs/platform (its versions differ from the ones
+      // dev tools pull in at the root), out of a bundle's reach at run time: bundle it. Its modules
+      // are only evaluated when tracing is switched on (libs/platform/src/tracing.ts imports them lazily).
+      if (args.path.startsWith("@lease/") || args.path.startsWith("@opentelemetry/")) return undefined;
+      // A bundled package's own subpath imports ("#platform") resolve inside that package.
+      if (args.path.startsWith("#")) return undefined;
       return { path: args.path, external: true };
     });
   },

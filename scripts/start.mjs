@@ -13,12 +13,13 @@ import {
 import { ensureSecrets } from "./lib/secrets.mjs";
 import { serviceNodeArgs } from "./lib/stack.mjs";
 
+// Metrics are served apart from the public ports, on 127.0.0.1 only (README: "Metrics").
 const SERVICES = [
-  { name: "leads", port: 8081 },
-  { name: "settings", port: 8082 },
-  { name: "tracking", port: 8083 },
-  { name: "mailer", port: 8084 },
-  { name: "gateway", port: Number(process.env.PORT ?? 8080) },
+  { name: "leads", port: 8081, metricsPort: 9081 },
+  { name: "settings", port: 8082, metricsPort: 9082 },
+  { name: "tracking", port: 8083, metricsPort: 9083 },
+  { name: "mailer", port: 8084, metricsPort: 9084 },
+  { name: "gateway", port: Number(process.env.PORT ?? 8080), metricsPort: 9080 },
 ];
 
 async function waitHealthy(url, ms) {
@@ -96,6 +97,8 @@ async function main() {
         ...env,
         PORT: String(svc.port),
         HOST: svc.name === "gateway" ? (process.env.HOST ?? "127.0.0.1") : "127.0.0.1",
+        METRICS_PORT: String(svc.metricsPort),
+        METRICS_HOST: "127.0.0.1",
         LEADS_URL: urls.leads,
         SETTINGS_URL: urls.settings,
         TRACKING_URL: urls.tracking,
@@ -117,6 +120,7 @@ async function main() {
         Admin panel:    ${urls.gateway}/admin-login  (user from the line "Created admin" above on the first start,
                         or manage admins with: npm run admin -- create USER | reset-password USER)
         API document:   ${urls.gateway}/api/openapi.json
+        Metrics:        ${SERVICES.map((s) => `${s.name} http://127.0.0.1:${s.metricsPort}/metrics`).join(", ")}
         Press Ctrl-C to stop.`);
   if (!existsSync("web/dist/index.html"))
     console.log("[start] note: web/dist is missing, only the API is served");

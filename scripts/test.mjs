@@ -11,6 +11,7 @@ import {
   ensureDependencies,
   ensureChromium,
   ensureDatabase,
+  ensurePrometheus,
   provision,
   withDatabase,
 } from "./lib/provision.mjs";
@@ -59,6 +60,8 @@ async function main() {
       step("lint (eslint)", run("npx", ["eslint", "--max-warnings=0", "."]));
       step("format (prettier)", run("npx", ["prettier", "--check", "--log-level=warn", "."]));
     }
+    // promtool and prometheus for the rule tests (infra/observability.test.ts, tests/system/observability.test.ts).
+    if (!ensurePrometheus()) console.log("[test] prometheus/promtool missing: their tests are skipped");
     mkdirSync(".tmp", { recursive: true });
     rmSync(".tmp/vitest.json", { force: true });
     const vitestOk = run(

@@ -4,6 +4,7 @@ import { Job } from "kubernetes-models/batch/v1";
 import { Ingress, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Namespace, Secret, Service } from "kubernetes-models/v1";
+import { PodMonitor, PrometheusRule } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
 import type { Manifest } from "./kustomize";
 import { podSpecOf } from "./kustomize";
 
@@ -22,6 +23,8 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
   "networking.k8s.io/v1/Ingress": Ingress,
   "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
+  "monitoring.coreos.com/v1/PrometheusRule": PrometheusRule,
+  "monitoring.coreos.com/v1/PodMonitor": PodMonitor,
 };
 
 /** Throws with the object's kind and name when its schema is violated or its kind is unknown here. */

@@ -4,7 +4,8 @@ import { parseAllDocuments } from "yaml";
 
 // A small kustomize renderer for the features infra/k8s uses (the kustomize binary cannot be
 // installed everywhere the tests run): resources (files and directories), namespace, images
-// (newName/newTag/digest) and strategic-merge patches. Any other kustomization field throws, so a
+// (newName/newTag/digest), strategic-merge patches and ConfigMaps generated from files (without the
+// name hash). Any other kustomization field throws, so a
 // manifest change that needs more is noticed here instead of silently rendering something else.
 
 export interface Manifest {
@@ -33,9 +34,25 @@ interface Kustomization {
   resources?: string[];
   images?: ImageOverride[];
   patches?: { path: string }[];
+  configMapGenerator?: ConfigMapGenerator[];
 }
 
-const SUPPORTED_FIELDS = new Set(["apiVersion", "kind", "namespace", "resources", "images", "patches"]);
+interface ConfigMapGenerator {
+  name: string;
+  /** "key=path" or "path" (the key is then the file name). */
+  files?: string[];
+  options?: { disableNameSuffixHash?: boolean; labels?: Record<string, string> };
+}
+
+const SUPPORTED_FIELDS = new Set([
+  "apiVersion",
+  "kind",
+  "namespace",
+  "resources",
+  "images",
+  "patches",
+  "configMapGenerator",
+]);
 const CLUSTER_SCOPED = new Set([
   "Namespace",
   "ClusterRole",
@@ -89,6 +106,7 @@ export function renderKustomization(dir: string): Manifest[] {
     const target = path.resolve(dir, ref);
     return statSync(target).isDirectory() ? renderKustomization(target) : readManifests(target);
   });
+  for (const generator of parsed.configMapGenerator ?? []) objects.push(generateConfigMap(dir, generator));
   for (const patch of parsed.patches ?? []) {
     for (const doc of readManifests(path.resolve(dir, patch.path))) {
       const index = objects.findIndex((o) => o.kind === doc.kind && o.metadata.name === doc.metadata.name);
@@ -105,6 +123,26 @@ export function renderKustomization(dir: string): Manifest[] {
   }
   for (const image of parsed.images ?? []) objects = objects.map((o) => overrideImage(o, image));
   return objects;
+}
+
+function generateConfigMap(dir: string, generator: ConfigMapGenerator): Manifest {
+  const unsupported = Object.keys(generator).filter((k) => !["name", "files", "options"].includes(k));
+  if (unsupported.length > 0 || !generator.options?.disableNameSuffixHash)
+    throw new Error(
+      `configMapGenerator ${generator.name}: the test renderer supports only files, labels and disableNameSuffixHash: true`,
+    );
+  const data: Record<string, string> = {};
+  for (const entry of generator.files ?? []) {
+    const [key, file] = entry.includes("=") ? entry.split("=", 2) : [path.basename(entry), entry];
+    data[key as string] = readFileSync(path.resolve(dir, file as string), "utf8");
+  }
+  const labels = generator.options.labels;
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: generator.name, ...(labels ? { labels } : {}) },
+    data,
+  };
 }
 
 export function strategicMerge(base: unknown, patch: unknown, field = ""): unknown {

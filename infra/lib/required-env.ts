@@ -17,6 +17,9 @@ const COMMON = [
   "LOG_LEVEL",
   "HOST",
   "PORT",
+  // The metrics listener: in a container it must listen beyond loopback, on the port scraped.
+  "METRICS_HOST",
+  "METRICS_PORT",
   "DATABASE_URL",
   "REDIS_URL",
   "REDIS_PREFIX",

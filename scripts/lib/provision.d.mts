@@ -14,3 +14,4 @@ export function dropDatabasesWithPrefix(serverUrl: string, prefix: string): Prom
 export function ensureDependencies(): void;
 export function startOwnPostgres(children: ChildProcess[], dataRoot?: string): Promise<string>;
 export function startOwnRedis(children: ChildProcess[], dataRoot?: string): Promise<string>;
+export function ensurePrometheus(): boolean;

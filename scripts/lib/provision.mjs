@@ -107,6 +107,23 @@ export function ensureChromium(env = process.env) {
   );
 }
 
+/**
+ * Debian's Prometheus (`promtool` and the server) for the rule tests and the live scrape check.
+ * Installed like Chromium when missing and we run as root on Debian; returns whether promtool is
+ * there (the tests skip with a message when it is not).
+ */
+export function ensurePrometheus() {
+  if (which("promtool") && which("prometheus")) return true;
+  if (isRoot() && isDebian()) {
+    try {
+      aptInstall(["prometheus"]);
+    } catch (err) {
+      say(`${err.message}; the Prometheus rule tests will be skipped`);
+    }
+  }
+  return Boolean(which("promtool") && which("prometheus"));
+}
+
 async function freePort(preferred) {
   if (!(await canConnect("127.0.0.1", preferred))) return preferred;
   return new Promise((resolve) => {

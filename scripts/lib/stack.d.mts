@@ -7,6 +7,8 @@ export interface StackProcess {
   child: ChildProcess;
   url: string;
   port: number;
+  /** GET /metrics on the process's own metrics listener (127.0.0.1, METRICS_PORT). */
+  metricsUrl: string;
 }
 export interface Stack {
   url: string;

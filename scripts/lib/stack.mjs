@@ -58,10 +58,26 @@ export async function startStack({
   };
   const redisPrefix =
     extraEnv.REDIS_PREFIX ?? `${process.env.TEST_REDIS_PREFIX ?? ""}s${randomBytes(4).toString("hex")}`;
+  // Every port of the stack distinct: the kernel may hand out a just-released port again.
+  const taken = new Set();
+  const distinctPort = async () => {
+    for (;;) {
+      const port = await freePort();
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+  };
   const ports = {};
+  const metricsPorts = {};
   for (const name of SERVICE_NAMES) {
     ports[name] = [];
-    for (let i = 0; i < (replicas[name] ?? 1); i++) ports[name].push(await freePort());
+    metricsPorts[name] = [];
+    for (let i = 0; i < (replicas[name] ?? 1); i++) {
+      ports[name].push(await distinctPort());
+      metricsPorts[name].push(await distinctPort());
+    }
   }
   const url = (name, i = 0) => `http://127.0.0.1:${ports[name][i]}`;
   const all = (name) => ports[name].map((_, i) => url(name, i)).join(",");
@@ -98,12 +114,22 @@ export async function startStack({
         ...(name === "gateway" ? {} : firstReplicaUrls),
         PORT: String(ports[name][i]),
         HOST: "127.0.0.1",
+        // Metrics on a listener of their own, on loopback: what Prometheus scrapes.
+        METRICS_PORT: String(metricsPorts[name][i]),
+        METRICS_HOST: "127.0.0.1",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout.pipe(log);
     child.stderr.pipe(log);
-    const entry = { name, index: i, child, url: url(name, i), port: ports[name][i] };
+    const entry = {
+      name,
+      index: i,
+      child,
+      url: url(name, i),
+      port: ports[name][i],
+      metricsUrl: `http://127.0.0.1:${metricsPorts[name][i]}/metrics`,
+    };
     processes.push(entry);
     if (!(await waitHealthy(entry.url, 30_000, child)))
       throw new Error(`${name}#${i} did not start; see ${logDir}/${name}.log`);

@@ -176,7 +176,7 @@ describe("visit beacons through the gateway", () => {
     const batches = async () =>
       Number(
         /gateway_beacon_batch_hits_count(?:\{[^}]*\})? (\d+)/.exec(
-          await (await fetch(`${gateway.url}/metrics`)).text(),
+          await (await fetch(gateway.metricsUrl)).text(),
         )?.[1] ?? 0,
       );
     const b0 = await batches();
@@ -211,7 +211,7 @@ describe("visit beacons through the gateway", () => {
     expect(((await crossSite.json()) as { code: string }).code).toBe("forbidden");
 
     // Counted in the gateway's request metrics like any other request.
-    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const metrics = await (await fetch(gateway.metricsUrl)).text();
     expect(metrics).toMatch(
       /http_requests_total\{[^}]*route="\/api\/track\/visit"[^}]*status="204"[^}]*\} [1-9]/,
     );

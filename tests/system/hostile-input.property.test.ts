@@ -59,6 +59,11 @@ function bodyFor(route: ApiRoute): fc.Arbitrary<string> {
     fc.jsonValue().map((v) => JSON.stringify(v)),
     fc.integer({ min: 100, max: 20_000 }).map((depth) => "[".repeat(depth) + "]".repeat(depth)),
     fc.integer({ min: 10, max: 3000 }).map((depth) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth)),
+    // Deep values around a NUL: once a 500 (the NUL check recursed), now a 400 for anything past 64 levels.
+    fc
+      .integer({ min: 50, max: 3000 })
+      .map((depth) => '{"a":'.repeat(depth) + '"\\u0000"' + "}".repeat(depth)),
+    fc.integer({ min: 50, max: 5000 }).map((depth) => "[".repeat(depth) + '"\\u0000"' + "]".repeat(depth)),
     fc.constantFrom("{", "nul", '{"a":1}garbage', "\u0000", "[1,2", '{"__proto__":{"admin":true}}'),
     hostileString.map((s) => JSON.stringify(s)),
   );

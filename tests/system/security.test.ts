@@ -1,15 +1,56 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_ROUTES } from "@lease/contracts";
+import { API_ROUTES, INTERNAL_ROUTES, UNMATCHED_ROUTE, metricRoute } from "@lease/contracts";
+import { runProcess, startTcpProxy } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 // A security check of the running stack, through the gateway as a browser or an attacker sees it.
+// Two observers sit on the gateway's own connections only: its Postgres goes through a cuttable
+// TCP proxy (readiness), its calls to leads through a proxy that records the request headers.
 
 let stack: FullStack;
+let gatewayPostgres: Awaited<ReturnType<typeof startTcpProxy>>;
+let leadsTap: http.Server;
+let leadsTarget = "";
+const headersAtLeads: http.IncomingHttpHeaders[] = [];
+
 beforeAll(async () => {
-  stack = await startFullStack();
+  leadsTap = http.createServer((req, res) => {
+    headersAtLeads.push(req.headers);
+    const forward = http.request(
+      `${leadsTarget}${req.url}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on("error", () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => leadsTap.listen(0, "127.0.0.1", resolve));
+  const tapUrl = `http://127.0.0.1:${(leadsTap.address() as AddressInfo).port}`;
+  stack = await startFullStack(
+    {},
+    {
+      gatewayEnv: async (env) => {
+        const db = new URL(env.DATABASE_URL!);
+        gatewayPostgres = await startTcpProxy(db.hostname, Number(db.port || 5432));
+        db.port = String(gatewayPostgres.port);
+        leadsTarget = env.LEADS_URL!;
+        return { ...env, LEADS_URL: tapUrl, DATABASE_URL: db.toString() };
+      },
+    },
+  );
 }, 60_000);
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await gatewayPostgres?.close();
+  await new Promise((resolve) => leadsTap?.close(resolve));
+});
 
 const REQUIRED_HEADERS: Record<string, RegExp> = {
   "content-security-policy": /frame-ancestors 'none'/,
@@ -98,5 +139,166 @@ describe("security of the running stack", () => {
     expect(await status({ cookie, origin: "https://evil.example" })).toBe(403);
     expect(await status({ origin: stack.origin })).toBe(401);
     expect(await status({ cookie, origin: stack.origin })).toBe(101);
+  });
+
+  it("serves metrics only on the metrics listeners, with route labels bounded by the route table", async () => {
+    const all = { gateway: stack.gateway, ...stack.services };
+    for (const [name, svc] of Object.entries(all)) {
+      const open = await fetch(`${svc.url}/metrics`);
+      expect({ name, status: open.status }).toEqual({ name, status: 404 });
+      expect(await open.text()).not.toMatch(/http_requests_total|process_cpu/);
+      const listener = await fetch(svc.metricsUrl);
+      expect({ name, status: listener.status }).toEqual({ name, status: 200 });
+      expect(await listener.text()).toMatch(/http_requests_total|process_cpu/);
+    }
+
+    // Made-up ids on a proxied admin route: one series for the template, not one per id.
+    const series = async () =>
+      (await (await fetch(stack.gateway.metricsUrl)).text())
+        .split("\n")
+        .filter((l) => l.startsWith("http_request")).length;
+    const probe = () =>
+      fetch(`${stack.gateway.url}/api/admin/lease-requests/${crypto.randomUUID()}`).then((r) => r.status);
+    expect(await probe()).toBe(401);
+    const before = await series();
+    const statuses = await Promise.all(Array.from({ length: 20 }, probe));
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    expect(await series()).toBe(before);
+    await fetch(`${stack.gateway.url}/api/${crypto.randomUUID()}`);
+    await fetch(`${stack.gateway.url}/${crypto.randomUUID()}`);
+
+    const allowed = new Set([...API_ROUTES, ...INTERNAL_ROUTES].map((r) => metricRoute(r.path)));
+    allowed.add(UNMATCHED_ROUTE);
+    for (const [name, svc] of Object.entries(all)) {
+      const routes = [...(await (await fetch(svc.metricsUrl)).text()).matchAll(/route="([^"]*)"/g)].map(
+        (m) => m[1]!,
+      );
+      expect({ name, unknown: routes.filter((r) => !allowed.has(r)) }).toEqual({ name, unknown: [] });
+    }
+  });
+});
+
+/** `npm run admin -- ARGS` as staff run it (the TypeScript entry through tsx), against this stack. */
+const adminCli = (args: string[], stdin: string) =>
+  runProcess(process.execPath, ["--import", "tsx", "services/gateway/src/cli/admin.ts", ...args], {
+    cwd: fileURLToPath(new URL("../../", import.meta.url)),
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: stack.db.url,
+      REDIS_URL: stack.env.REDIS_URL,
+      REDIS_PREFIX: stack.env.REDIS_PREFIX,
+    },
+    stdin,
+  });
+
+describe("sessions end with the password", () => {
+  it("reset-password: the old cookie gets 401 from the gateway and the services, an open /ws closes with 4401 at once", async () => {
+    const created = await adminCli(["create", "eigenaar"], "oud-wachtwoord-2026\n");
+    expect(created.code, created.err).toBe(0);
+    const login = await fetch(`${stack.gateway.url}/api/admin/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: stack.origin, "x-forwarded-for": "192.0.2.77" },
+      body: JSON.stringify({ username: "eigenaar", password: "oud-wachtwoord-2026" }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = /admin_session=[^;]+/.exec(login.headers.get("set-cookie") ?? "")![0];
+    const adminCalls = () =>
+      Promise.all([
+        fetch(`${stack.gateway.url}/api/admin/me`, { headers: { cookie } }),
+        fetch(`${stack.gateway.url}/api/admin/lease-requests`, { headers: { cookie } }),
+        // The services check sessions themselves too: straight to their own ports.
+        fetch(`${stack.services.leads.url}/api/admin/lease-requests`, { headers: { cookie } }),
+        fetch(`${stack.services.settings.url}/api/admin/company-settings`, { headers: { cookie } }),
+      ]).then((answers) => answers.map((r) => r.status));
+    expect(await adminCalls()).toEqual([200, 200, 200, 200]);
+
+    const ws = new WebSocket(`${stack.gateway.url.replace("http", "ws")}/ws`, {
+      headers: { cookie, origin: stack.origin },
+    });
+    await new Promise((resolve, reject) => {
+      ws.once("open", resolve);
+      ws.once("error", reject);
+    });
+    const closed = new Promise<{ code: number; at: number }>((resolve) =>
+      ws.once("close", (code) => resolve({ code, at: Date.now() })),
+    );
+
+    const reset = await adminCli(["reset-password", "eigenaar"], "nieuw-wachtwoord-2026\n");
+    expect(reset.code, reset.err).toBe(0);
+    const resetAt = Date.now();
+    expect(await adminCalls()).toEqual([401, 401, 401, 401]);
+    // WS_SESSION_RECHECK_MS is 30 s here: only the announcement can close it this soon.
+    const { code, at } = await closed;
+    expect(code).toBe(4401);
+    expect(at - resetAt).toBeLessThan(3000);
+  }, 30_000);
+});
+
+describe("hostile bodies and headers from outside", () => {
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${stack.gateway.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: stack.origin, ...headers },
+      body,
+    });
+
+  it("answers JSON nested 2,500 levels deep around a NUL with a Dutch 400 on every parser", async () => {
+    // 15 KB, under the body limit: once a 500 on each of these (the NUL check recursed).
+    const deep = '{"a":'.repeat(2500) + '"\\u0000"' + "}".repeat(2500);
+    expect(deep.length).toBeLessThan(16 * 1024);
+    for (const path of ["/api/track/visit", "/api/contact", "/api/admin/login", "/api/lease-requests"]) {
+      const res = await post(path, deep);
+      expect({ path, status: res.status, body: await res.json() }).toEqual({
+        path,
+        status: 400,
+        body: {
+          code: "too_deep",
+          message: "De gegevens zijn te diep genest (maximaal 64 niveaus); stuur een eenvoudiger opbouw",
+        },
+      });
+    }
+  });
+
+  it("drops the internal token and forwarding headers a client sends before a service sees the request", async () => {
+    const before = headersAtLeads.length;
+    const res = await post(
+      "/api/contact",
+      JSON.stringify({ name: "Jan", email: "jan@example.nl", message: "Bel mij" }),
+      {
+        "x-internal-token": stack.env.INTERNAL_TOKEN!,
+        "x-forwarded-for": "10.0.0.1",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "intranet.example",
+        "x-real-ip": "10.0.0.1",
+        forwarded: "for=10.0.0.1",
+      },
+    );
+    expect(res.status).toBeLessThan(500);
+    expect(headersAtLeads.length).toBe(before + 1);
+    const seen = headersAtLeads.at(-1)!;
+    expect(seen["x-internal-token"]).toBeUndefined();
+    expect(seen["x-real-ip"]).toBeUndefined();
+    expect(seen.forwarded).toBeUndefined();
+    expect(seen["x-forwarded-for"]).toBe("127.0.0.1");
+    expect(seen["x-forwarded-host"]).toBe(new URL(stack.gateway.url).host);
+  });
+
+  it("answers /readyz on the public port with the status of each check, never the error text", async () => {
+    gatewayPostgres.cut();
+    try {
+      const res = await fetch(`${stack.gateway.url}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({
+        status: "not_ready",
+        service: "gateway",
+        checks: { postgres: "failed", redis: "ok" },
+      });
+    } finally {
+      gatewayPostgres.restore();
+    }
+    const deadline = Date.now() + 10_000;
+    while ((await fetch(`${stack.gateway.url}/readyz`)).status !== 200 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await fetch(`${stack.gateway.url}/readyz`)).status).toBe(200);
   });
 });

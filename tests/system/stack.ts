@@ -28,6 +28,8 @@ export async function startFullStack(
     /** e.g. route the services' Postgres traffic through a cuttable proxy */ rewriteDatabaseUrl?: (
       url: string,
     ) => string;
+    /** Changes the gateway's environment alone (e.g. a service URL through an observing proxy). */
+    gatewayEnv?: (env: NodeJS.ProcessEnv) => Promise<NodeJS.ProcessEnv>;
   } = {},
 ): Promise<FullStack> {
   const db = await createTestDatabase("stack");
@@ -54,7 +56,7 @@ export async function startFullStack(
   const settings = await startSettings(at(ports.settings));
   const tracking = await startTracking(at(ports.tracking));
   const mailer = await startMailer(at(ports.mailer));
-  const gateway = await startGateway({ ...env, PORT: "0" });
+  const gateway = await startGateway({ ...((await opts.gatewayEnv?.(env)) ?? env), PORT: "0" });
   const redis = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 1 });
   redis.on("error", () => undefined); // tests stop Redis on purpose
   const session = { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! };

@@ -21,6 +21,7 @@ import {
   UpdateLeaseStatusBody,
 } from "./http/lease-requests";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
+import { TRACK_BATCH_PATH } from "./http/internal";
 import {
   Analytics,
   AnalyticsQuery,
@@ -354,4 +355,58 @@ export const SERVICE_PREFIXES: readonly { prefix: string; service: ServiceName }
 export function serviceForPath(path: string): ServiceName | undefined {
   const match = SERVICE_PREFIXES.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
   return match?.service;
+}
+
+/**
+ * Routes the public never reaches: service-to-service calls (/internal/*, with the internal token)
+ * and the probes every service answers. With API_ROUTES they are every route a service has, and
+ * so every value a metric's `route` label can take (besides "unmatched").
+ */
+export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; service: ServiceName | "all" }[] =
+  [
+    { method: "GET", path: "/healthz", service: "all" },
+    { method: "GET", path: "/readyz", service: "all" },
+    { method: "GET", path: "/internal/lease-requests/{id}", service: "leads" },
+    { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
+    { method: "GET", path: "/internal/mail-settings", service: "settings" },
+    { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },
+    { method: "POST", path: "/internal/test-email", service: "mailer" },
+  ];
+
+/** A path template in the form metrics use: "/api/admin/lease-requests/{id}" → "/api/admin/lease-requests/:id". */
+export const metricRoute = (openApiPath: string): string => openApiPath.replace(/\{([^}]+)\}/g, ":$1");
+
+/** The value of a metric's `route` label for anything that is no known route. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/**
+ * Maps a request path (without query string) to the route template it matches, or "unmatched":
+ * labels are then bounded by the route table, whatever paths clients make up. Literal paths are
+ * one map lookup; templates with parameters are tried after, fewest parameters first (so
+ * "/export.csv" wins over "/{id}").
+ */
+export function createRouteMatcher(
+  paths: readonly string[] = [...API_ROUTES, ...INTERNAL_ROUTES].map((r) => r.path),
+): (path: string) => string {
+  const literal = new Map<string, string>();
+  const patterns: { re: RegExp; label: string; params: number }[] = [];
+  for (const path of new Set(paths)) {
+    const label = metricRoute(path);
+    const params = (path.match(/\{/g) ?? []).length;
+    if (params === 0) literal.set(path, label);
+    else {
+      const source = path
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+        .join("[^/]+");
+      patterns.push({ re: new RegExp(`^${source}$`), label, params });
+    }
+  }
+  patterns.sort((a, b) => a.params - b.params);
+  return (path) => {
+    const hit = literal.get(path);
+    if (hit !== undefined) return hit;
+    for (const p of patterns) if (p.re.test(path)) return p.label;
+    return UNMATCHED_ROUTE;
+  };
 }

@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApp } from "./app";
 import { createLogger } from "./logger";
+import { startMetricsServer, type MetricsServer } from "./metrics";
 import { startHttpServer, type RunningServer } from "./server";
 import { parseOr400 } from "./validate";
 
 const Body = z.strictObject({ name: z.string().min(1, "Naam is verplicht"), age: z.number().int() });
 
 let server: RunningServer;
+let metrics: MetricsServer;
 beforeAll(async () => {
   const router = new Router();
   router.post("/echo", (ctx) => {
@@ -26,10 +28,25 @@ beforeAll(async () => {
     logger: createLogger("test", "silent"),
     routes: router,
     bodyLimitBytes: 1024,
+    // Answers any path under /proxied/ itself, as the gateway's proxy does.
+    before: [
+      async (ctx, next) => {
+        if (!ctx.path.startsWith("/proxied/")) return next();
+        ctx.body = { proxied: true };
+      },
+    ],
   });
-  server = await startHttpServer(app, { host: "127.0.0.1", port: 0, logger: createLogger("test", "silent") });
+  const logger = createLogger("test", "silent");
+  server = await startHttpServer(app, { host: "127.0.0.1", port: 0, logger });
+  metrics = await startMetricsServer(app.metrics.registry, { host: "127.0.0.1", port: 0, logger });
 });
-afterAll(() => server.close(1000));
+afterAll(async () => {
+  await server.close(1000);
+  await metrics.close();
+});
+
+const seriesCount = async () =>
+  (await (await fetch(metrics.url)).text()).split("\n").filter((l) => l.startsWith("http_request")).length;
 
 const post = (
   path: string,
@@ -119,11 +136,32 @@ describe("the Koa app factory", () => {
     expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("exposes request counts by route and status and process metrics", async () => {
+  it("exposes request counts by route and status and process metrics on the metrics listener", async () => {
     await fetch(`${server.url}/nothing-here`);
-    const text = await (await fetch(`${server.url}/metrics`)).text();
-    expect(text).toMatch(/http_requests_total\{[^}]*status="404"[^}]*\} \d+/);
+    const text = await (await fetch(metrics.url)).text();
+    expect(text).toMatch(/http_requests_total\{[^}]*route="unmatched"[^}]*status="404"[^}]*\} \d+/);
     expect(text).toMatch(/http_request_duration_seconds_bucket/);
+    expect(text).toMatch(/http_requests_in_flight/);
     expect(text).toMatch(/process_resident_memory_bytes/);
+    expect((await fetch(metrics.url.replace("/metrics", "/healthz"))).status).toBe(404);
+  });
+
+  it("answers /metrics on the public port with 404", async () => {
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toMatch(/http_requests_total|process_/);
+  });
+
+  it("labels paths no route template knows as one 'unmatched' route, however many there are", async () => {
+    await fetch(`${server.url}/proxied/${crypto.randomUUID()}`);
+    const before = await seriesCount();
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${server.url}/proxied/${crypto.randomUUID()}`);
+      expect(res.status).toBe(200);
+    }
+    expect(await seriesCount()).toBe(before);
+    const text = await (await fetch(metrics.url)).text();
+    expect(text).not.toMatch(/route="\/proxied/);
+    expect(text).toMatch(/http_requests_total\{[^}]*route="unmatched"[^}]*status="200"[^}]*\} 21/);
   });
 });

@@ -5,8 +5,17 @@ import Router from "@koa/router";
 import type { Logger } from "./logger";
 import { jsonBody } from "./body";
 import { HttpError, isDatabaseUnavailable } from "./errors";
-import { createMetrics, type HttpMetrics } from "./metrics";
+import { createMetrics, routeLabel, type HttpMetrics } from "./metrics";
 import { isRedisUnavailable } from "./redis";
+import {
+  SpanKind,
+  SpanStatusCode,
+  contextFrom,
+  startSpan,
+  tracingEnabled,
+  withActiveSpan,
+  type Span,
+} from "./tracing";
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -21,6 +30,8 @@ export interface AppOptions {
   before?: Koa.Middleware[];
   /** Middleware that wraps every answer, health and errors included (security headers). */
   outer?: Koa.Middleware[];
+  /** Continue a trace named by the request's traceparent header (false at the public edge). */
+  traceFromHeaders?: boolean;
 }
 
 export interface ServiceApp {
@@ -50,8 +61,8 @@ const INTERNAL_MESSAGE = "Er ging iets mis aan onze kant. Probeer het later opni
 
 export function createApp(opts: AppOptions): ServiceApp {
   const app = new Koa({ proxy: false });
-  const metrics = createMetrics(opts.service);
   let inFlight = 0;
+  const metrics = createMetrics(opts.service, () => inFlight);
   // Koa prints uncaught errors itself; ours are all logged by the error middleware below.
   app.silent = true;
 
@@ -67,6 +78,14 @@ export function createApp(opts: AppOptions): ServiceApp {
       enumerable: true,
     });
     ctx.set("x-request-id", requestId);
+    if (!tracingEnabled()) return handle(ctx, next);
+    // The gateway starts each trace itself: a client's traceparent is not believed at the edge.
+    const parent = contextFrom(opts.traceFromHeaders === false ? undefined : ctx.req.headers);
+    const span = startSpan(ctx.method, { kind: SpanKind.SERVER, parent });
+    return withActiveSpan(span, () => handle(ctx, next, span), parent);
+  });
+
+  async function handle(ctx: Context, next: Next, span?: Span) {
     const started = process.hrtime.bigint();
     inFlight++;
     try {
@@ -74,12 +93,10 @@ export function createApp(opts: AppOptions): ServiceApp {
     } finally {
       inFlight--;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route =
-        (ctx as Context & { _matchedRoute?: string })._matchedRoute ??
-        (ctx.status === 404 ? "unmatched" : ctx.path);
-      const labels = { method: ctx.method, route: String(route), status: String(ctx.status) };
+      const labels = { method: ctx.method, route: routeLabel(ctx.path), status: String(ctx.status) };
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, seconds);
+      if (span) endServerSpan(span, labels.method, labels.route, ctx.status);
       if (ctx.status >= 500)
         ctx.state.log.warn(
           { method: ctx.method, path: ctx.path, status: ctx.status, ms: seconds * 1000 },
@@ -91,7 +108,7 @@ export function createApp(opts: AppOptions): ServiceApp {
           "request",
         );
     }
-  });
+  }
 
   for (const mw of opts.outer ?? []) app.use(mw);
 
@@ -133,27 +150,35 @@ export function createApp(opts: AppOptions): ServiceApp {
     ctx.set("Cache-Control", "no-store");
     ctx.body = { status: "ok", service: opts.service };
   });
+  // Why a check fails (host names, ports, driver messages) goes to the log, never to the answer:
+  // the gateway's /readyz is on the public port. Logged when a check starts failing, not per probe.
+  const failing = new Set<string>();
   health.get("/readyz", async (ctx) => {
     ctx.set("Cache-Control", "no-store");
-    const results: Record<string, string> = {};
+    const results: Record<string, "ok" | "failed"> = {};
     let ready = true;
     await Promise.all(
       Object.entries(opts.readiness ?? {}).map(async ([name, check]) => {
         try {
           await withTimeout(check(), 2000);
           results[name] = "ok";
+          if (failing.delete(name)) opts.logger.info({ check: name }, "readiness check passes again");
         } catch (err) {
           ready = false;
-          results[name] = (err as Error).message || "unavailable";
+          results[name] = "failed";
+          if (!failing.has(name)) {
+            failing.add(name);
+            opts.logger.warn({ check: name, reason: (err as Error).message }, "readiness check failed");
+          }
         }
       }),
     );
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? "ready" : "not_ready", service: opts.service, checks: results };
   });
-  health.get("/metrics", async (ctx) => {
-    ctx.set("Content-Type", metrics.registry.contentType);
-    ctx.body = await metrics.registry.metrics();
+  // Metrics live on their own listener (METRICS_PORT); here the path is refused like any unknown one.
+  health.all("/metrics", (ctx) => {
+    throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${ctx.path}`);
   });
   app.use(health.routes());
 
@@ -178,6 +203,18 @@ export function createApp(opts: AppOptions): ServiceApp {
       };
     },
   };
+}
+
+/** Names a server span by its route template and records the answer's status. */
+export function endServerSpan(span: Span, method: string, route: string, status: number): void {
+  span.updateName(`${method} ${route}`);
+  span.setAttributes({
+    "http.request.method": method,
+    "http.route": route,
+    "http.response.status_code": status,
+  });
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }
 
 /** The caller's X-Request-Id when it is a sane token, else a fresh one. */

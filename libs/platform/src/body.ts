@@ -33,8 +33,17 @@ export const notJson = () =>
 const NUL_MESSAGE = "De gegevens bevatten een ongeldig teken (NUL); verwijder het en probeer het opnieuw";
 
 /**
- * A JSON body's text as a value: blank is undefined, anything unparseable a 400. Text holding a NUL
- * character is a 400 too: PostgreSQL cannot store it, so it would otherwise end as a 500.
+ * No form or beacon nests deeper than a few levels; anything deeper is refused before zod or
+ * anything else that recurses walks it.
+ */
+export const JSON_MAX_DEPTH = 64;
+const DEPTH_MESSAGE = `De gegevens zijn te diep genest (maximaal ${JSON_MAX_DEPTH} niveaus); stuur een eenvoudiger opbouw`;
+
+/**
+ * A JSON body's text as a value: blank is undefined, anything unparseable a 400. Nesting deeper
+ * than JSON_MAX_DEPTH is a 400 (every later step, zod and JSON.stringify included, walks the
+ * value, and a deep enough value would overflow the stack there). Text holding a NUL character is
+ * a 400 too: PostgreSQL cannot store it, so it would otherwise end as a 500.
  */
 export function parseJsonText(raw: string): unknown {
   if (raw.trim() === "") return undefined;
@@ -44,18 +53,63 @@ export function parseJsonText(raw: string): unknown {
   } catch {
     throw new HttpError(400, "invalid_json", "De gegevens zijn geen geldige JSON");
   }
-  // Cheap test first (a NUL can only arrive escaped or raw); the walk only for suspects.
-  if ((raw.includes("\0") || /\\u0000/i.test(raw)) && holdsNul(value))
-    throw new HttpError(400, "invalid_character", NUL_MESSAGE);
+  // Cheap tests on the text first (native searches); the walk only for suspects. A NUL can only
+  // arrive escaped or raw; each level of nesting takes an opening bracket, so short text or text
+  // with few brackets (beacons, most forms) cannot be deep.
+  const nulSuspect = raw.includes("\0") || /\\u0000/i.test(raw);
+  const mayBeDeep = raw.length > 2 * JSON_MAX_DEPTH && !openingsAtMost(raw, JSON_MAX_DEPTH);
+  if (!nulSuspect && !mayBeDeep) return value;
+  const problem = inspectJson(value, JSON_MAX_DEPTH, nulSuspect);
+  if (problem === "too_deep") throw new HttpError(400, "too_deep", DEPTH_MESSAGE);
+  if (problem === "nul") throw new HttpError(400, "invalid_character", NUL_MESSAGE);
   return value;
 }
 
-function holdsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\0");
-  if (Array.isArray(value)) return value.some(holdsNul);
-  if (value && typeof value === "object")
-    return Object.entries(value).some(([key, v]) => key.includes("\0") || holdsNul(v));
-  return false;
+function openingsAtMost(raw: string, max: number): boolean {
+  let count = 0;
+  for (const opening of ["{", "["]) {
+    for (let i = raw.indexOf(opening); i >= 0; i = raw.indexOf(opening, i + 1))
+      if (++count > max) return false;
+  }
+  return true;
+}
+
+/**
+ * Walks a parsed JSON value with an explicit stack (so no depth can overflow it): "too_deep" when
+ * objects and arrays nest deeper than `maxDepth` (the top level is 1), "nul" when `findNul` and a
+ * string or key holds a NUL character, else undefined.
+ */
+export function inspectJson(
+  root: unknown,
+  maxDepth: number,
+  findNul: boolean,
+): "too_deep" | "nul" | undefined {
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()! + 1;
+    if (typeof value === "string") {
+      if (findNul && value.includes("\0")) return "nul";
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth > maxDepth) return "too_deep";
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        values.push(item);
+        depths.push(depth);
+      }
+      continue;
+    }
+    // JSON.parse makes plain objects: every enumerable key is an own one.
+    for (const key in value) {
+      if (findNul && key.includes("\0")) return "nul";
+      values.push((value as Record<string, unknown>)[key]);
+      depths.push(depth);
+    }
+  }
+  return undefined;
 }
 
 /** Reads the request body as UTF-8, refusing (413) as soon as it passes `limit` bytes. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { clientIp, parseTrustedProxies } from "./client-ip";
+import { addressBlock, clientIp, parseTrustedProxies } from "./client-ip";
 
 const req = (remoteAddress: string, xff?: string) =>
   ({
@@ -29,5 +29,17 @@ describe("client IP behind trusted proxies", () => {
 
   it("refuses a malformed list with a message naming the entry", () => {
     expect(() => parseTrustedProxies("10.0.0.0/8, nonsense")).toThrowError(/"nonsense"/);
+  });
+});
+
+describe("addressBlock", () => {
+  it("keeps an IPv4 address whole and groups IPv6 by its /64, however it is written", () => {
+    expect(addressBlock("198.51.100.7")).toBe("198.51.100.7");
+    expect(addressBlock("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressBlock("2001:0DB8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+    expect(addressBlock("2001:db8::")).toBe("2001:db8:0:0::/64");
+    expect(addressBlock("::1")).toBe("0:0:0:0::/64");
+    expect(addressBlock("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressBlock("::ffff:192.0.2.1")).toBe("0:0:0:0::/64");
   });
 });

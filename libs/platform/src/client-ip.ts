@@ -44,3 +44,21 @@ export function clientIp(req: IncomingMessage, trusted: TrustedProxies): string 
   }
   return forwarded[0] ?? socketIp;
 }
+
+/**
+ * The block of addresses one party readily holds, for counting abuse per party: an IPv4 address
+ * as it is (an office behind one NAT is one party), an IPv6 address as its /64 (one subscriber
+ * line gets a whole /64 and can rotate through it freely).
+ */
+export function addressBlock(ip: string): string {
+  if (!net.isIPv6(ip)) return ip;
+  const bare = ip.split("%")[0]!.toLowerCase();
+  const [head = "", tail] = bare.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  // An embedded IPv4 tail (::ffff:1.2.3.4) takes two groups; only the first four groups matter.
+  const width = (groups: string[]) => groups.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
+  const zeros = Array<string>(Math.max(8 - width(left) - width(right), 0)).fill("0");
+  const groups = [...left, ...zeros, ...right].slice(0, 4).map((g) => parseInt(g, 16).toString(16));
+  return `${groups.join(":")}::/64`;
+}

@@ -4,6 +4,7 @@ import { ConfigError, baseConfigSchema, loadConfig } from "./config";
 
 const valid = {
   PORT: "0",
+  METRICS_PORT: "0",
   DATABASE_URL: "postgres://postgres@127.0.0.1:5432/x",
   REDIS_URL: "redis://127.0.0.1:6379",
   JWT_SECRET: "a-long-random-secret-value-0123456789-abcdef",

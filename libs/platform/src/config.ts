@@ -20,6 +20,10 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535),
+  /** Prometheus scrapes GET /metrics on this port, a listener apart from PORT (0: any free port). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535),
+  /** The metrics listener's address: loopback locally, 0.0.0.0 in a container Prometheus scrapes. */
+  METRICS_HOST: z.string().default("127.0.0.1"),
   DATABASE_URL: z.url({ error: "DATABASE_URL must be a postgres:// URL" }),
   REDIS_URL: z.url({ error: "REDIS_URL must be a redis:// URL" }),
   /** Namespaces every Redis key, queue and channel, so test runs (and tenants) never collide. */
@@ -41,6 +45,27 @@ export const baseConfigSchema = z.object({
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
 export const secretSchema = secret;
+
+/**
+ * The site's own origin (PUBLIC_ORIGIN), against which the CSRF and WebSocket Origin checks are
+ * made. Without it they compare with the request's Host header, which a client writes itself:
+ * acceptable on a developer's machine, refused in production (the start stops instead).
+ */
+export const publicOriginSchema = z
+  .url({ error: "PUBLIC_ORIGIN must be the site's origin, e.g. https://lease.example.nl" })
+  .optional();
+
+export const PUBLIC_ORIGIN_REQUIRED =
+  "PUBLIC_ORIGIN is required with NODE_ENV=production (the site's origin, e.g. https://lease.example.nl): without it the CSRF and WebSocket origin checks would trust the request's Host header";
+
+/** Refinement for a service config with PUBLIC_ORIGIN: set it, or do not run in production. */
+export const publicOriginInProduction: [
+  (c: { NODE_ENV: string; PUBLIC_ORIGIN?: string }) => boolean,
+  { error: string; path: string[] },
+] = [
+  (c) => c.NODE_ENV !== "production" || Boolean(c.PUBLIC_ORIGIN),
+  { error: PUBLIC_ORIGIN_REQUIRED, path: ["PUBLIC_ORIGIN"] },
+];
 
 /** Parses `env` with `schema`; a missing or weak value throws a ConfigError naming the variable. */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {

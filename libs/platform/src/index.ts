@@ -10,6 +10,7 @@ export * from "./queue";
 export * from "./redis";
 export * from "./server";
 export * from "./session";
+export * from "./tracing";
 export * from "./validate";
 export * from "./pubsub";
 export * from "./internal-client";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { INTERNAL_TOKEN_HEADER } from "./session";
+import { injectTraceHeaders } from "./tracing";
 
 export class InternalCallError extends Error {
   constructor(
@@ -21,6 +22,7 @@ export function createInternalClient(baseUrl: string, token: string, timeoutMs =
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: token, accept: "application/json" };
     if (init.body !== undefined) headers["content-type"] = "application/json";
     if (init.requestId) headers["x-request-id"] = init.requestId;
+    injectTraceHeaders(headers);
     let res: Response;
     try {
       res = await fetch(new URL(path, baseUrl), {

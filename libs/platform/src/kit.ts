@@ -5,6 +5,7 @@ import type { BaseConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { createDatabase, createPool, pingPostgres, runMigrations, type Database, type Pool } from "./pg";
 import { closeRedis, createRedis, keyspace, pingRedis, type Keyspace, type Redis } from "./redis";
+import { startMetricsServer } from "./metrics";
 import { startHttpServer, type RunningServer, type UpgradeHandler } from "./server";
 import type { SessionDeps } from "./session";
 
@@ -105,17 +106,24 @@ export interface StartOptions {
   onStop?: Array<() => Promise<void>>;
   host?: string;
   port?: number;
+  /** false at the public edge: a client's traceparent header does not continue a trace. */
+  traceFromHeaders?: boolean;
 }
 
 export interface RunningService {
   url: string;
   port: number;
+  /** GET /metrics on the metrics listener (METRICS_PORT), never on the public port. */
+  metricsUrl: string;
   http: RunningServer;
   app: ServiceApp;
   stop(): Promise<void>;
 }
 
 export async function startService(kit: Kit, opts: StartOptions): Promise<RunningService> {
+  const port = opts.port ?? kit.config.PORT;
+  if (port !== 0 && port === kit.config.METRICS_PORT)
+    throw new StartupError(`METRICS_PORT (${port}) must differ from PORT: metrics are not served publicly`);
   const app = createApp({
     service: kit.name,
     logger: kit.logger,
@@ -124,20 +132,30 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
     outer: opts.outer,
     readiness: { ...kit.readiness, ...opts.readiness },
     bodyLimitBytes: kit.config.BODY_LIMIT_BYTES,
+    traceFromHeaders: opts.traceFromHeaders,
   });
   const http = await startHttpServer(app, {
     host: opts.host ?? kit.config.HOST,
-    port: opts.port ?? kit.config.PORT,
+    port,
     logger: kit.logger,
     onUpgrade: opts.onUpgrade,
     headersTimeoutMs: kit.config.HEADERS_TIMEOUT_MS,
     fastPath: opts.fastPath?.(app),
   });
-  kit.logger.info({ url: http.url }, `${kit.name} listening`);
+  const metrics = await startMetricsServer(app.metrics.registry, {
+    host: kit.config.METRICS_HOST,
+    port: kit.config.METRICS_PORT,
+    logger: kit.logger,
+  }).catch(async (err: Error) => {
+    await http.close(0);
+    throw new StartupError(`cannot serve metrics on port ${kit.config.METRICS_PORT}: ${err.message}`);
+  });
+  kit.logger.info({ url: http.url, metrics: metrics.url }, `${kit.name} listening`);
   let stopping: Promise<void> | undefined;
   return {
     url: http.url,
     port: http.port,
+    metricsUrl: metrics.url,
     http,
     app,
     stop() {
@@ -150,6 +168,7 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
           );
         }
         await kit.close();
+        await metrics.close();
         kit.logger.info(`${kit.name} stopped`);
       })();
       return stopping;

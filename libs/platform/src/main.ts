@@ -1,5 +1,6 @@
 import { ConfigError } from "./config";
 import { createLogger } from "./logger";
+import { startTracing } from "./tracing";
 
 /**
  * Process entry: start the service, stop it cleanly on SIGTERM/SIGINT, and turn a bad start
@@ -63,7 +64,21 @@ export function runServiceMain(opts: {
     );
     return;
   }
-  runMain(opts.name, opts.start, Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000));
+  runMain(
+    opts.name,
+    async () => {
+      // Before the service starts, so its first request is traced; flushed after it stops.
+      const tracing = await startTracing(opts.name);
+      const service = await opts.start();
+      return {
+        async stop() {
+          await service.stop();
+          await tracing.shutdown().catch(() => undefined);
+        },
+      };
+    },
+    Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000),
+  );
 }
 
 async function runMigrationJob(name: string, folder: URL | undefined): Promise<void> {

@@ -1,7 +1,18 @@
 import { Queue, Worker, UnrecoverableError, type Job, type JobsOptions } from "bullmq";
+import { Counter, Gauge, type Registry } from "prom-client";
 import { JOBS, type JobName, type JobData } from "@lease/contracts";
 import type { Redis } from "./redis";
 import type { Logger } from "./logger";
+import {
+  SpanKind,
+  contextFrom,
+  currentTraceparent,
+  inSpan,
+  spanTraceparent,
+  startSpan,
+  tracingEnabled,
+  type Span,
+} from "./tracing";
 
 // The only module that imports bullmq: services speak in job names from the contracts catalog.
 
@@ -22,6 +33,8 @@ export interface BulkJob {
   data: unknown;
   jobId: string;
   requestId?: string;
+  /** The trace the job belongs to (stored with an outbox row); its producer span joins it. */
+  traceparent?: string;
 }
 
 const bullPrefix = (redisPrefix: string) => `${redisPrefix}:bull`;
@@ -36,7 +49,7 @@ export function createQueueClient(connection: Redis, redisPrefix: string): Queue
     }
     return queue;
   };
-  const prepare = (name: JobName, data: unknown, jobId: string, requestId?: string) => {
+  const prepare = (name: JobName, data: unknown, jobId: string, requestId?: string, traceparent?: string) => {
     const spec = JOBS[name];
     const parsed = spec.schema.parse(data) as Record<string, unknown>;
     const jobOpts: JobsOptions = {
@@ -49,26 +62,44 @@ export function createQueueClient(connection: Redis, redisPrefix: string): Queue
     return {
       queue: spec.queue,
       name,
-      data: { ...parsed, ...(requestId ? { requestId } : {}) },
+      data: { ...parsed, ...(requestId ? { requestId } : {}), ...(traceparent ? { traceparent } : {}) },
       opts: jobOpts,
     };
   };
   return {
     async enqueue(name, data, opts) {
-      const job = prepare(name, data, opts.jobId, opts.requestId);
-      await get(job.queue).add(job.name, job.data, job.opts);
+      await inSpan(`publish ${name}`, { kind: SpanKind.PRODUCER }, async () => {
+        const job = prepare(name, data, opts.jobId, opts.requestId, currentTraceparent());
+        await get(job.queue).add(job.name, job.data, job.opts);
+      });
     },
     async enqueueMany(jobs) {
+      // With tracing on, each job that names a trace gets a producer span in it, ended once sent.
+      const spans: (Span | undefined)[] = tracingEnabled()
+        ? jobs.map((j) =>
+            j.traceparent
+              ? startSpan(`publish ${j.name}`, {
+                  kind: SpanKind.PRODUCER,
+                  parent: contextFrom({ traceparent: j.traceparent }),
+                })
+              : undefined,
+          )
+        : [];
       const byQueue = new Map<string, ReturnType<typeof prepare>[]>();
-      for (const j of jobs) {
-        const job = prepare(j.name, j.data, j.jobId, j.requestId);
+      jobs.forEach((j, i) => {
+        const span = spans[i];
+        const job = prepare(j.name, j.data, j.jobId, j.requestId, span && spanTraceparent(span));
         byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job]);
+      });
+      try {
+        await Promise.all(
+          [...byQueue].map(([queue, list]) =>
+            get(queue).addBulk(list.map(({ name, data, opts }) => ({ name, data, opts }))),
+          ),
+        );
+      } finally {
+        for (const span of spans) span?.end();
       }
-      await Promise.all(
-        [...byQueue].map(([queue, list]) =>
-          get(queue).addBulk(list.map(({ name, data, opts }) => ({ name, data, opts }))),
-        ),
-      );
     },
     async close() {
       await Promise.all([...queues.values()].map((q) => q.close()));
@@ -93,6 +124,59 @@ export interface WorkerOptions {
   stalledIntervalMs?: number;
   /** Called when a job has failed its last attempt. */
   onFinalFailure?: (name: JobName, data: unknown, err: Error) => Promise<void>;
+  /** Counts finished attempts by outcome (see queueMetrics). */
+  metrics?: QueueMetrics;
+}
+
+export interface QueueMetrics {
+  attempts: Counter<"queue" | "job" | "outcome">;
+  /** Adds the counters and the per-queue job counts (read at each scrape) to a service's registry. */
+  register(registry: Registry): void;
+}
+
+/**
+ * Queue figures for the dashboards and alerts: job attempts by outcome (completed, retried, failed
+ * for good) and, per queue, the jobs waiting, active, delayed and failed. Labels are queue and job
+ * names from the contracts' catalog, so they stay bounded.
+ */
+export function queueMetrics(client: QueueClient, queues: readonly string[]): QueueMetrics {
+  const attempts = new Counter({
+    name: "bullmq_job_attempts_total",
+    help: "Finished job attempts by outcome: completed, retry (will run again) or failed (for good)",
+    labelNames: ["queue", "job", "outcome"] as const,
+    registers: [],
+  });
+  const STATES = ["waiting", "active", "delayed", "failed"] as const;
+  const jobs = new Gauge({
+    name: "bullmq_jobs",
+    help: "Jobs in each queue by state (the queue's own counts, the same from every replica)",
+    labelNames: ["queue", "state"] as const,
+    registers: [],
+    async collect() {
+      await Promise.all(
+        queues.map(async (queue) => {
+          try {
+            const counts = await client.raw(queue).getJobCounts(...STATES);
+            for (const state of STATES) this.set({ queue, state }, counts[state] ?? 0);
+          } catch {
+            // Redis away: keep the last values; /metrics itself must still answer.
+          }
+        }),
+      );
+    },
+  });
+  // Every label set from the start at 0, so an alert's increase() sees the first failure too.
+  for (const [job, spec] of Object.entries(JOBS))
+    if (queues.includes(spec.queue))
+      for (const outcome of ["completed", "retry", "failed"])
+        attempts.inc({ queue: spec.queue, job, outcome }, 0);
+  return {
+    attempts,
+    register(registry) {
+      registry.registerMetric(attempts);
+      registry.registerMetric(jobs);
+    },
+  };
 }
 
 export function createWorker(opts: WorkerOptions): Worker {
@@ -111,9 +195,20 @@ export function createWorker(opts: WorkerOptions): Worker {
       if (!spec || !handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
       const parsed = spec.schema.safeParse(job.data);
       if (!parsed.success) throw new UnrecoverableError(`invalid data for job ${job.name}`);
-      log.debug({ attempt: job.attemptsMade + 1 }, "job started");
-      await handler(parsed.data, { log, attempt: job.attemptsMade + 1, job });
-      log.debug("job done");
+      const run = async () => {
+        log.debug({ attempt: job.attemptsMade + 1 }, "job started");
+        await handler(parsed.data, { log, attempt: job.attemptsMade + 1, job });
+        log.debug("job done");
+      };
+      if (!tracingEnabled()) return run();
+      // The job continues the trace of whoever queued it (traceparent in its data).
+      const traceparent = (job.data as { traceparent?: unknown }).traceparent;
+      const parent = contextFrom(typeof traceparent === "string" ? { traceparent } : undefined);
+      await inSpan(
+        `process ${name}`,
+        { kind: SpanKind.CONSUMER, parent, attributes: { "messaging.destination.name": opts.queue } },
+        run,
+      );
     },
     {
       connection: opts.connection,
@@ -125,9 +220,17 @@ export function createWorker(opts: WorkerOptions): Worker {
       autorun: true,
     },
   );
+  worker.on("completed", (job) =>
+    opts.metrics?.attempts.inc({ queue: opts.queue, job: jobLabel(job.name), outcome: "completed" }),
+  );
   worker.on("failed", (job, err) => {
     if (!job) return;
     const final = job.attemptsMade >= (job.opts.attempts ?? 1) || err instanceof UnrecoverableError;
+    opts.metrics?.attempts.inc({
+      queue: opts.queue,
+      job: jobLabel(job.name),
+      outcome: final ? "failed" : "retry",
+    });
     opts.logger.warn(
       { job: job.name, jobId: job.id, attempt: job.attemptsMade, final, err: err.message },
       "job failed",
@@ -141,5 +244,8 @@ export function createWorker(opts: WorkerOptions): Worker {
   worker.on("error", (err) => opts.logger.warn({ err: err.message }, "worker error"));
   return worker;
 }
+
+/** A job name from the catalog, or "unknown": whatever lands in Redis cannot add label values. */
+const jobLabel = (name: string) => (name in JOBS ? name : "unknown");
 
 export type { Worker };

@@ -42,19 +42,11 @@ export async function startHttpServer(
   server.on("clientError", (_err, socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host;
+  const { port, url } = await listen(server, opts.port, opts.host);
   return {
     server,
     port,
-    url: `http://${host}:${port}`,
+    url,
     async close(deadlineMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -72,4 +64,22 @@ export async function startHttpServer(
       await closed;
     },
   };
+}
+
+/** Listens on host:port (0: a free port); resolves with the port and a URL a local client can use. */
+export async function listen(
+  server: http.Server,
+  port: number,
+  host: string,
+): Promise<{ port: number; url: string }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const local = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return { port: bound, url: `http://${local.includes(":") ? `[${local}]` : local}:${bound}` };
 }

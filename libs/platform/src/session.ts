@@ -1,9 +1,12 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { Context, Next } from "koa";
+import { CHANNELS, SessionsEndedEvent } from "@lease/contracts";
+import type { Logger } from "./logger";
 import type { Redis } from "./redis";
 import type { Keyspace } from "./redis";
 import { HttpError, unauthorized } from "./errors";
+import { publishEvent } from "./pubsub";
 
 export const SESSION_COOKIE = "admin_session";
 export const SECURE_SESSION_COOKIE = "__Host-admin_session";
@@ -13,6 +16,8 @@ export interface AdminClaims {
   username: string;
   jti: string;
   exp: number;
+  /** The admin's session generation when the token was issued (see endAllSessions). */
+  gen: number;
 }
 
 export interface SessionDeps {
@@ -23,16 +28,33 @@ export interface SessionDeps {
 
 const secretKey = (secret: string) => new TextEncoder().encode(secret);
 const sessionKey = (keys: Keyspace, jti: string) => keys("session", jti);
+// One counter per admin that ever had all its sessions ended: a handful of keys, created only by a
+// password reset or a removal, never by an anonymous request. Kept without expiry: were
+// it to vanish, the tokens of generation 0 issued before the first reset would be valid again.
+const generationKey = (keys: Keyspace, username: string) => keys("session-generation", username);
 
-/** Issues a 12-hour HS256 token and records its jti in Redis, so logout can revoke it. */
+/**
+ * The admin's current session generation (0 until the first reset). Read it before checking a
+ * password and pass it to issueSession: a reset that lands in between then ends that session too.
+ */
+export async function sessionGeneration(deps: Pick<SessionDeps, "redis" | "keys">, username: string) {
+  return Number((await deps.redis.get(generationKey(deps.keys, username))) ?? 0);
+}
+
+/**
+ * Issues a 12-hour HS256 token carrying the admin's session generation and records its jti in
+ * Redis, so logout can revoke it and endAllSessions can end it with all the others.
+ */
 export async function issueSession(
   deps: SessionDeps,
   username: string,
+  generation?: number,
 ): Promise<{ token: string; claims: AdminClaims }> {
+  const gen = generation ?? (await sessionGeneration(deps, username));
   const jti = randomUUID();
   const now = Math.floor(Date.now() / 1000);
   const exp = now + SESSION_TTL_SECONDS;
-  const token = await new SignJWT({ username })
+  const token = await new SignJWT({ username, gen })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(username)
     .setJti(jti)
@@ -40,11 +62,36 @@ export async function issueSession(
     .setExpirationTime(exp)
     .sign(secretKey(deps.jwtSecret));
   await deps.redis.set(sessionKey(deps.keys, jti), username, "EX", SESSION_TTL_SECONDS);
-  return { token, claims: { username, jti, exp } };
+  return { token, claims: { username, jti, exp, gen } };
 }
 
-export async function revokeSession(deps: SessionDeps, jti: string): Promise<void> {
+/** Logout: ends one session (open sockets of it close at once when `announce` is given). */
+export async function revokeSession(
+  deps: SessionDeps,
+  jti: string,
+  announce?: { username: string; logger: Logger },
+): Promise<void> {
   await deps.redis.del(sessionKey(deps.keys, jti));
+  if (announce) await announceSessionsEnded(deps, announce.username, announce.logger);
+}
+
+/**
+ * Ends every session of an admin at once (password reset or change, removal): the generation goes
+ * up, so every token issued before fails verifySession in every service, and open admin sockets
+ * are told to re-check now rather than at their next periodic check.
+ */
+export async function endAllSessions(
+  deps: Pick<SessionDeps, "redis" | "keys">,
+  username: string,
+  logger: Logger,
+): Promise<void> {
+  await deps.redis.incr(generationKey(deps.keys, username));
+  await announceSessionsEnded(deps, username, logger);
+}
+
+function announceSessionsEnded(deps: Pick<SessionDeps, "redis" | "keys">, username: string, logger: Logger) {
+  const event = { username, at: new Date().toISOString() };
+  return publishEvent(deps.redis, deps.keys, CHANNELS.sessionsEnded, SessionsEndedEvent, event, logger);
 }
 
 /** Reads the session cookie from a raw Cookie header (used by the WebSocket upgrade too). */
@@ -64,7 +111,8 @@ export function sessionTokenFromCookieHeader(header: string | undefined): string
 
 /**
  * Verifies a token: signature with HS256 only (so `alg: none` and other algorithms are refused),
- * expiry, and that its jti is still recorded (not logged out). Returns undefined when invalid.
+ * expiry, that its jti is still recorded (not logged out) and that it belongs to the admin's
+ * current session generation (no password reset or removal since). Undefined when invalid.
  */
 export async function verifySession(
   deps: SessionDeps,
@@ -80,9 +128,14 @@ export async function verifySession(
   }
   const username = typeof payload.username === "string" ? payload.username : undefined;
   if (!username || typeof payload.jti !== "string" || typeof payload.exp !== "number") return undefined;
-  const stored = await deps.redis.get(sessionKey(deps.keys, payload.jti));
-  if (stored !== username) return undefined;
-  return { username, jti: payload.jti, exp: payload.exp };
+  // Tokens from before generations existed count as generation 0.
+  const gen = typeof payload.gen === "number" ? payload.gen : 0;
+  const [stored, current] = await deps.redis.mget(
+    sessionKey(deps.keys, payload.jti),
+    generationKey(deps.keys, username),
+  );
+  if (stored !== username || gen !== Number(current ?? 0)) return undefined;
+  return { username, jti: payload.jti, exp: payload.exp, gen };
 }
 
 declare module "koa" {
@@ -117,6 +170,24 @@ export function requireAdmin(deps: SessionDeps) {
 }
 
 export const INTERNAL_TOKEN_HEADER = "x-internal-token";
+
+/**
+ * Headers only our own hops may set: the service-to-service token and the forwarding headers the
+ * gateway writes itself (client address, scheme, host, request id). The gateway drops every one a
+ * client sent before it forwards a request or a WebSocket upgrade, so no service ever reads a
+ * value an outsider chose. Lower case, as Node names incoming headers.
+ */
+export const INTERNAL_HEADERS: ReadonlySet<string> = new Set([
+  INTERNAL_TOKEN_HEADER,
+  "x-forwarded-for",
+  "x-forwarded-proto",
+  "x-forwarded-host",
+  "x-forwarded-port",
+  "x-forwarded-prefix",
+  "x-real-ip",
+  "forwarded",
+  "x-request-id",
+]);
 
 /** Service-to-service routes (/internal/*) need the shared internal token. */
 export function requireInternal(token: string) {

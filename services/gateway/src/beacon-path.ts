@@ -1,8 +1,14 @@
 import type { InternalTrackResult } from "@lease/contracts";
 import {
   HttpError,
+  SpanKind,
   clientIp,
+  contextFrom,
+  endServerSpan,
   requestIdFrom,
+  routeLabel,
+  startSpan,
+  tracingEnabled,
   type FastPath,
   type Logger,
   type ServiceApp,
@@ -55,6 +61,9 @@ export function beaconPath(deps: {
 
     const done = app.begin();
     const started = process.hrtime.bigint();
+    const span = tracingEnabled()
+      ? startSpan("POST", { kind: SpanKind.SERVER, parent: contextFrom(undefined) })
+      : undefined;
     const requestId = requestIdFrom(h["x-request-id"]);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -65,20 +74,24 @@ export function beaconPath(deps: {
     req.once("end", () => {
       const body = Buffer.concat(chunks);
       deps.batcher
-        .submit({
-          kind,
-          body: body.toString("utf8"),
-          ip: clientIp(req, deps.trusted),
-          userAgent: h["user-agent"],
-          cookie: h.cookie,
-          requestId,
-        })
+        .submit(
+          {
+            kind,
+            body: body.toString("utf8"),
+            ip: clientIp(req, deps.trusted),
+            userAgent: h["user-agent"],
+            cookie: h.cookie,
+            requestId,
+          },
+          span && { context: span.spanContext() },
+        )
         .then(
           (result) => answer(result),
           (err: unknown) => {
             if (err instanceof BatchRefused) {
               // Koa takes it from here (and counts it): the proxy sends the body read above.
               done();
+              span?.end();
               keepPreReadBody(req, body);
               return next();
             }
@@ -104,9 +117,10 @@ export function beaconPath(deps: {
       }
       done();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const labels = { method: "POST", route: req.url!, status: String(result.status) };
+      const labels = { method: "POST", route: routeLabel(req.url!), status: String(result.status) };
       app.metrics.requests.inc(labels);
       app.metrics.duration.observe(labels, seconds);
+      if (span) endServerSpan(span, labels.method, labels.route, result.status);
       if (result.status >= 500)
         deps.logger
           .child({ reqId: requestId })

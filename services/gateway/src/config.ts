@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseConfigSchema } from "@lease/platform";
+import { baseConfigSchema, publicOriginInProduction, publicOriginSchema } from "@lease/platform";
 
 /** One URL, or several comma-separated (replicas; the gateway balances and skips dead ones). */
 const serviceUrl = (name: string) =>
@@ -20,27 +20,31 @@ const minutesOrCount = (name: string, fallback: number) =>
 export const gatewayConfigSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9080),
     LEADS_URL: serviceUrl("LEADS_URL"),
     SETTINGS_URL: serviceUrl("SETTINGS_URL"),
     TRACKING_URL: serviceUrl("TRACKING_URL"),
     MAILER_URL: serviceUrl("MAILER_URL"),
     /** The built web app (web/dist). Missing folder: the API still works, pages answer 503. */
     WEB_DIST_DIR: z.string().default("web/dist"),
-    /** The site's own origin, e.g. https://lease.example.nl; when unset the request's Host is used. */
-    PUBLIC_ORIGIN: z.url().optional(),
+    /** The site's own origin, e.g. https://lease.example.nl; required in production (else Host is used). */
+    PUBLIC_ORIGIN: publicOriginSchema,
     /** Comma-separated proxy addresses whose X-Forwarded-For is believed (a load balancer in front). */
     TRUSTED_PROXIES: z.string().default(""),
     /** How long to wait for a service's answer before 504. */
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-    /** Admin sign-in brake: failed attempts per username and per IP within the window. */
+    /** Admin sign-in brake: failed attempts per username from one address within the window. */
     LOGIN_MAX_FAILURES: minutesOrCount("LOGIN_MAX_FAILURES", 5),
+    /** Failed attempts per address within the window, whatever the usernames. */
+    LOGIN_MAX_ADDRESS_FAILURES: minutesOrCount("LOGIN_MAX_ADDRESS_FAILURES", 20),
     LOGIN_WINDOW_MINUTES: minutesOrCount("LOGIN_WINDOW_MINUTES", 15),
-    /** An IP's first lockout; each further one doubles, up to LOGIN_MAX_LOCK_MINUTES. */
+    /** A first lockout; each further one of the same address doubles, up to LOGIN_MAX_LOCK_MINUTES. */
     LOGIN_LOCK_MINUTES: minutesOrCount("LOGIN_LOCK_MINUTES", 15),
     LOGIN_MAX_LOCK_MINUTES: minutesOrCount("LOGIN_MAX_LOCK_MINUTES", 60),
   })
   .refine((c) => c.LOGIN_MAX_LOCK_MINUTES >= c.LOGIN_LOCK_MINUTES, {
     error: "LOGIN_MAX_LOCK_MINUTES must be at least LOGIN_LOCK_MINUTES",
     path: ["LOGIN_MAX_LOCK_MINUTES"],
-  });
+  })
+  .refine(...publicOriginInProduction);
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -15,6 +15,16 @@ import { startGateway } from "./service";
 let echo: http.Server;
 let echoUrl: string;
 const seen: { method?: string; url?: string; headers?: http.IncomingHttpHeaders; body?: string }[] = [];
+const wsSeen: http.IncomingHttpHeaders[] = [];
+/** What a client may send but no service may ever receive from it (values the gateway sets are fine). */
+const OUTSIDER_HEADERS = {
+  "x-internal-token": "internal-token-0123456789-abcdefghijklmnop",
+  "x-forwarded-proto": "https",
+  "x-forwarded-host": "intranet.example",
+  "x-forwarded-port": "443",
+  "x-real-ip": "10.0.0.1",
+  forwarded: "for=10.0.0.1;proto=https",
+};
 
 let db: TestDatabase;
 let gw: RunningService;
@@ -37,6 +47,7 @@ beforeAll(async () => {
   });
   const wss = new WebSocketServer({ server: echo });
   wss.on("connection", (socket, req) => {
+    wsSeen.push(req.headers);
     socket.send(JSON.stringify({ hello: req.headers["x-forwarded-for"] }));
     socket.on("message", (m) => socket.send(`echo:${m.toString()}`));
   });
@@ -100,6 +111,29 @@ describe("gateway routing", () => {
     expect(last.headers?.["x-request-id"]).toBe("req-42");
     expect(last.headers?.["x-custom"]).toBe("kept");
     expect(last.headers?.["x-forwarded-for"]).toBe("127.0.0.1");
+  });
+
+  it("drops every internal header a client sends and sets the forwarding headers itself", async () => {
+    const res = await fetch(`${gw.url}/api/lease-requests`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: gw.url,
+        "x-forwarded-for": "10.9.9.9",
+        ...OUTSIDER_HEADERS,
+      },
+      body: "{}",
+    });
+    expect(res.status).toBe(201);
+    const received = seen.at(-1)!.headers!;
+    expect(received["x-internal-token"]).toBeUndefined();
+    expect(received["x-real-ip"]).toBeUndefined();
+    expect(received.forwarded).toBeUndefined();
+    expect(received["x-forwarded-port"]).toBeUndefined();
+    // The gateway's own values, not the client's.
+    expect(received["x-forwarded-for"]).toBe("127.0.0.1");
+    expect(received["x-forwarded-proto"]).toBe("http");
+    expect(received["x-forwarded-host"]).toBe(new URL(gw.url).host);
   });
 
   it("passes an upstream's status through unchanged", async () => {
@@ -204,8 +238,24 @@ describe("gateway WebSocket tunnel", () => {
       "admin",
     );
     const host = new URL(gw.url).host;
-    const { ws, first } = await open({ cookie: `admin_session=${token}`, origin: `http://${host}` });
+    const { ws, first } = await open({
+      cookie: `admin_session=${token}`,
+      origin: `http://${host}`,
+      "x-forwarded-for": "10.9.9.9",
+      "x-request-id": "ws-7",
+      ...OUTSIDER_HEADERS,
+    });
     expect(JSON.parse(first!)).toEqual({ hello: "127.0.0.1" });
+    const upgrade = wsSeen.at(-1)!;
+    for (const name of [
+      "x-internal-token",
+      "x-forwarded-proto",
+      "x-forwarded-host",
+      "x-real-ip",
+      "forwarded",
+    ])
+      expect(upgrade[name], name).toBeUndefined();
+    expect(upgrade["x-request-id"]).toBe("ws-7");
     const reply = new Promise<string>((r) => ws!.once("message", (m) => r(m.toString())));
     ws!.send("ping-1");
     expect(await reply).toBe("echo:ping-1");

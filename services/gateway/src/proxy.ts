@@ -1,6 +1,12 @@
 import { Pool, type Dispatcher } from "undici";
 import type { Context } from "koa";
-import { HttpError, clientIp, type TrustedProxies } from "@lease/platform";
+import {
+  HttpError,
+  INTERNAL_HEADERS,
+  clientIp,
+  injectTraceHeaders,
+  type TrustedProxies,
+} from "@lease/platform";
 import { takePreReadBody } from "./pre-read";
 
 // Hop-by-hop headers are about one connection and must not be forwarded (RFC 9110 §7.6.1).
@@ -118,12 +124,17 @@ export async function proxyTo(
       : await readBody(ctx, opts.bodyLimitBytes);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(ctx.req.headers)) {
-    if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+    if (!HOP_BY_HOP.has(name) && !INTERNAL_HEADERS.has(name) && value !== undefined) headers[name] = value;
   }
+  // Set by the gateway alone (a client's own values were dropped above).
   headers["x-forwarded-for"] = clientIp(ctx.req, opts.trustedProxies);
   headers["x-forwarded-proto"] = ctx.protocol;
   headers["x-forwarded-host"] = ctx.get("host");
   headers["x-request-id"] = ctx.state.requestId;
+  // The gateway starts each trace: a client's trace context goes no further, the request's own does.
+  delete headers.traceparent;
+  delete headers.tracestate;
+  injectTraceHeaders(headers);
   if (body.length > 0 || ctx.method !== "GET") headers["content-length"] = String(body.length);
 
   let lastError: NodeJS.ErrnoException | undefined;

@@ -74,6 +74,7 @@ export async function startGateway(
     session: kit.session,
     throttle: loginThrottle(kit.redis, kit.keys, {
       maxFailures: config.LOGIN_MAX_FAILURES,
+      maxAddressFailures: config.LOGIN_MAX_ADDRESS_FAILURES,
       windowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
       baseLockMs: config.LOGIN_LOCK_MINUTES * 60_000,
       maxLockMs: config.LOGIN_MAX_LOCK_MINUTES * 60_000,
@@ -130,6 +131,7 @@ export async function startGateway(
       logger: kit.logger,
     }),
     routes: [own, router],
+    traceFromHeaders: false,
     outer: [securityHeaders(httpsSite)],
     before: [csrfGuard(config.PUBLIC_ORIGIN), routeRequest],
     onUpgrade: createWsProxy({

@@ -6,9 +6,11 @@ import {
   createLogger,
   createPool,
   createRedis,
+  endAllSessions,
   issueSession,
   keyspace,
   revokeSession,
+  sessionGeneration,
   type Redis,
   type SessionDeps,
 } from "@lease/platform";
@@ -62,7 +64,8 @@ async function forge(
 }
 
 /**
- * Every way a session cookie can be wrong: absent, expired, revoked (logged out), tampered,
+ * Every way a session cookie can be wrong: absent, expired, revoked (logged out), ended by a
+ * password reset, tampered,
  * `alg: none`, another algorithm with the right secret, signed with another secret, garbage.
  */
 export async function badTokens(deps: SessionDeps): Promise<Record<string, string | undefined>> {
@@ -72,10 +75,17 @@ export async function badTokens(deps: SessionDeps): Promise<Record<string, strin
   const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
   const revoked = await issueSession(deps, "admin");
   await revokeSession(deps, revoked.claims.jti);
+  // Another admin's sessions end (password reset): one issued before, and one whose generation
+  // was read before the reset but issued after it (a sign-in racing the reset).
+  const ended = await issueSession(deps, "reset-admin");
+  const racing = await sessionGeneration(deps, "reset-admin");
+  await endAllSessions(deps, "reset-admin", createLogger("test", "silent"));
   return {
     missing: undefined,
     expired: await forge(deps, { expiresAt: now - 10 }),
     revoked: revoked.token,
+    "issued before a password reset": ended.token,
+    "signed in while the password was reset": (await issueSession(deps, "reset-admin", racing)).token,
     tampered: `${header}.${b64({ ...claims, username: "root" })}.${signature}`,
     "alg none": `${b64({ alg: "none", typ: "JWT" })}.${payload}.`,
     "alg none with signature": `${b64({ alg: "none", typ: "JWT" })}.${payload}.${signature}`,

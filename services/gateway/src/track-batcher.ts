@@ -5,7 +5,17 @@ import {
   type InternalTrackHit,
   type InternalTrackResult,
 } from "@lease/contracts";
-import { INTERNAL_TOKEN_HEADER, type HttpError, type Logger } from "@lease/platform";
+import {
+  INTERNAL_TOKEN_HEADER,
+  SpanKind,
+  contextFrom,
+  inSpan,
+  injectTraceHeaders,
+  tracingEnabled,
+  type HttpError,
+  type Link,
+  type Logger,
+} from "@lease/platform";
 import { asUpstreamError, markIfRefused, orderTargets, upstreamError, type Upstream } from "./proxy";
 
 /** A batch is sent at the latest when it holds this much (the service accepts up to 2 MB). */
@@ -23,13 +33,15 @@ export class BatchRefused extends Error {
 
 interface Pending {
   hit: InternalTrackHit;
+  /** The beacon's span, when tracing is on: the batch's span links to every beacon it carries. */
+  link?: Link;
   resolve: (result: InternalTrackResult) => void;
   reject: (err: HttpError | BatchRefused) => void;
 }
 
 export interface TrackBatcher {
   /** Resolves with the answer the visitor gets; rejects with the gateway's error or BatchRefused. */
-  submit(hit: InternalTrackHit): Promise<InternalTrackResult>;
+  submit(hit: InternalTrackHit, link?: Link): Promise<InternalTrackResult>;
 }
 
 /**
@@ -63,14 +75,23 @@ export function createTrackBatcher(
     void send(batch);
   };
 
-  async function send(batch: Pending[]): Promise<void> {
+  function send(batch: Pending[]): Promise<void> {
+    if (!tracingEnabled()) return post(batch);
+    // A batch carries many visitors' beacons: a trace of its own, linked to each beacon's span.
+    const links = batch.flatMap((p) => (p.link ? [p.link] : []));
+    const parent = contextFrom(undefined);
+    return inSpan(`POST ${TRACK_BATCH_PATH}`, { kind: SpanKind.CLIENT, parent, links }, () => post(batch));
+  }
+
+  async function post(batch: Pending[]): Promise<void> {
     opts.onBatch?.(batch.length);
     const body = JSON.stringify({ hits: batch.map((p) => p.hit) });
-    const headers = {
+    const headers: Record<string, string> = {
       "content-type": "application/json",
       "content-length": String(Buffer.byteLength(body)),
       [INTERNAL_TOKEN_HEADER]: opts.internalToken,
     };
+    injectTraceHeaders(headers);
     let lastError: NodeJS.ErrnoException | undefined;
     for (const target of orderTargets(upstream)) {
       try {
@@ -116,9 +137,9 @@ export function createTrackBatcher(
   }
 
   return {
-    submit(hit) {
+    submit(hit, link) {
       return new Promise<InternalTrackResult>((resolve, reject) => {
-        queue.push({ hit, resolve, reject });
+        queue.push({ hit, link, resolve, reject });
         bytes += hit.body.length + (hit.userAgent?.length ?? 0) + (hit.cookie?.length ?? 0) + 128;
         if (queue.length >= TRACK_BATCH_MAX_HITS || bytes >= BATCH_MAX_BYTES) flush();
         else if (!scheduled) {

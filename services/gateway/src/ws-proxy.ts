@@ -1,9 +1,10 @@
 import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";
-import { randomUUID } from "node:crypto";
 import {
+  INTERNAL_HEADERS,
   clientIp,
+  requestIdFrom,
   sessionTokenFromCookieHeader,
   verifySession,
   type Logger,
@@ -45,8 +46,7 @@ export function createWsProxy(opts: {
     }
     if (!ok) return refuse(socket, 401, "Unauthorized");
 
-    const requestId =
-      typeof req.headers["x-request-id"] === "string" ? req.headers["x-request-id"] : randomUUID();
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
     const upstream = await connectFirst(orderTargets(opts.upstream).map((t) => t.url));
     if (!upstream) {
       opts.logger.warn("ws upstream unreachable");
@@ -55,7 +55,7 @@ export function createWsProxy(opts: {
     const lines = [`${req.method} ${req.url} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i]!;
-      if (/^(x-forwarded-for|x-request-id)$/i.test(name)) continue;
+      if (INTERNAL_HEADERS.has(name.toLowerCase())) continue;
       lines.push(`${name}: ${req.rawHeaders[i + 1]}`);
     }
     lines.push(`X-Forwarded-For: ${clientIp(req, opts.trustedProxies)}`, `X-Request-Id: ${requestId}`);

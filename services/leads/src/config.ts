@@ -3,6 +3,7 @@ import { baseConfigSchema } from "@lease/platform";
 
 export const leadsConfigSchema = baseConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9081),
   /** Submissions per client IP per window (lease requests and contact messages each). */
   LEAD_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
   LEAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),

@@ -1,3 +1,4 @@
+import { Gauge, type Registry } from "prom-client";
 import {
   createKit,
   createQueueClient,
@@ -35,15 +36,16 @@ export async function startLeads(
     5000,
   ).catch(() => undefined);
   const queue = createQueueClient(bull, config.REDIS_PREFIX);
+  const outbox = outboxRepository(kit.pool);
   const relay = startOutboxRelay({
-    outbox: outboxRepository(kit.pool),
+    outbox,
     queue,
     queueReady: () => bull.status === "ready",
     logger: kit.logger.child({ component: "outbox-relay" }),
     pollMs: config.OUTBOX_POLL_MS,
   });
   const leads = leaseRequestsDomain(leaseRequestsRepository(kit.db, kit.pool), () => relay.nudge());
-  return startService(kit, {
+  const running = await startService(kit, {
     routes: [
       publicRoutes({
         leads,
@@ -59,5 +61,39 @@ export async function startLeads(
       internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
     ],
     onStop: [() => relay.stop(), () => queue.close()],
+  });
+  outboxMetrics(running.app.metrics.registry, () => outbox.pendingStats());
+  return running;
+}
+
+/** The outbox's backlog, read at each scrape (one query for both gauges; Postgres away: last values). */
+function outboxMetrics(
+  registry: Registry,
+  read: () => Promise<{ pending: number; oldestSeconds: number }>,
+): void {
+  let last = { pending: 0, oldestSeconds: 0 };
+  let reading: Promise<void> | undefined;
+  const refresh = () =>
+    (reading ??= read()
+      .then((stats) => void (last = stats))
+      .catch(() => undefined)
+      .finally(() => setTimeout(() => (reading = undefined), 500).unref()));
+  new Gauge({
+    name: "leads_outbox_pending",
+    help: "Outbox rows not yet moved to the queue",
+    registers: [registry],
+    async collect() {
+      await refresh();
+      this.set(last.pending);
+    },
+  });
+  new Gauge({
+    name: "leads_outbox_oldest_pending_seconds",
+    help: "Age of the oldest outbox row not yet moved to the queue (0 when none wait)",
+    registers: [registry],
+    async collect() {
+      await refresh();
+      this.set(last.oldestSeconds);
+    },
   });
 }

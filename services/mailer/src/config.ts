@@ -5,6 +5,7 @@ const serviceUrl = (name: string) => z.url({ error: `${name} must be the http://
 
 export const mailerConfigSchema = baseConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8084),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9084),
   SENDGRID_API_BASE_URL: z.url().default("https://api.sendgrid.com"),
   SETTINGS_URL: serviceUrl("SETTINGS_URL"),
   LEADS_URL: serviceUrl("LEADS_URL"),

@@ -40,14 +40,14 @@ async function mailerOn(redisUrl: string, extra: Record<string, string> = {}): P
 }
 
 describe("mailer readiness", () => {
-  it("fails while Redis may evict keys (maxmemory-policy not noeviction) and says why", async () => {
+  it("fails while Redis may evict keys (maxmemory-policy not noeviction); the reason is logged, not answered", async () => {
     const redis: OwnRedis = await startOwnRedis(["--maxmemory-policy", "allkeys-lru"]);
     started.push(redis);
     const svc = await mailerOn(redis.url);
     const res = await fetch(`${svc.url}/readyz`);
     expect(res.status).toBe(503);
     const body = (await res.json()) as { checks: Record<string, string> };
-    expect(body.checks.redisEvictionPolicy).toMatch(/maxmemory-policy is "allkeys-lru".*noeviction/);
+    expect(body.checks.redisEvictionPolicy).toBe("failed");
   });
 
   it("is ready on a noeviction Redis", async () => {

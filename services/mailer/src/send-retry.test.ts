@@ -90,6 +90,22 @@ describe("sending through SendGrid", () => {
     expect(entry.subject).toBe("Geweigerd");
   });
 
+  it("counts job attempts by outcome and the queue's jobs by state for the dashboards", async () => {
+    // After the tests above: a retried send (500 then 202) and a send refused for good (400).
+    const text = await (await fetch(p.mailer!.metricsUrl)).text();
+    const value = (labels: string) =>
+      Number(new RegExp(`^bullmq_job_attempts_total\\{${labels}[^}]*\\} (\\d+)`, "m").exec(text)?.[1] ?? 0);
+    expect(value('queue="mail",job="mail.notify-company",outcome="retry"')).toBeGreaterThanOrEqual(1);
+    expect(value('queue="mail",job="mail.notify-company",outcome="completed"')).toBeGreaterThanOrEqual(1);
+    expect(value('queue="mail",job="mail.send",outcome="completed"')).toBeGreaterThanOrEqual(2);
+    for (const state of ["waiting", "active", "delayed", "failed"])
+      expect(text).toMatch(new RegExp(`^bullmq_jobs\\{queue="mail",state="${state}"[^}]*\\} \\d+`, "m"));
+    // The refused send ends its job normally but counts as a failed mail.
+    expect(text).toMatch(/^mailer_sends_total\{outcome="refused"[^}]*\} [1-9]/m);
+    expect(text).toMatch(/^mailer_sends_total\{outcome="retry"[^}]*\} [1-9]/m);
+    expect(text).toMatch(/^mailer_sends_total\{outcome="sent"[^}]*\} [1-9]/m);
+  });
+
   it("refuses line breaks in subject or address and validates with Dutch messages", async () => {
     const bad = await api("/api/admin/send-email", {
       method: "POST",

@@ -1,16 +1,18 @@
 import os from "node:os";
+import { Counter } from "prom-client";
 import {
   createKit,
   createQueueClient,
   createWorker,
   loadConfig,
+  queueMetrics,
   startService,
   type Logger,
   type RunningService,
 } from "@lease/platform";
 import { QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
-import { delivery } from "./domain/delivery";
+import { SEND_OUTCOMES, delivery } from "./domain/delivery";
 import { emailsDomain } from "./domain/emails";
 import { httpLeadsSource, type LeadsSource } from "./domain/leads-source";
 import {
@@ -68,11 +70,21 @@ export async function startMailer(
   const inbox = inboxRepository(kit.db);
   const outgoing = outgoingRepository(kit.db);
   const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
+  const queueFigures = queueMetrics(queue, Object.values(QUEUES));
+  const sends = new Counter({
+    name: "mailer_sends_total",
+    help: "E-mail send attempts by outcome; all but sent and retry leave the e-mail failed in the inbox",
+    labelNames: ["outcome"] as const,
+    registers: [],
+  });
+  // Every outcome from the start at 0, so an alert's increase() sees the first failure too.
+  for (const outcome of SEND_OUTCOMES) sends.inc({ outcome }, 0);
   const send = delivery({
     outgoing,
     settings,
     transport: sendgridTransport(config.SENDGRID_API_BASE_URL),
     staleClaimMs: config.SEND_STALE_CLAIM_MS,
+    onOutcome: (outcome) => sends.inc({ outcome }),
   });
   const worker = createWorker({
     connection: kit.bullConnection(),
@@ -90,11 +102,12 @@ export async function startMailer(
     lockDurationMs: config.WORKER_LOCK_MS,
     stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
     onFinalFailure: onFinalFailure({ delivery: send, outgoing }, log),
+    metrics: queueFigures,
   });
   const sweeper = startSweeper({ outgoing, queue, intervalMs: config.SWEEP_INTERVAL_MS, logger: log });
   const emails = emailsDomain({ inbox, outgoing, settings, queue });
 
-  return startService(kit, {
+  const running = await startService(kit, {
     routes: [
       adminRoutes({ emails, session: kit.session }),
       internalRoutes({ emails, internalToken: config.INTERNAL_TOKEN }),
@@ -102,4 +115,7 @@ export async function startMailer(
     readiness: { redisEvictionPolicy: policyCheck },
     onStop: [() => sweeper.stop(), () => worker.close(), () => queue.close()],
   });
+  queueFigures.register(running.app.metrics.registry);
+  running.app.metrics.registry.registerMetric(sends);
+  return running;
 }

@@ -27,6 +27,7 @@ function spawnMailer(): ChildProcess {
       ...process.env,
       ...p.env,
       PORT: "0",
+      METRICS_PORT: "0",
       WORKER_CONCURRENCY: String(CONCURRENCY),
       WORKER_LOCK_MS: "2000",
       WORKER_STALLED_INTERVAL_MS: "1000",

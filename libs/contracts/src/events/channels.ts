@@ -5,6 +5,7 @@ import { IsoDateTime } from "../entities/common";
 export const CHANNELS = {
   settingsChanged: "settings-changed",
   visitorUpdate: "visitor-update",
+  sessionsEnded: "sessions-ended",
 } as const;
 export type ChannelName = (typeof CHANNELS)[keyof typeof CHANNELS];
 
@@ -17,3 +18,10 @@ export const VisitorChangedEvent = z
   .object({ at: IsoDateTime })
   .describe("Published by tracking when live visitors changed; WebSocket feeders recompute and push");
 export type VisitorChangedEvent = z.infer<typeof VisitorChangedEvent>;
+
+export const SessionsEndedEvent = z
+  .object({ username: z.string().min(1).max(100), at: IsoDateTime })
+  .describe(
+    "Published when sessions of an admin ended (logout, password reset, removal); open admin sockets of that admin re-check at once",
+  );
+export type SessionsEndedEvent = z.infer<typeof SessionsEndedEvent>;

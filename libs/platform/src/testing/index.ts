@@ -36,6 +36,16 @@ export async function createTestDatabase(label = "t"): Promise<TestDatabase> {
       const c = new pg.Client({ connectionString: base.toString() });
       await c.connect();
       try {
+        // pg's Pool.end() resolves before its sockets are closed: give them a moment, so FORCE does
+        // not kill a connection that is closing anyway (its error would reach the test unhandled).
+        for (let i = 0; i < 20; i++) {
+          const { rows } = await c.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+            [name],
+          );
+          if (rows[0]!.n === 0) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
         await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       } finally {
         await c.end();
@@ -61,6 +71,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     HOST: "127.0.0.1",
     PORT: "0",
+    METRICS_PORT: "0",
     DATABASE_URL: baseDatabaseUrl(),
     REDIS_URL: baseRedisUrl(),
     REDIS_PREFIX: testRedisPrefix(),
@@ -138,6 +149,23 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 export { startTcpProxy } from "./tcp-proxy";
+
+/** Runs a command to its end with `stdin` as input (a CLI as a user runs it): exit code and output. */
+export function runProcess(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string },
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env });
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr!.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("close", (code) => resolve({ code, out, err }));
+    child.stdin!.end(opts.stdin ?? "");
+  });
+}
 
 /** A Cookie header value with a fresh, valid admin session for the Redis, prefix and secret in `env`. */
 export async function adminCookie(env: NodeJS.ProcessEnv): Promise<string> {

@@ -1,11 +1,27 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, createLogger, createPool, runMigrations, type Pool } from "@lease/platform";
-import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
+import {
+  createDatabase,
+  createLogger,
+  createPool,
+  issueSession,
+  runMigrations,
+  verifySession,
+  type Pool,
+  type Redis,
+  type SessionDeps,
+} from "@lease/platform";
+import {
+  baseRedisUrl,
+  createTestDatabase,
+  runProcess,
+  testEnv,
+  type TestDatabase,
+} from "@lease/platform/testing";
+import { connectRedis, sessionDepsFor } from "../test-support";
 import { verifyPassword } from "../domain/passwords";
 import { adminsRepository } from "../repositories/admins";
 import { GATEWAY_MIGRATIONS } from "../service";
@@ -22,6 +38,9 @@ let cli: string;
 
 let db: TestDatabase;
 let pool: Pool;
+let redis: Redis;
+let sessions: SessionDeps;
+const env = testEnv();
 
 beforeAll(async () => {
   await build({
@@ -47,27 +66,28 @@ beforeAll(async () => {
   db = await createTestDatabase("gwcli");
   pool = createPool(db.url, createLogger("test", "silent"), 2);
   await runMigrations(pool, "gateway", GATEWAY_MIGRATIONS);
+  redis = await connectRedis();
+  sessions = sessionDepsFor(env, redis);
 });
 afterAll(async () => {
+  redis.disconnect();
   rmSync(cli, { force: true });
   await pool.end();
   await db.drop();
 });
 
-function run(args: string[], stdin = "", env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, DATABASE_URL: db.url, ...env },
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.on("close", (code) => resolve({ code, out, err }));
-    child.stdin.end(stdin);
+const run = (args: string[], stdin = "", extraEnv: Record<string, string | undefined> = {}) =>
+  runProcess(process.execPath, [cli, ...args], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: db.url,
+      REDIS_URL: baseRedisUrl(),
+      REDIS_PREFIX: env.REDIS_PREFIX,
+      ...extraEnv,
+    },
+    stdin,
   });
-}
 
 const stored = async (username: string) => adminsRepository(createDatabase(pool)).findByUsername(username);
 
@@ -115,18 +135,56 @@ describe("admin CLI", () => {
     expect(await verifyPassword((await stored("beheerder"))!.password, "een-lang-wachtwoord-42")).toBe(true);
   });
 
-  it("reset-password replaces the password of an existing admin", async () => {
+  it("reset-password replaces the password and ends every session of that admin, and only of that admin", async () => {
+    const before = await Promise.all([1, 2].map(() => issueSession(sessions, "beheerder")));
+    const other = await issueSession(sessions, "admin");
     const res = await run(["reset-password", "beheerder"], "nieuw-wachtwoord-2024\n");
     expect(res.code).toBe(0);
+    expect(res.out).toContain('every session of "beheerder" has ended');
     const hash = (await stored("beheerder"))!.password;
     expect(await verifyPassword(hash, "nieuw-wachtwoord-2024")).toBe(true);
     expect(await verifyPassword(hash, "een-lang-wachtwoord-42")).toBe(false);
+    for (const { token } of before) expect(await verifySession(sessions, token)).toBeUndefined();
+    expect(await verifySession(sessions, other.token)).toMatchObject({ username: "admin" });
+    // A session signed in after the reset is valid.
+    const after = await issueSession(sessions, "beheerder");
+    expect(await verifySession(sessions, after.token)).toMatchObject({ username: "beheerder" });
     const unknown = await run(["reset-password", "bestaat-niet"], "nieuw-wachtwoord-2024\n");
     expect(unknown.code).toBe(1);
   });
 
+  it("reset-password without a reachable Redis changes nothing and says why", async () => {
+    const session = await issueSession(sessions, "beheerder");
+    const missing = await run(["reset-password", "beheerder"], "derde-wachtwoord-2024\n", {
+      REDIS_URL: undefined,
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("REDIS_URL is not set");
+    const down = await run(["reset-password", "beheerder"], "derde-wachtwoord-2024\n", {
+      REDIS_URL: "redis://127.0.0.1:9",
+    });
+    expect(down.code).toBe(1);
+    expect(down.err).toContain("nothing was changed");
+    expect(await verifyPassword((await stored("beheerder"))!.password, "nieuw-wachtwoord-2024")).toBe(true);
+    expect(await verifySession(sessions, session.token)).toBeDefined();
+  }, 20_000);
+
+  it("delete removes an admin and ends its sessions, but never the last admin", async () => {
+    const session = await issueSession(sessions, "beheerder");
+    const res = await run(["delete", "beheerder"]);
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('Deleted admin "beheerder"; every session of "beheerder" has ended.');
+    expect(await stored("beheerder")).toBeUndefined();
+    expect(await verifySession(sessions, session.token)).toBeUndefined();
+    expect((await run(["delete", "beheerder"])).code).toBe(1);
+    const last = await run(["delete", "admin"]);
+    expect(last.code).toBe(1);
+    expect(last.err).toContain('"admin" is the only admin');
+    expect(await stored("admin")).toBeDefined();
+  });
+
   it("shows the usage for an unknown command or a bad username", async () => {
-    expect((await run(["delete", "beheerder"])).code).toBe(2);
+    expect((await run(["drop", "beheerder"])).code).toBe(2);
     expect((await run(["create", "met spatie"], "nieuw-wachtwoord-2024\n")).code).toBe(2);
   });
 });

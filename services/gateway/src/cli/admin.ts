@@ -2,16 +2,73 @@ import { existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import { createDatabase, createLogger, createPool, runMigrations } from "@lease/platform";
-import { adminsRepository } from "../repositories/admins";
+import {
+  closeRedis,
+  createDatabase,
+  createLogger,
+  createPool,
+  createRedis,
+  endAllSessions,
+  keyspace,
+  redactUrl,
+  runMigrations,
+  withTimeout,
+} from "@lease/platform";
+import { adminsRepository, type AdminsRepository } from "../repositories/admins";
 import { hashPassword, newPasswordProblem } from "../domain/passwords";
 import { GATEWAY_MIGRATIONS } from "../service";
 
 // Admin accounts: `npm run admin -- create USER`, `reset-password USER` (password from a prompt
-// or stdin), and `ensure-first` (used by npm start: creates the first admin when none exists).
+// or stdin), `delete USER`, and `ensure-first` (used by npm start: creates the first admin when
+// none exists). reset-password and delete end every session of that admin at once (in Redis).
 
-const USAGE = "usage: npm run admin -- create USER | reset-password USER | ensure-first";
+const USAGE = "usage: npm run admin -- create USER | reset-password USER | delete USER | ensure-first";
 const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
+const logger = createLogger("admin-cli", "warn");
+
+interface SessionStore {
+  endAll(username: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Redis, where sessions live; connected before anything changes, so a failure changes nothing. */
+async function connectSessionStore(): Promise<SessionStore> {
+  const url = process.env.REDIS_URL;
+  if (!url) throw new Error("REDIS_URL is not set: it is needed to end the admin's sessions (export it)");
+  const redis = createRedis(url, "commands", logger);
+  try {
+    if (redis.status !== "ready")
+      await withTimeout(
+        new Promise((resolve, reject) => {
+          redis.once("ready", resolve);
+          redis.once("error", reject);
+        }),
+        5000,
+      );
+  } catch {
+    redis.disconnect();
+    throw new Error(`cannot reach Redis at ${redactUrl(url)}; nothing was changed`);
+  }
+  const deps = { redis, keys: keyspace(process.env.REDIS_PREFIX || "lease") };
+  return {
+    endAll: (username) => endAllSessions(deps, username, logger),
+    close: () => closeRedis(redis),
+  };
+}
+
+/** Ends the admin's sessions after the change in the database, saying so when that fails. */
+async function endSessions(store: SessionStore, username: string, change: string): Promise<number> {
+  try {
+    await store.endAll(username);
+  } catch (err) {
+    console.error(
+      `${change}, but the sessions of "${username}" could not be ended (${(err as Error).message}); run the command again once Redis answers`,
+    );
+    return 1;
+  }
+  console.log(`${change}; every session of "${username}" has ended.`);
+  return 0;
+}
 
 async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -36,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
     console.error("DATABASE_URL is not set (run npm start once, or export it)");
     return 1;
   }
-  const pool = createPool(url, createLogger("admin-cli", "warn"), 2);
+  const pool = createPool(url, logger, 2);
   try {
     await runMigrations(pool, "gateway", GATEWAY_MIGRATIONS);
     const admins = adminsRepository(createDatabase(pool));
@@ -62,10 +119,15 @@ async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    if ((command !== "create" && command !== "reset-password") || !username || !USERNAME.test(username)) {
+    if (
+      !["create", "reset-password", "delete"].includes(command ?? "") ||
+      !username ||
+      !USERNAME.test(username)
+    ) {
       console.error(USAGE);
       return 2;
     }
+    if (command === "delete") return await deleteAdmin(admins, username);
     const password = await readPassword();
     const problem = newPasswordProblem(password);
     if (problem) {
@@ -80,16 +142,38 @@ async function main(argv: string[]): Promise<number> {
       }
       await admins.create(username, hash);
       console.log(`Created admin "${username}".`);
-    } else {
+      return 0;
+    }
+    const store = await connectSessionStore();
+    try {
       if (!(await admins.setPassword(username, hash))) {
         console.error(`no admin "${username}"`);
         return 1;
       }
-      console.log(`Password of "${username}" changed.`);
+      return await endSessions(store, username, `Password of "${username}" changed`);
+    } finally {
+      await store.close();
     }
-    return 0;
   } finally {
     await pool.end();
+  }
+}
+
+async function deleteAdmin(admins: AdminsRepository, username: string): Promise<number> {
+  if (!(await admins.findByUsername(username))) {
+    console.error(`no admin "${username}"`);
+    return 1;
+  }
+  if ((await admins.count()) <= 1) {
+    console.error(`"${username}" is the only admin; create another one first`);
+    return 1;
+  }
+  const store = await connectSessionStore();
+  try {
+    await admins.remove(username);
+    return await endSessions(store, username, `Deleted admin "${username}"`);
+  } finally {
+    await store.close();
   }
 }
 

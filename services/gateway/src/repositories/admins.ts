@@ -27,6 +27,10 @@ export function adminsRepository(db: Database) {
         .returning({ id: admins.id });
       return rows.length > 0;
     },
+    async remove(username: string): Promise<boolean> {
+      const rows = await db.delete(admins).where(eq(admins.username, username)).returning({ id: admins.id });
+      return rows.length > 0;
+    },
   };
 }
 export type AdminsRepository = ReturnType<typeof adminsRepository>;

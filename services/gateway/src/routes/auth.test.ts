@@ -226,13 +226,23 @@ describe("brute-force lockout", () => {
     ).toBe(true);
   });
 
-  it("locks the username from another IP for at most the 15-minute window", async () => {
+  it("the IP that failed 5 times is not locked for the same username from another IP", async () => {
     for (let i = 0; i < 5; i++) await login("lock-b", "wrong-password-123", "203.0.113.20");
-    const elsewhere = await login("lock-b", PASSWORD, "203.0.113.21");
-    expect(elsewhere.status).toBe(429);
-    expect(Number(elsewhere.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
-    // That IP did nothing wrong: other accounts still sign in from it.
-    expect((await login("lock-c", PASSWORD, "203.0.113.21")).status).toBe(200);
+    expect((await login("lock-b", PASSWORD, "203.0.113.20")).status).toBe(429);
+    expect((await login("lock-b", PASSWORD, "203.0.113.21")).status).toBe(200);
+  });
+
+  it("wrong passwords from rotating addresses cannot lock the owner out, and each such address gets one guess", async () => {
+    const attackers = Array.from({ length: 12 }, (_, i) => `198.51.100.${i + 100}`);
+    for (const ip of attackers) expect((await login("lock-c", "wrong-password-123", ip)).status).toBe(401);
+    // The username is under attack: an address that already failed waits for the window...
+    const again = await login("lock-c", "wrong-password-456", attackers[3]);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
+    // ...while the owner, from an address without failures, signs in.
+    const owner = await login("lock-c", PASSWORD, "192.0.2.200");
+    expect(owner.status).toBe(200);
+    expect(owner.headers.get("set-cookie")).toMatch(/^admin_session=/);
   });
 
   it("a success resets the username's count", async () => {
@@ -254,19 +264,21 @@ describe("brute-force lockout", () => {
 
   it("takes its limits from the LOGIN_* settings", async () => {
     const strict = await startGateway(
-      { ...env, LOGIN_MAX_FAILURES: "3", LOGIN_WINDOW_MINUTES: "10", LOGIN_LOCK_MINUTES: "2" },
+      {
+        ...env,
+        LOGIN_MAX_FAILURES: "3",
+        LOGIN_MAX_ADDRESS_FAILURES: "4",
+        LOGIN_WINDOW_MINUTES: "10",
+        LOGIN_LOCK_MINUTES: "2",
+      },
       { logger: pino({ level: "silent" }) },
     );
     try {
-      const attempt = (password: string) =>
+      const attempt = (password: string, username = "lock-c", ip = "203.0.113.50") =>
         fetch(`${strict.url}/api/admin/login`, {
           method: "POST",
-          headers: {
-            origin: strict.url,
-            "content-type": "application/json",
-            "x-forwarded-for": "203.0.113.50",
-          },
-          body: JSON.stringify({ username: "lock-c", password }),
+          headers: { origin: strict.url, "content-type": "application/json", "x-forwarded-for": ip },
+          body: JSON.stringify({ username, password }),
         });
       for (let i = 0; i < 3; i++) expect((await attempt("wrong-password-123")).status).toBe(401);
       const locked = await attempt(PASSWORD);
@@ -276,11 +288,16 @@ describe("brute-force lockout", () => {
       expect(((await locked.json()) as { message: string }).message).toBe(
         "Te veel mislukte pogingen. Probeer het over 2 minuten opnieuw.",
       );
+      // Four failures from one address over two usernames lock that address for every username.
+      for (const name of ["nobody-1", "nobody-1", "nobody-2", "nobody-2"])
+        expect((await attempt("wrong-password-123", name, "203.0.113.51")).status).toBe(401);
+      expect((await attempt(PASSWORD, "lock-d", "203.0.113.51")).status).toBe(429);
     } finally {
       await strict.stop();
     }
     for (const [bad, name] of [
       [{ LOGIN_MAX_FAILURES: "0" }, "LOGIN_MAX_FAILURES"],
+      [{ LOGIN_MAX_ADDRESS_FAILURES: "many" }, "LOGIN_MAX_ADDRESS_FAILURES"],
       [{ LOGIN_WINDOW_MINUTES: "abc" }, "LOGIN_WINDOW_MINUTES"],
       [{ LOGIN_LOCK_MINUTES: "90" }, "LOGIN_MAX_LOCK_MINUTES"],
     ] as const) {

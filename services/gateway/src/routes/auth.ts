@@ -10,6 +10,7 @@ import {
   parseOr400,
   requireAdmin,
   revokeSession,
+  sessionGeneration,
   type SessionDeps,
 } from "@lease/platform";
 import type { AdminsRepository } from "../repositories/admins";
@@ -55,6 +56,8 @@ export function authRoutes(deps: AuthDeps): Router {
       ctx.state.log.warn(audit("locked"), "admin login");
       throw tooManyAttempts(verdict.retryAfterSeconds);
     }
+    // Before the password check: a reset that lands during it then ends this session as well.
+    const generation = await sessionGeneration(deps.session, body.username);
     const admin = await deps.admins.findByUsername(body.username);
     // Verify against a dummy hash for unknown users too, so timing does not reveal which exist.
     const valid = await verifyPassword(admin?.password ?? (await dummyPasswordHash()), body.password);
@@ -64,7 +67,7 @@ export function authRoutes(deps: AuthDeps): Router {
       throw new HttpError(401, "invalid_credentials", LOGIN_FAILED_MESSAGE);
     }
     await deps.throttle.succeeded(body.username, ip);
-    const { token } = await issueSession(deps.session, admin.username);
+    const { token } = await issueSession(deps.session, admin.username, generation);
     setSessionCookie(ctx, deps.secureCookies(ctx), token, SESSION_TTL_SECONDS);
     ctx.state.log.info(audit("success"), "admin login");
     ctx.set("Cache-Control", "no-store");
@@ -80,7 +83,7 @@ export function authRoutes(deps: AuthDeps): Router {
     setSessionCookie(ctx, deps.secureCookies(ctx), "", 0);
     await requireAdmin(deps.session)(ctx, async () => {
       const claims = ctx.state.admin!;
-      await revokeSession(deps.session, claims.jti);
+      await revokeSession(deps.session, claims.jti, { username: claims.username, logger: ctx.state.log });
       ctx.state.log.info({ username: claims.username, outcome: "logout" }, "admin logout");
       ctx.status = 204;
     });

@@ -66,6 +66,8 @@ export const outbox = leads.table(
     jobName: text("job_name").notNull(),
     payload: jsonb("payload").notNull(),
     requestId: text("request_id"),
+    /** W3C traceparent of the request that wrote the row (tracing on only): the job continues its trace. */
+    traceContext: text("trace_context"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     publishedAt: timestamp("published_at", { withTimezone: true }),
   },

@@ -58,4 +58,28 @@ describe("outbox relay", () => {
       expect(job.opts.backoff).toMatchObject({ type: "exponential" });
     }
   });
+
+  it("reports the waiting rows and the age of the oldest on the metrics listener", async () => {
+    const gauge = async (name: string) =>
+      Number(
+        new RegExp(`^${name}(?:\\{[^}]*\\})? ([\\d.e+-]+)`, "m").exec(
+          await (await fetch(replicas[0]!.metricsUrl)).text(),
+        )?.[1],
+      );
+    // A row two minutes old that the relays cannot publish: its payload fails the job's schema.
+    const { rows } = await sql.query<{ id: string }>(
+      `INSERT INTO leads.outbox (job_name, payload, created_at)
+       VALUES ('inbox.log', '{"source":"nope","sourceId":"00000000-0000-4000-8000-000000000001"}', now() - interval '120 seconds')
+       RETURNING id`,
+    );
+    await waitFor(async () => (await gauge("leads_outbox_oldest_pending_seconds")) >= 120, 5000, "age");
+    expect(await gauge("leads_outbox_pending")).toBe(1);
+    // Repaired, it is relayed, and the figures drop back to 0.
+    await sql.query(
+      `UPDATE leads.outbox SET payload = jsonb_set(payload, '{source}', '"contact_form"') WHERE id = $1`,
+      [rows[0]!.id],
+    );
+    await waitFor(async () => (await gauge("leads_outbox_pending")) === 0, 10_000, "relayed");
+    expect(await gauge("leads_outbox_oldest_pending_seconds")).toBe(0);
+  });
 });

@@ -49,6 +49,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
         data: r.payload,
         jobId: r.id,
         requestId: r.requestId ?? undefined,
+        traceparent: r.traceContext ?? undefined,
       }));
     let timeout: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { LeaseRequest, LeaseStatus } from "@lease/contracts";
-import type { Database, Pool } from "@lease/platform";
+import { currentTraceparent, type Database, type Pool } from "@lease/platform";
 import { contactMessages, leaseRequests } from "../db/schema";
 
 export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
@@ -103,8 +103,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier))
            RETURNING id
          ), queued AS (
-           INSERT INTO leads.outbox (job_name, payload, request_id)
-           SELECT j.name, jsonb_build_object('source', $9::text, 'sourceId', lead.id), $10
+           INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
+           SELECT j.name, jsonb_build_object('source', $9::text, 'sourceId', lead.id), $10, $12
              FROM lead, unnest($11::text[]) AS j(name)
          )
          SELECT id FROM lead`,
@@ -120,6 +120,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           jobs.source,
           requestId ?? null,
           jobs.jobNames,
+          currentTraceparent() ?? null,
         ],
       });
       if (!rows[0]) throw new Error("insert returned nothing");
@@ -136,8 +137,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
         text: `WITH msg AS (
            INSERT INTO leads.contact_messages (name, email, phone, message) VALUES ($1, $2, $3, $4) RETURNING id
          ), queued AS (
-           INSERT INTO leads.outbox (job_name, payload, request_id)
-           SELECT j.name, jsonb_build_object('source', $5::text, 'sourceId', msg.id), $6
+           INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
+           SELECT j.name, jsonb_build_object('source', $5::text, 'sourceId', msg.id), $6, $8
              FROM msg, unnest($7::text[]) AS j(name)
          )
          SELECT id FROM msg`,
@@ -149,6 +150,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           jobs.source,
           requestId ?? null,
           jobs.jobNames,
+          currentTraceparent() ?? null,
         ],
       });
       if (!rows[0]) throw new Error("insert returned nothing");

@@ -5,6 +5,7 @@ export interface OutboxRow {
   jobName: string;
   payload: Record<string, unknown>;
   requestId: string | null;
+  traceContext: string | null;
 }
 
 /**
@@ -20,7 +21,7 @@ export function outboxRepository(pool: Pool) {
       try {
         await client.query("BEGIN");
         const { rows } = await client.query<OutboxRow>(
-          `SELECT id, job_name AS "jobName", payload, request_id AS "requestId"
+          `SELECT id, job_name AS "jobName", payload, request_id AS "requestId", trace_context AS "traceContext"
              FROM leads.outbox
             WHERE published_at IS NULL
             ORDER BY created_at
@@ -45,6 +46,17 @@ export function outboxRepository(pool: Pool) {
         // A connection that could not even roll back is destroyed, not returned to the pool.
         client.release(broken);
       }
+    },
+
+    /** Rows waiting for the relay and the age of the oldest (0 when none wait): for alerting. */
+    async pendingStats(): Promise<{ pending: number; oldestSeconds: number }> {
+      const { rows } = await pool.query<{ pending: number; oldest: number }>(
+        `SELECT count(*)::int AS pending,
+                COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest
+           FROM leads.outbox
+          WHERE published_at IS NULL`,
+      );
+      return { pending: rows[0]?.pending ?? 0, oldestSeconds: rows[0]?.oldest ?? 0 };
     },
 
     /** Published rows are only an audit trail; keep a week of them. */

@@ -20,14 +20,28 @@ export interface Delivery {
   giveUp(outgoingId: string, reason: string): Promise<void>;
 }
 
+/** How a send attempt ended; every one but "sent" and "retry" leaves the e-mail failed for the admin. */
+export const SEND_OUTCOMES = [
+  "sent",
+  "retry",
+  "refused",
+  "not_configured",
+  "unknown_outcome",
+  "gave_up",
+] as const;
+export type SendOutcome = (typeof SEND_OUTCOMES)[number];
+
 export function delivery(deps: {
   outgoing: OutgoingRepository;
   settings: MailSettingsSource;
   transport: MailTransport;
   /** A "sending" claim older than this belongs to a worker that died mid-call. */
   staleClaimMs: number;
+  /** Told how each send attempt ended (a metric). */
+  onOutcome?: (outcome: SendOutcome) => void;
 }): Delivery {
   const { outgoing } = deps;
+  const counted = (outcome: SendOutcome) => deps.onOutcome?.(outcome);
   return {
     async deliver(outgoingId, log) {
       const current = await outgoing.get(outgoingId);
@@ -36,6 +50,7 @@ export function delivery(deps: {
       if (!isConfigured(settings)) {
         await outgoing.markFailed(outgoingId, NOT_CONFIGURED_ERROR, ["queued", "failed_retryable"]);
         log.warn({ outgoingId }, "e-mail not sent: no provider key or sender configured");
+        counted("not_configured");
         return;
       }
       const claimed = await outgoing.claim(outgoingId);
@@ -44,6 +59,7 @@ export function delivery(deps: {
         // so a stale claim is marked failed (visible to the admin) instead of retried.
         if (await outgoing.failStaleClaim(outgoingId, deps.staleClaimMs, UNKNOWN_OUTCOME_ERROR)) {
           log.error({ outgoingId }, "send outcome unknown after a worker stopped; marked failed, not resent");
+          counted("unknown_outcome");
           return;
         }
         const again = await outgoing.get(outgoingId);
@@ -61,19 +77,23 @@ export function delivery(deps: {
         });
         await outgoing.markSent(claimed.id, messageId);
         log.info({ outgoingId, kind: claimed.kind }, "e-mail sent");
+        counted("sent");
       } catch (err) {
         if (err instanceof TransportError && err.permanent) {
           await outgoing.markFailed(claimed.id, err.message, ["sending"]);
           log.warn({ outgoingId, err: err.message }, "e-mail refused by the provider; not retried");
+          counted("refused");
           return;
         }
         await outgoing.markRetryable(claimed.id, (err as Error).message);
+        counted("retry");
         throw new RetryLater(`send failed, will retry: ${(err as Error).message}`);
       }
     },
 
     async giveUp(outgoingId, reason) {
       await outgoing.markFailed(outgoingId, reason, ["queued", "failed_retryable"]);
+      counted("gave_up");
     },
   };
 }

@@ -1,5 +1,6 @@
 import sgClientPkg from "@sendgrid/client";
 import sgMailPkg from "@sendgrid/mail";
+import { SpanKind, inSpan } from "@lease/platform";
 
 /** A provider answer we should not retry (4xx other than 429) or may retry (429, 5xx, network). */
 export class TransportError extends Error {
@@ -33,6 +34,7 @@ export function sendgridTransport(baseUrl: string, timeoutMs = 10_000): MailTran
   const { Client } = sgClientPkg as unknown as { Client: new () => SendgridClient };
   const { MailService } = sgMailPkg as unknown as { MailService: new () => SendgridMail };
   const services = new Map<string, SendgridMail>();
+  const attributes = { "server.address": new URL(baseUrl).host };
   const serviceFor = (apiKey: string) => {
     let svc = services.get(apiKey);
     if (!svc) {
@@ -54,14 +56,16 @@ export function sendgridTransport(baseUrl: string, timeoutMs = 10_000): MailTran
         throw new TransportError("line break in a header field", true);
       }
       try {
-        const [res] = await serviceFor(apiKey).send({
-          to: m.to,
-          from: m.from,
-          subject: m.subject,
-          text: m.text,
-          html: m.html,
-          customArgs: { outgoing_email_id: m.outgoingEmailId },
-        });
+        const [res] = await inSpan("POST /v3/mail/send", { kind: SpanKind.CLIENT, attributes }, () =>
+          serviceFor(apiKey).send({
+            to: m.to,
+            from: m.from,
+            subject: m.subject,
+            text: m.text,
+            html: m.html,
+            customArgs: { outgoing_email_id: m.outgoingEmailId },
+          }),
+        );
         const id = res.headers["x-message-id"];
         return { messageId: typeof id === "string" ? id : null };
       } catch (err) {

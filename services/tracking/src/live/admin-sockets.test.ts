@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { Redis } from "ioredis";
 import { VisitorUpdateMessage } from "@lease/contracts";
-import { keyspace, revokeSession, sessionTokenFromCookieHeader, verifySession } from "@lease/platform";
+import {
+  createLogger,
+  endAllSessions,
+  issueSession,
+  keyspace,
+  revokeSession,
+  sessionTokenFromCookieHeader,
+  verifySession,
+} from "@lease/platform";
 import { ManualClock, startHarness, sessionId, type Harness } from "../test-helpers";
 
 let a: Harness;
@@ -84,6 +92,12 @@ describe("/ws live visitor feed", () => {
       );
       expect(Date.now() - sent).toBeLessThan(2000);
       expect(counted.data.stats.todayTotal).toBeGreaterThanOrEqual(1);
+      // The dashboards see the open socket and how long the push took.
+      const metrics = await (await fetch(a.svc.metricsUrl)).text();
+      expect(metrics).toMatch(/^tracking_admin_sockets(\{[^}]*\})? 1$/m);
+      const pushes = /^tracking_ws_fanout_seconds_count(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1];
+      expect(Number(pushes)).toBeGreaterThanOrEqual(1);
+      expect(metrics).toMatch(/^tracking_ws_fanout_seconds_bucket\{le="2.5"[^}]*\} [1-9]/m);
     } finally {
       client.ws.close();
     }
@@ -168,6 +182,32 @@ describe("/ws live visitor feed", () => {
       new Promise<number>((r) => setTimeout(() => r(-1), 2000)),
     ]);
     expect(code).toBe(4401);
+  });
+
+  it("closes every socket of an admin at once when all its sessions end, and no one else's", async () => {
+    // A periodic re-check far away: only the announcement can close the sockets in time.
+    const c = await startHarness({}, a.clock, {
+      env: { ...a.env, WS_SESSION_RECHECK_MS: "60000" },
+      db: a.db,
+    });
+    const redis = new Redis(a.env.REDIS_URL!);
+    try {
+      const deps = { redis, keys: keyspace(a.env.REDIS_PREFIX!), jwtSecret: a.env.JWT_SECRET! };
+      const colleague = `admin_session=${(await issueSession(deps, "collega")).token}`;
+      const own = await Promise.all([c.adminCookie(), c.adminCookie()]);
+      const clients = await Promise.all([...own, colleague].map((cookie) => connect(c.svc.url, { cookie })));
+      await Promise.all(clients.map((client) => client.next(() => true)));
+      const started = Date.now();
+      await endAllSessions(deps, "admin", createLogger("test", "silent"));
+      expect(await Promise.all([clients[0]!.closed, clients[1]!.closed])).toEqual([4401, 4401]);
+      expect(Date.now() - started).toBeLessThan(1000);
+      // The colleague's socket stays open.
+      expect(clients[2]!.ws.readyState).toBe(WebSocket.OPEN);
+      clients[2]!.ws.close();
+    } finally {
+      redis.disconnect();
+      await c.svc.stop();
+    }
   });
 
   it("drops a socket that stops answering pings, and one that sends more than 1 KB", async () => {

@@ -48,7 +48,8 @@ export function isSameOrigin(origin: string | undefined, host: string | undefine
 /**
  * The admin WebSocket on the service's own HTTP server. The gateway already checked origin and
  * session; this checks both again (the service port is no way around it), re-checks the session
- * every `recheckMs` (logout or expiry closes the socket) and pings so dead peers are dropped.
+ * every `recheckMs` and at once when told the admin's sessions ended (logout, password reset or
+ * removal close the socket with 4401) and pings so dead peers are dropped.
  */
 export function createAdminSockets(o: AdminSocketOptions) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false });
@@ -85,8 +86,10 @@ export function createAdminSockets(o: AdminSocketOptions) {
     });
   };
 
-  const recheck = setInterval(() => {
+  /** Closes (4401) the sockets whose session expired or ended; only those of `username` if given. */
+  const recheckSessions = (username?: string) => {
     for (const [ws, s] of states) {
+      if (username !== undefined && s.claims.username !== username) continue;
       if (s.claims.exp * 1000 <= Date.now()) {
         ws.close(SESSION_ENDED, "session expired");
         continue;
@@ -98,7 +101,9 @@ export function createAdminSockets(o: AdminSocketOptions) {
         () => undefined, // Redis away: keep the socket; the next check decides
       );
     }
-  }, o.recheckMs);
+  };
+  // The periodic check is the backstop; a SessionsEnded event (see recheck) closes them at once.
+  const recheck = setInterval(() => recheckSessions(), o.recheckMs);
 
   const ping = setInterval(() => {
     for (const [ws, s] of states) {
@@ -120,6 +125,10 @@ export function createAdminSockets(o: AdminSocketOptions) {
     },
     get count() {
       return states.size;
+    },
+    /** An admin's sessions ended (logout, password reset, removal): re-check that admin's sockets now. */
+    recheck(username: string) {
+      recheckSessions(username);
     },
     async close(): Promise<void> {
       clearInterval(recheck);

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Logger, Redis } from "@lease/platform";
 import { insertBatch, type TrackEvent, type WriterDeps } from "../repositories/page-views";
+import { traceStreamBatch } from "./stream-trace";
 
 export const STREAM_GROUP = "postgres-writer";
 const GROUP = STREAM_GROUP;
@@ -115,7 +116,7 @@ export class StreamWriter {
 
   private async flush(entries: StreamEntry[]): Promise<void> {
     const events = entries.map(toEvent).filter((e): e is TrackEvent => e !== null);
-    const { written } = await insertBatch(this.o.writer, events);
+    const { written } = await traceStreamBatch(entries, () => insertBatch(this.o.writer, events));
     // Acknowledged and deleted together: a written event has no reason to stay in Redis memory
     // (the stream's length cap is then only the backlog bound while Postgres is away).
     const ids = entries.map(([id]) => id);

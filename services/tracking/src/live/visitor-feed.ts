@@ -22,11 +22,14 @@ export class VisitorFeed {
   private ticking = false;
   private stopped = false;
   private inflight: Promise<string> | undefined;
+  private dirtySince = 0;
 
   constructor(
     private readonly snapshot: () => Promise<VisitorUpdateMessage["data"]>,
     private readonly minIntervalMs: number,
     private readonly logger: Logger,
+    /** Told, after each push, how long the oldest change it carries waited (fan-out latency). */
+    private readonly onPushed?: (seconds: number) => void,
   ) {}
 
   get size(): number {
@@ -49,6 +52,7 @@ export class VisitorFeed {
 
   /** Something changed (on this replica or another). */
   changed(): void {
+    if (!this.dirty) this.dirtySince = Date.now();
     this.dirty = true;
     this.schedule();
   }
@@ -80,11 +84,14 @@ export class VisitorFeed {
     this.ticking = true;
     this.lastTick = Date.now();
     this.dirty = false;
+    const since = this.dirtySince;
     try {
       if (this.sockets.size === 0) return;
       const text = serialise(await this.snapshot());
       for (const socket of this.sockets) if (socket.readyState === OPEN) socket.send(text);
+      this.onPushed?.((Date.now() - since) / 1000);
     } catch (err) {
+      if (!this.dirty) this.dirtySince = since;
       this.dirty = true; // try again next tick
       this.logger.warn({ err: (err as Error).message }, "visitor snapshot failed");
     } finally {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ActiveVisitor } from "@lease/contracts";
 import type { Keyspace, Redis } from "@lease/platform";
+import { streamTraceContext } from "../live/stream-trace";
 
 /** What ingest knows about one hit; `page` is undefined for a heartbeat. */
 export interface Hit {
@@ -34,13 +35,15 @@ export const MAX_ACTIVE_LIST = 200;
 // Records a batch of hits in one call (hits that arrive together share one script run).
 // KEYS: active zset, stream, then per hit: its visitor hash.
 // ARGV: hit count, backlog bound, active cutoff (trim below), hash ttl ms,
-//       then per hit: session, at, ua, ip, city, country, page, isView, referrer.
+//       then per hit: session, at, ua, ip, city, country, page, isView, referrer,
+//       then the trace context for the stream entries ("" when tracing is off: live/stream-trace.ts).
 // Per hit only its own hash and stream entry are written, and the active set gets one ZADD for the
 // whole run. Counts of the day, week and pages are not kept here: the Postgres writer keeps them
 // (rollups), once, from the stream. A full backlog refuses the whole run before writing anything,
 // so no hit is half recorded.
 const RECORD_SCRIPT = `
 local n, maxLen, hashTtl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[4]
+local tc = ARGV[#ARGV] ~= "" and { "tc", ARGV[#ARGV] } or {}
 if redis.call("XLEN", KEYS[2]) >= maxLen then return ${BACKLOG_FULL} end
 local active = {}
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", "(" .. ARGV[3])
@@ -57,7 +60,7 @@ for i = 0, n - 1 do
   active[#active + 1] = at
   active[#active + 1] = sid
   redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", page, "v", isView,
-    "r", ARGV[a + 9], "u", ua, "ci", city, "co", country)
+    "r", ARGV[a + 9], "u", ua, "ci", city, "co", country, unpack(tc))
 end
 if n > 0 then redis.call("ZADD", KEYS[1], unpack(active)) end
 return n
@@ -137,6 +140,7 @@ export class LiveVisitors {
         hit.referrer ?? "",
       );
     }
+    args.push(streamTraceContext());
     let written: unknown;
     try {
       written = await this.redis.evalsha(RECORD_SHA, keys.length, ...keys, ...args);

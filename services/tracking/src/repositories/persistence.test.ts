@@ -17,8 +17,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function metric(svcUrl: string, name: string, labels = ""): Promise<number> {
-  const text = await (await fetch(`${svcUrl}/metrics`)).text();
+async function metric(metricsUrl: string, name: string, labels = ""): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
   const line = text
     .split("\n")
     .find((l) => l.startsWith(`${name}${labels ? `{${labels}` : ""}`) && !l.startsWith("#"));
@@ -41,7 +41,11 @@ describe("page views in Postgres", () => {
   it("turns N visits into N page-view rows with far fewer INSERT statements", async () => {
     const n = 300;
     const marker = `/batch-${Date.now()}`;
-    const before = await metric(h.svc.url, "tracking_db_insert_statements_total", 'table="page_views"');
+    const before = await metric(
+      h.svc.metricsUrl,
+      "tracking_db_insert_statements_total",
+      'table="page_views"',
+    );
     const ids = Array.from({ length: 30 }, sessionId);
     await Promise.all(
       Array.from({ length: n }, (_, i) =>
@@ -59,7 +63,7 @@ describe("page views in Postgres", () => {
     );
     expect(rows).toBe(n);
     const inserts =
-      (await metric(h.svc.url, "tracking_db_insert_statements_total", 'table="page_views"')) - before;
+      (await metric(h.svc.metricsUrl, "tracking_db_insert_statements_total", 'table="page_views"')) - before;
     expect(inserts).toBeGreaterThan(0);
     expect(inserts).toBeLessThanOrEqual(10);
     expect(
@@ -80,8 +84,8 @@ describe("page views in Postgres", () => {
         ),
       ).toBe(0);
       // /metrics reports the backlog against its bound, for alerting before hits are refused.
-      expect(await metric(h.svc.url, "tracking_stream_backlog")).toBe(0);
-      expect(await metric(h.svc.url, "tracking_stream_backlog_max")).toBe(200_000);
+      expect(await metric(h.svc.metricsUrl, "tracking_stream_backlog")).toBe(0);
+      expect(await metric(h.svc.metricsUrl, "tracking_stream_backlog_max")).toBe(200_000);
     } finally {
       redis.disconnect();
     }
@@ -210,8 +214,10 @@ describe("Redis outage", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBeTruthy();
     expect((await own.heartbeat({ sessionId: sessionId() })).status).toBe(503);
-    expect(await metric(own.svc.url, "tracking_hits_total", 'kind="visit",outcome="dropped"')).toBe(1);
-    expect(await metric(own.svc.url, "tracking_hits_total", 'kind="heartbeat",outcome="dropped"')).toBe(1);
+    expect(await metric(own.svc.metricsUrl, "tracking_hits_total", 'kind="visit",outcome="dropped"')).toBe(1);
+    expect(
+      await metric(own.svc.metricsUrl, "tracking_hits_total", 'kind="heartbeat",outcome="dropped"'),
+    ).toBe(1);
   });
 });
 

@@ -103,6 +103,18 @@ describe("POST /internal/track/batch", () => {
     });
   });
 
+  it("answers a hit nested 2,500 levels deep around a NUL with the same 400 as alone, and keeps the rest", async () => {
+    const deep = '{"a":'.repeat(2500) + '"\\u0000"' + "}".repeat(2500);
+    const good = sessionId();
+    const res = await batch([hit("visit", deep), hit("visit", { sessionId: good, page: "/" })]);
+    expect(res.status).toBe(200);
+    const { results } = (await res.json()) as InternalTrackBatchResult;
+    expect(results.map((r) => r.status)).toEqual([400, 204]);
+    expect(results[0]!.error!.code).toBe("too_deep");
+    const alone = await h.visit(deep);
+    expect({ status: alone.status, error: await alone.json() }).toEqual(results[0]);
+  });
+
   it("refuses a malformed batch as a whole with 400 and counts nothing", async () => {
     const before = await stats();
     for (const hits of [[], [{ kind: "click", body: "{}", ip: "1.2.3.4" }], [{ kind: "visit" }]]) {

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { API_ROUTES, INTERNAL_ROUTES, UNMATCHED_ROUTE, createRouteMatcher, metricRoute } from "./routes";
+
+describe("route templates for metric labels", () => {
+  const routeOf = createRouteMatcher();
+
+  it("maps every route of the tables to its own template", () => {
+    for (const r of [...API_ROUTES, ...INTERNAL_ROUTES]) {
+      const concrete = r.path.replace(/\{[^}]+\}/g, "2b1c9a52-6f0e-4c8e-9d4a-0c7c1f3e5a11");
+      expect(routeOf(concrete), r.path).toBe(metricRoute(r.path));
+    }
+  });
+
+  it("prefers a literal path over a template that would also match it", () => {
+    expect(routeOf("/api/admin/lease-requests/export.csv")).toBe("/api/admin/lease-requests/export.csv");
+    expect(routeOf("/api/admin/lease-requests/abc")).toBe("/api/admin/lease-requests/:id");
+    expect(routeOf("/api/admin/lease-requests/abc/status")).toBe("/api/admin/lease-requests/:id/status");
+  });
+
+  it("gives anything else the single value 'unmatched'", () => {
+    for (const path of [
+      "/",
+      "/metrics",
+      "/api/admin/lease-requests/a/b/c",
+      "/api/admin/lease-requests/",
+      "/api/nope",
+      "/api/contact/extra",
+      "/internal/track/batch/x",
+    ])
+      expect(routeOf(path), path).toBe(UNMATCHED_ROUTE);
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "leads"."outbox" ADD COLUMN "trace_context" text;
