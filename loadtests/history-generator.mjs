@@ -68,6 +68,7 @@ export function* history(count, step, { start, end }) {
     let quota = d === DAYS - 1 ? count - made : Math.floor(exact);
     carry = exact - quota;
     const dayStart = historyStart + d * DAY;
+    const day = [];
     let visit = 0;
     while (quota > 0) {
       const pages = Math.min(quota, 1 + Math.floor(-Math.log(1 - random()) * 2));
@@ -79,18 +80,22 @@ export function* history(count, step, { start, end }) {
       for (let p = 0; p < pages && at < now; p++) {
         const page =
           random() < 0.03 ? `/artikel/${Math.floor(random() * 400)}` : pick(random, SITE, SITE_TOTAL);
-        yield {
-          id: `h${step}-${made}`,
-          at: new Date(at).toISOString(),
-          session,
-          page,
-          referrer: p === 0 ? referrer : "",
-        };
-        made++;
+        day.push({ at, session, page, referrer: p === 0 ? referrer : "" });
         quota--;
         at += 20_000 + Math.floor(random() * 120_000);
       }
       if (at >= now) quota = 0;
+    }
+    // In time order, as an analytics export lists its events.
+    day.sort((a, b) => a.at - b.at);
+    for (const e of day) {
+      yield {
+        id: `h${step}-${made++}`,
+        at: new Date(e.at).toISOString(),
+        session: e.session,
+        page: e.page,
+        referrer: e.referrer,
+      };
     }
   }
 }

@@ -16,12 +16,16 @@ export async function* csvRecords(lines) {
     for (let i = 0; i < line.length; i++) {
       const c = line[i];
       if (quoted) {
-        if (c === '"' && line[i + 1] === '"') ((field += '"'), i++);
-        else if (c === '"') quoted = false;
+        if (c === '"' && line[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else if (c === '"') quoted = false;
         else field += c;
       } else if (c === '"') quoted = true;
-      else if (c === ",") (record.push(field), (field = ""));
-      else field += c;
+      else if (c === ",") {
+        record.push(field);
+        field = "";
+      } else field += c;
     }
     if (quoted) {
       field += "\n";

@@ -12,6 +12,9 @@ ALTER INDEX "tracking"."visitors_last_seen_idx" RENAME TO "legacy_visitors_last_
 -- session's rows by its id (WHERE session_key = tracking.key64('session-...')).
 CREATE FUNCTION "tracking"."key64"(text) RETURNS bigint LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   AS $$ SELECT ('x' || substr(md5($1), 1, 16))::bit(64)::bigint $$;--> statement-breakpoint
+-- The 32-bit key of an event id (the stream entry id, or an imported id).
+CREATE FUNCTION "tracking"."key32"(text) RETURNS integer LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  AS $$ SELECT ('x' || substr(md5($1), 1, 8))::bit(32)::integer $$;--> statement-breakpoint
 CREATE TABLE "tracking"."pages" (
 	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "tracking"."pages_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
 	"path" text NOT NULL,
@@ -20,7 +23,7 @@ CREATE TABLE "tracking"."pages" (
 --> statement-breakpoint
 CREATE TABLE "tracking"."page_views" (
 	"occurred_at" timestamp with time zone NOT NULL,
-	"event_key" bigint NOT NULL,
+	"event_key" integer NOT NULL,
 	"session_key" bigint NOT NULL,
 	"page_id" integer NOT NULL,
 	CONSTRAINT "page_views_occurred_at_event_key_pk" PRIMARY KEY("occurred_at","event_key")

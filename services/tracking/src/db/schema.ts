@@ -28,15 +28,15 @@ export const pages = tracking.table("pages", {
 });
 
 /**
- * One row per page view, partitioned by month of occurred_at. Keys are 64-bit hashes of the
- * stream entry id (or the imported id) and of the session id (domain/keys.ts): a redelivered or
- * re-imported event hits the primary key and adds nothing, rollups included.
+ * One row per page view, partitioned by month of occurred_at: 48 bytes a row. Keys are hashes of
+ * the stream entry id or imported id (32 bits) and of the session id (64 bits) (domain/keys.ts):
+ * a redelivered or re-imported event hits the primary key and adds nothing, rollups included.
  */
 export const pageViews = tracking.table(
   "page_views",
   {
     occurredAt: ts("occurred_at").notNull(),
-    eventKey: bigint("event_key", { mode: "bigint" }).notNull(),
+    eventKey: integer("event_key").notNull(),
     sessionKey: bigint("session_key", { mode: "bigint" }).notNull(),
     pageId: integer("page_id").notNull(),
   },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Hll } from "./hll";
-import { key64, key64FromSql } from "./keys";
+import { key32, key64, key64FromSql } from "./keys";
 
 const sketchOf = (p: number, ids: Iterable<string>) => {
   const hll = new Hll(p);
@@ -38,11 +38,13 @@ describe("HyperLogLog of visitors", () => {
     expect(() => Hll.union(14, [dense.serialize()])).toThrow(/p=12/);
   });
 
-  it("hashes an id to the same 64-bit key PostgreSQL's tracking.key64 computes", () => {
+  it("hashes an id to the same keys PostgreSQL's tracking.key64 and key32 compute", () => {
     // Values read from psql: SELECT tracking.key64('session-abc-1700000000000'), tracking.key64('b')
     expect(key64("session-abc-1700000000000").sql).toBe("6695324386865496319");
     expect(key64("b").sql).toBe("-7860083176248561684");
     for (const id of ["b", "session-abc-1700000000000"])
       expect(key64FromSql(key64(id).sql)).toEqual(key64(id));
+    // SELECT tracking.key32('1732512345678-0'), tracking.key32('b')
+    expect([key32("1732512345678-0"), key32("b")]).toEqual([-696224519, -1830068226]);
   });
 });

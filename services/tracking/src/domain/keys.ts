@@ -19,6 +19,15 @@ export function key64(id: string): Key64 {
   return { sql: digest.readBigInt64BE(0).toString(), hi: digest.readUInt32BE(0), lo: digest.readUInt32BE(4) };
 }
 
+/**
+ * A 32-bit key of an event id (the first 4 bytes of its MD5, signed), as tracking.key32(text).
+ * Page views are unique on (time, key): two different events would have to share the microsecond
+ * and the key (1 in 4 billion) to be taken for one.
+ */
+export function key32(id: string): number {
+  return hash("md5", id, "buffer").readInt32BE(0);
+}
+
 /** The key of a bigint that PostgreSQL returned (decimal text). */
 export function key64FromSql(sql: string): Key64 {
   const unsigned = BigInt.asUintN(64, BigInt(sql));

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from "@lease/platform";
 import { HOUR_MS, dayOf, monthOf } from "../domain/calendar";
-import { key64, type Key64 } from "../domain/keys";
+import { key32, key64, type Key64 } from "../domain/keys";
 import { classifyUserAgent } from "../domain/user-agent";
 import { memoize } from "../domain/memo";
 import { RollupBatch } from "./rollups";
@@ -88,8 +88,8 @@ interface Prepared {
   day: string;
   dayStart: number;
   session: Key64;
-  /** 64-bit key of the event id (views only). */
-  eventKey: string;
+  /** 32-bit key of the event id (views only): unique enough beside the time it happened. */
+  eventKey: number;
   pageId: number;
 }
 
@@ -132,7 +132,7 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
       day,
       dayStart: start,
       session,
-      eventKey: event.isView ? key64(event.eventId).sql : "",
+      eventKey: event.isView ? key32(event.eventId) : 0,
       pageId: event.isView ? pageIds.get(storedPath(event.page))! : 0,
     };
   });
@@ -173,14 +173,14 @@ async function writeBatch(
   // Views in time order, once each (a line repeated within one batch is one view).
   const views = prepared
     .filter((p) => p.event.isView)
-    .sort((a, b) => a.ms - b.ms || (a.eventKey < b.eventKey ? -1 : a.eventKey > b.eventKey ? 1 : 0))
+    .sort((a, b) => a.ms - b.ms || a.eventKey - b.eventKey)
     .filter((p, i, all) => i === 0 || p.ms !== all[i - 1]!.ms || p.eventKey !== all[i - 1]!.eventKey);
   let fresh: Prepared[] = [];
   if (views.length > 0) {
     statements.inc({ table: "page_views" });
-    const inserted = await client.query<{ event_key: string; ms: string }>(
+    const inserted = await client.query<{ event_key: number; ms: string }>(
       `INSERT INTO tracking.page_views (occurred_at, event_key, session_key, page_id)
-       SELECT to_timestamp(t / 1000.0), k, s, p FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::int[])
+       SELECT to_timestamp(t / 1000.0), k, s, p FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::int[])
          AS u(t, k, s, p)
        ON CONFLICT DO NOTHING
        RETURNING event_key, (extract(epoch FROM occurred_at) * 1000)::bigint AS ms`,

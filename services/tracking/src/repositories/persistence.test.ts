@@ -269,7 +269,7 @@ describe("stream durability", () => {
         () =>
           countRows(
             `SELECT count(*) AS n FROM tracking.page_views
-             WHERE event_key = tracking.key64($1) AND occurred_at = '2026-11-18T09:00:00Z'`,
+             WHERE event_key = tracking.key32($1) AND occurred_at = '2026-11-18T09:00:00Z'`,
             [id],
           ),
         (n) => n === 1,
