@@ -3,14 +3,8 @@
 // create the first admin, start the gateway and the four services. Ctrl-C stops what it started.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import {
-  ensureDependencies,
-  ensureDatabase,
-  provision,
-  withDatabase,
-  ProvisionError,
-} from "./lib/provision.mjs";
-import { ensureSecrets } from "./lib/secrets.mjs";
+import { localEnvironment } from "./lib/local-env.mjs";
+import { ensureDependencies, ProvisionError } from "./lib/provision.mjs";
 import { serviceNodeArgs } from "./lib/stack.mjs";
 
 const SERVICES = [
@@ -39,7 +33,7 @@ let shutdown = (code) => process.exit(code);
 
 async function main() {
   ensureDependencies();
-  const infra = await provision();
+  const { infra, env } = await localEnvironment();
   const running = [...infra.children];
   let stopping = false;
   const stopAll = (code) => {
@@ -51,8 +45,7 @@ async function main() {
     const wait = setInterval(() => {
       if (apps.every((c) => c.exitCode !== null || c.signalCode !== null)) {
         clearInterval(wait);
-        infra.stop();
-        setTimeout(() => process.exit(code), 300);
+        infra.stop().then(() => process.exit(code));
       }
     }, 100);
     setTimeout(() => {
@@ -63,16 +56,6 @@ async function main() {
   shutdown = stopAll;
   process.on("SIGINT", () => stopAll(0));
   process.on("SIGTERM", () => stopAll(0));
-
-  const secrets = ensureSecrets();
-  const dbName = process.env.DATABASE_URL ? undefined : "lease";
-  if (dbName) await ensureDatabase(infra.databaseServerUrl, dbName);
-  const env = {
-    ...process.env,
-    ...secrets,
-    DATABASE_URL: dbName ? withDatabase(infra.databaseServerUrl, dbName) : infra.databaseServerUrl,
-    REDIS_URL: infra.redisUrl,
-  };
 
   console.log("[start] building services and web app");
   const build = spawnSync(
@@ -115,7 +98,7 @@ async function main() {
   console.log(`
 [start] The site is up: ${urls.gateway}
         Admin panel:    ${urls.gateway}/admin-login  (user from the line "Created admin" above on the first start,
-                        or manage admins with: npm run admin -- create USER | reset-password USER)
+                        or manage admins in another terminal: npm run admin -- create USER | reset-password USER)
         API document:   ${urls.gateway}/api/openapi.json
         Press Ctrl-C to stop.`);
   if (!existsSync("web/dist/index.html"))

@@ -113,7 +113,7 @@ async function main() {
     await deleteRedisKeysWithPrefix(infra.redisUrl, env.TEST_REDIS_PREFIX).catch((err) =>
       console.error(`[test] cleanup: ${err.message}`),
     );
-    infra.stop();
+    await infra.stop();
   }
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
