@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import {
   deleteRedisKeysWithPrefix,
   dropDatabasesWithPrefix,
+  dropRolesWithPrefix,
   ensureDependencies,
   ensureChromium,
   ensureDatabase,
@@ -108,6 +109,9 @@ async function main() {
     }
   } finally {
     await dropDatabasesWithPrefix(infra.databaseServerUrl, prefix).catch((err) =>
+      console.error(`[test] cleanup: ${err.message}`),
+    );
+    await dropRolesWithPrefix(infra.databaseServerUrl, prefix).catch((err) =>
       console.error(`[test] cleanup: ${err.message}`),
     );
     await deleteRedisKeysWithPrefix(infra.redisUrl, env.TEST_REDIS_PREFIX).catch((err) =>

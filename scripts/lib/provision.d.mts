@@ -26,3 +26,6 @@ export function startOwnRedis(
   preferredPort?: number,
 ): Promise<string>;
 export function stopChildren(children: ChildProcess[]): Promise<void>;
+export function postgresBinDir(): string | undefined;
+export function dropRolesWithPrefix(serverUrl: string, prefix: string): Promise<number>;
+export function deleteRedisKeysWithPrefix(redisUrl: string, prefix: string): Promise<number>;

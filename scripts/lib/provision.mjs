@@ -58,8 +58,9 @@ async function postgresAnswers(url) {
     await client.connect();
     await client.query("SELECT 1");
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    // The server answers, only without that database (yet): e.g. `npm run backup -- restore`.
+    return err.code === "3D000";
   } finally {
     await client.end().catch(() => {});
   }
@@ -92,7 +93,7 @@ function which(bin) {
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
-function postgresBinDir() {
+export function postgresBinDir() {
   const base = "/usr/lib/postgresql";
   if (existsSync(base)) {
     const versions = readdirSync(base).sort((a, b) => Number(b) - Number(a));
@@ -377,18 +378,36 @@ export async function ensureDatabase(serverUrl, name) {
   }
 }
 
-export async function dropDatabasesWithPrefix(serverUrl, prefix) {
+/** Drops every object a `list` query names (a test run's databases or roles); returns how many. */
+async function dropNamed(serverUrl, prefix, list, drop) {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
   await client.connect();
   try {
-    const r = await client.query("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${prefix}%`]);
-    for (const row of r.rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+    const r = await client.query(list, [`${prefix}%`]);
+    for (const row of r.rows) await client.query(drop(row.name));
     return r.rowCount;
   } finally {
     await client.end();
   }
 }
+
+export const dropDatabasesWithPrefix = (serverUrl, prefix) =>
+  dropNamed(
+    serverUrl,
+    prefix,
+    "SELECT datname AS name FROM pg_database WHERE datname LIKE $1",
+    (name) => `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`,
+  );
+
+/** The login roles a test run made (tests/system/migration-jobs.test.ts), once its databases are gone. */
+export const dropRolesWithPrefix = (serverUrl, prefix) =>
+  dropNamed(
+    serverUrl,
+    prefix,
+    "SELECT rolname AS name FROM pg_roles WHERE rolname LIKE $1",
+    (name) => `DROP ROLE IF EXISTS "${name}"`,
+  );
 
 /** Deletes every Redis key whose name starts with `prefix` (a test run's keys); returns how many. */
 export async function deleteRedisKeysWithPrefix(redisUrl, prefix) {

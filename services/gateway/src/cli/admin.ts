@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import { createDatabase, createLogger, createPool, runMigrations } from "@lease/platform";
+import { createDatabase, createLogger, createPool, migrateOnStart, prepareSchema } from "@lease/platform";
 import { adminsRepository } from "../repositories/admins";
 import { hashPassword, newPasswordProblem } from "../domain/passwords";
 import { GATEWAY_MIGRATIONS } from "../service";
@@ -33,12 +33,14 @@ async function main(argv: string[]): Promise<number> {
   const [command, username] = argv;
   const url = process.env.DATABASE_URL;
   if (!url) {
-    console.error("DATABASE_URL is not set (run npm start once, or export it)");
+    console.error(
+      "DATABASE_URL is not set: run this as npm run admin -- ..., which finds the database as npm start does",
+    );
     return 1;
   }
   const pool = createPool(url, createLogger("admin-cli", "warn"), 2);
   try {
-    await runMigrations(pool, "gateway", GATEWAY_MIGRATIONS);
+    await prepareSchema(pool, "gateway", GATEWAY_MIGRATIONS, migrateOnStart());
     const admins = adminsRepository(createDatabase(pool));
     if (command === "ensure-first") {
       if ((await admins.count()) > 0) return 0;
