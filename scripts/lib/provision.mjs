@@ -1,10 +1,10 @@
 // Finds (or starts) the PostgreSQL and Redis that `npm start`, `npm test` and scripts/cli.mjs need.
-// Order: DATABASE_URL / REDIS_URL when set; else the local servers on their standard ports
-// (LEASE_PG_PORT / LEASE_REDIS_PORT, default 5432 / 6379); else the private servers of this
-// checkout when they already run (started by another command); else servers installed on this
-// machine, started privately (installing the Debian packages first when running as root on
-// Debian) with their data under the data root (LEASE_DATA_DIR, default .data); else a message
-// that says what to do.
+// Order: DATABASE_URL / REDIS_URL when set; else the private servers of this checkout when
+// another command (npm start) runs them, so every command uses what npm start uses; else the
+// local servers on their standard ports (LEASE_PG_PORT / LEASE_REDIS_PORT, default 5432 / 6379);
+// else servers installed on this machine, started privately (installing the Debian packages first
+// when running as root on Debian) with their data under the data root (LEASE_DATA_DIR, default
+// .data); else a message that says what to do.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -320,21 +320,19 @@ export async function provision(env = process.env) {
     if (databaseServerUrl) {
       if (!(await postgresAnswers(databaseServerUrl)))
         throw new ProvisionError(`DATABASE_URL is set but PostgreSQL does not answer there.${HELP}`);
-    } else if (await postgresAnswers(localPostgres)) {
-      databaseServerUrl = localPostgres;
     } else {
       databaseServerUrl =
         (await runningPrivate(dataRoot, "postgres", postgresAnswers)) ??
+        ((await postgresAnswers(localPostgres)) ? localPostgres : undefined) ??
         (await startOwnPostgres(children, dataRoot, ports.postgres));
     }
     if (redisUrl) {
       if (!(await redisAnswers(redisUrl)))
         throw new ProvisionError(`REDIS_URL is set but Redis does not answer there.${HELP}`);
-    } else if (await redisAnswers(localRedis)) {
-      redisUrl = localRedis;
     } else {
       redisUrl =
         (await runningPrivate(dataRoot, "redis", redisAnswers)) ??
+        ((await redisAnswers(localRedis)) ? localRedis : undefined) ??
         (await startOwnRedis(children, dataRoot, ports.redis));
     }
   } catch (err) {

@@ -103,6 +103,14 @@ describe("private database servers for a fresh machine, from a private folder", 
     expect(again.children).toEqual([]);
     expect([again.databaseServerUrl, again.redisUrl]).toEqual([infra.databaseServerUrl, infra.redisUrl]);
     await again.stop();
+    // ...and prefers them to whatever answers on the standard ports (here the shared 5432/6379):
+    // every command of the checkout uses what its `npm start` uses.
+    const standard = await provision({ LEASE_DATA_DIR: dataRoot });
+    expect([standard.databaseServerUrl, standard.redisUrl]).toEqual([
+      infra.databaseServerUrl,
+      infra.redisUrl,
+    ]);
+    await standard.stop();
     expect(await answers(Number(env.LEASE_PG_PORT))).toBe(true);
   }, 60_000);
 });
