@@ -50,11 +50,16 @@ interface Run {
   stderr: string;
 }
 
-function runCli(args: string[], opts: { stdin?: string; onStdout?: (all: string) => void } = {}) {
+function runCli(
+  args: string[],
+  opts: { stdin?: string; onStdout?: (all: string) => void; detached?: boolean } = {},
+) {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/cli.mjs"), ...args], {
     cwd: folder,
     env,
     stdio: ["pipe", "pipe", "pipe"],
+    // A process group of its own, like a command in a terminal.
+    detached: opts.detached ?? false,
   });
   const out = { stdout: "", stderr: "" };
   child.stdout.on("data", (d: Buffer) => {
@@ -96,6 +101,40 @@ describe("scripts/cli.mjs", () => {
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: 'Created admin "alice".\n' });
     expect(run.stderr).toContain(`starting PostgreSQL on 127.0.0.1:${ports.pg}`);
     // What it started, it stopped.
+    expect(await answers(ports.pg)).toBe(false);
+    expect(await answers(ports.redis)).toBe(false);
+  }, 60_000);
+
+  it("on a Ctrl-C in the terminal, stops the private servers only after the command has finished", async () => {
+    const probe = path.join(folder, "ctrl-c.ts");
+    writeFileSync(
+      probe,
+      `import net from "node:net";
+const db = new URL(process.env.DATABASE_URL ?? "x:");
+process.on("SIGINT", () => {
+  // Still cleaning up a moment later: the database must still be there.
+  setTimeout(() => {
+    const s = net.connect(Number(db.port), db.hostname);
+    s.once("connect", () => { console.log("database answered"); process.exit(0); });
+    s.once("error", () => { console.log("database gone"); process.exit(1); });
+  }, 500);
+});
+console.log("ready");
+setInterval(() => undefined, 1000);
+`,
+    );
+    let ready: () => void = () => undefined;
+    const isReady = new Promise<void>((r) => (ready = r));
+    const { child, done } = runCli([probe], {
+      detached: true,
+      onStdout: (all) => all.includes("ready") && ready(),
+    });
+    await isReady;
+    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground process group.
+    process.kill(-(child.pid as number), "SIGINT");
+    const run = await done;
+    expect(run.stdout).toBe("ready\ndatabase answered\n");
+    expect(run.code).toBe(0);
     expect(await answers(ports.pg)).toBe(false);
     expect(await answers(ports.redis)).toBe(false);
   }, 60_000);

@@ -54,8 +54,8 @@ async function main() {
     }, 15_000).unref();
   };
   shutdown = stopAll;
-  process.on("SIGINT", () => stopAll(0));
-  process.on("SIGTERM", () => stopAll(0));
+  // The private servers are not in this terminal's process group: only stopAll() ends them.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stopAll(0));
 
   console.log("[start] building services and web app");
   const build = spawnSync(

@@ -12,7 +12,8 @@ export const LOCAL_DATABASE = "lease";
  * ends the servers started here (none when they already ran).
  */
 export async function localEnvironment(base = process.env) {
-  const infra = await provision(base);
+  // Private servers it starts leave with infra.stop(), after the command's own processes.
+  const infra = await provision(base, { detached: true });
   try {
     const secrets = ensureSecrets(base);
     let databaseUrl = base.DATABASE_URL;

@@ -7,7 +7,7 @@ export interface Provisioned {
   children: ChildProcess[];
   stop(): Promise<void>;
 }
-export function provision(env?: NodeJS.ProcessEnv): Promise<Provisioned>;
+export function provision(env?: NodeJS.ProcessEnv, opts?: { detached?: boolean }): Promise<Provisioned>;
 export function dataRootOf(env?: NodeJS.ProcessEnv): string;
 export function localPorts(env?: NodeJS.ProcessEnv): { postgres: number; redis: number };
 export function postgresClusterDir(dataRoot?: string): string;
@@ -19,11 +19,13 @@ export function startOwnPostgres(
   children: ChildProcess[],
   dataRoot?: string,
   preferredPort?: number,
+  detached?: boolean,
 ): Promise<string>;
 export function startOwnRedis(
   children: ChildProcess[],
   dataRoot?: string,
   preferredPort?: number,
+  detached?: boolean,
 ): Promise<string>;
 export function stopChildren(children: ChildProcess[]): Promise<void>;
 export function postgresBinDir(): string | undefined;

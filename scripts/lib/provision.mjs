@@ -207,7 +207,10 @@ function record(child, dataRoot, name, url) {
   child.once("exit", () => rmSync(file, { force: true }));
 }
 
-// PostgreSQL's fast shutdown (SIGINT) ends client sessions and checkpoints; SIGTERM would wait for them.
+// With `detached` the servers run in process groups of their own, so a Ctrl-C in the terminal
+// reaches only the command (npm start, scripts/cli.mjs), which stops its own processes first and
+// the servers last (stopChildren) instead of losing the database under services that still drain.
+// PostgreSQL's fast shutdown (SIGINT) ends client sessions and checkpoints; SIGTERM would wait.
 const stopSignals = new WeakMap();
 
 async function waitFor(child, answers, url, tries, everyMs, what) {
@@ -219,7 +222,12 @@ async function waitFor(child, answers, url, tries, everyMs, what) {
   throw new ProvisionError(`the private ${what} did not start; see the messages above`);
 }
 
-export async function startOwnPostgres(children, dataRoot = dataRootOf(), preferredPort = 5432) {
+export async function startOwnPostgres(
+  children,
+  dataRoot = dataRootOf(),
+  preferredPort = 5432,
+  detached = false,
+) {
   let bin = postgresBinDir();
   if (!bin && isRoot() && isDebian()) {
     aptInstall(["postgresql"]);
@@ -258,7 +266,7 @@ export async function startOwnPostgres(children, dataRoot = dataRootOf(), prefer
       // Only what stops the server (FATAL, PANIC): its LOG chatter would drown the command's output;
       // query errors reach the service that ran the query anyway.
       .concat(["-c", "log_min_messages=fatal"]),
-    { stdio: ["ignore", "ignore", "inherit"], ...asPostgres() },
+    { stdio: ["ignore", "ignore", "inherit"], detached, ...asPostgres() },
   );
   children.push(child);
   stopSignals.set(child, "SIGINT");
@@ -274,7 +282,12 @@ export async function startOwnPostgres(children, dataRoot = dataRootOf(), prefer
   return url;
 }
 
-export async function startOwnRedis(children, dataRoot = dataRootOf(), preferredPort = 6379) {
+export async function startOwnRedis(
+  children,
+  dataRoot = dataRootOf(),
+  preferredPort = 6379,
+  detached = false,
+) {
   let bin = which("redis-server");
   if (!bin && isRoot() && isDebian()) {
     aptInstall(["redis-server"]);
@@ -296,7 +309,7 @@ export async function startOwnRedis(children, dataRoot = dataRootOf(), preferred
       "--save",
       "",
     ]),
-    { stdio: ["ignore", "ignore", "inherit"] },
+    { stdio: ["ignore", "ignore", "inherit"], detached },
   );
   children.push(child);
   const url = await waitFor(child, redisAnswers, `redis://127.0.0.1:${port}`, 50, 100, "Redis");
@@ -306,9 +319,10 @@ export async function startOwnRedis(children, dataRoot = dataRootOf(), preferred
 
 /**
  * Returns { databaseServerUrl, redisUrl, children, stop }. stop() ends only the servers started
- * here and resolves once they have exited.
+ * here and resolves once they have exited. `detached`: see stopSignals above; a caller that sets it
+ * must call stop() on every way out.
  */
-export async function provision(env = process.env) {
+export async function provision(env = process.env, { detached = false } = {}) {
   const children = [];
   const dataRoot = dataRootOf(env);
   let databaseServerUrl = env.DATABASE_URL;
@@ -324,7 +338,7 @@ export async function provision(env = process.env) {
       databaseServerUrl =
         (await runningPrivate(dataRoot, "postgres", postgresAnswers)) ??
         ((await postgresAnswers(localPostgres)) ? localPostgres : undefined) ??
-        (await startOwnPostgres(children, dataRoot, ports.postgres));
+        (await startOwnPostgres(children, dataRoot, ports.postgres, detached));
     }
     if (redisUrl) {
       if (!(await redisAnswers(redisUrl)))
@@ -333,7 +347,7 @@ export async function provision(env = process.env) {
       redisUrl =
         (await runningPrivate(dataRoot, "redis", redisAnswers)) ??
         ((await redisAnswers(localRedis)) ? localRedis : undefined) ??
-        (await startOwnRedis(children, dataRoot, ports.redis));
+        (await startOwnRedis(children, dataRoot, ports.redis, detached));
     }
   } catch (err) {
     await stopChildren(children);
