@@ -10,6 +10,7 @@ import type { Manifest } from "./lib/kustomize";
 import { readManifests, renderKustomization, splitImage } from "./lib/kustomize";
 import type { ServiceName } from "./lib/required-env";
 import { requiredEnv, SERVICE_NAMES, SERVICES } from "./lib/required-env";
+import { migrateOnStart } from "@lease/platform";
 
 const INFRA = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(INFRA);
@@ -219,14 +220,64 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
     expect(missing).toEqual([]);
   });
 
-  it("runs each service's migrations in a Job with the Deployment's image", () => {
+  it("runs each service's migrations in a Job with the Deployment's image and the schema owner's role", () => {
     for (const d of deployments) {
       const job = find(objects, "Job", `${d.metadata.name}-migrate`);
       expect(job, d.metadata.name).toBeDefined();
       const [c] = containers(job as Manifest) as [Container];
       expect(c.image).toBe(containers(d)[0]?.image);
       expect(c.env).toContainEqual({ name: "RUN_MIGRATIONS_ONLY", value: "1" });
+      expect(c.env?.find((e) => e.name === "DATABASE_URL")?.valueFrom?.secretKeyRef).toEqual({
+        name: `${d.metadata.name}-migration`,
+        key: "DATABASE_URL",
+      });
+      // The owner's credentials reach only the Job: no service pod reads a migration or backup Secret.
+      const [server] = containers(d) as [Container];
+      const secretsRead = [
+        ...(server.envFrom ?? []).map((e) => e.secretRef?.name),
+        ...(server.env ?? []).map((e) => e.valueFrom?.secretKeyRef?.name),
+      ].filter((n) => n !== undefined);
+      expect(secretsRead.filter((n) => n.endsWith("-migration") || n === "postgres-backup")).toEqual([]);
     }
+  });
+
+  it(`starts the services ${overlay === "prod" ? "without" : "with"} migrating at start (MIGRATE_ON_START)`, () => {
+    const common = find(objects, "ConfigMap", "lease-common")?.data as Record<string, string>;
+    // Parsed as the services parse it (libs/platform config): "false" must mean off, absent means on.
+    expect(migrateOnStart(common)).toBe(overlay !== "prod");
+    for (const d of deployments) {
+      const [c] = containers(d) as [Container];
+      expect(c.envFrom?.map((e) => e.configMapRef?.name)).toContain("lease-common");
+      expect(c.env?.some((e) => e.name === "MIGRATE_ON_START")).toBe(false);
+    }
+  });
+
+  it(`${overlay === "prod" ? "backs up" : "leaves backups to prod:"} the database with a nightly pg_dump CronJob`, () => {
+    const cronJobs = objects.filter((o) => o.kind === "CronJob");
+    if (overlay !== "prod") return expect(cronJobs).toEqual([]);
+    expect(cronJobs.map((o) => o.metadata.name)).toEqual(["postgres-backup"]);
+    const cron = cronJobs[0] as Manifest;
+    const spec = cron.spec as { schedule: string; timeZone?: string; concurrencyPolicy: string };
+    expect(spec.schedule.split(" ")).toHaveLength(5);
+    expect(spec.timeZone).toBe("Europe/Amsterdam");
+    expect(spec.concurrencyPolicy).toBe("Forbid");
+    expect(podLabels(cron)["app.kubernetes.io/component"]).toBe("backup");
+    const [c] = containers(cron) as [Container & { args?: string[] }];
+    // pg_dump refuses a server newer than itself: the image's major version covers PostgreSQL 15+.
+    expect(Number(/^postgres:(\d+)\./.exec(c.image)?.[1])).toBeGreaterThanOrEqual(15);
+    expect(c.args?.join("\n")).toContain('pg_dump --dbname="$DATABASE_URL" --format=custom');
+    expect(c.env?.find((e) => e.name === "DATABASE_URL")?.valueFrom?.secretKeyRef).toEqual({
+      name: "postgres-backup",
+      key: "DATABASE_URL",
+    });
+    expect(find(secretTemplates, "Secret", "postgres-backup")?.stringData).toHaveProperty("DATABASE_URL");
+    const dir = c.env?.find((e) => e.name === "BACKUP_DIR")?.value;
+    const mount = c.volumeMounts?.find((m) => m.mountPath === dir);
+    const volume = podOf(cron).volumes?.find((v) => v.name === mount?.name) as
+      { persistentVolumeClaim?: { claimName: string } } | undefined;
+    expect(
+      find(objects, "PersistentVolumeClaim", volume?.persistentVolumeClaim?.claimName ?? ""),
+    ).toBeDefined();
   });
 
   it("keeps Redis a single primary with AOF and noeviction on a persistent volume", () => {
@@ -257,6 +308,7 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
       },
     });
     const redis = pod("redis", "datastore");
+    const backup = pod("postgres-backup", "backup");
     const ingressController: Endpoint = {
       labels: { "app.kubernetes.io/name": "ingress-nginx" },
       namespaceLabels: { "kubernetes.io/metadata.name": "ingress-nginx" },
@@ -313,7 +365,13 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
         false,
       );
       expect(can(redis, pod(from), SERVICES[from], "http"), `redis -> ${from}`).toBe(false);
+      expect(can(backup, pod(from), SERVICES[from], "http"), `backup -> ${from}`).toBe(false);
     }
+    // The backup CronJob (prod) reaches PostgreSQL and nothing else.
+    expect(can(backup, postgres, 5432)).toBe(true);
+    expect(can(backup, redis, 6379)).toBe(false);
+    expect(can(backup, sendgrid, 443)).toBe(false);
+    expect(can(ingressController, backup, 8080)).toBe(false);
     expect(can(pod("intruder", "debug"), redis, 6379)).toBe(false);
     expect(can(redis, postgres, 5432)).toBe(false);
     expect(can(pod("mailer"), sendgrid, 80)).toBe(false);

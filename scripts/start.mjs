@@ -3,14 +3,8 @@
 // create the first admin, start the gateway and the four services. Ctrl-C stops what it started.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import {
-  ensureDependencies,
-  ensureDatabase,
-  provision,
-  withDatabase,
-  ProvisionError,
-} from "./lib/provision.mjs";
-import { ensureSecrets } from "./lib/secrets.mjs";
+import { localEnvironment } from "./lib/local-env.mjs";
+import { ensureDependencies, ProvisionError } from "./lib/provision.mjs";
 import { serviceNodeArgs } from "./lib/stack.mjs";
 
 // Metrics are served apart from the public ports, on 127.0.0.1 only (README: "Metrics").
@@ -40,7 +34,7 @@ let shutdown = (code) => process.exit(code);
 
 async function main() {
   ensureDependencies();
-  const infra = await provision();
+  const { infra, env } = await localEnvironment();
   const running = [...infra.children];
   let stopping = false;
   const stopAll = (code) => {
@@ -52,8 +46,7 @@ async function main() {
     const wait = setInterval(() => {
       if (apps.every((c) => c.exitCode !== null || c.signalCode !== null)) {
         clearInterval(wait);
-        infra.stop();
-        setTimeout(() => process.exit(code), 300);
+        infra.stop().then(() => process.exit(code));
       }
     }, 100);
     setTimeout(() => {
@@ -62,18 +55,8 @@ async function main() {
     }, 15_000).unref();
   };
   shutdown = stopAll;
-  process.on("SIGINT", () => stopAll(0));
-  process.on("SIGTERM", () => stopAll(0));
-
-  const secrets = ensureSecrets();
-  const dbName = process.env.DATABASE_URL ? undefined : "lease";
-  if (dbName) await ensureDatabase(infra.databaseServerUrl, dbName);
-  const env = {
-    ...process.env,
-    ...secrets,
-    DATABASE_URL: dbName ? withDatabase(infra.databaseServerUrl, dbName) : infra.databaseServerUrl,
-    REDIS_URL: infra.redisUrl,
-  };
+  // The private servers are not in this terminal's process group: only stopAll() ends them.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stopAll(0));
 
   console.log("[start] building services and web app");
   const build = spawnSync(
@@ -118,7 +101,7 @@ async function main() {
   console.log(`
 [start] The site is up: ${urls.gateway}
         Admin panel:    ${urls.gateway}/admin-login  (user from the line "Created admin" above on the first start,
-                        or manage admins with: npm run admin -- create USER | reset-password USER)
+                        or manage admins in another terminal: npm run admin -- create USER | reset-password USER)
         API document:   ${urls.gateway}/api/openapi.json
         Metrics:        ${SERVICES.map((s) => `${s.name} http://127.0.0.1:${s.metricsPort}/metrics`).join(", ")}
         Press Ctrl-C to stop.`);

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import {
   deleteRedisKeysWithPrefix,
   dropDatabasesWithPrefix,
+  dropRolesWithPrefix,
   ensureDependencies,
   ensureChromium,
   ensureDatabase,
@@ -113,10 +114,13 @@ async function main() {
     await dropDatabasesWithPrefix(infra.databaseServerUrl, prefix).catch((err) =>
       console.error(`[test] cleanup: ${err.message}`),
     );
+    await dropRolesWithPrefix(infra.databaseServerUrl, prefix).catch((err) =>
+      console.error(`[test] cleanup: ${err.message}`),
+    );
     await deleteRedisKeysWithPrefix(infra.redisUrl, env.TEST_REDIS_PREFIX).catch((err) =>
       console.error(`[test] cleanup: ${err.message}`),
     );
-    infra.stop();
+    await infra.stop();
   }
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -20,8 +20,12 @@ else
   kubectl apply -k "$dir" -l 'app.kubernetes.io/component notin (server,migration)'
 fi
 
-for secret in lease-common redis-auth ${service:-gateway leads settings tracking mailer}; do
-  case "$secret" in lease-common | redis-auth) name="$secret" ;; *) name="$secret-secrets" ;; esac
+# Each service reads <name>-secrets (its own role) and its migration Job <name>-migration (the
+# schema owner's role); an overlay with the backup CronJob also needs postgres-backup.
+secrets="lease-common redis-auth"
+for name in ${service:-gateway leads settings tracking mailer}; do secrets="$secrets $name-secrets $name-migration"; done
+if [ -z "$service" ] && grep -q 'backup-cronjob.yaml' "$dir/kustomization.yaml"; then secrets="$secrets postgres-backup"; fi
+for name in $secrets; do
   kubectl -n "$ns" get secret "$name" >/dev/null 2>&1 || {
     echo "secret $name is missing: create it from infra/k8s/secrets/secrets.example.yaml" >&2
     exit 1

@@ -1,12 +1,12 @@
 import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
-import { Job } from "kubernetes-models/batch/v1";
+import { CronJob, Job } from "kubernetes-models/batch/v1";
 import { Ingress, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
-import { ConfigMap, Namespace, Secret, Service } from "kubernetes-models/v1";
+import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from "kubernetes-models/v1";
 import { PodMonitor, PrometheusRule } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
 import type { Manifest } from "./kustomize";
-import { podSpecOf } from "./kustomize";
+import { podSpecOf, podTemplateOf } from "./kustomize";
 
 // Schema validation through kubernetes-models, and the selector and NetworkPolicy semantics the
 // checks in validate.test.ts reason with.
@@ -19,6 +19,8 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   "apps/v1/Deployment": Deployment,
   "apps/v1/StatefulSet": StatefulSet,
   "batch/v1/Job": Job,
+  "batch/v1/CronJob": CronJob,
+  "v1/PersistentVolumeClaim": PersistentVolumeClaim,
   "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
   "networking.k8s.io/v1/Ingress": Ingress,
@@ -94,7 +96,7 @@ export interface PodSpec {
 export const workloads = (objects: Manifest[]) => objects.filter((o) => podSpecOf(o) !== undefined);
 export const podOf = (o: Manifest) => podSpecOf(o) as unknown as PodSpec;
 export const podLabels = (o: Manifest) =>
-  ((o.spec as { template: { metadata: { labels: Labels } } }).template.metadata.labels ?? {}) as Labels;
+  ((podTemplateOf(o)?.metadata as { labels?: Labels } | undefined)?.labels ?? {}) as Labels;
 
 /** A peer outside the cluster's pods: an address range and port, as NetworkPolicy ipBlocks see it. */
 export interface Endpoint {

@@ -167,13 +167,16 @@ export function strategicMerge(base: unknown, patch: unknown, field = ""): unkno
   return merged;
 }
 
+/** The pod template of a Deployment, StatefulSet, Job or CronJob, or undefined for other kinds. */
+export function podTemplateOf(o: Manifest): Json | undefined {
+  const spec = o.spec as Json | undefined;
+  return (o.kind === "CronJob" ? ((spec?.jobTemplate as Json)?.spec as Json)?.template : spec?.template) as
+    Json | undefined;
+}
+
 /** The pod spec of a Deployment, StatefulSet, Job or CronJob, or undefined for other kinds. */
 export function podSpecOf(o: Manifest): Json | undefined {
-  const spec = o.spec as Json | undefined;
-  const template = (
-    o.kind === "CronJob" ? ((spec?.jobTemplate as Json)?.spec as Json)?.template : spec?.template
-  ) as Json | undefined;
-  return template?.spec as Json | undefined;
+  return podTemplateOf(o)?.spec as Json | undefined;
 }
 
 function overrideImage(o: Manifest, override: ImageOverride): Manifest {

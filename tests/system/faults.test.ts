@@ -27,7 +27,9 @@ beforeAll(async () => {
     "--maxmemory-policy",
     "noeviction",
   ]);
-  pgProxy = await startTcpProxy("127.0.0.1", 5432);
+  // In front of the PostgreSQL this run uses (a private one may listen elsewhere than 5432).
+  const postgres = new URL(process.env.DATABASE_URL ?? "postgres://127.0.0.1:5432");
+  pgProxy = await startTcpProxy(postgres.hostname, Number(postgres.port || 5432));
   stack = await startFullStack(
     { REDIS_URL: redis.url, LEAD_RATE_LIMIT: "100000" },
     {

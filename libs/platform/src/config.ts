@@ -14,6 +14,15 @@ const secret = (name: string, minLength: number) =>
     .min(minLength, { error: `${name} must be at least ${minLength} characters of random data` })
     .refine((v) => new Set(v).size >= 8, { error: `${name} is too weak (too few distinct characters)` });
 
+const migrateOnStartSchema = z
+  .stringbool({ error: "MIGRATE_ON_START must be 1/true/on or 0/false/off" })
+  .default(true);
+
+/** MIGRATE_ON_START of `env`, for a command that does not load a whole service config (the admin CLI). */
+export function migrateOnStart(env: NodeJS.ProcessEnv = process.env): boolean {
+  return loadConfig(z.object({ MIGRATE_ON_START: migrateOnStartSchema }), env).MIGRATE_ON_START;
+}
+
 /** Variables every service reads. Services extend this with their own. */
 export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -41,6 +50,11 @@ export const baseConfigSchema = z.object({
     .default(16 * 1024),
   /** A client must send its request headers within this time (slow-header attacks). */
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
+  /**
+   * Apply the service's migrations when it starts (local runs). Off in production: the migration
+   * Job applies them with a role of its own, and the service only checks that none is pending.
+   */
+  MIGRATE_ON_START: migrateOnStartSchema,
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

@@ -3,7 +3,7 @@ import type Koa from "koa";
 import { createApp, withTimeout, type FastPath, type ReadinessCheck, type ServiceApp } from "./app";
 import type { BaseConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
-import { createDatabase, createPool, pingPostgres, runMigrations, type Database, type Pool } from "./pg";
+import { createDatabase, createPool, pingPostgres, prepareSchema, type Database, type Pool } from "./pg";
 import { closeRedis, createRedis, keyspace, pingRedis, type Keyspace, type Redis } from "./redis";
 import { startMetricsServer } from "./metrics";
 import { startHttpServer, type RunningServer, type UpgradeHandler } from "./server";
@@ -52,7 +52,14 @@ export async function createKit<C extends BaseConfig>(
       `cannot reach PostgreSQL at ${redactUrl(config.DATABASE_URL)}: ${(err as Error).message}`,
     );
   }
-  if (opts.migrationsFolder) await runMigrations(pool, name, opts.migrationsFolder);
+  if (opts.migrationsFolder) {
+    try {
+      await prepareSchema(pool, name, opts.migrationsFolder, config.MIGRATE_ON_START);
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw new StartupError((err as Error).message);
+    }
+  }
   const redis = createRedis(config.REDIS_URL, "commands", logger);
   try {
     await waitForReady(redis, 5000);

@@ -47,11 +47,12 @@ export function runMain(
 
 /**
  * A service's entry point. With RUN_MIGRATIONS_ONLY=1 it applies its migrations and exits (the
- * Kubernetes migration Job); otherwise it runs until SIGTERM/SIGINT.
+ * Kubernetes migration Job, which gets only DATABASE_URL); otherwise it runs until SIGTERM/SIGINT,
+ * migrating at start or only checking the schema (MIGRATE_ON_START).
  */
 export function runServiceMain(opts: {
   name: string;
-  migrationsFolder?: URL;
+  migrationsFolder: URL;
   start: () => Promise<{ stop(): Promise<void> }>;
 }): void {
   if (process.env.RUN_MIGRATIONS_ONLY === "1") {
@@ -81,14 +82,18 @@ export function runServiceMain(opts: {
   );
 }
 
-async function runMigrationJob(name: string, folder: URL | undefined): Promise<void> {
+async function runMigrationJob(name: string, folder: URL): Promise<void> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is required");
-  if (!folder) return;
   const { createPool, runMigrations } = await import("./pg");
-  const pool = createPool(url, createLogger(name));
+  const logger = createLogger(name);
+  const pool = createPool(url, logger);
   try {
     await runMigrations(pool, name, folder);
+    const { rows } = await pool.query<{ applied: string }>(
+      `SELECT count(*) AS applied FROM drizzle."${name}_migrations"`,
+    );
+    logger.info({ applied: Number(rows[0]?.applied) }, `${name} schema is up to date`);
   } finally {
     await pool.end();
   }

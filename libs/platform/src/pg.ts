@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { Logger } from "./logger";
 
 export type Pool = pg.Pool;
@@ -62,10 +63,70 @@ export async function runMigrations(
         migrationsSchema: "drizzle",
         migrationsTable: `${service}_migrations`,
       });
+    } catch (err) {
+      // drizzle wraps the server's error in "Failed query: <the whole statement>"; the cause says why.
+      const cause = (err as { cause?: { message?: string; code?: string } }).cause;
+      const hint =
+        cause?.code === "42501"
+          ? " (this role has no DDL rights: let the migration Job apply them and start with MIGRATE_ON_START=0)"
+          : "";
+      throw new Error(
+        `cannot apply the migrations of ${service}: ${cause?.message ?? (err as Error).message}${hint}`,
+        {
+          cause: err,
+        },
+      );
     } finally {
       await client.query("SELECT pg_advisory_unlock(hashtext($1))", [`migrations:${service}`]);
     }
   } finally {
     client.release();
   }
+}
+
+/**
+ * Throws when some of a service's checked-in migrations are not applied to the database: with
+ * MIGRATE_ON_START off the migration Job applies them, and a service must not start on an older
+ * schema. Needs only USAGE on schema drizzle and SELECT on the service's journal table.
+ */
+export async function assertMigrated(
+  pool: pg.Pool,
+  service: string,
+  migrationsFolder: string | URL,
+): Promise<void> {
+  const folder = migrationsFolder instanceof URL ? fileURLToPath(migrationsFolder) : migrationsFolder;
+  const migrations = readMigrationFiles({ migrationsFolder: folder });
+  let lastApplied = 0;
+  try {
+    const r = await pool.query<{ last: string | null }>(
+      `SELECT max(created_at) AS last FROM drizzle."${service}_migrations"`,
+    );
+    lastApplied = Number(r.rows[0]?.last ?? 0);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    // undefined_table, invalid_schema_name: nothing was ever applied.
+    if (code !== "42P01" && code !== "3F000")
+      throw new Error(
+        `cannot read the migration journal drizzle.${service}_migrations: ${(err as Error).message}`,
+      );
+  }
+  // The same rule drizzle's migrator applies: a migration newer than the last applied one is pending.
+  const pending = migrations.filter((m) => m.folderMillis > lastApplied).length;
+  if (pending > 0)
+    throw new Error(
+      `${pending} of ${migrations.length} migrations of ${service} are not applied: run its migration Job ` +
+        "(RUN_MIGRATIONS_ONLY=1) first, or start it with MIGRATE_ON_START=1",
+    );
+}
+
+/** Migrates (MIGRATE_ON_START on) or checks that nothing is pending (off): what a process does at start. */
+export function prepareSchema(
+  pool: pg.Pool,
+  service: string,
+  migrationsFolder: string | URL,
+  migrate: boolean,
+): Promise<void> {
+  return migrate
+    ? runMigrations(pool, service, migrationsFolder)
+    : assertMigrated(pool, service, migrationsFolder);
 }

@@ -112,3 +112,34 @@ DO $$ BEGIN
   ALTER TABLE "tracking"."sketches" ALTER COLUMN "regs" SET COMPRESSION lz4;
 EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN NULL;
 END $$;
+--> statement-breakpoint
+-- Monthly partitions are made and dropped by the service while it runs, but only a table's owner
+-- may attach or drop partitions: these two functions run as the owner (the role the migrations
+-- run as) so the service's own role needs no DDL rights, only EXECUTE on them (infra/README.md).
+CREATE FUNCTION "tracking"."ensure_month"(month date) RETURNS void
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  suffix text := to_char(month, '"m"YYYY_MM');
+  next date := (month + interval '1 month')::date;
+BEGIN
+  IF month <> date_trunc('month', month)::date THEN
+    RAISE EXCEPTION 'not the first day of a month: %', month;
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtext('tracking:partitions'));
+  EXECUTE format('CREATE TABLE IF NOT EXISTS tracking.%I PARTITION OF tracking.page_views FOR VALUES FROM (%L) TO (%L)',
+    'page_views_' || suffix, month::text || ' 00:00:00 Europe/Amsterdam', next::text || ' 00:00:00 Europe/Amsterdam');
+  -- Visitor rows are updated all day (last seen, hours): room on the page keeps those updates HOT.
+  EXECUTE format('CREATE TABLE IF NOT EXISTS tracking.%I PARTITION OF tracking.visitors FOR VALUES FROM (%L) TO (%L) WITH (fillfactor = 90)',
+    'visitors_' || suffix, month, next);
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION "tracking"."drop_month"(month date) RETURNS void
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  suffix text := to_char(month, '"m"YYYY_MM');
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('tracking:partitions'));
+  EXECUTE format('DROP TABLE IF EXISTS tracking.%I, tracking.%I', 'page_views_' || suffix, 'visitors_' || suffix);
+END $$;
+--> statement-breakpoint
+REVOKE EXECUTE ON FUNCTION "tracking"."ensure_month"(date), "tracking"."drop_month"(date) FROM PUBLIC;

@@ -1,4 +1,4 @@
 import { runServiceMain } from "@lease/platform";
-import { startTracking } from "./service";
+import { startTracking, TRACKING_MIGRATIONS } from "./service";
 
-runServiceMain({ name: "tracking", start: () => startTracking() });
+runServiceMain({ name: "tracking", migrationsFolder: TRACKING_MIGRATIONS, start: () => startTracking() });

@@ -31,6 +31,8 @@ import { compactSketches } from "./repositories/sketches";
 import { trackBatchRoute, trackRoutes } from "./routes/track";
 import type { HitOutcome } from "./domain/ingest";
 
+export const TRACKING_MIGRATIONS = new URL("../migrations", import.meta.url);
+
 export interface RunningTracking extends RunningService {
   /** Admin sockets open on this replica. */
   sockets(): number;
@@ -44,7 +46,7 @@ export async function startTracking(
   const clock = opts.clock ?? systemClock;
   const kit = await createKit("tracking", config, {
     logger: opts.logger,
-    migrationsFolder: new URL("../migrations", import.meta.url),
+    migrationsFolder: TRACKING_MIGRATIONS,
   });
   const { logger } = kit;
   const geo = await GeoLookup.open(config.GEOIP_DIR, logger);

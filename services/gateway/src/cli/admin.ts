@@ -10,8 +10,9 @@ import {
   createRedis,
   endAllSessions,
   keyspace,
+  migrateOnStart,
+  prepareSchema,
   redactUrl,
-  runMigrations,
   withTimeout,
 } from "@lease/platform";
 import { adminsRepository, type AdminsRepository } from "../repositories/admins";
@@ -90,12 +91,14 @@ async function main(argv: string[]): Promise<number> {
   const [command, username] = argv;
   const url = process.env.DATABASE_URL;
   if (!url) {
-    console.error("DATABASE_URL is not set (run npm start once, or export it)");
+    console.error(
+      "DATABASE_URL is not set: run this as npm run admin -- ..., which finds the database as npm start does",
+    );
     return 1;
   }
   const pool = createPool(url, logger, 2);
   try {
-    await runMigrations(pool, "gateway", GATEWAY_MIGRATIONS);
+    await prepareSchema(pool, "gateway", GATEWAY_MIGRATIONS, migrateOnStart());
     const admins = adminsRepository(createDatabase(pool));
     if (command === "ensure-first") {
       if ((await admins.count()) > 0) return 0;

@@ -1,17 +1,16 @@
 import type { Pool } from "@lease/platform";
-import { addMonths } from "../domain/calendar";
 
-/** The raw tables partitioned by Amsterdam month, with the column they are partitioned on. */
-const TABLES = ["page_views", "visitors"] as const;
 const NAME = /^(page_views|visitors)_m(\d{4})_(\d{2})$/;
 
 /** "2026-11-01" -> "page_views_m2026_11". */
-export function partitionName(table: (typeof TABLES)[number], month: string): string {
+export function partitionName(table: "page_views" | "visitors", month: string): string {
   return `${table}_m${month.slice(0, 4)}_${month.slice(5, 7)}`;
 }
 
 /**
- * Creates and drops the monthly partitions of page_views and visitors. Partitions are made ahead
+ * Creates and drops the monthly partitions of page_views and visitors, through the functions
+ * tracking.ensure_month and tracking.drop_month (they run with the tables' owner's rights, so the
+ * service's own role needs no DDL rights). Partitions are made ahead
  * (the current month and the next ones, daily) and on demand for a month a batch needs (imported
  * history); there is no default partition, so a missing month fails loudly instead of filling an
  * unbounded catch-all that would have to be scanned to attach a month later.
@@ -33,24 +32,17 @@ export class Partitions {
   }
 
   private async create(month: string): Promise<void> {
-    const next = addMonths(month, 1);
+    await this.inTransaction("SELECT tracking.ensure_month($1)", month);
+  }
+
+  /** Runs one partition function (owner's rights, migration 0002), waiting at most 5 s for writers. */
+  private async inTransaction(sql: string, month: string): Promise<void> {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
-      // Creating a partition briefly locks the parent: wait at most a few seconds for writers.
+      // Attaching or dropping a partition briefly locks the parent table.
       await client.query("SET LOCAL lock_timeout = '5s'");
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('tracking:partitions'))");
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS tracking.${partitionName("page_views", month)}
-           PARTITION OF tracking.page_views
-           FOR VALUES FROM ('${month} 00:00:00 Europe/Amsterdam') TO ('${next} 00:00:00 Europe/Amsterdam')`,
-      );
-      // Visitor rows are updated all day (last seen, hours): room on the page keeps those updates HOT.
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS tracking.${partitionName("visitors", month)}
-           PARTITION OF tracking.visitors
-           FOR VALUES FROM ('${month}') TO ('${next}') WITH (fillfactor = 90)`,
-      );
+      await client.query(sql, [month]);
       await client.query("COMMIT");
     } catch (err) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -79,20 +71,7 @@ export class Partitions {
 
   /** Drops a whole month of raw rows: constant time, however many rows it holds. */
   async drop(month: string): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query("SET LOCAL lock_timeout = '5s'");
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('tracking:partitions'))");
-      for (const table of TABLES)
-        await client.query(`DROP TABLE IF EXISTS tracking.${partitionName(table, month)}`);
-      await client.query("COMMIT");
-      this.known.delete(month);
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    await this.inTransaction("SELECT tracking.drop_month($1)", month);
+    this.known.delete(month);
   }
 }
