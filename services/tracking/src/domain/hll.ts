@@ -75,9 +75,11 @@ export class Hll {
   /** Estimated number of distinct elements added. */
   estimate(): number {
     const q = 64 - this.p;
-    const counts = new Array<number>(q + 2).fill(0);
-    if (this.dense) for (const rank of this.dense) counts[rank]!++;
-    else {
+    const counts = new Uint32Array(q + 2);
+    if (this.dense) {
+      const registers = this.dense;
+      for (let i = 0; i < registers.length; i++) counts[registers[i]!]!++;
+    } else {
       counts[0] = this.m - this.sparse!.size;
       for (const rank of this.sparse!.values()) counts[rank]!++;
     }
@@ -128,8 +130,30 @@ export class Hll {
   /** Union of serialized sketches (all of precision p); an empty sketch when there are none. */
   static union(p: number, sketches: Iterable<Uint8Array>): Hll {
     const out = new Hll(p);
-    for (const bytes of sketches) out.merge(Hll.deserialize(bytes));
+    out.sparse = undefined;
+    out.dense = new Uint8Array(out.m);
+    for (const bytes of sketches) out.mergeSerialized(bytes);
     return out;
+  }
+
+  /**
+   * Folds a serialized sketch into this dense one without building it first: the hot loop of
+   * every analytics read (a two-year period unions ~80 sketches of 32 KB).
+   */
+  private mergeSerialized(bytes: Uint8Array): void {
+    const registers = this.dense!;
+    if (bytes[1] !== this.p) throw new RangeError(`cannot merge HLL p=${bytes[1]} into p=${this.p}`);
+    if (bytes[0] === DENSE) {
+      if (bytes.length !== 2 + this.m) throw new RangeError("dense HLL of the wrong length");
+      for (let i = 0, o = 2; i < registers.length; i++, o++)
+        if (bytes[o]! > registers[i]!) registers[i] = bytes[o]!;
+      return;
+    }
+    if (bytes[0] !== SPARSE || (bytes.length - 2) % 3 !== 0) throw new RangeError("not a serialized HLL");
+    for (let o = 2; o < bytes.length; o += 3) {
+      const index = (bytes[o]! << 8) | bytes[o + 1]!;
+      if (bytes[o + 2]! > registers[index]!) registers[index] = bytes[o + 2]!;
+    }
   }
 }
 
