@@ -155,7 +155,7 @@ setInterval(() => undefined, 1000);
     }).done;
     expect({ code: run.code, stdout: run.stdout }).toEqual({
       code: 0,
-      stdout: 'Password of "alice" changed.\n',
+      stdout: 'Password of "alice" changed; every session of "alice" has ended.\n',
     });
     expect(run.stderr).not.toContain("starting PostgreSQL");
     expect(await passwordHash(lease.toString(), "alice")).not.toBe(before);
