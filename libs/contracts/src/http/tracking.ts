@@ -105,17 +105,68 @@ export const AnalyticsTopPage = z.object({
 });
 export type AnalyticsTopPage = z.infer<typeof AnalyticsTopPage>;
 
+export const ANALYTICS_CHANNELS = [
+  "Direct",
+  "Organic Search",
+  "Paid Search",
+  "Organic Social",
+  "Paid Social",
+  "Email",
+  "Referral",
+  "Other",
+] as const;
+export const AnalyticsChannel = z.enum(ANALYTICS_CHANNELS);
+export type AnalyticsChannel = z.infer<typeof AnalyticsChannel>;
+
+export const AnalyticsBreakdownRow = z.object({
+  value: z.string().describe('The channel, source, landing page, country ("(onbekend)" when unknown) ...'),
+  visitors: Count.describe(
+    "Distinct sessions of the period with this value (estimate, 3.3 % standard error)",
+  ),
+  pageViews: Count.describe("Page views of those visits"),
+});
+export type AnalyticsBreakdownRow = z.infer<typeof AnalyticsBreakdownRow>;
+
+export const AnalyticsCampaignRow = AnalyticsBreakdownRow.extend({
+  source: z.string(),
+  medium: z.string(),
+  campaign: z.string(),
+});
+export type AnalyticsCampaignRow = z.infer<typeof AnalyticsCampaignRow>;
+
+const Totals = z.object({
+  visitors: Count.describe("Distinct sessions in the period: exact for one day, within 2 % beyond"),
+  pageViews: Count,
+});
+
 export const Analytics = z
   .object({
     from: CalendarDate,
     to: CalendarDate,
     bucket: AnalyticsBucket,
-    totals: z.object({
-      visitors: Count.describe("Distinct sessions in the period: exact for one day, within 2 % beyond"),
-      pageViews: Count,
-    }),
+    totals: Totals,
     series: z.array(AnalyticsPoint).describe("Every bucket of the period up to now, oldest first"),
     topPages: z.array(AnalyticsTopPage).describe("The 10 most viewed pages of the period"),
+    previous: z
+      .object({ from: CalendarDate, to: CalendarDate, totals: Totals })
+      .describe("The period of the same length just before, for comparison"),
+    change: z
+      .object({
+        visitors: z.number().nullable(),
+        pageViews: z.number().nullable(),
+      })
+      .describe("Change against the previous period in percent, rounded to 0.1; null when it had none"),
+    channels: z.array(AnalyticsBreakdownRow).describe("Every channel of the period, most visitors first"),
+    sources: z
+      .array(AnalyticsBreakdownRow)
+      .describe('utm_source, else the referrer host, else "(direct)"; top 10'),
+    campaigns: z.array(AnalyticsCampaignRow).describe("utm_source / utm_medium / utm_campaign; top 10"),
+    landingPages: z.array(AnalyticsBreakdownRow).describe("The first page of each visit; top 10"),
+    countries: z
+      .array(AnalyticsBreakdownRow)
+      .describe("From the visitor's address at the visit (not stored); top 10"),
+    devices: z.array(AnalyticsBreakdownRow).describe("desktop, mobile, tablet"),
+    browsers: z.array(AnalyticsBreakdownRow).describe("top 10"),
   })
-  .describe("Visitors and page views for any period, from rollups");
+  .describe("Visitors and page views for any period, with breakdowns, from rollups");
 export type Analytics = z.infer<typeof Analytics>;

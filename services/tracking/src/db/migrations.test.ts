@@ -80,7 +80,7 @@ describe("tracking migrations", () => {
     // The database of the test above, now at migration 0001 with two page views of one visitor.
     await pool.query(
       `INSERT INTO tracking.page_views (event_id, session_id, page, referrer, occurred_at)
-       VALUES ('1700000000001-0', 's2', '/over-ons?utm_source=x', 'https://www.google.nl/', '2026-11-20T09:00:00Z')`,
+       VALUES ('1700000000001-0', 's2', '/over-ons?utm_source=nieuwsbrief&utm_medium=email', 'https://www.google.nl/', '2026-11-20T09:00:00Z')`,
     );
     await pool.query(
       `INSERT INTO tracking.visitors (session_id, ip_prefix, user_agent, page, country, city, first_seen, last_seen)
@@ -106,7 +106,8 @@ describe("tracking migrations", () => {
       { path: "/zakelijk", s2: false },
     ]);
     const visitor = await pool.query(
-      `SELECT pr.referrer_host, pr.country, pr.city, pr.device, pr.browser, pr.os, p.path AS landing
+      `SELECT pr.referrer_host, pr.channel, pr.utm_source, pr.country, pr.device, pr.browser, pr.os,
+              p.path AS landing
        FROM tracking.visitors v JOIN tracking.profiles pr ON pr.id = v.profile_id
        JOIN tracking.pages p ON p.id = v.landing_page_id
        WHERE v.session_key = tracking.key64('s2')`,
@@ -114,8 +115,9 @@ describe("tracking migrations", () => {
     expect(visitor.rows).toEqual([
       {
         referrer_host: "google.nl",
+        channel: "Email",
+        utm_source: "nieuwsbrief",
         country: "NL",
-        city: "Weert",
         device: "mobile",
         browser: "Safari",
         os: "iOS",

@@ -1,14 +1,17 @@
 import {
   bigint,
+  boolean,
   customType,
   date,
   index,
   integer,
   pgSchema,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
+  uuid,
 } from "drizzle-orm/pg-core";
 
 // The tables as drizzle sees them, for the generated migration snapshots. The raw tables
@@ -67,22 +70,114 @@ export const visitors = tracking.table(
 );
 
 /**
- * The distinct combinations of a visit's origin and circumstances (referrer host, country, city,
- * device class, browser, system), numbered; '' where unknown. No address, not even truncated.
+ * The distinct combinations of where a visit came from (referrer host, UTM parameters, whether it
+ * carried a paid-click id, and the channel these add up to) and on what (country, device class,
+ * browser, system), numbered; '' where unknown. No address, not even truncated, and no city.
+ * UTM values beyond the most frequent of a day are folded into "(overig)" (domain/acquisition.ts).
  */
 export const profiles = tracking.table(
   "profiles",
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     referrerHost: text("referrer_host").notNull().default(""),
+    channel: text("channel").notNull().default(""),
+    utmSource: text("utm_source").notNull().default(""),
+    utmMedium: text("utm_medium").notNull().default(""),
+    utmCampaign: text("utm_campaign").notNull().default(""),
+    utmTerm: text("utm_term").notNull().default(""),
+    utmContent: text("utm_content").notNull().default(""),
+    paidClick: boolean("paid_click").notNull().default(false),
     country: text("country").notNull().default(""),
-    city: text("city").notNull().default(""),
     device: text("device").notNull().default(""),
     browser: text("browser").notNull().default(""),
     os: text("os").notNull().default(""),
   },
-  (t) => [unique("profiles_identity").on(t.referrerHost, t.country, t.city, t.device, t.browser, t.os)],
+  (t) => [
+    unique("profiles_identity").on(
+      t.referrerHost,
+      t.channel,
+      t.utmSource,
+      t.utmMedium,
+      t.utmCampaign,
+      t.utmTerm,
+      t.utmContent,
+      t.paidClick,
+      t.country,
+      t.device,
+      t.browser,
+      t.os,
+    ),
+  ],
 );
+
+/**
+ * The values visits are broken down by (dim: 1 channel, 2 source, 3 campaign, 4 landing page,
+ * 5 country, 6 device, 7 browser), numbered; a campaign's value is "source / medium / campaign".
+ */
+export const dimValues = tracking.table(
+  "dim_values",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    dim: smallint("dim").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [unique("dim_values_identity").on(t.dim, t.value)],
+);
+
+/** The breakdown values of a profile (all but the landing page, which is the visit's own). */
+export const profileDims = tracking.table(
+  "profile_dims",
+  {
+    profileId: integer("profile_id").notNull(),
+    valueId: integer("value_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.valueId] })],
+);
+
+/** Per Amsterdam day and breakdown value: visitors (exact), page views, quote requests, contact messages. */
+export const dailyDims = tracking.table(
+  "daily_dims",
+  {
+    day: date("day").notNull(),
+    dim: smallint("dim").notNull(),
+    valueId: integer("value_id").notNull(),
+    visitors: integer("visitors").notNull(),
+    views: integer("views").notNull(),
+    quotes: integer("quotes").notNull().default(0),
+    contacts: integer("contacts").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.dim, t.valueId] })],
+);
+
+/** The same per month (visitors of a month come from its sketches). */
+export const monthlyDims = tracking.table(
+  "monthly_dims",
+  {
+    month: date("month").notNull(),
+    dim: smallint("dim").notNull(),
+    valueId: integer("value_id").notNull(),
+    /** Visitors summed over the month's days (visits): ranks the values; distinct ones come from sketches. */
+    visits: bigint("visits", { mode: "number" }).notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+    quotes: integer("quotes").notNull().default(0),
+    contacts: integer("contacts").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.dim, t.valueId] })],
+);
+
+/**
+ * Quote requests and contact messages as conversions of the visit that sent them, once each (the
+ * lead's id), with that visit's profile and landing page when the form carried its session id.
+ */
+export const conversions = tracking.table("conversions", {
+  leadId: uuid("lead_id").primaryKey(),
+  kind: text("kind").notNull(),
+  occurredAt: ts("occurred_at").notNull(),
+  day: date("day").notNull(),
+  sessionKey: bigint("session_key", { mode: "bigint" }),
+  profileId: integer("profile_id"),
+  landingPageId: integer("landing_page_id"),
+});
 
 /** Page views and distinct visitors per UTC hour (= Amsterdam hour). */
 export const hourly = tracking.table("hourly", {
@@ -106,6 +201,8 @@ export const daily = tracking.table("daily", {
   day: date("day").primaryKey(),
   views: integer("views").notNull(),
   visitors: integer("visitors").notNull(),
+  quotes: integer("quotes").notNull().default(0),
+  contacts: integer("contacts").notNull().default(0),
 });
 
 export const dailyPages = tracking.table(
@@ -122,6 +219,8 @@ export const dailyPages = tracking.table(
 export const monthly = tracking.table("monthly", {
   month: date("month").primaryKey(),
   views: bigint("views", { mode: "number" }).notNull(),
+  quotes: integer("quotes").notNull().default(0),
+  contacts: integer("contacts").notNull().default(0),
 });
 
 export const monthlyPages = tracking.table(

@@ -98,3 +98,14 @@ export function slotsOf(period: Period, bucket: AnalyticsBucket, now: number): S
 }
 
 export const today = (now: number) => amsterdamDate(now);
+
+/** The number of days of a period. */
+export function daysOf(period: Period): number {
+  return daysBetween(period.from, period.to) + 1;
+}
+
+/** The period of the same length that ends the day before this one starts. */
+export function previousPeriod(period: Period): Period {
+  const length = daysOf(period);
+  return { from: addDays(period.from, -length), to: addDays(period.from, -1) };
+}

@@ -1,5 +1,7 @@
 import type {
   Analytics,
+  AnalyticsBreakdownRow,
+  AnalyticsCampaignRow,
   AnalyticsPoint,
   AnalyticsTopPage,
   TopPage,
@@ -9,11 +11,14 @@ import type {
 import type { Pool } from "@lease/platform";
 import { HOUR_MS, addDays, addMonths, amsterdamDate, dayStart, monthOf, weekStart } from "../domain/calendar";
 import { Hll } from "../domain/hll";
-import { bucketOf, coverOf, slotsOf, type Cover, type Period } from "../domain/periods";
+import { DIMS, dimScope, type Dim } from "../domain/breakdowns";
+import { bucketOf, coverOf, previousPeriod, slotsOf, type Cover, type Period } from "../domain/periods";
 import type { PageDirectory } from "./dictionary";
 import { SITE_SCOPE, precisionOf } from "./sketches";
 
 const TOP_PAGES = 10;
+/** Rows of each breakdown (every channel and device fits). */
+const BREAKDOWN_ROWS = 10;
 
 /** A stored sketch or an unmerged delta, as read for a cover. */
 interface SketchRow {
@@ -46,7 +51,7 @@ export class AnalyticsReader {
     const slots = slotsOf(period, bucket, now);
     const cover = coverOf(period);
     const oneDay = period.from === period.to;
-    const [months, days, hours, sketches, topPages] = await Promise.all([
+    const [months, days, hours, sketches, topPages, previous, breakdowns] = await Promise.all([
       this.monthlyViews(cover.months),
       // Daily rows: the series of a day-bucketed period, or the loose days of the cover.
       this.dailyRows(bucket === "day" ? { from: period.from, to: period.to } : cover.days),
@@ -55,6 +60,8 @@ export class AnalyticsReader {
         : Promise.resolve(new Map<number, Counts>()),
       oneDay ? Promise.resolve([]) : this.sketchRows(cover, [SITE_SCOPE]),
       this.topPages(cover),
+      this.totalsOf(previousPeriod(period)),
+      this.breakdowns(cover, oneDay),
     ]);
     const viewsOf = (c: Cover) =>
       c.months.reduce((n, m) => n + (months.get(m) ?? 0), 0) +
@@ -68,17 +75,110 @@ export class AnalyticsReader {
         visitors: union(sketches, s.cover!, SITE_SCOPE),
         pageViews: viewsOf(s.cover!),
       }));
+    const totals = {
+      visitors: oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE),
+      pageViews: viewsOf(cover),
+    };
     return {
       from: period.from,
       to: period.to,
       bucket,
-      totals: {
-        visitors: oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE),
-        pageViews: viewsOf(cover),
-      },
+      totals,
       series,
       topPages,
+      previous: { ...previousPeriod(period), totals: previous },
+      change: {
+        visitors: change(totals.visitors, previous.visitors),
+        pageViews: change(totals.pageViews, previous.pageViews),
+      },
+      ...breakdowns,
     };
+  }
+
+  /** Visitors and page views of a period, for comparison. */
+  private async totalsOf(period: Period): Promise<{ visitors: number; pageViews: number }> {
+    const cover = coverOf(period);
+    const oneDay = period.from === period.to;
+    const [months, days, sketches] = await Promise.all([
+      this.monthlyViews(cover.months),
+      this.dailyRows(cover.days),
+      oneDay ? Promise.resolve([]) : this.sketchRows(cover, [SITE_SCOPE]),
+    ]);
+    return {
+      visitors: oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE),
+      pageViews:
+        cover.months.reduce((n, m) => n + (months.get(m) ?? 0), 0) +
+        cover.days.reduce((n, d) => n + (days.get(d)?.views ?? 0), 0),
+    };
+  }
+
+  /**
+   * Every breakdown of a period: the values ranked by visits (visitors summed per day, exact in
+   * the rollups), the top ones then counted as distinct visitors from their sketches (exact for a
+   * single day).
+   */
+  private async breakdowns(cover: Cover, oneDay: boolean) {
+    const r = await this.pool.query<{ dim: Dim; value_id: number; visits: string; views: string }>(
+      `SELECT dim, value_id, sum(visits) AS visits, sum(views) AS views FROM (
+         SELECT dim, value_id, visits, views FROM tracking.monthly_dims WHERE month = ANY($1::date[])
+         UNION ALL
+         SELECT dim, value_id, visitors, views FROM tracking.daily_dims WHERE day = ANY($2::date[])
+       ) u GROUP BY dim, value_id`,
+      [cover.months, cover.days],
+    );
+    const top = new Map<Dim, { valueId: number; visits: number; views: number }[]>();
+    for (const row of r.rows) {
+      const list = top.get(row.dim) ?? [];
+      list.push({ valueId: row.value_id, visits: Number(row.visits), views: Number(row.views) });
+      top.set(row.dim, list);
+    }
+    for (const [dim, list] of top)
+      top.set(
+        dim,
+        list.sort((a, b) => b.visits - a.visits || a.valueId - b.valueId).slice(0, BREAKDOWN_ROWS),
+      );
+    const chosen = [...top].flatMap(([dim, list]) => list.map((v) => ({ dim, ...v })));
+    const [names, paths, sketches] = await Promise.all([
+      this.dimValueNames(chosen.filter((c) => c.dim !== DIMS.landingPage).map((c) => c.valueId)),
+      this.pages.paths(chosen.filter((c) => c.dim === DIMS.landingPage).map((c) => c.valueId)),
+      oneDay
+        ? Promise.resolve([])
+        : this.sketchRows(
+            cover,
+            chosen.map((c) => dimScope(c.dim, c.valueId)),
+          ),
+    ]);
+    const rows = (dim: Dim) =>
+      (top.get(dim) ?? [])
+        .map((v) => ({
+          value: (dim === DIMS.landingPage ? paths.get(v.valueId) : names.get(v.valueId)) ?? "",
+          visitors: oneDay ? v.visits : union(sketches, cover, dimScope(dim, v.valueId)),
+          pageViews: v.views,
+        }))
+        .sort((a, b) => b.visitors - a.visitors || a.value.localeCompare(b.value));
+    const campaigns: AnalyticsCampaignRow[] = rows(DIMS.campaign).map((row) => {
+      const [source = "", medium = "", campaign = ""] = JSON.parse(row.value) as string[];
+      return { ...row, value: `${source} / ${medium} / ${campaign}`, source, medium, campaign };
+    });
+    const plain = (dim: Dim): AnalyticsBreakdownRow[] => rows(dim);
+    return {
+      channels: plain(DIMS.channel),
+      sources: plain(DIMS.source),
+      campaigns,
+      landingPages: plain(DIMS.landingPage),
+      countries: plain(DIMS.country),
+      devices: plain(DIMS.device),
+      browsers: plain(DIMS.browser),
+    };
+  }
+
+  private async dimValueNames(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const r = await this.pool.query<{ id: number; value: string }>(
+      "SELECT id, value FROM tracking.dim_values WHERE id = ANY($1::int[])",
+      [ids],
+    );
+    return new Map(r.rows.map((row) => [row.id, row.value]));
   }
 
   private async topPages(cover: Cover): Promise<AnalyticsTopPage[]> {
@@ -194,6 +294,11 @@ export class AnalyticsReader {
       return point(dayStart(day), rows.get(day));
     });
   }
+}
+
+/** Percent change, rounded to 0.1; null when there was nothing before. */
+function change(now: number, before: number): number | null {
+  return before === 0 ? null : Math.round(((now - before) / before) * 1000) / 10;
 }
 
 function point(start: number, row: Counts | undefined): AnalyticsPoint {

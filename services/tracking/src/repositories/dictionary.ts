@@ -18,9 +18,11 @@ export class Dictionary<C extends string> {
     private readonly pool: Pool,
     private readonly table: string,
     private readonly columns: readonly C[],
+    /** SQL type of a column other than text (its values are still given as text). */
+    types: Partial<Record<C, string>> = {},
   ) {
     this.list = columns.join(", ");
-    this.unnest = columns.map((_, i) => `$${i + 1}::text[]`).join(", ");
+    this.unnest = columns.map((c, i) => `$${i + 1}::${types[c] ?? "text"}[]`).join(", ");
   }
 
   /** Id of each value (by its key, see `key`), numbering the new ones. */
@@ -75,9 +77,9 @@ export class Dictionary<C extends string> {
     return new Map(r.rows.map((row) => [row.id, row]));
   }
 
-  /** The map key of a value: its columns joined. */
+  /** The map key of a value: its columns joined (a boolean column read back joins as "true"/"false"). */
   key(value: Record<C, string>): string {
-    return this.columns.map((c) => value[c]).join(SEPARATOR);
+    return this.columns.map((c) => String(value[c])).join(SEPARATOR);
   }
 }
 
@@ -93,12 +95,33 @@ export class PageDirectory extends Dictionary<"path"> {
   }
 }
 
-export const PROFILE_COLUMNS = ["referrer_host", "country", "city", "device", "browser", "os"] as const;
+export const PROFILE_COLUMNS = [
+  "referrer_host",
+  "channel",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+  "paid_click",
+  "country",
+  "device",
+  "browser",
+  "os",
+] as const;
+/** A visit profile; paid_click is "true" or "false". */
 export type Profile = Record<(typeof PROFILE_COLUMNS)[number], string>;
 
 /** Visit profiles (tracking.profiles). */
 export class ProfileDirectory extends Dictionary<(typeof PROFILE_COLUMNS)[number]> {
   constructor(pool: Pool) {
-    super(pool, "profiles", PROFILE_COLUMNS);
+    super(pool, "profiles", PROFILE_COLUMNS, { paid_click: "boolean" });
+  }
+}
+
+/** Breakdown values (tracking.dim_values); dim as text ("1" .. "7", see domain/breakdowns.ts). */
+export class DimDirectory extends Dictionary<"dim" | "value"> {
+  constructor(pool: Pool) {
+    super(pool, "dim_values", ["dim", "value"], { dim: "smallint" });
   }
 }

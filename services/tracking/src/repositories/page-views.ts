@@ -5,7 +5,10 @@ import { classifyUserAgent } from "../domain/user-agent";
 import { memoize } from "../domain/memo";
 import { RollupBatch } from "./rollups";
 import { Partitions } from "./partitions";
-import { PageDirectory, ProfileDirectory, type Profile } from "./dictionary";
+import { acquisitionOf, channelOf } from "../domain/acquisition";
+import { DIMS, DailyValueCap, dimScope } from "../domain/breakdowns";
+import { DimDirectory, PageDirectory, ProfileDirectory, type Profile } from "./dictionary";
+import { ProfileDims } from "./profile-dims";
 
 /** One event from the stream (or an imported line), as the writer hands it over. */
 export interface TrackEvent {
@@ -32,6 +35,9 @@ export interface WriterDeps {
   pool: Pool;
   pages: PageDirectory;
   profiles: ProfileDirectory;
+  profileDims: ProfileDims;
+  /** Caps the distinct UTM values a day (made-up campaign names cannot grow the rollups). */
+  caps: DailyValueCap;
   partitions: Partitions;
   statements: StatementCounter;
   /** The site's own host (from PUBLIC_ORIGIN): a referrer from it is no referrer. */
@@ -47,6 +53,8 @@ export function writerDeps(
     pool,
     pages: new PageDirectory(pool),
     profiles: new ProfileDirectory(pool),
+    profileDims: new ProfileDims(pool, new DimDirectory(pool)),
+    caps: new DailyValueCap(),
     partitions: new Partitions(pool),
     statements: opts.statements ?? { inc: () => undefined },
     ownHost: opts.ownHost,
@@ -144,16 +152,19 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
     const first = firstViews.get(id);
     if (!first || p.ms < first.ms) firstViews.set(id, p);
   }
-  const profiles = new Map([...firstViews].map(([id, p]) => [id, profileOf(p.event, deps.ownHost)]));
+  const profiles = new Map([...firstViews].map(([id, p]) => [id, profileOf(p, deps)]));
   const known = await deps.profiles.ids(profiles.values());
   const profileIds = new Map(
     [...profiles].map(([id, profile]) => [id, known.get(deps.profiles.key(profile))!]),
+  );
+  await deps.profileDims.ensure(
+    new Map([...profiles].map(([id, profile]) => [profileIds.get(id)!, profile])),
   );
   await deps.partitions.ensure(new Set(prepared.map((p) => monthOf(p.day))));
   const client = await deps.pool.connect();
   try {
     await client.query("BEGIN");
-    const result = await writeBatch(client, prepared, profileIds, deps.statements);
+    const result = await writeBatch(client, prepared, profileIds, deps);
     await client.query("COMMIT");
     return result;
   } catch (err) {
@@ -168,8 +179,9 @@ async function writeBatch(
   client: PoolClient,
   prepared: Prepared[],
   profileIds: Map<string, number>,
-  statements: StatementCounter,
+  deps: WriterDeps,
 ): Promise<BatchResult> {
+  const { statements } = deps;
   // Views in time order, once each (a line repeated within one batch is one view).
   const views = prepared
     .filter((p) => p.event.isView)
@@ -235,7 +247,7 @@ async function writeBatch(
     }
   }
 
-  if (visitorDays.size > 0) await upsertVisitors(client, visitorDays, rollups, statements);
+  if (visitorDays.size > 0) await upsertVisitors(client, visitorDays, rollups, deps);
   if (heartbeats.size > 0) {
     const beats = [...heartbeats.values()];
     await client.query(
@@ -259,14 +271,22 @@ async function upsertVisitors(
   client: PoolClient,
   visitorDays: VisitorDays,
   rollups: RollupBatch,
-  statements: StatementCounter,
+  deps: WriterDeps,
 ): Promise<void> {
+  const { statements } = deps;
   // In key order, like every rollup: concurrent writers then lock rows in the same order.
   const rows: VisitorDay[] = [];
   for (const day of [...visitorDays.keys()].sort())
     rows.push(...[...visitorDays.get(day)!.values()].sort((a, b) => compareKeys(a.session, b.session)));
   statements.inc({ table: "visitors" });
-  const upserted = await client.query<{ day: string; session_key: string; added: number; views: number }>(
+  const upserted = await client.query<{
+    day: string;
+    session_key: string;
+    added: number;
+    views: number;
+    profile_id: number;
+    landing_page_id: number;
+  }>(
     `INSERT INTO tracking.visitors AS t
        (session_key, first_seen, last_seen, day, hours, added, views, landing_page_id, profile_id)
      SELECT s, to_timestamp(f / 1000.0), to_timestamp(l / 1000.0), d, h, h, v, lp, pr
@@ -281,7 +301,7 @@ async function upsertVisitors(
        landing_page_id = CASE WHEN EXCLUDED.first_seen < t.first_seen
                          THEN EXCLUDED.landing_page_id ELSE t.landing_page_id END,
        profile_id = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.profile_id ELSE t.profile_id END
-     RETURNING to_char(day, 'YYYY-MM-DD') AS day, session_key, added, views`,
+     RETURNING to_char(day, 'YYYY-MM-DD') AS day, session_key, added, views, profile_id, landing_page_id`,
     [
       rows.map((v) => v.session.sql),
       rows.map((v) => v.firstSeen),
@@ -293,21 +313,48 @@ async function upsertVisitors(
       rows.map((v) => v.profileId),
     ],
   );
+  // The breakdowns follow the row's own profile and landing page (its day's first view), which an
+  // earlier batch may have set.
+  await deps.profileDims.load(
+    client,
+    upserted.rows.map((row) => row.profile_id),
+  );
   for (const row of upserted.rows) {
     const v = visitorDays.get(row.day)!.get(row.session_key)!;
     for (let bits = row.added, i = 0; bits !== 0; bits >>>= 1, i++)
       if (bits & 1) rollups.newInHour(v.dayStart + i * HOUR_MS);
-    if (row.views === v.views) rollups.newInDay(row.day);
+    const isNew = row.views === v.views;
+    if (isNew) rollups.newInDay(row.day);
+    const values = [...deps.profileDims.of(row.profile_id), [DIMS.landingPage, row.landing_page_id] as const];
+    for (const [dim, valueId] of values)
+      rollups.dimVisit(row.day, dim, valueId, v.views, isNew, v.session, dimScope(dim, valueId));
   }
 }
 
-/** Where a visit came from and on what, from its first page view. */
-function profileOf(event: TrackEvent, ownHost: string | undefined): Profile {
+/** Where a visit came from and on what, from its first page view (UTM values capped a day). */
+function profileOf(first: Prepared, deps: WriterDeps): Profile {
+  const { event, day } = first;
   const device = event.userAgent ? classify(event.userAgent) : undefined;
+  const a = acquisitionOf(event.page, referrerHost(event.referrer, deps.ownHost));
+  const fold = (field: string, value: string) => deps.caps.fold(day, field, value);
+  const acquisition = {
+    ...a,
+    source: fold("source", a.source),
+    medium: fold("medium", a.medium),
+    campaign: fold("campaign", a.campaign),
+    term: fold("term", a.term),
+    content: fold("content", a.content),
+  };
   return {
-    referrer_host: referrerHost(event.referrer, ownHost),
+    referrer_host: a.referrerHost,
+    channel: channelOf(a),
+    utm_source: acquisition.source,
+    utm_medium: acquisition.medium,
+    utm_campaign: acquisition.campaign,
+    utm_term: acquisition.term,
+    utm_content: acquisition.content,
+    paid_click: String(a.paidClick),
     country: event.country ?? "",
-    city: event.city ?? "",
     device: device?.device ?? "",
     browser: device?.browser ?? "",
     os: device?.os ?? "",

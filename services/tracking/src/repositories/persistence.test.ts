@@ -91,7 +91,7 @@ describe("page views in Postgres", () => {
     }
   });
 
-  it("never writes an IP address to Postgres, not even truncated; keeps city, country and device", async () => {
+  it("never writes an IP address to Postgres, not even truncated; keeps country, device and channel", async () => {
     const id = sessionId();
     await h.visit({ sessionId: id, page: "/privacy" }, { "x-forwarded-for": "145.53.1.77" });
     await h.visit(
@@ -101,7 +101,7 @@ describe("page views in Postgres", () => {
     await h.settle();
     const row = (
       await db.query(
-        `SELECT pr.city, pr.country, pr.device, pr.browser, pr.os, p.path AS page
+        `SELECT pr.country, pr.device, pr.browser, pr.os, pr.channel, p.path AS page
          FROM tracking.visitors v JOIN tracking.pages p ON p.id = v.landing_page_id
          JOIN tracking.profiles pr ON pr.id = v.profile_id
          WHERE v.session_key = tracking.key64($1)`,
@@ -109,7 +109,7 @@ describe("page views in Postgres", () => {
       )
     ).rows[0];
     expect(row).toEqual({
-      city: "Weert",
+      channel: "Direct",
       country: "NL",
       device: "desktop",
       browser: "Chrome",

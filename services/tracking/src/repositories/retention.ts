@@ -64,12 +64,15 @@ export async function applyRetention(
             dp AS (DELETE FROM tracking.daily_pages WHERE day < $2 RETURNING 1),
             m AS (DELETE FROM tracking.monthly WHERE month < $3 RETURNING 1),
             mp AS (DELETE FROM tracking.monthly_pages WHERE month < $3 RETURNING 1),
+            dd AS (DELETE FROM tracking.daily_dims WHERE day < $2 RETURNING 1),
+            md AS (DELETE FROM tracking.monthly_dims WHERE month < $3 RETURNING 1),
             s AS (DELETE FROM tracking.sketches
                   WHERE (kind = 'd' AND period < $2) OR (kind = 'm' AND period < $3) RETURNING 1),
             x AS (DELETE FROM tracking.sketch_deltas WHERE day < $2 RETURNING 1)
        SELECT (SELECT count(*) FROM h) + (SELECT count(*) FROM hp) + (SELECT count(*) FROM d)
             + (SELECT count(*) FROM dp) + (SELECT count(*) FROM m) + (SELECT count(*) FROM mp)
-            + (SELECT count(*) FROM s) + (SELECT count(*) FROM x) AS n,
+            + (SELECT count(*) FROM s) + (SELECT count(*) FROM x)
+            + (SELECT count(*) FROM dd) + (SELECT count(*) FROM md) AS n,
               (SELECT count(*) FROM d WHERE day >= $3) AS boundary_days`,
       [cutoff, keepFrom, boundary],
     );
@@ -93,7 +96,21 @@ async function rebuildMonth(client: PoolClient, month: string): Promise<void> {
                                           WHERE day >= $1 AND day < $2) WHERE month = $1`,
     [month, next],
   );
+  await client.query(
+    `UPDATE tracking.monthly SET quotes = d.quotes, contacts = d.contacts
+     FROM (SELECT coalesce(sum(quotes), 0) AS quotes, coalesce(sum(contacts), 0) AS contacts
+           FROM tracking.daily WHERE day >= $1 AND day < $2) d
+     WHERE month = $1`,
+    [month, next],
+  );
   await client.query(`DELETE FROM tracking.monthly_pages WHERE month = $1`, [month]);
+  await client.query(`DELETE FROM tracking.monthly_dims WHERE month = $1`, [month]);
+  await client.query(
+    `INSERT INTO tracking.monthly_dims (month, dim, value_id, visits, views, quotes, contacts)
+     SELECT $1, dim, value_id, sum(visitors), sum(views), sum(quotes), sum(contacts) FROM tracking.daily_dims
+     WHERE day >= $1 AND day < $2 GROUP BY dim, value_id`,
+    [month, next],
+  );
   await client.query(
     `INSERT INTO tracking.monthly_pages (month, page_id, views)
      SELECT $1, page_id, sum(views) FROM tracking.daily_pages WHERE day >= $1 AND day < $2 GROUP BY page_id`,

@@ -45,6 +45,12 @@ export class RollupBatch {
   private readonly monthPages = new Nested(() => ({ n: 0 }));
   private readonly months = new Map<string, number>();
   private readonly sketches = new Nested((scope) => new Hll(precisionOf(scope)));
+  /** Breakdown rows: day -> "dim value" -> counts, and the months' views. */
+  private readonly dayDims = new Map<string, Map<string, Counts & { dim: number; valueId: number }>>();
+  private readonly monthDims = new Map<
+    string,
+    Map<string, { dim: number; valueId: number; views: number; visits: number }>
+  >();
 
   /** A page view stored now. */
   view(ms: number, day: string, pageId: number, session: Key64): void {
@@ -60,6 +66,36 @@ export class RollupBatch {
     this.months.set(month, (this.months.get(month) ?? 0) + 1);
     this.sketches.get(day, SITE_SCOPE).add(session);
     this.sketches.get(day, pageId).add(session);
+  }
+
+  /**
+   * A visit (visitor and day) stood for one breakdown value: this batch's page views of it, whether
+   * the visitor is new to the day, and the visitor for the value's sketch.
+   */
+  dimVisit(
+    day: string,
+    dim: number,
+    valueId: number,
+    views: number,
+    isNew: boolean,
+    session: Key64,
+    scope: number,
+  ) {
+    const key = `${dim} ${valueId}`;
+    let ofDay = this.dayDims.get(day);
+    if (!ofDay) this.dayDims.set(day, (ofDay = new Map()));
+    let c = ofDay.get(key);
+    if (!c) ofDay.set(key, (c = { dim, valueId, views: 0, visitors: 0 }));
+    c.views += views;
+    if (isNew) c.visitors++;
+    const month = monthOf(day);
+    let ofMonth = this.monthDims.get(month);
+    if (!ofMonth) this.monthDims.set(month, (ofMonth = new Map()));
+    let m = ofMonth.get(key);
+    if (!m) ofMonth.set(key, (m = { dim, valueId, views: 0, visits: 0 }));
+    m.views += views;
+    if (isNew) m.visits++;
+    this.sketches.get(day, scope).add(session);
   }
 
   /** A visitor seen for the first time in this hour. */
@@ -83,6 +119,14 @@ export class RollupBatch {
     const monthPages = this.monthPages.rows();
     const months = [...this.months].sort((a, b) => (a[0] < b[0] ? -1 : 1));
     const deltas = this.sketches.rows();
+    const byKey = <T extends { dim: number; valueId: number }>(a: T, b: T) =>
+      a.dim - b.dim || a.valueId - b.valueId;
+    const dayDims = [...this.dayDims.keys()]
+      .sort()
+      .flatMap((day) => [...this.dayDims.get(day)!.values()].sort(byKey).map((c) => ({ day, ...c })));
+    const monthDims = [...this.monthDims.keys()]
+      .sort()
+      .flatMap((month) => [...this.monthDims.get(month)!.values()].sort(byKey).map((c) => ({ month, ...c })));
     const iso = (ms: number) => new Date(ms).toISOString();
     // One statement, one round trip: every rollup of the batch in data-modifying CTEs.
     await client.query(
@@ -110,6 +154,16 @@ export class RollupBatch {
          INSERT INTO tracking.monthly_pages AS t (month, page_id, views)
          SELECT * FROM unnest($15::date[], $16::int[], $17::bigint[])
          ON CONFLICT (month, page_id) DO UPDATE SET views = t.views + EXCLUDED.views
+       ), dd AS (
+         INSERT INTO tracking.daily_dims AS t (day, dim, value_id, visitors, views)
+         SELECT * FROM unnest($21::date[], $22::smallint[], $23::int[], $24::int[], $25::int[])
+         ON CONFLICT (day, dim, value_id)
+           DO UPDATE SET visitors = t.visitors + EXCLUDED.visitors, views = t.views + EXCLUDED.views
+       ), md AS (
+         INSERT INTO tracking.monthly_dims AS t (month, dim, value_id, visits, views)
+         SELECT * FROM unnest($26::date[], $27::smallint[], $28::int[], $29::bigint[], $30::bigint[])
+         ON CONFLICT (month, dim, value_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
        )
        INSERT INTO tracking.sketch_deltas (day, scope, regs)
        SELECT * FROM unnest($18::date[], $19::int[], $20::bytea[])`,
@@ -134,6 +188,16 @@ export class RollupBatch {
         deltas.map(([day]) => day),
         deltas.map(([, scope]) => scope),
         deltas.map(([, , hll]) => hll.serialize()),
+        dayDims.map((d) => d.day),
+        dayDims.map((d) => d.dim),
+        dayDims.map((d) => d.valueId),
+        dayDims.map((d) => d.visitors),
+        dayDims.map((d) => d.views),
+        monthDims.map((m) => m.month),
+        monthDims.map((m) => m.dim),
+        monthDims.map((m) => m.valueId),
+        monthDims.map((m) => m.visits),
+        monthDims.map((m) => m.views),
       ],
     );
   }

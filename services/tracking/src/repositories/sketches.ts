@@ -7,12 +7,13 @@ export const SITE_SCOPE = 0;
 
 /**
  * Precision per scope. The site's visitors: 2^15 registers, 0.57 % standard error, so a month or
- * longer period is within 2 % (3.5 standard errors) and a sketch is at most 32 KB. A page's (and
- * later any breakdown's): 2^12 registers, 1.6 %, at most 4 KB, so that the top pages of two
- * years stay a few hundred kilobytes to read.
+ * longer period is within 2 % (3.5 standard errors) and a sketch is at most 32 KB. A page's: 2^12
+ * registers, 1.6 %, at most 4 KB. A breakdown value's (a channel, a campaign, a country; negative
+ * scopes): 2^10 registers, 3.3 %, at most 1 KB, since a two-year breakdown reads the sketches of
+ * some 60 values.
  */
 export function precisionOf(scope: number): number {
-  return scope === SITE_SCOPE ? 15 : 12;
+  return scope === SITE_SCOPE ? 15 : scope > 0 ? 12 : 10;
 }
 
 /**

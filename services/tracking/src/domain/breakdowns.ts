@@ -1,0 +1,96 @@
+// The dimensions visits are broken down by, and how a visit's profile maps onto them.
+
+export const DIMS = {
+  channel: 1,
+  source: 2,
+  campaign: 3,
+  landingPage: 4,
+  country: 5,
+  device: 6,
+  browser: 7,
+} as const;
+export type DimName = keyof typeof DIMS;
+export type Dim = (typeof DIMS)[DimName];
+
+/** The dimensions whose values come from the profile (the landing page is the visit's own). */
+export const PROFILE_DIMS = [
+  DIMS.channel,
+  DIMS.source,
+  DIMS.campaign,
+  DIMS.country,
+  DIMS.device,
+  DIMS.browser,
+];
+
+/** The value of an unknown country, device or browser, and of a source of a visit without one. */
+export const UNKNOWN = "(onbekend)";
+export const DIRECT_SOURCE = "(direct)";
+/** What UTM values beyond a day's most frequent ones are stored as. */
+export const OTHER = "(overig)";
+
+/**
+ * Sketch scope of a breakdown value (negative, apart from the site's 0 and page ids): dim in the
+ * hundred millions, the value id below. Value ids stay far below 10^8 (UTM values are capped a day).
+ */
+export function dimScope(dim: Dim, valueId: number): number {
+  return -(dim * 100_000_000 + valueId);
+}
+
+export interface ProfileValues {
+  channel: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  referrer_host: string;
+  country: string;
+  device: string;
+  browser: string;
+}
+
+/** A campaign's breakdown value: [source, medium, campaign] as JSON (a value may hold " / "). */
+export function campaignValue(source: string, medium: string, campaign: string): string {
+  return JSON.stringify([source || DIRECT_SOURCE, medium || NO_MEDIUM, campaign]);
+}
+export const NO_MEDIUM = "(geen)";
+
+/** The breakdown values of a profile, by dimension (a visit without a campaign has none). */
+export function profileDimValues(p: ProfileValues): [Dim, string][] {
+  const values: [Dim, string][] = [
+    [DIMS.channel, p.channel],
+    [DIMS.source, p.utm_source || p.referrer_host || DIRECT_SOURCE],
+    [DIMS.country, p.country || UNKNOWN],
+    [DIMS.device, p.device || UNKNOWN],
+    [DIMS.browser, p.browser || UNKNOWN],
+  ];
+  if (p.utm_campaign) values.push([DIMS.campaign, campaignValue(p.utm_source, p.utm_medium, p.utm_campaign)]);
+  return values;
+}
+
+/** At most this many distinct values of a UTM field a day and replica; beyond, "(overig)". */
+export const UTM_VALUES_PER_DAY = 100;
+
+/**
+ * Caps the distinct UTM values of a day, so that made-up campaign names cannot grow the profiles,
+ * the breakdown rollups or their sketches without bound: the first 100 distinct values of each
+ * field a day are kept, later new ones become "(overig)". Remembers the last three days.
+ */
+export class DailyValueCap {
+  private readonly days = new Map<string, Map<string, Set<string>>>();
+
+  constructor(private readonly max = UTM_VALUES_PER_DAY) {}
+
+  fold(day: string, field: string, value: string): string {
+    if (value === "") return value;
+    let fields = this.days.get(day);
+    if (!fields) {
+      this.days.set(day, (fields = new Map()));
+      if (this.days.size > 3) this.days.delete([...this.days.keys()].sort()[0]!);
+    }
+    let seen = fields.get(field);
+    if (!seen) fields.set(field, (seen = new Set()));
+    if (seen.has(value)) return value;
+    if (seen.size >= this.max) return OTHER;
+    seen.add(value);
+    return value;
+  }
+}
