@@ -109,7 +109,7 @@ describe("breakdowns of a period", () => {
     ]);
     expect(day.landingPages.map((r) => r.value)).not.toContain("/over-ons");
     expect(day.sources.map((r) => r.value).sort()).toEqual(
-      ["(direct)", "facebook.com", "google", "google.nl", "nieuwsbrief"].sort(),
+      ["(direct)", "l.facebook.com", "google", "google.nl", "nieuwsbrief"].sort(),
     );
     expect(day.countries).toEqual([
       { value: "NL", visitors: 3, pageViews: 5 },
