@@ -527,7 +527,12 @@ test("admin: the Analytics tab shows a chosen period from the history, kept in t
   const noon = (offset: number, minute: number) => `${day(offset)}T10:${String(minute).padStart(2, "0")}:00Z`;
   // History as a broker moving from another tool brings it: through npm run tracking:import.
   const lines = [
-    { id: "e2e-h1", at: noon(-1, 0), session: "e2e-a", page: "/over-ons" },
+    {
+      id: "e2e-h1",
+      at: noon(-1, 0),
+      session: "e2e-a",
+      page: "/over-ons?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X",
+    },
     { id: "e2e-h2", at: noon(-1, 5), session: "e2e-a", page: "/" },
     { id: "e2e-h3", at: noon(-1, 9), session: "e2e-b", page: "/over-ons" },
     { id: "e2e-h4", at: noon(-40, 0), session: "e2e-c", page: "/fleet-management" },
@@ -548,6 +553,15 @@ test("admin: the Analytics tab shows a chosen period from the history, kept in t
   await totals.getByText("Bezoekers (2)").waitFor();
   await totals.getByText("Paginaweergaven (3)").waitFor();
   await page.getByTestId("top-pages").getByText("Over Ons").waitFor();
+  // Where they came from: the ad click as paid search with its campaign, the other visit direct.
+  const channels = page.getByTestId("breakdown-channels");
+  await channels.getByRole("row", { name: /Betaald zoeken\s+1\s+2/ }).waitFor();
+  await channels.getByRole("row", { name: /Direct\s+1\s+1/ }).waitFor();
+  await page.getByTestId("breakdown-campaigns").getByText("google / cpc / najaar").waitFor();
+  await page
+    .getByTestId("analytics-change")
+    .getByText(/bezoekers nieuw/)
+    .waitFor();
 
   await page.reload();
   await totals.getByText("Paginaweergaven (3)").waitFor();

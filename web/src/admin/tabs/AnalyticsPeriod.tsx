@@ -14,6 +14,7 @@ import {
   withPeriod,
   type ChosenPeriod,
 } from "../lib/periods";
+import { Breakdowns, formatChange } from "./Breakdowns";
 import { Legend, PAGE_VIEWS_COLOR, VISITORS_COLOR, VisitorChart } from "./VisitorChart";
 
 /** How often a period that includes today is read again while live updates arrive. */
@@ -76,6 +77,10 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
                 label={`Paginaweergaven (${number.format(data.totals.pageViews)})`}
               />
             </div>
+            <p className="mb-2 text-xs text-gray-600" data-testid="analytics-change">
+              Tegenover {describePeriod(data.previous.from, data.previous.to)}: bezoekers{" "}
+              {formatChange(data.change.visitors)}, paginaweergaven {formatChange(data.change.pageViews)}
+            </p>
             <VisitorChart
               series={data.series}
               bucket={data.bucket}
@@ -84,6 +89,7 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
           </>
         )}
       </Panel>
+      {data && <Breakdowns data={data} />}
       <Panel title="Populaire pagina's">
         {!data ? (
           analytics.isError ? null : (

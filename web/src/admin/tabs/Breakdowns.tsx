@@ -1,0 +1,158 @@
+import type { Analytics, AnalyticsBreakdownRow } from "@lease/contracts";
+import { Button, Panel } from "../components/ui";
+import { pageLabel } from "../lib/live";
+
+const number = new Intl.NumberFormat("nl-NL");
+
+/** Dutch names of the channels the API answers with (GA4's names). */
+export const CHANNEL_LABELS: Readonly<Record<string, string>> = {
+  Direct: "Direct",
+  "Organic Search": "Organisch zoeken",
+  "Paid Search": "Betaald zoeken",
+  "Organic Social": "Organisch sociaal",
+  "Paid Social": "Betaald sociaal",
+  Email: "E-mail",
+  Referral: "Verwijzing",
+  Other: "Overig",
+};
+const DEVICE_LABELS: Readonly<Record<string, string>> = {
+  desktop: "Desktop",
+  mobile: "Mobiel",
+  tablet: "Tablet",
+};
+
+interface Table {
+  key: keyof Pick<
+    Analytics,
+    "channels" | "sources" | "campaigns" | "landingPages" | "countries" | "devices" | "browsers"
+  >;
+  title: string;
+  /** Column heading of the value, and the file name of its CSV. */
+  column: string;
+  file: string;
+  label?: (value: string) => string;
+}
+
+const TABLES: Table[] = [
+  {
+    key: "channels",
+    title: "Kanalen",
+    column: "Kanaal",
+    file: "kanalen",
+    label: (v) => CHANNEL_LABELS[v] ?? v,
+  },
+  { key: "sources", title: "Bronnen", column: "Bron", file: "bronnen" },
+  { key: "campaigns", title: "Campagnes", column: "Bron / medium / campagne", file: "campagnes" },
+  {
+    key: "landingPages",
+    title: "Landingspagina's",
+    column: "Pagina",
+    file: "landingspaginas",
+    label: pageLabel,
+  },
+  { key: "countries", title: "Landen", column: "Land", file: "landen" },
+  {
+    key: "devices",
+    title: "Apparaten",
+    column: "Apparaat",
+    file: "apparaten",
+    label: (v) => DEVICE_LABELS[v] ?? v,
+  },
+  { key: "browsers", title: "Browsers", column: "Browser", file: "browsers" },
+];
+
+/** A CSV for Dutch spreadsheets: semicolons, quoted text, a header row. */
+export function breakdownCsv(
+  column: string,
+  rows: readonly AnalyticsBreakdownRow[],
+  label = (v: string) => v,
+) {
+  const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  return [
+    [column, "Bezoekers", "Paginaweergaven"].map(quote).join(";"),
+    ...rows.map((row) => [quote(label(row.value)), row.visitors, row.pageViews].join(";")),
+  ].join("\r\n");
+}
+
+function download(name: string, csv: string) {
+  const url = URL.createObjectURL(new Blob([`\ufeff${csv}`], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Where the period's visitors came from and on what, one table per breakdown. */
+export function Breakdowns({ data }: { data: Analytics }) {
+  return (
+    <>
+      {TABLES.map((table) => {
+        const rows = data[table.key] as AnalyticsBreakdownRow[];
+        const label = table.label ?? ((v: string) => v);
+        return (
+          <Panel
+            key={table.key}
+            title={table.title}
+            actions={
+              rows.length > 0 ? (
+                <Button
+                  variant="secondary"
+                  aria-label={`${table.title} downloaden als CSV`}
+                  onClick={() =>
+                    download(
+                      `${table.file}-${data.from}-${data.to}.csv`,
+                      breakdownCsv(table.column, rows, label),
+                    )
+                  }
+                >
+                  CSV
+                </Button>
+              ) : undefined
+            }
+          >
+            {rows.length === 0 ? (
+              <p className="text-sm text-gray-600">Geen bezoeken in deze periode</p>
+            ) : (
+              <table className="w-full text-left text-sm" data-testid={`breakdown-${table.key}`}>
+                <thead className="text-gray-600">
+                  <tr>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      {table.column}
+                    </th>
+                    <th scope="col" className="py-1 pr-3 text-right font-medium">
+                      Bezoekers
+                    </th>
+                    <th scope="col" className="py-1 text-right font-medium">
+                      Weergaven
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-gray-100">
+                  {rows.map((row) => (
+                    <tr key={row.value}>
+                      <td className="max-w-[14rem] truncate py-1 pr-3 text-gray-900" title={row.value}>
+                        {label(row.value)}
+                      </td>
+                      <td className="py-1 pr-3 text-right font-semibold text-gray-700">
+                        {number.format(row.visitors)}
+                      </td>
+                      <td className="py-1 text-right text-gray-700">{number.format(row.pageViews)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Panel>
+        );
+      })}
+    </>
+  );
+}
+
+/** "+12,5%" / "-3%" / "nieuw" against the previous period. */
+export function formatChange(change: number | null): string {
+  if (change === null) return "nieuw";
+  const text = new Intl.NumberFormat("nl-NL", { maximumFractionDigits: 1 }).format(Math.abs(change));
+  return `${change > 0 ? "+" : change < 0 ? "-" : "±"}${text}%`;
+}
