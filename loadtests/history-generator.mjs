@@ -30,6 +30,8 @@ const SITE = [
   ["/cookie-beleid", 1],
 ];
 const SITE_TOTAL = SITE.reduce((n, [, w]) => n + w, 0);
+const CAMPAIGNS = ["najaar", "voorjaar", "elektrisch", "bestelwagen", "zzp", "merk"];
+const ymdOf = (ms) => new Date(ms).toISOString().slice(0, 10);
 const REFERRERS = [
   "https://www.google.com/",
   "https://www.google.nl/",
@@ -76,11 +78,25 @@ export function* history(count, step, { start, end }) {
       for (let r = random() * HOURS_TOTAL; (r -= HOURS[hour]) >= 0 && hour < 23;) hour++;
       let at = dayStart + hour * 3_600_000 + Math.floor(random() * 3_600_000);
       const session = `h${step}-${d}-${visit++}`;
-      const referrer = REFERRERS[Math.floor(random() * REFERRERS.length * 1.5)] ?? "";
+      let referrer = REFERRERS[Math.floor(random() * REFERRERS.length * 1.5)] ?? "";
+      // One visit in ten comes from a campaign: search ads (with a click id) or the newsletter.
+      const tagged = random();
+      const campaign =
+        tagged < 0.08
+          ? `utm_source=google&utm_medium=cpc&utm_campaign=${CAMPAIGNS[Math.floor(random() * CAMPAIGNS.length)]}&gclid=g${visit}`
+          : tagged < 0.1
+            ? `utm_source=nieuwsbrief&utm_medium=email&utm_campaign=${ymdOf(dayStart).slice(0, 7)}`
+            : "";
+      if (campaign && tagged < 0.08) referrer = "https://www.google.com/";
       for (let p = 0; p < pages && at < now; p++) {
         const page =
           random() < 0.03 ? `/artikel/${Math.floor(random() * 400)}` : pick(random, SITE, SITE_TOTAL);
-        day.push({ at, session, page, referrer: p === 0 ? referrer : "" });
+        day.push({
+          at,
+          session,
+          page: p === 0 && campaign ? `${page}?${campaign}` : page,
+          referrer: p === 0 ? referrer : "",
+        });
         quota--;
         at += 20_000 + Math.floor(random() * 120_000);
       }

@@ -18,7 +18,7 @@ import { Breakdowns, formatChange } from "./Breakdowns";
 import { Legend, PAGE_VIEWS_COLOR, VISITORS_COLOR, VisitorChart } from "./VisitorChart";
 
 /** How often a period that includes today is read again while live updates arrive. */
-const LIVE_REFRESH_MS = 5000;
+const LIVE_REFRESH_MS = 3000;
 const number = new Intl.NumberFormat("nl-NL");
 
 /** The period the URL names, and a way to choose another (which goes into the URL). */
@@ -31,7 +31,7 @@ function usePeriod(): [ChosenPeriod, (period: ChosenPeriod) => void] {
 /**
  * Visitors and page views of a chosen period (Vandaag ... 12 maanden, or an own range): totals,
  * the chart and the most viewed pages, all from GET /api/admin/analytics. `liveTick` changes with
- * every live update; a period that includes today is then read again (at most every 5 s).
+ * every live update; a period that includes today is then read again (at most every 3 s).
  */
 export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
   const [period, setPeriod] = usePeriod();
