@@ -4,11 +4,12 @@ import {
   createQueueClient,
   createWorker,
   loadConfig,
+  publishEvent,
   startService,
   type Logger,
   type RunningService,
 } from "@lease/platform";
-import { QUEUES } from "@lease/contracts";
+import { CHANNELS, MailOutcomeEvent, QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
 import { delivery } from "./domain/delivery";
 import { emailsDomain } from "./domain/emails";
@@ -73,6 +74,16 @@ export async function startMailer(
     settings,
     transport: sendgridTransport(config.SENDGRID_API_BASE_URL),
     staleClaimMs: config.SEND_STALE_CLAIM_MS,
+    // The admin's socket (tracking relays the channel) shows it in compose and sent mail.
+    outcome: (outcome) =>
+      publishEvent(
+        kit.redis,
+        kit.keys,
+        CHANNELS.mailOutcome,
+        MailOutcomeEvent,
+        { ...outcome, at: new Date().toISOString() },
+        log,
+      ),
   });
   const worker = createWorker({
     connection: kit.bullConnection(),
@@ -92,7 +103,7 @@ export async function startMailer(
     onFinalFailure: onFinalFailure({ delivery: send, outgoing }, log),
   });
   const sweeper = startSweeper({ outgoing, queue, intervalMs: config.SWEEP_INTERVAL_MS, logger: log });
-  const emails = emailsDomain({ inbox, outgoing, settings, queue });
+  const emails = emailsDomain({ inbox, outgoing, settings, queue, delivery: send });
 
   return startService(kit, {
     routes: [

@@ -1,5 +1,5 @@
 import { Counter, Gauge } from "prom-client";
-import { CHANNELS, VisitorChangedEvent } from "@lease/contracts";
+import { CHANNELS, MailOutcomeEvent, VisitorChangedEvent, type MailOutcomeMessage } from "@lease/contracts";
 import {
   createKit,
   createRedis,
@@ -128,6 +128,15 @@ export async function startTracking(
     recheckMs: config.WS_SESSION_RECHECK_MS,
     pingMs: config.WS_PING_INTERVAL_MS,
   });
+  // The mailer's outcomes reach the admin over this same socket (compose, sent mail).
+  await subscribeEvent(
+    kit.subscriber(),
+    kit.keys,
+    CHANNELS.mailOutcome,
+    MailOutcomeEvent,
+    (data) => sockets.broadcast(JSON.stringify({ type: "mail-outcome", data } satisfies MailOutcomeMessage)),
+    logger,
+  );
 
   // Blocking stream reads need a connection of their own, apart from the fail-fast request one.
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);
