@@ -104,7 +104,7 @@ export function CrossIcon() {
 export const STACKED_TABLE = "max-sm:block";
 export const STACKED_ROW = "max-sm:block max-sm:py-2";
 export const STACKED_CELL =
-  "max-sm:block max-sm:py-1 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:text-ink max-sm:before:content-[attr(data-label)]";
+  "max-sm:block max-sm:py-1 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:font-sans max-sm:before:text-ink max-sm:before:content-[attr(data-label)]";
 
 /**
  * A table with a caption for screen readers. From the sm breakpoint it is a table (scrolling

@@ -29,7 +29,7 @@ export function useNotice(): { notify: (input: NoticeInput) => number; dismiss: 
   return { notify: store.show, dismiss: store.dismiss };
 }
 
-/** Keeps the notice in a corner where it covers no control, re-checked as the page scrolls. */
+/** Keeps the notice in a corner where it covers no control, re-checked as the page scrolls or changes. */
 function usePlacement(noticeId: number | undefined) {
   const ref = useRef<HTMLDivElement>(null);
   const [placement, setPlacement] = useState<Placement>("bottom-right");
@@ -44,7 +44,11 @@ function usePlacement(noticeId: number | undefined) {
     place();
     window.addEventListener("scroll", soon, { passive: true });
     window.addEventListener("resize", soon);
+    // The page below changes too (another tab opens, a list loads).
+    const layout = new ResizeObserver(soon);
+    layout.observe(document.body);
     return () => {
+      layout.disconnect();
       cancelAnimationFrame(frame);
       window.removeEventListener("scroll", soon);
       window.removeEventListener("resize", soon);
