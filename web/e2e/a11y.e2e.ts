@@ -1,21 +1,11 @@
 // Accessibility (WCAG 2.2 AA) of the public site, issue 20 point 5: axe on every page, the cookie
 // banner taking focus, and readable theme colours. The admin tabs are checked in panel.e2e.ts.
 import { contrastRatio } from "../src/lib/contrast";
+import { PUBLIC_PATHS } from "../src/lib/url";
 import { expectAccessible } from "./axe";
 import { assert, assertEqual, eventually, MOBILE, test } from "./harness";
 
-const PAGES = [
-  "/",
-  "/zakelijke-lease",
-  "/financiele-lease",
-  "/operationele-lease",
-  "/fleet-management",
-  "/over-ons",
-  "/voorwaarden",
-  "/privacy-beleid",
-  "/cookie-beleid",
-  "/deze-pagina-bestaat-niet",
-];
+const PAGES = [...PUBLIC_PATHS, "/deze-pagina-bestaat-niet"];
 
 test("axe: no serious or critical violation on any public page, with the cookie banner open", async (t) => {
   for (const path of PAGES) {

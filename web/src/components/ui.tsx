@@ -106,6 +106,21 @@ export const STACKED_ROW = "max-sm:block max-sm:py-2";
 export const STACKED_CELL =
   "max-sm:block max-sm:py-1 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:font-sans max-sm:before:text-ink max-sm:before:content-[attr(data-label)]";
 
+/** The column names of a stacked table: a header row from sm up, read by screen readers only below. */
+export function StackedHead(props: { head: readonly string[]; className: string; cellClassName: string }) {
+  return (
+    <thead role="rowgroup" className={`${props.className} max-sm:sr-only`}>
+      <tr role="row">
+        {props.head.map((cell) => (
+          <th key={cell} role="columnheader" scope="col" className={props.cellClassName}>
+            {cell}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /**
  * A table with a caption for screen readers. From the sm breakpoint it is a table (scrolling
  * sideways if it must); on a phone each row is a block of labelled cells, readable at 375 px
@@ -125,15 +140,7 @@ export function DataTable({ caption, head, rows }: { caption: string; head: stri
         className={`w-full border-collapse text-left text-sm sm:min-w-[32rem] ${STACKED_TABLE}`}
       >
         <caption className="sr-only">{caption}</caption>
-        <thead role="rowgroup" className="bg-gray-50 text-ink max-sm:sr-only">
-          <tr role="row">
-            {head.map((cell) => (
-              <th key={cell} role="columnheader" scope="col" className="px-4 py-3 font-semibold">
-                {cell}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <StackedHead head={head} className="bg-gray-50 text-ink" cellClassName="px-4 py-3 font-semibold" />
         <tbody role="rowgroup" className={`divide-y divide-gray-200 ${STACKED_TABLE}`}>
           {rows.map((row, rowIndex) => (
             <tr key={rowIndex} role="row" className={`align-top ${STACKED_ROW}`}>

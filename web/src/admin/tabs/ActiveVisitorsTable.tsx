@@ -1,5 +1,5 @@
 import type { ActiveVisitor } from "@lease/contracts";
-import { STACKED_CELL, STACKED_ROW, STACKED_TABLE } from "../../components/ui";
+import { STACKED_CELL, STACKED_ROW, STACKED_TABLE, StackedHead } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { browserName, pageLabel } from "../lib/live";
 
@@ -17,15 +17,7 @@ export function ActiveVisitorsTable({ visitors }: { visitors: readonly ActiveVis
         className={`w-full text-left text-sm sm:min-w-[40rem] ${STACKED_TABLE}`}
         data-testid="active-visitors"
       >
-        <thead role="rowgroup" className="text-gray-600 max-sm:sr-only">
-          <tr role="row">
-            {HEAD.map((head) => (
-              <th key={head} role="columnheader" scope="col" className="py-2 pr-3 font-medium">
-                {head}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <StackedHead head={HEAD} className="text-gray-600" cellClassName="py-2 pr-3 font-medium" />
         <tbody role="rowgroup" className={`divide-y divide-gray-100 ${STACKED_TABLE}`}>
           {visitors.map((visitor) => (
             <tr key={visitor.id} role="row" className={STACKED_ROW}>
