@@ -410,7 +410,9 @@ test("panel: a notice does not cover the request's Bellen and Verwijderen button
     const status = detail.getByRole("button", { name: /^Markeer als (Gereageerd|Bekeken)$/ }).first();
     await status.click();
     const notice = await expectNotice(page, "Status Bijgewerkt");
-    await page.waitForTimeout(100); // placement settles in the next frame
+    // Wherever the list's refresh left the page: the buttons at the bottom again, then look.
+    await actions[1]!.evaluate((el) => el.scrollIntoView({ block: "end" }));
+    await page.waitForTimeout(150); // the notice re-places on the next frame
     const box = await notice.boundingBox();
     assert(box, "the notice is shown");
     for (const action of actions) {
