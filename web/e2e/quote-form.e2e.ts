@@ -27,7 +27,7 @@ test("a link typed without https:// is accepted and stored with it", async (t) =
       async () => (await t.sql!("SELECT car_url FROM leads.lease_requests WHERE email = $1", [email]))[0],
       "the lead in the database",
     );
-    assertEqual(row.car_url, "https://www.autoscout24.nl/aanbod/kia-ev6-e2e", "stored link");
+    assertEqual(row?.car_url, "https://www.autoscout24.nl/aanbod/kia-ev6-e2e", "stored link");
   }
 });
 
