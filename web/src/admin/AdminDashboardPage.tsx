@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, type KeyboardEvent } from "react";
-import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
+import { useEffect, useState, type KeyboardEvent } from "react";
+import { useLocation, useNavigate, useNavigationType, useSearchParams } from "react-router-dom";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, errorStatus, fetchMe, logout } from "./api";
 import { Button } from "./components/ui";
@@ -38,12 +38,20 @@ export default function AdminDashboardPage() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
   const [params, setParams] = useSearchParams();
-  const tab = TABS.find((entry) => entry.id === params.get(TAB_PARAM))?.id ?? DEFAULT_TAB;
+  const urlTab = TABS.find((entry) => entry.id === params.get(TAB_PARAM))?.id ?? DEFAULT_TAB;
+  // Shown at once on a click or key; the URL (a router navigation, rendered in a transition)
+  // follows. Back and Forward (a POP) bring the shown tab in line with the URL.
+  const [tab, setTab] = useState<TabId>(urlTab);
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType === "POP") setTab(urlTab);
+  }, [urlTab, navigationType, location.key]);
   const active = TABS.find((entry) => entry.id === tab)!;
   // SPEC §6: the session check is never retried; a failure sends the admin to the login page.
   const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false, staleTime: 0 });
 
-  const selectTab = (id: TabId, how: "push" | "replace" = "push") =>
+  const selectTab = (id: TabId, how: "push" | "replace" = "push") => {
+    setTab(id);
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -53,6 +61,7 @@ export default function AdminDashboardPage() {
       },
       { replace: how === "replace" },
     );
+  };
 
   useEffect(() => {
     if (me.data) document.title = `${active.label} | Beheer`;
