@@ -1,5 +1,7 @@
 import type { Page } from "playwright-core";
-import { assertEqual, eventually, test } from "./harness";
+import { CALCULATOR_DEFAULTS, calculateLease } from "../src/lib/calculator";
+import { formatEuro } from "../src/lib/format";
+import { assert, assertEqual, eventually, test } from "./harness";
 
 async function results(page: Page) {
   const read = (id: string) => page.getByTestId(id).innerText();
@@ -124,4 +126,40 @@ test("Dutch notation: a decimal comma in the rate and a thousands dot in the pri
   await price.fill("999999999");
   await price.blur();
   assertEqual(await price.inputValue(), "200000", "the price kept within the 200.000 maximum");
+});
+
+test("the price settles within 1.000-200.000 and the rate in steps of 0.1, as computed", async (t) => {
+  const { page } = await t.open("/");
+  const price = page.getByLabel("Catalogusprijs van de auto");
+  const rate = page.getByLabel("Rente (%)");
+  await eventually(async () => (await rate.inputValue()) === "4,5", "hydrated", 15_000);
+  await price.fill("500");
+  await price.blur();
+  assertEqual(await price.inputValue(), "1000", "500 becomes the 1.000 minimum");
+  await rate.fill("7.35");
+  await rate.blur();
+  assertEqual(await rate.inputValue(), "7,4", "7.35 is taken as 7,4");
+  await page.getByText("Op basis van 48 maanden en 7,4% rente.").waitFor();
+  // The down payment follows the reset rule: from 5.000 it was reset on the way (to 20% of 500 when
+  // typed before the section hydrated, else of 1.000); the results must be those of what it shows.
+  const shown = await page.getByTestId("calc-aanbetaling-waarde").innerText();
+  const downPayment = Number(/€\s*([\d.]+)/.exec(shown)![1]!.replace(/\./g, ""));
+  assert(downPayment === 100 || downPayment === 200, `down payment reset, got "${shown}"`);
+  const expected = calculateLease({
+    ...CALCULATOR_DEFAULTS,
+    carPrice: 1000,
+    downPayment,
+    annualRatePercent: 7.4,
+  });
+  assertEqual(
+    await results(page),
+    {
+      monthly: formatEuro(expected.monthlyPayment),
+      base: formatEuro(expected.baseLease),
+      extra: formatEuro(expected.additionalCosts),
+      interest: formatEuro(expected.totalInterest),
+      total: formatEuro(expected.totalCost),
+    },
+    "the results are those of 1.000 at 7,4%",
+  );
 });

@@ -15,7 +15,7 @@ function PublicLayout() {
     <div className="flex min-h-screen flex-col">
       <a
         href="#inhoud"
-        className="sr-only z-50 rounded-button bg-primary px-4 py-2 text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="sr-only z-50 rounded-button bg-primary-strong px-4 py-2 text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
       >
         Naar de inhoud
       </a>

@@ -9,6 +9,7 @@ import {
   EmailIdParam,
   EmailListQuery,
   EmailSettingsTestResponse,
+  RetryEmailResponse,
   SendEmailBody,
   SendEmailResponse,
 } from "./http/emails";
@@ -215,10 +216,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/email-settings/test",
     service: "settings",
     auth: "admin",
-    summary: "Queue a test e-mail to the configured sender address",
+    summary: "Send a test e-mail to the configured sender address and wait for the provider's answer",
     responses: {
-      202: { description: "Queued", schema: EmailSettingsTestResponse },
+      200: { description: "The provider accepted it", schema: EmailSettingsTestResponse },
       409: { description: "API key or sender address missing" },
+      502: { description: "The provider refused it or did not answer in time (the reason, in Dutch)" },
     },
   },
   // tracking
@@ -283,14 +285,35 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/emails",
     service: "mailer",
     auth: "admin",
-    summary: "Inbox, newest first",
+    summary: "Inbox or sent mail, newest first",
     request: { query: EmailListQuery },
     responses: {
       200: {
         description:
-          "The newest `limit` e-mails (older than `before` if given); the X-Total-Count and X-Unread-Count headers count the whole inbox, X-Next-Cursor (only when older e-mails exist) is the `before` of the next page",
+          "The newest `limit` e-mails of the folder (older than `before` if given); the X-Total-Count and X-Unread-Count headers count the whole folder, X-Next-Cursor (only when older e-mails exist) is the `before` of the next page",
         schema: EmailMessageList,
       },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/emails/{id}",
+    service: "mailer",
+    auth: "admin",
+    summary: "One e-mail, with its delivery state",
+    request: emailIdParams,
+    responses: { 200: { description: "The e-mail", schema: EmailMessage } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/emails/{id}/retry",
+    service: "mailer",
+    auth: "admin",
+    summary: "Send a failed e-mail again",
+    request: emailIdParams,
+    responses: {
+      202: { description: "Queued again", schema: RetryEmailResponse },
+      409: { description: "Not a failed outgoing e-mail" },
     },
   },
   {

@@ -1,15 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmailMessageList } from "@lease/contracts";
+import { Redis } from "ioredis";
+import { CHANNELS, MailOutcomeEvent, type EmailFolder, type EmailMessageList } from "@lease/contracts";
+import { keyspace } from "@lease/platform";
 import { CONFIGURED } from "./testing/settings-fixture";
 import { postLead, startPipeline, waitFor, type Pipeline } from "./testing/stack";
 
 let p: Pipeline;
 let cookie: string;
+let subscriber: Redis;
+const outcomes: MailOutcomeEvent[] = [];
 beforeAll(async () => {
   p = await startPipeline();
   cookie = await p.adminCookie();
+  // What the admin's socket hears (tracking relays this channel).
+  subscriber = new Redis(p.env.REDIS_URL!);
+  const channel = keyspace(p.env.REDIS_PREFIX!)("events", CHANNELS.mailOutcome);
+  subscriber.on("message", (ch: string, raw: string) => {
+    if (ch === channel) outcomes.push(MailOutcomeEvent.parse(JSON.parse(raw)));
+  });
+  await subscriber.subscribe(channel);
 });
 afterAll(async () => {
+  subscriber?.disconnect();
   await p?.stop();
 });
 
@@ -18,7 +30,8 @@ const api = (path: string, init: RequestInit = {}) =>
     ...init,
     headers: { cookie, "content-type": "application/json", ...(init.headers ?? {}) },
   });
-const inbox = async () => (await (await api("/api/admin/emails")).json()) as EmailMessageList;
+const inbox = async (folder: EmailFolder = "sent") =>
+  (await (await api(`/api/admin/emails?folder=${folder}`)).json()) as EmailMessageList;
 const compose = {
   to: "klant@bedrijf.nl",
   subject: "Uw offerte",
@@ -50,7 +63,7 @@ describe("sending through SendGrid", () => {
     expect(rows).toEqual([{ status: "sent", attempts: 2 }]);
   });
 
-  it("records a composed e-mail as queued in the inbox, sends it with the company details, then shows sent", async () => {
+  it("records a composed e-mail as queued in sent mail, sends it with the company details, then shows sent", async () => {
     const res = await api("/api/admin/send-email", { method: "POST", body: JSON.stringify(compose) });
     expect(res.status).toBe(202);
     const { id, status } = (await res.json()) as { id: string; status: string };
@@ -64,8 +77,13 @@ describe("sending through SendGrid", () => {
       subject: "Uw offerte",
       recipientEmail: "klant@bedrijf.nl",
       messageType: "other",
+      isRead: true,
+      failureReason: null,
     });
     expect(entry.sentAt).not.toBeNull();
+    expect((await inbox("inbox")).some((m) => m.id === id)).toBe(false);
+    await waitFor(async () => outcomes.find((o) => o.emailId === id), 5000, "the sent outcome");
+    expect(outcomes.filter((o) => o.emailId === id)).toMatchObject([{ status: "sent", reason: null }]);
     const mail = p.receiver.accepted().find((m) => m.subject === "Uw offerte")!;
     expect(mail.to).toEqual(["klant@bedrijf.nl"]);
     expect(mail.text).toContain("Beste klant,\nHierbij <b>uw</b> offerte.");
@@ -75,7 +93,7 @@ describe("sending through SendGrid", () => {
     expect(mail.html).toContain("Hierbij &lt;b&gt;uw&lt;/b&gt; offerte.");
   });
 
-  it("shows a send the provider refuses as failed in the inbox (never silently dropped)", async () => {
+  it("shows a send the provider refuses as failed in sent mail, with the reason in Dutch, and sends it again on retry", async () => {
     p.receiver.answer(400);
     const res = await api("/api/admin/send-email", {
       method: "POST",
@@ -88,6 +106,33 @@ describe("sending through SendGrid", () => {
       "failed",
     );
     expect(entry.subject).toBe("Geweigerd");
+    const reason = 'SendGrid weigerde de e-mail (400). SendGrid meldt: "scripted 400".';
+    expect(entry.failureReason).toBe(reason);
+    const told = await waitFor(async () => outcomes.find((o) => o.emailId === id), 5000, "the outcome");
+    expect(told).toMatchObject({ status: "failed", reason });
+    expect(await (await api(`/api/admin/emails/${id}`)).json()).toMatchObject({
+      id,
+      deliveryStatus: "failed",
+      failureReason: reason,
+    });
+
+    const retry = await api(`/api/admin/emails/${id}/retry`, { method: "POST" });
+    expect(retry.status).toBe(202);
+    expect(await retry.json()).toEqual({ id, status: "queued" });
+    await waitFor(
+      async () => outcomes.find((o) => o.emailId === id && o.status === "sent"),
+      10_000,
+      "resent",
+    );
+    expect(p.receiver.accepted().filter((m) => m.subject === "Geweigerd")).toHaveLength(1);
+    const again = await api(`/api/admin/emails/${id}/retry`, { method: "POST" });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { message: string }).message).toBe(
+      "Alleen een mislukte verzonden e-mail kan opnieuw worden verstuurd.",
+    );
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect((await api(`/api/admin/emails/${unknown}/retry`, { method: "POST" })).status).toBe(404);
+    expect((await api(`/api/admin/emails/${unknown}`)).status).toBe(404);
   });
 
   it("counts job attempts by outcome and the queue's jobs by state for the dashboards", async () => {
@@ -136,7 +181,7 @@ describe("sending through SendGrid", () => {
     await p.restartMailer();
   });
 
-  it("queues a test e-mail for settings' test button (internal token required)", async () => {
+  it("sends a test e-mail at once for settings' test button and answers the provider's verdict", async () => {
     const url = `${p.mailer!.url}/internal/test-email`;
     const body = JSON.stringify({ to: "noreply@testlease.nl" });
     expect(
@@ -147,13 +192,25 @@ describe("sending through SendGrid", () => {
       headers: { "content-type": "application/json", "x-internal-token": p.env.INTERNAL_TOKEN! },
       body,
     });
-    expect(res.status).toBe(202);
-    expect(await res.json()).toMatchObject({ status: "queued", to: "noreply@testlease.nl" });
-    await waitFor(
-      async () => p.receiver.accepted().some((m) => m.subject === "Test e-mail"),
-      10_000,
-      "test e-mail",
-    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "sent", to: "noreply@testlease.nl", reason: null });
+    // Answered after SendGrid accepted it, not before.
+    expect(p.receiver.accepted().some((m) => m.subject === "Test e-mail")).toBe(true);
+
+    p.receiver.answer(401);
+    const refused = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-internal-token": p.env.INTERNAL_TOKEN! },
+      body,
+    });
+    expect(refused.status).toBe(200);
+    const verdict = (await refused.json()) as { id: string };
+    expect(verdict).toMatchObject({
+      status: "failed",
+      reason:
+        'SendGrid weigerde de API key (401). Controleer de key bij E-mail Instellingen. SendGrid meldt: "scripted 401".',
+    });
+    expect((await inbox()).find((m) => m.id === verdict.id)?.deliveryStatus).toBe("failed");
   });
 });
 
@@ -162,6 +219,8 @@ describe("inbox admin API", () => {
     const id = "00000000-0000-4000-8000-000000000000";
     for (const [method, path] of [
       ["GET", "/api/admin/emails"],
+      ["GET", `/api/admin/emails/${id}`],
+      ["POST", `/api/admin/emails/${id}/retry`],
       ["PUT", `/api/admin/emails/${id}/read`],
       ["DELETE", `/api/admin/emails/${id}`],
       ["POST", "/api/admin/send-email"],

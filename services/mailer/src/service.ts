@@ -6,11 +6,12 @@ import {
   createWorker,
   loadConfig,
   queueMetrics,
+  publishEvent,
   startService,
   type Logger,
   type RunningService,
 } from "@lease/platform";
-import { QUEUES } from "@lease/contracts";
+import { CHANNELS, MailOutcomeEvent, QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
 import { SEND_OUTCOMES, delivery } from "./domain/delivery";
 import { emailsDomain } from "./domain/emails";
@@ -85,6 +86,16 @@ export async function startMailer(
     transport: sendgridTransport(config.SENDGRID_API_BASE_URL),
     staleClaimMs: config.SEND_STALE_CLAIM_MS,
     onOutcome: (outcome) => sends.inc({ outcome }),
+    // The admin's socket (tracking relays the channel) shows it in compose and sent mail.
+    outcome: (outcome) =>
+      publishEvent(
+        kit.redis,
+        kit.keys,
+        CHANNELS.mailOutcome,
+        MailOutcomeEvent,
+        { ...outcome, at: new Date().toISOString() },
+        log,
+      ),
   });
   const worker = createWorker({
     connection: kit.bullConnection(),
@@ -105,7 +116,7 @@ export async function startMailer(
     metrics: queueFigures,
   });
   const sweeper = startSweeper({ outgoing, queue, intervalMs: config.SWEEP_INTERVAL_MS, logger: log });
-  const emails = emailsDomain({ inbox, outgoing, settings, queue });
+  const emails = emailsDomain({ inbox, outgoing, settings, queue, delivery: send });
 
   const running = await startService(kit, {
     routes: [

@@ -1,13 +1,16 @@
+import { CHANNELS, SettingsChangedEvent, TEST_EMAIL_TIMEOUT_MS } from "@lease/contracts";
 import {
   createInternalClient,
   createKit,
   loadConfig,
   startService,
+  subscribeEvent,
   type Logger,
   type RunningService,
 } from "@lease/platform";
 import { settingsConfigSchema } from "./config";
 import { rewrapStoredSecrets } from "./domain/key-rotation";
+import { publicSnapshots } from "./domain/public-snapshots";
 import { secretBox } from "./domain/secret-box";
 import { settingsDomain } from "./domain/settings";
 import { companySettingsRepository } from "./repositories/company-settings";
@@ -15,6 +18,9 @@ import { themeSettingsRepository } from "./repositories/theme-settings";
 import { adminRoutes } from "./routes/admin";
 import { internalRoutes } from "./routes/internal";
 import { publicRoutes } from "./routes/public";
+
+/** How long a replica may serve its in-memory public settings when a change event was missed. */
+const PUBLIC_SNAPSHOT_TTL_MS = 5000;
 
 export const SETTINGS_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -33,6 +39,21 @@ export async function startSettings(
   await rewrapStoredSecrets(company, box, kit.logger).catch((err: Error) =>
     kit.logger.warn({ err: err.message }, "could not re-encrypt the stored SendGrid API key"),
   );
+  const snapshots = publicSnapshots(PUBLIC_SNAPSHOT_TTL_MS);
+  // Writes on other replicas: their event drops this replica's copy (the TTL covers a lost event).
+  await subscribeEvent(
+    kit.subscriber(),
+    kit.keys,
+    CHANNELS.settingsChanged,
+    SettingsChangedEvent,
+    (event) => snapshots.drop(event.kind),
+    kit.logger,
+  ).catch((err: Error) =>
+    kit.logger.warn(
+      { err: err.message },
+      "not subscribed to settings changes; relying on the snapshot expiry",
+    ),
+  );
   const domain = settingsDomain({
     company,
     theme: themeSettingsRepository(kit.db),
@@ -40,11 +61,13 @@ export async function startSettings(
     redis: kit.redis,
     keys: kit.keys,
     logger: kit.logger,
-    mailer: createInternalClient(config.MAILER_URL, config.INTERNAL_TOKEN),
+    // The test e-mail waits for the provider (at most TEST_EMAIL_TIMEOUT_MS) inside the mailer.
+    mailer: createInternalClient(config.MAILER_URL, config.INTERNAL_TOKEN, TEST_EMAIL_TIMEOUT_MS + 4000),
+    changed: (kind) => snapshots.drop(kind),
   });
   return startService(kit, {
     routes: [
-      publicRoutes(domain),
+      publicRoutes(domain, snapshots),
       adminRoutes(domain, kit.session),
       internalRoutes(domain, config.INTERNAL_TOKEN),
     ],

@@ -18,13 +18,21 @@ import { startSettings } from "./service";
 export interface FakeMailer {
   url: string;
   calls: { token: string | undefined; body: unknown }[];
-  /** Status the next calls answer with (202 by default). */
+  /** Status the next calls answer with (200 by default). */
   status: number;
+  /** The provider's verdict the next calls report (a sent test e-mail by default). */
+  verdict: { status: "sent" | "failed"; reason: string | null };
   close(): Promise<void>;
 }
 
 export async function startFakeMailer(internalToken: string): Promise<FakeMailer> {
-  const mailer: FakeMailer = { url: "", calls: [], status: 202, close: async () => undefined };
+  const mailer: FakeMailer = {
+    url: "",
+    calls: [],
+    status: 200,
+    verdict: { status: "sent", reason: null },
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c: Buffer) => (raw += c.toString()));
@@ -45,7 +53,7 @@ export async function startFakeMailer(internalToken: string): Promise<FakeMailer
       }
       res.statusCode = mailer.status;
       const to = (body as { to?: string }).to;
-      res.end(JSON.stringify({ id: "8d4c2a53-0a52-4d5e-9b8e-0c2f3b8d9a11", status: "queued", to }));
+      res.end(JSON.stringify({ id: "8d4c2a53-0a52-4d5e-9b8e-0c2f3b8d9a11", to, ...mailer.verdict }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

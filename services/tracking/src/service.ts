@@ -1,5 +1,11 @@
 import { Counter, Gauge, Histogram } from "prom-client";
-import { CHANNELS, SessionsEndedEvent, VisitorChangedEvent } from "@lease/contracts";
+import {
+  CHANNELS,
+  MailOutcomeEvent,
+  SessionsEndedEvent,
+  VisitorChangedEvent,
+  type MailOutcomeMessage,
+} from "@lease/contracts";
 import {
   createKit,
   createRedis,
@@ -159,6 +165,15 @@ export async function startTracking(
     CHANNELS.sessionsEnded,
     SessionsEndedEvent,
     (event) => sockets.recheck(event.username),
+    logger,
+  );
+  // The mailer's outcomes reach the admin over this same socket (compose, sent mail).
+  await subscribeEvent(
+    kit.subscriber(),
+    kit.keys,
+    CHANNELS.mailOutcome,
+    MailOutcomeEvent,
+    (data) => sockets.broadcast(JSON.stringify({ type: "mail-outcome", data } satisfies MailOutcomeMessage)),
     logger,
   );
 

@@ -135,6 +135,8 @@ async function startWorld(): Promise<AdminWorld> {
   if (created.status !== 0) throw new Error(`admin create failed: ${created.stderr || created.stdout}`);
 
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  // The database is dropped WITH (FORCE) at the end; a connection still closing then must not crash the run.
+  sql.on("error", () => undefined);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type KeyboardEvent } from "react";
-import { useNavigate } from "react-router-dom";
+import { useLocation, useNavigate, useNavigationType, useSearchParams } from "react-router-dom";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, errorStatus, fetchMe, logout } from "./api";
 import { Button } from "./components/ui";
@@ -11,6 +11,7 @@ import { InboxTab } from "./tabs/InboxTab";
 import { LeaseRequestsTab } from "./tabs/LeaseRequestsTab";
 import { PixelsTab } from "./tabs/PixelsTab";
 import { ThemeSettingsTab } from "./tabs/ThemeSettingsTab";
+import type { LoginState } from "./lib/session";
 
 const TABS = [
   { id: "analytics", label: "Analytics", Panel: AnalyticsTab },
@@ -23,30 +24,81 @@ const TABS = [
 ] as const;
 type TabId = (typeof TABS)[number]["id"];
 
+/**
+ * The open tab lives in the URL as ?tab=<id> (Analytics, the default, has none), so a reload keeps
+ * it and Back returns to the previous tab; other query parameters (the Analytics period) stay.
+ */
+export const TAB_PARAM = "tab";
+const DEFAULT_TAB: TabId = "analytics";
+const isAdminQuery = (key: unknown) => String(key).startsWith("/api/admin");
+
 export default function AdminDashboardPage() {
   const navigate = useNavigate();
+  const location = useLocation();
   const queryClient = useQueryClient();
   const { notify } = useNotice();
-  const [tab, setTab] = useState<TabId>("analytics");
+  const [params, setParams] = useSearchParams();
+  const urlTab = TABS.find((entry) => entry.id === params.get(TAB_PARAM))?.id ?? DEFAULT_TAB;
+  // Shown at once on a click or key; the URL (a router navigation, rendered in a transition)
+  // follows. Back and Forward (a POP) bring the shown tab in line with the URL.
+  const [tab, setTab] = useState<TabId>(urlTab);
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType === "POP") setTab(urlTab);
+  }, [urlTab, navigationType, location.key]);
+  const active = TABS.find((entry) => entry.id === tab)!;
   // SPEC §6: the session check is never retried; a failure sends the admin to the login page.
   const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false, staleTime: 0 });
 
-  useEffect(() => {
-    if (me.isError) navigate("/admin-login", { replace: true });
-  }, [me.isError, navigate]);
+  const selectTab = (id: TabId, how: "push" | "replace" = "push") => {
+    setTab(id);
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id === DEFAULT_TAB) next.delete(TAB_PARAM);
+        else next.set(TAB_PARAM, id);
+        return next;
+      },
+      { replace: how === "replace" },
+    );
+  };
 
-  // A session that ends while the dashboard is open (expired, logged out elsewhere) also leads to
-  // the login page: any admin call answered 401 re-checks the session.
-  useEffect(
-    () =>
-      queryClient.getQueryCache().subscribe((event) => {
-        const { query } = event;
-        if (event.type !== "updated" || query.state.status !== "error") return;
-        if (query.queryKey[0] === ADMIN_KEYS.me[0] || errorStatus(query.state.error) !== 401) return;
-        void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.me });
-      }),
-    [queryClient],
-  );
+  useEffect(() => {
+    if (me.data) document.title = `${active.label} | Beheer`;
+  }, [active.label, me.data]);
+
+  // To the login page, which brings the admin back to this very tab. A session that ended while the
+  // dashboard was open (it had answered before) is named: "Sessie verlopen".
+  const hadSession = Boolean(me.data);
+  useEffect(() => {
+    if (!me.isError) return;
+    const state: LoginState = { from: `${location.pathname}${location.search}`, expired: hadSession };
+    // Nothing of the ended session may linger (nor make the login page think it is still valid).
+    queryClient.removeQueries({ predicate: (query) => isAdminQuery(query.queryKey[0]) });
+    navigate("/admin-login", { replace: true, state });
+  }, [me.isError, hadSession, location.pathname, location.search, navigate, queryClient]);
+
+  // A session that ends while the dashboard is open (expired, logged out elsewhere): any admin
+  // call or save answered 401 re-checks the session.
+  useEffect(() => {
+    const recheck = (key: unknown, error: unknown) => {
+      if (key === ADMIN_KEYS.me[0] || errorStatus(error) !== 401) return;
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.me });
+    };
+    const queries = queryClient.getQueryCache().subscribe((event) => {
+      const { query } = event;
+      if (event.type === "updated" && query.state.status === "error")
+        recheck(query.queryKey[0], query.state.error);
+    });
+    const mutations = queryClient.getMutationCache().subscribe((event) => {
+      const mutation = event.mutation;
+      if (event.type === "updated" && mutation?.state.status === "error") recheck(null, mutation.state.error);
+    });
+    return () => {
+      queries();
+      mutations();
+    };
+  }, [queryClient]);
 
   // WAI-ARIA tabs: arrow keys, Home and End move between the tabs (one tab stop for the list).
   const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -55,7 +107,7 @@ export default function AdminDashboardPage() {
     if (next === null) return;
     event.preventDefault();
     const id = TABS[next]!.id;
-    setTab(id);
+    selectTab(id, "replace");
     document.getElementById(`tab-${id}`)?.focus();
   };
 
@@ -63,7 +115,7 @@ export default function AdminDashboardPage() {
     mutationFn: logout,
     onSettled: () => {
       // Forget every admin answer, so nothing of this session shows after the next login.
-      queryClient.removeQueries({ predicate: (query) => String(query.queryKey[0]).startsWith("/api/admin") });
+      queryClient.removeQueries({ predicate: (query) => isAdminQuery(query.queryKey[0]) });
       notify({ title: "Uitgelogd", description: "Je bent succesvol uitgelogd." });
       navigate("/admin-login", { replace: true });
     },
@@ -77,7 +129,7 @@ export default function AdminDashboardPage() {
     );
   }
 
-  const Active = TABS.find((entry) => entry.id === tab)!.Panel;
+  const Active = active.Panel;
   return (
     <div className="min-h-screen bg-gray-50">
       <header className="border-b border-gray-200 bg-white">
@@ -103,10 +155,12 @@ export default function AdminDashboardPage() {
                 aria-selected={tab === entry.id}
                 aria-controls="tab-inhoud"
                 tabIndex={tab === entry.id ? 0 : -1}
-                onClick={() => setTab(entry.id)}
+                onClick={() => {
+                  if (entry.id !== tab) selectTab(entry.id);
+                }}
                 className={`border-b-2 px-3 py-3 text-sm font-semibold whitespace-nowrap ${
                   tab === entry.id
-                    ? "border-primary text-primary"
+                    ? "border-primary text-primary-strong"
                     : "border-transparent text-gray-600 hover:text-gray-900"
                 }`}
               >

@@ -1,29 +1,38 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { LOGIN_FAILED_MESSAGE } from "@lease/contracts";
-import { useState, type FormEvent } from "react";
-import { useNavigate } from "react-router-dom";
+import { useEffect, useState, type FormEvent } from "react";
+import { useLocation, useNavigate } from "react-router-dom";
 import { userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
-import { ADMIN_KEYS, login } from "./api";
+import { ADMIN_KEYS, fetchMe, login } from "./api";
 import { Button, SettingsField, TEXT_INPUT } from "./components/ui";
+import { returnPath, sessionExpired } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";
 export const PASSWORD_REQUIRED = "Wachtwoord is verplicht";
 
 export default function AdminLoginPage() {
   const navigate = useNavigate();
+  const { state } = useLocation();
   const queryClient = useQueryClient();
   const { notify } = useNotice();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
+  const target = returnPath(state);
+
+  // Signed in already (or just now): straight on to the dashboard, at the tab the admin came from.
+  const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false, staleTime: 0 });
+  const signedIn = me.isSuccess;
+  useEffect(() => {
+    if (signedIn) navigate(target, { replace: true });
+  }, [signedIn, target, navigate]);
 
   const mutation = useMutation({
     mutationFn: login,
     onSuccess: (session) => {
       queryClient.setQueryData(ADMIN_KEYS.me, session);
       notify({ title: "Succesvol ingelogd", description: "Je bent nu ingelogd als admin." });
-      navigate("/admin");
     },
     onError: (error) => {
       notify({
@@ -57,6 +66,15 @@ export default function AdminLoginPage() {
         <h1 id="admin-login-titel" className="text-center text-2xl font-bold text-gray-900">
           Admin Login
         </h1>
+        {sessionExpired(state) && (
+          <div
+            role="alert"
+            className="rounded-card border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-900"
+          >
+            <p className="font-semibold">Sessie verlopen</p>
+            <p className="mt-1">Log opnieuw in om verder te gaan waar je was.</p>
+          </div>
+        )}
         <SettingsField id="username" label="Gebruikersnaam" error={errors.username}>
           <input
             id="username"

@@ -3,12 +3,30 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
 import { userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
-import { ADMIN_KEYS, fetchCompanySettings, fieldErrors, findLeaseRequest, sendEmail } from "./api";
+import {
+  ADMIN_KEYS,
+  fetchCompanySettings,
+  fetchEmail,
+  fieldErrors,
+  findLeaseRequest,
+  retryEmail,
+  sendEmail,
+} from "./api";
 import { Button, Panel, SettingsField, TEXT_INPUT } from "./components/ui";
 import { COMPOSE_CLOSE_DELAY_MS, validateCompose, type ComposeErrors } from "./lib/compose-form";
 import { companyDetailLines, composeTemplate, type ComposeDraft } from "./lib/compose-template";
+import {
+  DELIVERY_LABELS,
+  deliveryFromOutcome,
+  deliveryOf,
+  mergeDelivery,
+  type DeliveryState,
+} from "./lib/delivery";
+import { useMailOutcomes } from "./lib/use-admin-socket";
 
 const EMPTY: ComposeDraft = { to: "", subject: "", message: "" };
+/** While the admin socket is down, the compose window asks for the e-mail's state this often. */
+const POLL_WHILE_OFFLINE_MS = 5_000;
 
 export default function EmailComposePage() {
   const [params] = useSearchParams();
@@ -16,8 +34,31 @@ export default function EmailComposePage() {
   const { notify } = useNotice();
   const [draft, setDraft] = useState<ComposeDraft>(EMPTY);
   const [errors, setErrors] = useState<ComposeErrors>({});
-  const [sent, setSent] = useState(false);
+  // null until SendGrid's answer is awaited: queued, then sent or failed (with the reason).
+  const [delivery, setDelivery] = useState<DeliveryState | null>(null);
   const prefilled = useRef(false);
+  const waiting = delivery !== null && (delivery.status === "queued" || delivery.status === "retrying");
+
+  // The outcome comes over the admin socket; a read of the e-mail covers what happened before the
+  // socket was there, and a poll stands in while it is down.
+  const connected = useMailOutcomes((outcome) =>
+    setDelivery((current) => mergeDelivery(current, deliveryFromOutcome(outcome))),
+  );
+  const stored = useQuery({
+    queryKey: [...ADMIN_KEYS.emails, "one", delivery?.id],
+    queryFn: () => fetchEmail(delivery!.id),
+    enabled: waiting,
+    refetchInterval: connected ? false : POLL_WHILE_OFFLINE_MS,
+    staleTime: 0,
+  });
+  const refetchStored = stored.refetch;
+  useEffect(() => {
+    if (stored.data) setDelivery((current) => mergeDelivery(current, deliveryOf(stored.data)));
+  }, [stored.data]);
+  useEffect(() => {
+    if (connected && waiting) void refetchStored();
+    // Only when the socket (re)connects: anything it missed is read once.
+  }, [connected]);
 
   // SPEC §6: the compose page does not redirect on a failed session; the send simply fails.
   const company = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
@@ -33,12 +74,32 @@ export default function EmailComposePage() {
     setDraft(composeTemplate(request.data, company.data));
   }, [request.data, company.data]);
 
+  const status = delivery?.status;
+  useEffect(() => {
+    if (status === "sent") {
+      notify({ title: "E-mail Verzonden", description: `De e-mail aan ${draft.to.trim()} is verzonden.` });
+      const timer = setTimeout(() => window.close(), COMPOSE_CLOSE_DELAY_MS);
+      return () => clearTimeout(timer);
+    }
+    if (status === "failed")
+      notify({
+        title: "Verzenden mislukt",
+        description: delivery?.reason ?? undefined,
+        variant: "destructive",
+      });
+    // Once per decided state; the texts are read at that moment.
+  }, [status]);
+
+  const queuedNotice = () =>
+    notify({
+      title: "In de wachtrij",
+      description: `De e-mail aan ${draft.to.trim()} wacht op SendGrid. Hier zie je of hij is verzonden.`,
+    });
   const send = useMutation({
     mutationFn: sendEmail,
-    onSuccess: () => {
-      setSent(true);
-      notify({ title: "E-mail Verzonden", description: `De e-mail aan ${draft.to.trim()} wordt verstuurd.` });
-      setTimeout(() => window.close(), COMPOSE_CLOSE_DELAY_MS);
+    onSuccess: ({ id }) => {
+      setDelivery({ id, status: "queued", reason: null });
+      queuedNotice();
     },
     onError: (error) => {
       setErrors(fieldErrors(error));
@@ -62,8 +123,21 @@ export default function EmailComposePage() {
       leaseRequestId: requestId && request.data ? requestId : null,
     });
   };
+  const retry = useMutation({
+    mutationFn: retryEmail,
+    onSuccess: ({ id }) => {
+      setDelivery({ id, status: "queued", reason: null });
+      queuedNotice();
+    },
+    onError: (error) =>
+      notify({
+        title: "Fout bij Verzenden",
+        description: userErrorMessage(error, "Er is een fout opgetreden bij het verzenden"),
+        variant: "destructive",
+      }),
+  });
   const close = () => window.close();
-  const busy = send.isPending || sent;
+  const busy = send.isPending || delivery !== null;
 
   return (
     <div className="min-h-screen bg-gray-50">
@@ -86,6 +160,13 @@ export default function EmailComposePage() {
           <p className="rounded-card border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-900">
             De lease aanvraag is niet gevonden; vul de e-mail zelf in.
           </p>
+        )}
+        {delivery && (
+          <DeliveryPanel
+            delivery={delivery}
+            retrying={retry.isPending}
+            onRetry={() => retry.mutate(delivery.id)}
+          />
         )}
         <Panel>
           <form onSubmit={submit} noValidate className="space-y-4">
@@ -143,6 +224,50 @@ export default function EmailComposePage() {
           </form>
         </Panel>
       </main>
+    </div>
+  );
+}
+
+const DELIVERY_STYLES: Record<DeliveryState["status"], string> = {
+  queued: "border-yellow-300 bg-yellow-50 text-yellow-900",
+  retrying: "border-yellow-300 bg-yellow-50 text-yellow-900",
+  sent: "border-green-300 bg-green-50 text-green-900",
+  failed: "border-red-300 bg-red-50 text-red-900",
+};
+
+/** Where the sent e-mail stands, live: in the queue, sent, or failed with the reason and a retry. */
+function DeliveryPanel({
+  delivery,
+  retrying,
+  onRetry,
+}: {
+  delivery: DeliveryState;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  return (
+    <div
+      className={`rounded-card border p-4 ${DELIVERY_STYLES[delivery.status]}`}
+      role="status"
+      data-testid="delivery"
+      data-status={delivery.status}
+    >
+      <p className="font-semibold">{DELIVERY_LABELS[delivery.status]}</p>
+      {delivery.status === "queued" && (
+        <p className="mt-1 text-sm">De e-mail wacht op het antwoord van SendGrid.</p>
+      )}
+      {delivery.status === "retrying" && (
+        <p className="mt-1 text-sm">{delivery.reason} Er volgt automatisch een nieuwe poging.</p>
+      )}
+      {delivery.status === "sent" && <p className="mt-1 text-sm">Dit venster sluit vanzelf.</p>}
+      {delivery.status === "failed" && (
+        <>
+          <p className="mt-1 text-sm">{delivery.reason}</p>
+          <Button className="mt-3" onClick={onRetry} disabled={retrying}>
+            {retrying ? "Opnieuw versturen..." : "Opnieuw versturen"}
+          </Button>
+        </>
+      )}
     </div>
   );
 }

@@ -14,9 +14,11 @@ import {
   INBOX_UNREAD_HEADER,
   LeaseRequest,
   LeaseRequestListResponse,
+  RetryEmailResponse,
   SendEmailResponse,
   ThemeSettings,
   VisitorStats,
+  type EmailFolder,
   type LeaseStatus,
   type LoginBody,
   type SendEmailBody,
@@ -92,14 +94,12 @@ export const updateCompanySettings = (body: CompanySettingsUpdate) =>
 export const fetchTheme = () => call(ThemeSettings, "GET", "/api/theme-settings");
 export const updateTheme = (body: ThemeValues) =>
   call(ThemeSettings, "PUT", "/api/admin/theme-settings", body);
-export const resetTheme = () => call(ThemeSettings, "POST", "/api/admin/theme-settings/reset");
 
 export const sendTestEmail = () => call(EmailSettingsTestResponse, "POST", "/api/admin/email-settings/test");
 
-/** The newest `limit` e-mails, with the whole inbox's total and unread counts. */
-/** One inbox page, newest first; `before` is the previous page's `next`. */
-export async function fetchEmails(before?: string) {
-  const query = `limit=${INBOX_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
+/** One page of a folder (inbox or sent mail), newest first; `before` is the previous page's `next`. */
+export async function fetchEmails(folder: EmailFolder, before?: string) {
+  const query = `folder=${folder}&limit=${INBOX_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
   const { data, headers } = await apiExchange<unknown>("GET", `/api/admin/emails?${query}`);
   const items = EmailMessageList.parse(data);
   const count = (name: string) => {
@@ -113,6 +113,10 @@ export async function fetchEmails(before?: string) {
     next: headers.get(INBOX_CURSOR_HEADER),
   };
 }
+export const fetchEmail = (id: string) =>
+  call(EmailMessage, "GET", `/api/admin/emails/${encodeURIComponent(id)}`);
+export const retryEmail = (id: string) =>
+  call(RetryEmailResponse, "POST", `/api/admin/emails/${encodeURIComponent(id)}/retry`);
 export const markEmailRead = (id: string) =>
   call(EmailMessage, "PUT", `/api/admin/emails/${encodeURIComponent(id)}/read`);
 export const deleteEmail = (id: string) =>

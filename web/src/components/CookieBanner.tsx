@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { ACCEPT_ALL, NECESSARY_ONLY } from "../lib/consent";
 import { saveConsent, useConsent } from "../lib/consent-store";
@@ -10,6 +10,17 @@ export function CookieBanner() {
   const [showSettings, setShowSettings] = useState(false);
   const [analytics, setAnalytics] = useState(choice?.analytics ?? false);
   const [marketing, setMarketing] = useState(choice?.marketing ?? false);
+  const dialog = useRef<HTMLDivElement>(null);
+  // Focus moves into the banner when it opens (else it is dozens of Tab presses away) and back to
+  // where it was (the "Cookie Instellingen" button) once a choice is made.
+  useEffect(() => {
+    if (!bannerOpen) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialog.current?.focus({ preventScroll: true });
+    return () => {
+      if (before?.isConnected && before !== document.body) before.focus({ preventScroll: true });
+    };
+  }, [bannerOpen]);
   if (!bannerOpen) return null;
 
   const save = (value: typeof ACCEPT_ALL) => {
@@ -19,6 +30,8 @@ export function CookieBanner() {
 
   return (
     <div
+      ref={dialog}
+      tabIndex={-1}
       role="dialog"
       aria-modal="false"
       aria-labelledby="cookie-titel"
@@ -32,7 +45,7 @@ export function CookieBanner() {
           Noodzakelijke cookies zorgen dat de website werkt. Met uw toestemming gebruiken wij ook analytische
           cookies om de website te verbeteren en marketingcookies (Meta, Snapchat en TikTok) om relevante
           advertenties te tonen. Lees meer in ons{" "}
-          <Link to="/cookie-beleid" className="text-primary underline">
+          <Link to="/cookie-beleid" className="text-primary-strong underline">
             Cookie Beleid
           </Link>
           .

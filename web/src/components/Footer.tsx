@@ -38,7 +38,7 @@ export function Footer() {
           <p className="flex items-center gap-2 text-lg font-bold text-white">
             <span
               aria-hidden="true"
-              className="grid h-8 w-8 place-items-center rounded-button bg-primary text-white"
+              className="grid h-8 w-8 place-items-center rounded-button bg-primary-strong text-white"
             >
               <CarIcon />
             </span>

@@ -43,7 +43,7 @@ export function Header() {
           key={item.section}
           href={`/#${item.section}`}
           onClick={choose(() => goToSection(item.section))}
-          className="rounded px-3 py-2 font-medium text-ink hover:text-primary"
+          className="rounded px-3 py-2 font-medium text-ink hover:text-primary-strong"
         >
           {item.label}
         </a>
@@ -51,14 +51,14 @@ export function Header() {
       <a
         href="/over-ons"
         onClick={choose(goToAboutUs)}
-        className="rounded px-3 py-2 font-medium text-ink hover:text-primary"
+        className="rounded px-3 py-2 font-medium text-ink hover:text-primary-strong"
       >
         Over Ons
       </a>
       <a
         href="/#contact"
         onClick={choose(() => goToSection("contact"))}
-        className="rounded px-3 py-2 font-medium text-ink hover:text-primary"
+        className="rounded px-3 py-2 font-medium text-ink hover:text-primary-strong"
       >
         Contact
       </a>
@@ -82,7 +82,7 @@ export function Header() {
         >
           <span
             aria-hidden="true"
-            className="grid h-9 w-9 shrink-0 place-items-center rounded-button bg-primary text-white"
+            className="grid h-9 w-9 shrink-0 place-items-center rounded-button bg-primary-strong text-white"
           >
             <CarIcon />
           </span>

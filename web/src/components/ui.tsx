@@ -6,9 +6,9 @@ const BUTTON_BASE =
   "inline-flex items-center justify-center gap-2 rounded-button px-6 py-3 text-base font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60";
 
 const BUTTON_VARIANTS: Record<ButtonVariant, string> = {
-  primary: "bg-primary text-white hover:bg-primary-hover",
-  accent: "bg-accent text-white hover:brightness-95",
-  outline: "border-2 border-primary text-primary hover:bg-primary hover:text-white",
+  primary: "bg-primary-strong text-white hover:bg-primary-hover-strong",
+  accent: "bg-accent-strong text-white hover:brightness-95",
+  outline: "border-2 border-primary text-primary-strong hover:bg-primary-strong hover:text-white",
   light: "border-2 border-white text-white hover:bg-white hover:text-ink",
 };
 
@@ -100,37 +100,67 @@ export function CrossIcon() {
   );
 }
 
-/** A responsive table with a caption for screen readers and horizontal scrolling on small screens. */
+/** On a phone each row becomes a block whose cells carry their column's name (STACKED_CELL). */
+export const STACKED_TABLE = "max-sm:block";
+export const STACKED_ROW = "max-sm:block max-sm:py-2";
+export const STACKED_CELL =
+  "max-sm:block max-sm:py-1 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:font-sans max-sm:before:text-ink max-sm:before:content-[attr(data-label)]";
+
+/** The column names of a stacked table: a header row from sm up, read by screen readers only below. */
+export function StackedHead(props: { head: readonly string[]; className: string; cellClassName: string }) {
+  return (
+    <thead role="rowgroup" className={`${props.className} max-sm:sr-only`}>
+      <tr role="row">
+        {props.head.map((cell) => (
+          <th key={cell} role="columnheader" scope="col" className={props.cellClassName}>
+            {cell}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * A table with a caption for screen readers. From the sm breakpoint it is a table (scrolling
+ * sideways if it must); on a phone each row is a block of labelled cells, readable at 375 px
+ * without scrolling sideways. The ARIA roles keep it a table for screen readers in both layouts.
+ */
 export function DataTable({ caption, head, rows }: { caption: string; head: string[]; rows: ReactNode[][] }) {
   return (
-    // Focusable so keyboard users can scroll a table that is wider than a small screen.
+    // Focusable so keyboard users can scroll a table that is wider than its column.
     <div
       className="overflow-x-auto rounded-card border border-gray-200"
       tabIndex={0}
       role="region"
       aria-label={caption}
     >
-      <table className="w-full border-collapse text-left text-sm sm:min-w-[32rem]">
+      <table
+        role="table"
+        className={`w-full border-collapse text-left text-sm sm:min-w-[32rem] ${STACKED_TABLE}`}
+      >
         <caption className="sr-only">{caption}</caption>
-        <thead className="bg-gray-50 text-ink">
-          <tr>
-            {head.map((cell) => (
-              <th key={cell} scope="col" className="px-4 py-3 font-semibold">
-                {cell}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-gray-200">
+        <StackedHead head={head} className="bg-gray-50 text-ink" cellClassName="px-4 py-3 font-semibold" />
+        <tbody role="rowgroup" className={`divide-y divide-gray-200 ${STACKED_TABLE}`}>
           {rows.map((row, rowIndex) => (
-            <tr key={rowIndex} className="align-top">
+            <tr key={rowIndex} role="row" className={`align-top ${STACKED_ROW}`}>
               {row.map((cell, cellIndex) =>
                 cellIndex === 0 ? (
-                  <th key={cellIndex} scope="row" className="px-4 py-3 font-medium text-ink">
+                  <th
+                    key={cellIndex}
+                    role="rowheader"
+                    scope="row"
+                    className="px-4 py-3 font-medium text-ink max-sm:block max-sm:pb-1 max-sm:text-base"
+                  >
                     {cell}
                   </th>
                 ) : (
-                  <td key={cellIndex} className="px-4 py-3 text-muted">
+                  <td
+                    key={cellIndex}
+                    role="cell"
+                    data-label={head[cellIndex]}
+                    className={`px-4 py-3 text-muted ${STACKED_CELL}`}
+                  >
                     {cell}
                   </td>
                 ),
@@ -168,7 +198,7 @@ export function PageHero({
 export function Stat({ value, label }: { value: string; label: string }) {
   return (
     <div className="rounded-card bg-white p-6 text-center shadow-sm ring-1 ring-gray-200">
-      <p className="text-3xl font-bold text-primary sm:text-4xl">{value}</p>
+      <p className="text-3xl font-bold text-primary-strong sm:text-4xl">{value}</p>
       <p className="mt-2 text-sm font-medium text-muted">{label}</p>
     </div>
   );

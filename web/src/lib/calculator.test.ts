@@ -7,6 +7,7 @@ import {
   parseCarPrice,
   formatRateInput,
   parseInterestRate,
+  settledCarPrice,
   withEarlyInput,
 } from "./calculator";
 import { formatEuro, formatPercent } from "./format";
@@ -99,6 +100,20 @@ describe("calculator input rules", () => {
     expect(parseInterestRate(" 6 ")).toBe(6);
     expect(formatRateInput(4.5)).toBe("4,5");
     expect(parseInterestRate("x")).toBe(0);
+  });
+
+  it("keeps the rate in steps of 0.1, so what is computed is what the label says", () => {
+    expect(parseInterestRate("7.35")).toBe(7.4);
+    expect(parseInterestRate("7,34")).toBe(7.3);
+    expect(parseInterestRate("19.96")).toBe(20);
+    expect(formatRateInput(parseInterestRate("7,35"))).toBe("7,4");
+  });
+
+  it("settles the price within 1.000-200.000 once the field is left", () => {
+    expect(settledCarPrice(500)).toBe(1000);
+    expect(settledCarPrice(0)).toBe(1000);
+    expect(settledCarPrice(25_000)).toBe(25_000);
+    expect(settledCarPrice(250_000)).toBe(200_000);
   });
 
   it("caps the down payment slider at half the price", () => {

@@ -4,6 +4,7 @@ import { INSURANCE_MONTHLY, MAINTENANCE_MONTHLY } from "./constants";
 
 // The lease calculator of SPEC §4, §5 and §9: one pure computation plus the input rules of the form.
 
+export const PRICE_MIN = 1_000;
 export const PRICE_HINT_MAX = 200_000;
 export const DOWN_PAYMENT_STEP = 500;
 export const RATE_MIN = 0;
@@ -63,11 +64,20 @@ export function parseCarPrice(raw: string): number {
   return Number.isFinite(value) ? Math.min(PRICE_HINT_MAX, Math.max(0, Math.round(value))) : 0;
 }
 
-/** Interest field: a decimal comma or point ("4,9" or "4.9"), clamped to 0-20. */
+/**
+ * The price once the field is left: within 1.000-200.000 (SPEC §5 and §9), so 500 becomes 1.000.
+ * While typing, the number as typed is used (30000 passes through 3, 30, 300 on its way).
+ */
+export function settledCarPrice(price: number): number {
+  return Math.min(PRICE_HINT_MAX, Math.max(PRICE_MIN, price));
+}
+
+/** Interest field: a decimal comma or point ("4,9" or "4.9"), clamped to 0-20, in steps of 0.1 (SPEC §5). */
 export function parseInterestRate(raw: string): number {
   const value = Number(raw.trim().replace(",", "."));
   if (!Number.isFinite(value)) return 0;
-  return Math.min(RATE_MAX, Math.max(RATE_MIN, value));
+  const stepped = Math.round(value * 10) / 10;
+  return Math.min(RATE_MAX, Math.max(RATE_MIN, stepped));
 }
 
 /** The rate as its field shows it: with the Dutch decimal comma. */

@@ -7,6 +7,7 @@ import {
   checkLeaseRequest,
   isEmailAddress,
   isHttpUrl,
+  withUrlScheme,
 } from "./forms";
 
 const VALID = {
@@ -52,6 +53,21 @@ describe("lease request form checks", () => {
   ])("agrees with the contract on car URL %s", (carUrl, valid) => {
     expect(isHttpUrl(carUrl)).toBe(valid);
     expect(CreateLeaseRequestBody.safeParse({ ...VALID, carUrl }).success).toBe(valid);
+  });
+
+  it.each([
+    ["www.autoscout24.nl/aanbod/tesla-model-3", "https://www.autoscout24.nl/aanbod/tesla-model-3"],
+    ["autoscout24.nl", "https://autoscout24.nl"],
+    ["marktplaats.nl/v/auto-s?q=1", "https://marktplaats.nl/v/auto-s?q=1"],
+    ["http://dealer.nl/auto", "http://dealer.nl/auto"],
+    ["javascript:alert(1)", "javascript:alert(1)"],
+    ["geen url", "geen url"],
+    ["localhost:8080/x", "localhost:8080/x"],
+  ])("adds https:// to a link typed without it, as the contract does: %s", (typed, sent) => {
+    expect(withUrlScheme(typed)).toBe(sent);
+    const body = CreateLeaseRequestBody.safeParse({ ...VALID, carUrl: typed });
+    expect(body.success ? body.data.carUrl : typed).toBe(sent);
+    expect(checkLeaseRequest({ ...VALID, carUrl: typed }).body?.carUrl ?? typed).toBe(sent);
   });
 
   it.each([

@@ -65,6 +65,13 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+/** The contract's withUrlScheme: "www.autoscout24.nl/…" as typed becomes "https://www.autoscout24.nl/…". */
+export function withUrlScheme(value: string): string {
+  const text = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return value;
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(:\d+)?([/?#]\S*)?$/i.test(text) ? `https://${text}` : value;
+}
+
 export function isEmailAddress(value: string): boolean {
   return (
     value.length <= 254 &&
@@ -86,7 +93,7 @@ export interface LeaseRequestCheck {
 }
 
 export function checkLeaseRequest(values: LeaseRequestValues): LeaseRequestCheck {
-  const carUrl = values.carUrl.trim();
+  const carUrl = withUrlScheme(values.carUrl.trim());
   const contactNumber = values.contactNumber.trim();
   const email = values.email.trim();
   const fieldErrors: FieldErrors<LeaseRequestField> = {};

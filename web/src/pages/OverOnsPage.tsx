@@ -92,7 +92,7 @@ export default function OverOnsPage() {
                 aria-hidden="true"
                 className="absolute top-1 -left-[2.45rem] h-4 w-4 rounded-full border-2 border-white bg-primary"
               />
-              <p className="text-lg font-bold text-primary">{item.year}</p>
+              <p className="text-lg font-bold text-primary-strong">{item.year}</p>
               <p className="mt-1 text-ink">{item.text}</p>
             </li>
           ))}

@@ -120,7 +120,7 @@ export default function ZakelijkeLeasePage() {
             />
             <Link
               to="/financiele-lease"
-              className="mt-6 inline-block font-semibold text-primary hover:underline"
+              className="mt-6 inline-block font-semibold text-primary-strong hover:underline"
             >
               Meer over financiële lease <span aria-hidden="true">→</span>
             </Link>
@@ -142,7 +142,7 @@ export default function ZakelijkeLeasePage() {
             />
             <Link
               to="/operationele-lease"
-              className="mt-6 inline-block font-semibold text-primary hover:underline"
+              className="mt-6 inline-block font-semibold text-primary-strong hover:underline"
             >
               Meer over operationele lease <span aria-hidden="true">→</span>
             </Link>

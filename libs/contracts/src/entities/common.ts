@@ -43,3 +43,14 @@ export function isSafeHttpUrl(value: string): boolean {
   }
   return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
 }
+
+/**
+ * "www.autoscout24.nl/aanbod/…" as people type it (no scheme) becomes "https://www.autoscout24.nl/…";
+ * anything with a scheme, or that does not start with a host name, is left as it was.
+ */
+export function withUrlScheme(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const text = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return value;
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(:\d+)?([/?#]\S*)?$/i.test(text) ? `https://${text}` : value;
+}

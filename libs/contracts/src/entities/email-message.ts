@@ -18,6 +18,10 @@ export const EmailMessage = z.object({
   messageType: EmailMessageType,
   isRead: z.boolean(),
   deliveryStatus: EmailDeliveryStatus,
+  failureReason: z
+    .string()
+    .nullable()
+    .describe("Why an outgoing e-mail was not sent (yet), in Dutch; null otherwise"),
   sentAt: IsoDateTime.nullable().describe("When received or sent; null while an outgoing e-mail is queued"),
   createdAt: IsoDateTime,
 });

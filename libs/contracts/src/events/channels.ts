@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { IsoDateTime } from "../entities/common";
+import { IsoDateTime, Uuid } from "../entities/common";
 
 /** Redis pub/sub channel names; publishers and subscribers must agree, so they live here. */
 export const CHANNELS = {
   settingsChanged: "settings-changed",
   visitorUpdate: "visitor-update",
   sessionsEnded: "sessions-ended",
+  mailOutcome: "mail-outcome",
 } as const;
 export type ChannelName = (typeof CHANNELS)[keyof typeof CHANNELS];
 
@@ -25,3 +26,16 @@ export const SessionsEndedEvent = z
     "Published when sessions of an admin ended (logout, password reset, removal); open admin sockets of that admin re-check at once",
   );
 export type SessionsEndedEvent = z.infer<typeof SessionsEndedEvent>;
+
+export const MailOutcomeStatus = z.enum(["sent", "retrying", "failed"]);
+export type MailOutcomeStatus = z.infer<typeof MailOutcomeStatus>;
+
+export const MailOutcomeEvent = z
+  .object({
+    emailId: Uuid.describe("The e-mail's entry in the admin's sent mail (the id send-email answered)"),
+    status: MailOutcomeStatus.describe("sent; retrying after a temporary failure; failed for good"),
+    reason: z.string().max(500).nullable().describe("Why it was not sent, in Dutch; null when sent"),
+    at: IsoDateTime,
+  })
+  .describe("Published by the mailer when the provider answered for an outgoing e-mail the admin wrote");
+export type MailOutcomeEvent = z.infer<typeof MailOutcomeEvent>;

@@ -33,9 +33,17 @@ export const SendEmailResponse = z
 export type SendEmailResponse = z.infer<typeof SendEmailResponse>;
 
 export const EmailSettingsTestResponse = z
-  .object({ id: z.uuid(), status: z.literal("queued"), to: z.string() })
-  .describe("202 Accepted: a test e-mail to the configured sender address is queued");
+  .object({ id: z.uuid(), status: z.literal("sent"), to: z.string() })
+  .describe("The provider accepted the test e-mail to the configured sender address");
 export type EmailSettingsTestResponse = z.infer<typeof EmailSettingsTestResponse>;
+
+export const RetryEmailResponse = z
+  .object({ id: z.uuid(), status: z.literal("queued") })
+  .describe("202 Accepted: the failed e-mail is queued to be sent again");
+export type RetryEmailResponse = z.infer<typeof RetryEmailResponse>;
+
+/** How long a test e-mail waits for the provider's answer before it counts as failed. */
+export const TEST_EMAIL_TIMEOUT_MS = 8000;
 
 export const EmailIdParam = z.object({ id: z.uuid({ error: "Ongeldig id" }) });
 export type EmailIdParam = z.infer<typeof EmailIdParam>;
@@ -52,7 +60,12 @@ export interface InboxCursor {
   id: string;
 }
 export const formatInboxCursor = (c: InboxCursor) => `${c.at}_${c.id}`;
+/** inbox: what was received (quotes, contact messages); sent: what the admin and the site sent. */
+export const EmailFolder = z.enum(["inbox", "sent"], { error: "folder moet inbox of sent zijn" });
+export type EmailFolder = z.infer<typeof EmailFolder>;
+
 export const EmailListQuery = z.object({
+  folder: EmailFolder.default("inbox").describe("inbox (received) or sent (outgoing, with delivery state)"),
   limit: z.coerce
     .number({ error: "limit moet een getal zijn" })
     .int({ error: "limit moet een geheel getal zijn" })

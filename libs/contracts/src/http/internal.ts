@@ -34,6 +34,16 @@ export type InternalContactMessage = z.infer<typeof InternalContactMessage>;
 export const InternalTestEmailBody = z.strictObject({ to: emailAddress() });
 export type InternalTestEmailBody = z.infer<typeof InternalTestEmailBody>;
 
+export const InternalTestEmailResult = z
+  .object({
+    id: z.uuid(),
+    to: z.string(),
+    status: z.enum(["sent", "failed"]),
+    reason: z.string().nullable().describe("The provider's refusal or the timeout, in Dutch"),
+  })
+  .describe("mailer → settings: the provider's answer to the test e-mail (it was tried, not queued)");
+export type InternalTestEmailResult = z.infer<typeof InternalTestEmailResult>;
+
 /**
  * gateway → tracking: visit beacons that arrived together, forwarded in one call. Each hit carries
  * the visitor's raw JSON body and what the tracking route would read from the request; tracking

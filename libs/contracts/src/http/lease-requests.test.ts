@@ -48,6 +48,12 @@ describe("CreateLeaseRequestBody", () => {
     ]);
   });
 
+  it("accepts a link typed without https:// and stores it with it", () => {
+    expect(CreateLeaseRequestBody.parse({ ...valid, carUrl: " www.example.com/auto/1 " }).carUrl).toBe(
+      "https://www.example.com/auto/1",
+    );
+  });
+
   it.each([
     "javascript:alert(1)",
     "  javascript:alert(1)",
@@ -59,7 +65,7 @@ describe("CreateLeaseRequestBody", () => {
     "http://",
     "https://",
     "ftp://example.com/car",
-    "www.example.com",
+    "www.exa mple.com",
     "https://exa mple.com",
     "https://example.com/\u0000",
     `https://example.com/${"a".repeat(2049 - "https://example.com/".length)}`,

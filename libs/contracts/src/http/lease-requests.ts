@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emptyToUndefined } from "../entities/common";
+import { emptyToUndefined, withUrlScheme } from "../entities/common";
 import { LeaseRequest, LeaseStatus, LeaseTerm } from "../entities/lease-request";
 import { CAR_URL_MESSAGE, emailAddress, honeypot, httpUrl, optionalField, phoneNumber, text } from "./fields";
 
@@ -12,7 +12,9 @@ function numericString(value: unknown): unknown {
 
 export const CreateLeaseRequestBody = z
   .strictObject({
-    carUrl: httpUrl(CAR_URL_MESSAGE).describe("Absolute http(s) URL of the car, at most 2048 characters"),
+    carUrl: z
+      .preprocess(withUrlScheme, httpUrl(CAR_URL_MESSAGE))
+      .describe("Absolute http(s) URL of the car, at most 2048 characters; a bare host name gets https://"),
     contactNumber: phoneNumber(),
     email: emailAddress(),
     companyName: optionalField(text(200)),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ActiveVisitor, VisitorStats } from "../entities/visitor";
+import { MailOutcomeEvent } from "../events/channels";
 
 /** Path of the admin WebSocket (same host; wss when the page is https). */
 export const WS_PATH = "/ws";
@@ -12,6 +13,11 @@ export const VisitorUpdateMessage = z
   .describe("Pushed to admin sockets; replaces the polled visitor data");
 export type VisitorUpdateMessage = z.infer<typeof VisitorUpdateMessage>;
 
+export const MailOutcomeMessage = z
+  .object({ type: z.literal("mail-outcome"), data: MailOutcomeEvent })
+  .describe("Pushed to admin sockets when the provider answered for an e-mail the admin sent");
+export type MailOutcomeMessage = z.infer<typeof MailOutcomeMessage>;
+
 /** Every message the server sends on /ws. */
-export const ServerWsMessage = z.discriminatedUnion("type", [VisitorUpdateMessage]);
+export const ServerWsMessage = z.discriminatedUnion("type", [VisitorUpdateMessage, MailOutcomeMessage]);
 export type ServerWsMessage = z.infer<typeof ServerWsMessage>;

@@ -7,8 +7,24 @@ export function csvCell(value: string | number | boolean | null | undefined): st
   return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+const AMSTERDAM = new Intl.DateTimeFormat("nl-NL", {
+  timeZone: "Europe/Amsterdam",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/** "01-07-2025 12:00:00": Amsterdam time (summer and winter), as Dutch Excel reads a date. */
+export function amsterdamDateTime(iso: string): string {
+  return AMSTERDAM.format(new Date(iso)).replace(",", "");
+}
+
 const COLUMNS: [string, (r: LeaseRequest) => string | number | boolean | null][] = [
-  ["Datum", (r) => r.createdAt],
+  ["Datum", (r) => amsterdamDateTime(r.createdAt)],
   ["Status", (r) => r.status],
   ["Gelezen", (r) => (r.isRead ? "ja" : "nee")],
   ["Bedrijfsnaam", (r) => r.companyName],

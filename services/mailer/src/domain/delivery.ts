@@ -1,21 +1,37 @@
-import type { Logger } from "@lease/platform";
-import type { OutgoingRepository } from "../repositories/outgoing";
+import type { MailOutcomeStatus } from "@lease/contracts";
+import { withTimeout, type Logger } from "@lease/platform";
+import type { Changed, OutgoingEmail, OutgoingRepository } from "../repositories/outgoing";
 import { companyName } from "./templates";
-import { isConfigured, type MailSettingsSource } from "./mail-settings";
+import { NOT_CONFIGURED_ERROR, UNKNOWN_OUTCOME_ERROR, failureReason } from "./failure-reason";
+import { isConfigured, type ConfiguredMailSettings, type MailSettingsSource } from "./mail-settings";
 import { TransportError, type MailTransport } from "./transport";
 
-export const NOT_CONFIGURED_ERROR = "mail_not_configured";
-export const UNKNOWN_OUTCOME_ERROR =
-  "unknown_outcome: the worker stopped while the provider call was in flight";
+export { NOT_CONFIGURED_ERROR, UNKNOWN_OUTCOME_ERROR } from "./failure-reason";
 
 /** Thrown to make BullMQ retry later (temporary provider failure, or another worker holds the claim). */
 export class RetryLater extends Error {
   override name = "RetryLater";
 }
 
+/** The provider's answer for an e-mail in the admin's sent mail, told to whoever listens (the admin's socket). */
+export interface MailOutcome {
+  emailId: string;
+  status: MailOutcomeStatus;
+  reason: string | null;
+}
+
 export interface Delivery {
   /** Sends one stored outgoing e-mail at most once. Throws RetryLater for a temporary failure. */
   deliver(outgoingId: string, log: Logger): Promise<void>;
+  /**
+   * Sends it now, once, waiting at most `timeoutMs` for the provider (the test e-mail): any failure
+   * is final. Answers the Dutch reason when it was not sent.
+   */
+  sendNow(
+    outgoingId: string,
+    timeoutMs: number,
+    log: Logger,
+  ): Promise<{ sent: boolean; reason: string | null }>;
   /** After the last attempt: make the failure visible to the admin. */
   giveUp(outgoingId: string, reason: string): Promise<void>;
 }
@@ -39,16 +55,35 @@ export function delivery(deps: {
   staleClaimMs: number;
   /** Told how each send attempt ended (a metric). */
   onOutcome?: (outcome: SendOutcome) => void;
+  /** Hears every outcome of an e-mail that has a sent-mail entry; must not throw. */
+  outcome?: (outcome: MailOutcome) => Promise<void>;
 }): Delivery {
   const { outgoing } = deps;
   const counted = (outcome: SendOutcome) => deps.onOutcome?.(outcome);
+  const tell = async (changed: Changed, status: MailOutcomeStatus, error: string | null) => {
+    if (changed?.inboxId && deps.outcome)
+      await deps.outcome({ emailId: changed.inboxId, status, reason: failureReason(error) });
+  };
+  const fail = async (id: string, error: string, from: string[]) =>
+    tell(await outgoing.markFailed(id, error, from), "failed", error);
+
+  const send = (settings: ConfiguredMailSettings, claimed: OutgoingEmail) =>
+    deps.transport.send(settings.sendgridApiKey, {
+      to: claimed.toEmail,
+      from: { email: settings.fromEmailAddress, name: companyName(settings.company) },
+      subject: claimed.subject,
+      text: claimed.textBody,
+      html: claimed.htmlBody,
+      outgoingEmailId: claimed.id,
+    });
+
   return {
     async deliver(outgoingId, log) {
       const current = await outgoing.get(outgoingId);
       if (!current || current.status === "sent" || current.status === "failed") return;
       const settings = await deps.settings.get();
       if (!isConfigured(settings)) {
-        await outgoing.markFailed(outgoingId, NOT_CONFIGURED_ERROR, ["queued", "failed_retryable"]);
+        await fail(outgoingId, NOT_CONFIGURED_ERROR, ["queued", "failed_retryable"]);
         log.warn({ outgoingId }, "e-mail not sent: no provider key or sender configured");
         counted("not_configured");
         return;
@@ -57,7 +92,9 @@ export function delivery(deps: {
       if (!claimed) {
         // Someone else is sending, or a worker died during the call. Resending could send twice,
         // so a stale claim is marked failed (visible to the admin) instead of retried.
-        if (await outgoing.failStaleClaim(outgoingId, deps.staleClaimMs, UNKNOWN_OUTCOME_ERROR)) {
+        const stale = await outgoing.failStaleClaim(outgoingId, deps.staleClaimMs, UNKNOWN_OUTCOME_ERROR);
+        if (stale) {
+          await tell(stale, "failed", UNKNOWN_OUTCOME_ERROR);
           log.error({ outgoingId }, "send outcome unknown after a worker stopped; marked failed, not resent");
           counted("unknown_outcome");
           return;
@@ -67,32 +104,47 @@ export function delivery(deps: {
         return;
       }
       try {
-        const { messageId } = await deps.transport.send(settings.sendgridApiKey, {
-          to: claimed.toEmail,
-          from: { email: settings.fromEmailAddress, name: companyName(settings.company) },
-          subject: claimed.subject,
-          text: claimed.textBody,
-          html: claimed.htmlBody,
-          outgoingEmailId: claimed.id,
-        });
-        await outgoing.markSent(claimed.id, messageId);
+        const { messageId } = await send(settings, claimed);
+        await tell(await outgoing.markSent(claimed.id, messageId), "sent", null);
         log.info({ outgoingId, kind: claimed.kind }, "e-mail sent");
         counted("sent");
       } catch (err) {
+        const message = (err as Error).message;
         if (err instanceof TransportError && err.permanent) {
-          await outgoing.markFailed(claimed.id, err.message, ["sending"]);
-          log.warn({ outgoingId, err: err.message }, "e-mail refused by the provider; not retried");
+          await fail(claimed.id, message, ["sending"]);
+          log.warn({ outgoingId, err: message }, "e-mail refused by the provider; not retried");
           counted("refused");
           return;
         }
-        await outgoing.markRetryable(claimed.id, (err as Error).message);
+        await tell(await outgoing.markRetryable(claimed.id, message), "retrying", message);
         counted("retry");
-        throw new RetryLater(`send failed, will retry: ${(err as Error).message}`);
+        throw new RetryLater(`send failed, will retry: ${message}`);
       }
     },
 
+    async sendNow(outgoingId, timeoutMs, log) {
+      const settings = await deps.settings.get();
+      let error = NOT_CONFIGURED_ERROR;
+      const claimed = isConfigured(settings) ? await outgoing.claim(outgoingId) : undefined;
+      if (claimed && isConfigured(settings)) {
+        try {
+          const { messageId } = await withTimeout(send(settings, claimed), timeoutMs);
+          await tell(await outgoing.markSent(claimed.id, messageId), "sent", null);
+          log.info({ outgoingId, kind: claimed.kind }, "e-mail sent");
+          counted("sent");
+          return { sent: true, reason: null };
+        } catch (err) {
+          error = (err as Error).message;
+        }
+      }
+      await fail(outgoingId, error, ["queued", "sending"]);
+      log.warn({ outgoingId, err: error }, "e-mail not sent; not retried");
+      counted(error === NOT_CONFIGURED_ERROR ? "not_configured" : "refused");
+      return { sent: false, reason: failureReason(error) };
+    },
+
     async giveUp(outgoingId, reason) {
-      await outgoing.markFailed(outgoingId, reason, ["queued", "failed_retryable"]);
+      await fail(outgoingId, reason, ["queued", "failed_retryable"]);
       counted("gave_up");
     },
   };

@@ -1,23 +1,47 @@
 import { randomUUID } from "node:crypto";
-import type { EmailMessage, InboxCursor, SendEmailBody } from "@lease/contracts";
+import {
+  TEST_EMAIL_TIMEOUT_MS,
+  type EmailFolder,
+  type EmailMessage,
+  type InboxCursor,
+  type InternalTestEmailResult,
+  type SendEmailBody,
+} from "@lease/contracts";
 import { HttpError, notFound, withTimeout, type Logger, type QueueClient } from "@lease/platform";
 import type { InboxRepository } from "../repositories/inbox";
 import type { NewOutgoingEmail, OutgoingRepository } from "../repositories/outgoing";
+import type { Delivery } from "./delivery";
+import { MAIL_NOT_CONFIGURED_MESSAGE } from "./failure-reason";
 import { isConfigured, type MailSettingsSource } from "./mail-settings";
 import { companyName, renderCompose, renderTestEmail, type RenderedMail } from "./templates";
 
-export const MAIL_NOT_CONFIGURED_MESSAGE =
-  "Er is geen e-mailprovider ingesteld. Vul de SendGrid API key en het afzenderadres in bij E-mail Instellingen.";
+export { MAIL_NOT_CONFIGURED_MESSAGE } from "./failure-reason";
 const NOT_FOUND_MESSAGE = "E-mail niet gevonden";
+const NOT_RETRYABLE_MESSAGE = "Alleen een mislukte verzonden e-mail kan opnieuw worden verstuurd.";
 
 export function emailsDomain(deps: {
   inbox: InboxRepository;
   outgoing: OutgoingRepository;
   settings: MailSettingsSource;
   queue: QueueClient;
+  delivery: Pick<Delivery, "sendNow">;
 }) {
-  /** Checks the provider at request time, records the e-mail (+ inbox entry), then queues it. */
-  async function recordAndQueue(
+  /** Puts a stored outgoing e-mail on the queue; a Redis outage leaves it to the sweeper. */
+  async function enqueue(outgoingId: string, jobId: string, requestId: string, log: Logger) {
+    try {
+      // The queue connection waits for Redis instead of failing; the answer must not wait with it.
+      await withTimeout(
+        deps.queue.enqueue("mail.send", { outgoingEmailId: outgoingId }, { jobId, requestId }),
+        2000,
+      );
+    } catch (err) {
+      // Recorded as queued: the sweeper enqueues it once Redis is back.
+      log.warn({ outgoingId, err: (err as Error).message }, "send not queued yet; the sweeper will retry");
+    }
+  }
+
+  /** Checks the provider at request time and records the e-mail with its sent-mail entry. */
+  async function record(
     build: (settings: Awaited<ReturnType<MailSettingsSource["get"]>>) => {
       to: string;
       mail: RenderedMail;
@@ -25,8 +49,7 @@ export function emailsDomain(deps: {
       leaseRequestId?: string | null;
     },
     requestId: string,
-    log: Logger,
-  ): Promise<{ id: string; to: string }> {
+  ): Promise<{ id: string; outgoingId: string; to: string }> {
     const settings = await deps.settings.get(requestId);
     if (!isConfigured(settings)) throw new HttpError(409, "mail_not_configured", MAIL_NOT_CONFIGURED_MESSAGE);
     const { to, mail, kind, leaseRequestId } = build(settings);
@@ -48,27 +71,39 @@ export function emailsDomain(deps: {
       messageType: "other",
       sentAt: null,
     });
-    try {
-      // The queue connection waits for Redis instead of failing; the answer must not wait with it.
-      await withTimeout(
-        deps.queue.enqueue("mail.send", { outgoingEmailId: outgoingId }, { jobId: outgoingId, requestId }),
-        2000,
-      );
-    } catch (err) {
-      // Recorded as queued: the sweeper enqueues it once Redis is back.
-      log.warn({ outgoingId, err: (err as Error).message }, "send not queued yet; the sweeper will retry");
-    }
-    return { id: inboxId, to };
+    return { id: inboxId, outgoingId, to };
   }
 
   return {
-    /** The newest `limit` e-mails and the counts over the whole inbox. */
+    /** The newest `limit` e-mails of a folder and the counts over the whole folder. */
     async list(
+      folder: EmailFolder,
       limit: number,
       before?: InboxCursor,
     ): Promise<{ items: EmailMessage[]; next: string | null; total: number; unread: number }> {
-      const [page, counts] = await Promise.all([deps.inbox.list(limit, before), deps.inbox.counts()]);
+      const [page, counts] = await Promise.all([
+        deps.inbox.list(folder, limit, before),
+        deps.inbox.counts(folder),
+      ]);
       return { ...page, ...counts };
+    },
+
+    async get(id: string): Promise<EmailMessage> {
+      const row = await deps.inbox.get(id);
+      if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      return row;
+    },
+
+    /** Sends a failed e-mail again (the admin's "Opnieuw versturen"). */
+    async retry(id: string, requestId: string, log: Logger) {
+      const row = await deps.outgoing.requeueFailed(id);
+      if (!row) {
+        if (!(await deps.inbox.get(id))) throw notFound(NOT_FOUND_MESSAGE);
+        throw new HttpError(409, "not_retryable", NOT_RETRYABLE_MESSAGE);
+      }
+      // A job id of its own: the first attempt's job may still be kept (and a kept id is not queued again).
+      await enqueue(row.id, `${row.id}-retry-${row.attempts}`, requestId, log);
+      return { id, status: "queued" as const };
     },
 
     async markRead(id: string): Promise<EmailMessage> {
@@ -83,7 +118,7 @@ export function emailsDomain(deps: {
     },
 
     async send(body: SendEmailBody, requestId: string, log: Logger) {
-      const { id } = await recordAndQueue(
+      const { id, outgoingId } = await record(
         (s) => ({
           to: body.to,
           mail: renderCompose(body.subject, body.message, s.company),
@@ -91,18 +126,19 @@ export function emailsDomain(deps: {
           leaseRequestId: body.leaseRequestId,
         }),
         requestId,
-        log,
       );
+      await enqueue(outgoingId, outgoingId, requestId, log);
       return { id, status: "queued" as const };
     },
 
-    async sendTest(to: string, requestId: string, log: Logger) {
-      const result = await recordAndQueue(
+    /** A test is a test: sent at once, and the provider's answer (or its silence) is the result. */
+    async sendTest(to: string, requestId: string, log: Logger): Promise<InternalTestEmailResult> {
+      const { id, outgoingId } = await record(
         (s) => ({ to, mail: renderTestEmail(s.company), kind: "test" }),
         requestId,
-        log,
       );
-      return { ...result, status: "queued" as const };
+      const { sent, reason } = await deps.delivery.sendNow(outgoingId, TEST_EMAIL_TIMEOUT_MS, log);
+      return { id, to, status: sent ? "sent" : "failed", reason };
     },
   };
 }

@@ -14,12 +14,14 @@ export interface MailSettingsSource {
   invalidate(): void;
 }
 
-export const isConfigured = (
-  s: InternalMailSettings,
-): s is InternalMailSettings & {
+/** Settings with a provider key and a sender: enough to send. */
+export type ConfiguredMailSettings = InternalMailSettings & {
   sendgridApiKey: string;
   fromEmailAddress: string;
-} => Boolean(s.sendgridApiKey?.trim() && s.fromEmailAddress?.trim());
+};
+
+export const isConfigured = (s: InternalMailSettings): s is ConfiguredMailSettings =>
+  Boolean(s.sendgridApiKey?.trim() && s.fromEmailAddress?.trim());
 
 /** Asks the settings service over HTTP; caches the answer for `ttlMs`, one fetch at a time. */
 export function httpMailSettingsSource(opts: {

@@ -74,12 +74,29 @@ export function sendgridTransport(baseUrl: string, timeoutMs = 10_000): MailTran
           (err as { code?: unknown }).code;
         if (typeof status === "number") {
           const permanent = status >= 400 && status < 500 && status !== 429 && status !== 408;
-          throw new TransportError(`provider answered ${status}`, permanent);
+          const detail = providerMessage(err);
+          throw new TransportError(`provider answered ${status}${detail ? `: ${detail}` : ""}`, permanent);
         }
         throw new TransportError(`provider unreachable: ${(err as Error).message}`, false);
       }
     },
   };
+}
+
+/** SendGrid's own explanation (`errors[].message` of its JSON answer), short and on one line. */
+function providerMessage(err: unknown): string {
+  const body = (err as { response?: { body?: unknown } }).response?.body;
+  const errors = (body as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(errors)) return "";
+  return errors
+    .map((e) =>
+      typeof (e as { message?: unknown })?.message === "string" ? (e as { message: string }).message : "",
+    )
+    .filter(Boolean)
+    .join("; ")
+    .replace(/\s+/g, " ")
+    .replace(/[^\p{L}\p{N}\p{P}\p{S} ]/gu, "")
+    .slice(0, 200);
 }
 
 interface SendgridClient {

@@ -32,6 +32,8 @@ const env = testEnv();
 beforeAll(async () => {
   db = await createTestDatabase("mailrec");
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  // The database is dropped WITH (FORCE) at the end; a connection still closing then must not crash the run.
+  pool.on("error", () => undefined);
   await runMigrations(pool, "mailer", MAILER_MIGRATIONS);
   redis = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: null });
   queue = createQueueClient(redis, env.REDIS_PREFIX!);

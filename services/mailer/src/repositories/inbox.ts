@@ -1,6 +1,7 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import {
   formatInboxCursor,
+  type EmailFolder,
   type EmailDeliveryStatus,
   type EmailMessage,
   type EmailMessageType,
@@ -8,6 +9,7 @@ import {
 } from "@lease/contracts";
 import type { Database } from "@lease/platform";
 import { emailMessages, outgoingEmails } from "../db/schema";
+import { failureReason } from "../domain/failure-reason";
 
 export type NewInboxEntry = Omit<typeof emailMessages.$inferInsert, "id" | "createdAt" | "isRead">;
 
@@ -32,6 +34,7 @@ const columns = {
   ),
   createdAt: emailMessages.createdAt,
   deliveryStatus,
+  lastError: outgoingEmails.lastError,
 };
 
 const joinOutgoing = and(eq(emailMessages.source, "outgoing"), eq(outgoingEmails.id, emailMessages.sourceId));
@@ -41,7 +44,11 @@ const cursorAt = sql<string>`to_char(${emailMessages.createdAt} AT TIME ZONE 'UT
 
 type Row = {
   [K in keyof typeof columns]: K extends "sentAt" ? Date | null : unknown;
-} & { id: string; createdAt: Date; isRead: boolean };
+} & { id: string; createdAt: Date; isRead: boolean; lastError: string | null };
+
+/** Sent mail is what the mailer sent for the admin (source "outgoing"); the inbox is everything else. */
+const inFolder = (folder: EmailFolder) =>
+  folder === "sent" ? eq(emailMessages.source, "outgoing") : ne(emailMessages.source, "outgoing");
 
 function toEmailMessage(row: Row): EmailMessage {
   return {
@@ -54,6 +61,8 @@ function toEmailMessage(row: Row): EmailMessage {
     messageType: row.messageType as EmailMessageType,
     isRead: row.isRead,
     deliveryStatus: row.deliveryStatus as EmailDeliveryStatus,
+    // A queued e-mail may carry the reason of a failed attempt that will be retried.
+    failureReason: row.deliveryStatus === "sent" ? null : failureReason(row.lastError),
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
   };
@@ -90,15 +99,22 @@ export function inboxRepository(db: Database) {
      * right while new e-mails arrive on top). `next` is the cursor of the page's last e-mail when
      * older ones exist.
      */
-    async list(limit: number, before?: InboxCursor): Promise<{ items: EmailMessage[]; next: string | null }> {
+    async list(
+      folder: EmailFolder,
+      limit: number,
+      before?: InboxCursor,
+    ): Promise<{ items: EmailMessage[]; next: string | null }> {
       const rows = await db
         .select({ ...columns, cursorAt })
         .from(emailMessages)
         .leftJoin(outgoingEmails, joinOutgoing)
         .where(
-          before
-            ? sql`(${emailMessages.createdAt}, ${emailMessages.id}) < (${before.at}::timestamptz, ${before.id}::uuid)`
-            : undefined,
+          and(
+            inFolder(folder),
+            before
+              ? sql`(${emailMessages.createdAt}, ${emailMessages.id}) < (${before.at}::timestamptz, ${before.id}::uuid)`
+              : undefined,
+          ),
         )
         .orderBy(desc(emailMessages.createdAt), desc(emailMessages.id))
         .limit(limit + 1);
@@ -110,14 +126,15 @@ export function inboxRepository(db: Database) {
       };
     },
 
-    /** Counts over the whole inbox, in one statement. */
-    async counts(): Promise<{ total: number; unread: number }> {
+    /** Counts over a whole folder, in one statement. */
+    async counts(folder: EmailFolder): Promise<{ total: number; unread: number }> {
       const [row] = await db
         .select({
           total: sql<number>`count(*)::int`,
           unread: sql<number>`(count(*) FILTER (WHERE NOT ${emailMessages.isRead}))::int`,
         })
-        .from(emailMessages);
+        .from(emailMessages)
+        .where(inFolder(folder));
       return { total: row?.total ?? 0, unread: row?.unread ?? 0 };
     },
 

@@ -11,6 +11,15 @@ export type NewOutgoingEmail = Pick<
 
 const CLAIMABLE = ["queued", "failed_retryable"];
 
+/** The e-mail's entry in the admin's sent mail, if it has one (company notifications have none). */
+// Spelled out: inside UPDATE … RETURNING drizzle writes the outer column unqualified ("id"), which the
+// subquery would read as its own m.id.
+const inboxEntryId = sql<string | null>`(SELECT m.id FROM mailer.email_messages m
+  WHERE m.source = 'outgoing' AND m.source_id = mailer.outgoing_emails.id)`;
+
+/** An update's result: the row changed, and the sent-mail entry it belongs to. */
+export type Changed = { inboxId: string | null } | undefined;
+
 export function outgoingRepository(db: Database) {
   return {
     /** Records the e-mail once per dedupe key and returns the stored row (new or existing). */
@@ -31,7 +40,8 @@ export function outgoingRepository(db: Database) {
         if (!out) throw new Error("insert returned nothing");
         const [entry] = await tx
           .insert(emailMessages)
-          .values({ ...inbox, source: "outgoing", sourceId: out.id })
+          // Sent mail is the admin's own: never "unread".
+          .values({ ...inbox, source: "outgoing", sourceId: out.id, isRead: true })
           .returning({ id: emailMessages.id });
         if (!entry) throw new Error("insert returned nothing");
         return { outgoingId: out.id, inboxId: entry.id };
@@ -63,8 +73,8 @@ export function outgoingRepository(db: Database) {
       return row;
     },
 
-    async markSent(id: string, providerMessageId: string | null): Promise<void> {
-      await db
+    async markSent(id: string, providerMessageId: string | null): Promise<Changed> {
+      const [row] = await db
         .update(outgoingEmails)
         .set({
           status: "sent",
@@ -73,30 +83,53 @@ export function outgoingRepository(db: Database) {
           lastError: null,
           updatedAt: sql`now()`,
         })
-        .where(and(eq(outgoingEmails.id, id), eq(outgoingEmails.status, "sending")));
+        .where(and(eq(outgoingEmails.id, id), eq(outgoingEmails.status, "sending")))
+        .returning({ inboxId: inboxEntryId });
+      return row;
     },
 
     /** Back to claimable after a temporary failure (only from "sending", never from "sent"). */
-    async markRetryable(id: string, error: string): Promise<void> {
-      await db
+    async markRetryable(id: string, error: string): Promise<Changed> {
+      const [row] = await db
         .update(outgoingEmails)
         .set({ status: "failed_retryable", lastError: error, updatedAt: sql`now()` })
-        .where(and(eq(outgoingEmails.id, id), eq(outgoingEmails.status, "sending")));
+        .where(and(eq(outgoingEmails.id, id), eq(outgoingEmails.status, "sending")))
+        .returning({ inboxId: inboxEntryId });
+      return row;
     },
 
     /** Final failure; visible to the admin. `from` limits which states may turn into failed. */
-    async markFailed(id: string, error: string, from: string[]): Promise<boolean> {
-      const rows = await db
+    async markFailed(id: string, error: string, from: string[]): Promise<Changed> {
+      const [row] = await db
         .update(outgoingEmails)
         .set({ status: "failed", lastError: error, updatedAt: sql`now()` })
         .where(and(eq(outgoingEmails.id, id), inArray(outgoingEmails.status, from)))
-        .returning({ id: outgoingEmails.id });
-      return rows.length > 0;
+        .returning({ inboxId: inboxEntryId });
+      return row;
+    },
+
+    /**
+     * The admin's retry of a failed e-mail (by its sent-mail entry): back to queued. Answers the
+     * outgoing row's id and its attempts so far, or undefined when the entry is no failed e-mail.
+     */
+    async requeueFailed(inboxId: string): Promise<{ id: string; attempts: number } | undefined> {
+      const [row] = await db
+        .update(outgoingEmails)
+        .set({ status: "queued", lastError: null, claimedAt: null, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(outgoingEmails.status, "failed"),
+            sql`${outgoingEmails.id} = (SELECT m.source_id FROM mailer.email_messages m
+              WHERE m.id = ${inboxId} AND m.source = 'outgoing')`,
+          ),
+        )
+        .returning({ id: outgoingEmails.id, attempts: outgoingEmails.attempts });
+      return row;
     },
 
     /** Marks a "sending" claim older than `staleMs` as failed: the outcome of that call is unknown. */
-    async failStaleClaim(id: string, staleMs: number, error: string): Promise<boolean> {
-      const rows = await db
+    async failStaleClaim(id: string, staleMs: number, error: string): Promise<Changed> {
+      const [row] = await db
         .update(outgoingEmails)
         .set({ status: "failed", lastError: error, updatedAt: sql`now()` })
         .where(
@@ -106,8 +139,8 @@ export function outgoingRepository(db: Database) {
             lt(outgoingEmails.claimedAt, sql`now() - make_interval(secs => ${staleMs / 1000})`),
           ),
         )
-        .returning({ id: outgoingEmails.id });
-      return rows.length > 0;
+        .returning({ inboxId: inboxEntryId });
+      return row;
     },
 
     /** Queued rows untouched for a while (their enqueue may have failed); re-enqueueing is safe. */

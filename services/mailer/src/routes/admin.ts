@@ -15,12 +15,23 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
   router.use(requireAdmin(deps.session));
 
   router.get("/emails", async (ctx) => {
-    const { limit, before } = parseOr400(EmailListQuery, ctx.query);
-    const { items, next, total, unread } = await deps.emails.list(limit, before);
+    const { folder, limit, before } = parseOr400(EmailListQuery, ctx.query);
+    const { items, next, total, unread } = await deps.emails.list(folder, limit, before);
     ctx.set(INBOX_TOTAL_HEADER, String(total));
     ctx.set(INBOX_UNREAD_HEADER, String(unread));
     if (next) ctx.set(INBOX_CURSOR_HEADER, next);
     ctx.body = items;
+  });
+
+  router.get("/emails/:id", async (ctx) => {
+    const { id } = parseOr400(EmailIdParam, ctx.params);
+    ctx.body = await deps.emails.get(id);
+  });
+
+  router.post("/emails/:id/retry", async (ctx) => {
+    const { id } = parseOr400(EmailIdParam, ctx.params);
+    ctx.status = 202;
+    ctx.body = await deps.emails.retry(id, ctx.state.requestId, ctx.state.log);
   });
 
   router.put("/emails/:id/read", async (ctx) => {

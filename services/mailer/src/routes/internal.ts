@@ -3,14 +3,13 @@ import { InternalTestEmailBody } from "@lease/contracts";
 import { parseOr400, requireInternal } from "@lease/platform";
 import type { EmailsDomain } from "../domain/emails";
 
-/** Called by settings' "test e-mail" button. */
+/** Called by settings' "test e-mail" button; answers once the provider did (or timed out). */
 export function internalRoutes(deps: { emails: EmailsDomain; internalToken: string }) {
   const router = new Router({ prefix: "/internal" });
   router.use(requireInternal(deps.internalToken));
 
   router.post("/test-email", async (ctx) => {
     const { to } = parseOr400(InternalTestEmailBody, ctx.request.body);
-    ctx.status = 202;
     ctx.body = await deps.emails.sendTest(to, ctx.state.requestId, ctx.state.log);
   });
 

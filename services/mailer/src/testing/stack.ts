@@ -29,6 +29,8 @@ export async function startPipeline(
   };
   let mailer: RunningService | undefined = opts.startMailer === false ? undefined : await startMailer(env);
   const sql = new pg.Pool({ connectionString: db.url, max: 3 });
+  // The database is dropped WITH (FORCE) at the end; a connection still closing then must not crash the run.
+  sql.on("error", () => undefined);
   return {
     db,
     env,

@@ -1,7 +1,8 @@
 import {
   CHANNELS,
-  EmailSettingsTestResponse,
   InternalMailSettings,
+  InternalTestEmailResult,
+  type EmailSettingsTestResponse,
   SettingsChangedEvent,
   type AdminCompanySettings,
   type PublicCompanySettings,
@@ -25,6 +26,7 @@ import { companyPatch, decryptedApiKey, toAdminCompanySettings, toPublicCompanyS
 import type { SecretBox } from "./secret-box";
 import { themeDefaults, toThemeSettings } from "./theme";
 
+export const TEST_EMAIL_FAILED_MESSAGE = "Kon geen test e-mail verzenden.";
 export const MISSING_MAIL_SETTINGS_MESSAGE =
   "Ontbrekende gegevens - Vul eerst SendGrid API key en afzender e-mail in.";
 
@@ -36,12 +38,15 @@ export interface SettingsDeps {
   keys: Keyspace;
   logger: Logger;
   mailer: ReturnType<typeof createInternalClient>;
+  /** Called on this replica right after a write, before the event goes out to the others. */
+  changed?: (kind: SettingsChangedEvent["kind"]) => void;
 }
 
 /** The use cases of the settings service; routes only parse and map to HTTP. */
 export function settingsDomain(deps: SettingsDeps) {
-  const announce = (kind: SettingsChangedEvent["kind"]) =>
-    publishEvent(
+  const announce = (kind: SettingsChangedEvent["kind"]) => {
+    deps.changed?.(kind);
+    return publishEvent(
       deps.redis,
       deps.keys,
       CHANNELS.settingsChanged,
@@ -49,6 +54,7 @@ export function settingsDomain(deps: SettingsDeps) {
       { kind, at: new Date().toISOString() },
       deps.logger,
     );
+  };
 
   return {
     async publicCompany(): Promise<PublicCompanySettings> {
@@ -84,26 +90,34 @@ export function settingsDomain(deps: SettingsDeps) {
         company: toPublicCompanySettings(row),
       });
     },
-    /** Asks the mailer to queue a test e-mail to the configured sender address. */
+    /** Asks the mailer to send a test e-mail to the configured sender address, and waits for the provider. */
     async sendTestEmail(requestId?: string): Promise<EmailSettingsTestResponse> {
       const row = await deps.company.get();
       const to = row.fromEmailAddress;
       if (!decryptedApiKey(row, deps.box) || !to)
         throw new HttpError(409, "conflict", MISSING_MAIL_SETTINGS_MESSAGE);
+      let result: InternalTestEmailResult;
       try {
-        return await deps.mailer("/internal/test-email", EmailSettingsTestResponse, {
+        result = await deps.mailer("/internal/test-email", InternalTestEmailResult, {
           method: "POST",
           body: { to },
           requestId,
         });
       } catch (err) {
-        deps.logger.warn({ err: (err as Error).message }, "test e-mail not queued");
+        deps.logger.warn({ err: (err as Error).message }, "test e-mail not sent");
         if (err instanceof InternalCallError && err.status !== undefined && err.status < 500)
           throw new HttpError(502, "bad_gateway", "De maildienst weigerde de test e-mail.");
         if (err instanceof InternalCallError)
           throw serviceUnavailable("De maildienst is tijdelijk niet bereikbaar. Probeer het zo opnieuw.");
         throw new HttpError(502, "bad_gateway", "De maildienst gaf een onverwacht antwoord.");
       }
+      if (result.status === "failed")
+        throw new HttpError(
+          502,
+          "test_email_failed",
+          `${TEST_EMAIL_FAILED_MESSAGE} ${result.reason ?? ""}`.trim(),
+        );
+      return { id: result.id, status: "sent", to: result.to };
     },
   };
 }

@@ -27,7 +27,6 @@ export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Route
     ctx.body = await domain.resetTheme();
   });
   router.post("/email-settings/test", async (ctx) => {
-    ctx.status = 202;
     ctx.body = await domain.sendTestEmail(ctx.state.requestId);
   });
   return router;

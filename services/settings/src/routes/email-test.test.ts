@@ -40,9 +40,23 @@ describe("POST /api/admin/email-settings/test", () => {
   it("asks the mailer, with the internal token, to send to the sender address (no fake lead)", async () => {
     await save({ sendgridApiKey: API_KEY, fromEmailAddress: "info@lease.nl" });
     const res = await sendTest();
-    expect(res.status).toBe(202);
-    expect(await res.json()).toEqual({ id: expect.any(String), status: "queued", to: "info@lease.nl" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id: expect.any(String), status: "sent", to: "info@lease.nl" });
     expect(h.mailer.calls.at(-1)).toEqual({ token: h.env.INTERNAL_TOKEN, body: { to: "info@lease.nl" } });
+  });
+
+  it("answers 502 with the provider's refusal in Dutch when the test e-mail was not sent", async () => {
+    h.mailer.verdict = { status: "failed", reason: "SendGrid weigerde de API key (401)." };
+    try {
+      const res = await sendTest();
+      expect(res.status).toBe(502);
+      expect(await res.json()).toEqual({
+        code: "test_email_failed",
+        message: "Kon geen test e-mail verzenden. SendGrid weigerde de API key (401).",
+      });
+    } finally {
+      h.mailer.verdict = { status: "sent", reason: null };
+    }
   });
 
   it("answers 503 when the mailer is unreachable, 502 when it refuses", async () => {
@@ -50,7 +64,7 @@ describe("POST /api/admin/email-settings/test", () => {
     expect((await sendTest()).status).toBe(503);
     h.mailer.status = 400;
     expect((await sendTest()).status).toBe(502);
-    h.mailer.status = 202;
+    h.mailer.status = 200;
     await h.mailer.close();
     const res = await sendTest();
     expect(res.status).toBe(503);

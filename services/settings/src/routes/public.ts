@@ -1,15 +1,23 @@
-import { createHash } from "node:crypto";
 import Router from "@koa/router";
 import type { Context } from "koa";
 import type { SettingsDomain } from "../domain/settings";
+import type { PublicKind, PublicSnapshots } from "../domain/public-snapshots";
 
-/** Browsers and proxies may keep public settings briefly; an ETag makes revalidation cheap. */
-export const PUBLIC_CACHE_CONTROL = "public, max-age=60";
+/**
+ * Browsers and proxies may keep public settings but must ask before each use; the ETag makes
+ * that a 304. A longer max-age would show staff (and everyone) the old theme or company details
+ * for that long after a save.
+ */
+export const PUBLIC_CACHE_CONTROL = "public, no-cache";
 
-function sendCacheable(ctx: Context, body: unknown) {
-  const json = JSON.stringify(body);
+async function sendCacheable(
+  ctx: Context,
+  snapshots: PublicSnapshots,
+  kind: PublicKind,
+  load: () => Promise<unknown>,
+) {
+  const { json, etag } = await snapshots.get(kind, load);
   ctx.set("Cache-Control", PUBLIC_CACHE_CONTROL);
-  const etag = `"${createHash("sha1").update(json).digest("base64url")}"`;
   ctx.set("ETag", etag);
   ctx.status = 200;
   ctx.type = "application/json";
@@ -30,9 +38,11 @@ function matchesIfNoneMatch(header: string, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
-export function publicRoutes(domain: SettingsDomain): Router {
+export function publicRoutes(domain: SettingsDomain, snapshots: PublicSnapshots): Router {
   const router = new Router({ prefix: "/api" });
-  router.get("/company-settings", async (ctx) => sendCacheable(ctx, await domain.publicCompany()));
-  router.get("/theme-settings", async (ctx) => sendCacheable(ctx, await domain.theme()));
+  router.get("/company-settings", (ctx) =>
+    sendCacheable(ctx, snapshots, "company", () => domain.publicCompany()),
+  );
+  router.get("/theme-settings", (ctx) => sendCacheable(ctx, snapshots, "theme", () => domain.theme()));
   return router;
 }

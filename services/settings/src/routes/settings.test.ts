@@ -38,7 +38,7 @@ describe("public settings", () => {
     for (const path of ["/api/company-settings", "/api/theme-settings"]) {
       const first = await h.api(path);
       expect(first.status).toBe(200);
-      expect(first.headers.get("cache-control")).toBe("public, max-age=60");
+      expect(first.headers.get("cache-control")).toBe("public, no-cache");
       const etag = first.headers.get("etag");
       expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
       const again = await h.api(path, { headers: { "if-none-match": etag! } });
@@ -56,6 +56,25 @@ describe("public settings", () => {
     expect(after.status).toBe(200);
     expect((await after.json()).accentColor).toBe("#123456");
     await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+  });
+
+  it("serves a change written by another replica once its settings-changed event arrives", async () => {
+    await h.api("/api/theme-settings"); // this replica now holds the theme in memory
+    const pool = createPool(h.db.url, createLogger("test", "silent"));
+    const redis = h.sessionDeps.redis;
+    try {
+      await pool.query("UPDATE settings.theme_settings SET accent_color = '#ABCDEF'");
+      await redis.publish(
+        h.sessionDeps.keys("events", CHANNELS.settingsChanged),
+        JSON.stringify({ kind: "theme", at: new Date().toISOString() }),
+      );
+      await expect
+        .poll(async () => (await (await h.api("/api/theme-settings")).json()).accentColor)
+        .toBe("#ABCDEF");
+    } finally {
+      await pool.end();
+      await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+    }
   });
 });
 

@@ -130,6 +130,11 @@ export function createAdminSockets(o: AdminSocketOptions) {
     recheck(username: string) {
       recheckSessions(username);
     },
+
+    /** Sends the same text to every open admin socket of this replica. */
+    broadcast(text: string): void {
+      for (const ws of states.keys()) if (ws.readyState === ws.OPEN) ws.send(text);
+    },
     async close(): Promise<void> {
       clearInterval(recheck);
       clearInterval(ping);

@@ -24,8 +24,8 @@ export function Badge({ tone, children }: { tone: keyof typeof TONES; children: 
 type Variant = "primary" | "secondary" | "danger" | "accent";
 
 const VARIANTS: Record<Variant, string> = {
-  primary: "bg-primary text-white hover:bg-primary-hover",
-  accent: "bg-accent text-white hover:brightness-95",
+  primary: "bg-primary-strong text-white hover:bg-primary-hover-strong",
+  accent: "bg-accent-strong text-white hover:brightness-95",
   secondary: "border border-gray-300 bg-white text-gray-800 hover:bg-gray-50",
   danger: "bg-red-600 text-white hover:bg-red-700",
 };
@@ -112,7 +112,11 @@ export function SettingsField({
         {label}
       </label>
       {children}
-      {hint && <div className="mt-1 text-xs text-gray-600">{hint}</div>}
+      {hint && (
+        <div id={`${id}-hint`} className="mt-1 text-xs text-gray-600">
+          {hint}
+        </div>
+      )}
       {error && (
         <p id={`${id}-fout`} className="mt-1 text-sm font-medium text-red-700" data-testid="field-error">
           {error}

@@ -9,7 +9,7 @@ export function emailTypeLabel(type: string): string {
 export function deliveryBadge(
   status: EmailMessage["deliveryStatus"],
 ): { label: string; tone: "yellow" | "green" | "red" } | null {
-  if (status === "queued") return { label: "In wachtrij", tone: "yellow" };
+  if (status === "queued") return { label: "In de wachtrij", tone: "yellow" };
   if (status === "sent") return { label: "Verzonden", tone: "green" };
   if (status === "failed") return { label: "Verzenden mislukt", tone: "red" };
   return null;

@@ -1,4 +1,4 @@
-import { ServerWsMessage, type VisitorUpdateMessage } from "@lease/contracts";
+import { ServerWsMessage, type MailOutcomeMessage, type VisitorUpdateMessage } from "@lease/contracts";
 import { RETRY_AFTER_CLOSE_MS, RETRY_AFTER_THROW_MS } from "./live";
 
 type SocketLike = Pick<WebSocket, "close"> & {
@@ -10,15 +10,17 @@ type SocketLike = Pick<WebSocket, "close"> & {
 
 export interface LiveConnectionOptions {
   url: string;
-  onUpdate: (data: VisitorUpdateMessage["data"]) => void;
+  onUpdate?: (data: VisitorUpdateMessage["data"]) => void;
+  /** The mailer's answers for e-mails the admin sent (relayed on the same socket). */
+  onMailOutcome?: (data: MailOutcomeMessage["data"]) => void;
   onConnected: (connected: boolean) => void;
   createSocket?: (url: string) => SocketLike;
   log?: (message: string, detail: unknown) => void;
 }
 
 /**
- * The Analytics tab's WebSocket (SPEC §4, §7): reports connected / lost, hands each visitor-update
- * to onUpdate, and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
+ * The admin WebSocket (SPEC §4, §7): reports connected / lost, hands each visitor-update to
+ * onUpdate and each mail-outcome to onMailOutcome, and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
  * only logged. Returns a stop function.
  */
 export function startLiveConnection(options: LiveConnectionOptions): () => void {
@@ -43,7 +45,9 @@ export function startLiveConnection(options: LiveConnectionOptions): () => void 
     socket.onopen = () => options.onConnected(true);
     socket.onmessage = (event) => {
       try {
-        options.onUpdate(ServerWsMessage.parse(JSON.parse(String(event.data))).data);
+        const message = ServerWsMessage.parse(JSON.parse(String(event.data)));
+        if (message.type === "visitor-update") options.onUpdate?.(message.data);
+        else options.onMailOutcome?.(message.data);
       } catch (error) {
         log("Live bezoekers: onbekend bericht", error);
       }

@@ -1,6 +1,5 @@
 import { Badge, Counter, LoadingText, Panel } from "../components/ui";
-import { formatAmsterdamDateTime } from "../lib/format";
-import { browserName, pageLabel } from "../lib/live";
+import { ActiveVisitorsTable } from "./ActiveVisitorsTable";
 import { useLiveVisitors } from "./useLiveVisitors";
 import { AnalyticsPeriod } from "./AnalyticsPeriod";
 
@@ -38,38 +37,7 @@ export function AnalyticsTab() {
           ) : visitors.length === 0 ? (
             <p className="text-gray-600">Geen actieve bezoekers</p>
           ) : (
-            <div className="overflow-x-auto">
-              <table className="w-full min-w-[40rem] text-left text-sm" data-testid="active-visitors">
-                <thead className="text-gray-600">
-                  <tr>
-                    {["Pagina", "User agent", "Stad", "Land", "IP-adres", "Laatst gezien"].map((head) => (
-                      <th key={head} scope="col" className="py-2 pr-3 font-medium">
-                        {head}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-gray-100">
-                  {visitors.map((visitor) => (
-                    <tr key={visitor.id}>
-                      <td className="py-2 pr-3 text-gray-900">{pageLabel(visitor.page)}</td>
-                      <td className="py-2 pr-3" title={visitor.userAgent}>
-                        <span className="block font-medium">{browserName(visitor.userAgent)}</span>
-                        <span className="block max-w-[16rem] truncate text-xs text-gray-500">
-                          {visitor.userAgent}
-                        </span>
-                      </td>
-                      <td className="py-2 pr-3">{visitor.city || "-"}</td>
-                      <td className="py-2 pr-3">{visitor.country || "-"}</td>
-                      <td className="py-2 pr-3 font-mono text-xs">{visitor.ipAddress || "-"}</td>
-                      <td className="py-2 pr-3 whitespace-nowrap">
-                        {formatAmsterdamDateTime(visitor.lastSeen)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ActiveVisitorsTable visitors={visitors} />
           )}
           <p className="mt-4 text-xs text-gray-500">
             <a href="https://db-ip.com" target="_blank" rel="noopener noreferrer" className="underline">

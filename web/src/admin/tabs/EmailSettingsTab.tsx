@@ -1,8 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
-import { ADMIN_KEYS, fetchCompanySettings, fieldErrors, sendTestEmail, updateCompanySettings } from "../api";
+import {
+  ADMIN_KEYS,
+  errorStatus,
+  fetchCompanySettings,
+  fieldErrors,
+  sendTestEmail,
+  updateCompanySettings,
+} from "../api";
 import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
 import {
   EMAIL_STATUS_TEXT,
@@ -66,12 +74,13 @@ export function EmailSettingsTab() {
       // The test uses the stored settings, so unsaved changes are saved first.
       if (unsaved && !(await saveChanges())) return;
       try {
-        const queued = await sendTestEmail();
-        notify({ title: "Test e-mail verzonden", description: `Controleer de inbox van ${queued.to}` });
-      } catch {
+        // Answers once SendGrid accepted the e-mail (or refused it, or stayed silent for 8 s).
+        const sent = await sendTestEmail();
+        notify({ title: "Test e-mail verzonden", description: `Controleer de inbox van ${sent.to}` });
+      } catch (error) {
         notify({
           title: "Test gefaald",
-          description: "Kon geen test e-mail verzenden. Controleer de instellingen.",
+          description: testFailure(error),
           variant: "destructive",
         });
       }
@@ -183,6 +192,16 @@ export function EmailSettingsTab() {
       </p>
     </Panel>
   );
+}
+
+const TEST_FAILED = "Kon geen test e-mail verzenden. Controleer de instellingen.";
+
+/** SPEC §8's text, with the provider's refusal (in Dutch, from the server) when there is one. */
+function testFailure(error: unknown): string {
+  const message = userErrorMessage(error, "");
+  if (errorStatus(error) !== 502 || !message.startsWith("Kon geen test e-mail verzenden."))
+    return TEST_FAILED;
+  return `${message} Controleer de instellingen.`;
 }
 
 function FormatBadge({ valid }: { valid: boolean }) {

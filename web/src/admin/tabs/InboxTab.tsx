@@ -1,33 +1,42 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { EmailMessage } from "@lease/contracts";
+import type { EmailFolder, EmailMessage } from "@lease/contracts";
 import { useRef, useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
 import { useNotice } from "../../components/notice";
-import { ADMIN_KEYS, deleteEmail, fetchEmails, markEmailRead } from "../api";
+import { ADMIN_KEYS, deleteEmail, fetchEmails, markEmailRead, retryEmail } from "../api";
 import { Badge, Button, LoadingText, Panel } from "../components/ui";
 import { formatAmsterdamDateTime, previewText } from "../lib/format";
 import { deliveryBadge, emailTime, emailTypeLabel, unreadCount } from "../lib/inbox";
+import { useMailOutcomes } from "../lib/use-admin-socket";
 import { EmailTypeIcon } from "../components/EmailTypeIcon";
 
 const INBOX_REFRESH_MS = 30_000;
+const FOLDERS: { id: EmailFolder; label: string }[] = [
+  { id: "inbox", label: "Ontvangen" },
+  { id: "sent", label: "Verzonden" },
+];
 
 export function InboxTab() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
+  // Received mail and the mail sent from the panel (with its delivery state) are kept apart.
+  const [folder, setFolder] = useState<EmailFolder>("inbox");
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const detailRef = useRef<HTMLDivElement>(null);
   // Pages of 500, newest first; "Meer laden" adds the next older page. The refresh re-reads every
   // loaded page, so read marks and deletions show everywhere.
   const emails = useInfiniteQuery({
-    queryKey: ADMIN_KEYS.emails,
-    queryFn: ({ pageParam }) => fetchEmails(pageParam),
+    queryKey: [...ADMIN_KEYS.emails, folder],
+    queryFn: ({ pageParam }) => fetchEmails(folder, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
     refetchInterval: INBOX_REFRESH_MS,
     staleTime: 0,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.emails });
+  // SendGrid's answers arrive over the admin socket: sent mail shows them without waiting 30 s.
+  useMailOutcomes(() => void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEYS.emails, "sent"] }));
 
   const markRead = useMutation({ mutationFn: markEmailRead, onSuccess: () => void refresh() });
   const remove = useMutation({
@@ -41,6 +50,20 @@ export function InboxTab() {
       notify({
         title: "Fout bij Verwijderen",
         description: userErrorMessage(error, "Er is een fout opgetreden"),
+        variant: "destructive",
+      }),
+  });
+
+  const retry = useMutation({
+    mutationFn: retryEmail,
+    onSuccess: () => {
+      notify({ title: "In de wachtrij", description: "De e-mail wordt opnieuw verstuurd." });
+      void refresh();
+    },
+    onError: (error) =>
+      notify({
+        title: "Fout bij Verzenden",
+        description: userErrorMessage(error, "Er is een fout opgetreden bij het verzenden"),
         variant: "destructive",
       }),
   });
@@ -62,9 +85,13 @@ export function InboxTab() {
       <Panel
         className="lg:col-span-2"
         title={
-          <span className="flex flex-wrap items-center gap-2">
-            E-mail Inbox ({total})<Badge tone={unread > 0 ? "red" : "gray"}>{unread} ongelezen</Badge>
-          </span>
+          folder === "inbox" ? (
+            <span className="flex flex-wrap items-center gap-2">
+              E-mail Inbox ({total})<Badge tone={unread > 0 ? "red" : "gray"}>{unread} ongelezen</Badge>
+            </span>
+          ) : (
+            `Verzonden e-mail (${total})`
+          )
         }
         actions={
           <Button variant="secondary" onClick={() => void refresh()} disabled={emails.isFetching}>
@@ -72,6 +99,21 @@ export function InboxTab() {
           </Button>
         }
       >
+        <div className="mb-4 flex gap-2" role="group" aria-label="Map">
+          {FOLDERS.map((entry) => (
+            <Button
+              key={entry.id}
+              variant={folder === entry.id ? "primary" : "secondary"}
+              aria-pressed={folder === entry.id}
+              onClick={() => {
+                setFolder(entry.id);
+                setSelectedId(null);
+              }}
+            >
+              {entry.label}
+            </Button>
+          ))}
+        </div>
         {emails.isPending ? (
           <LoadingText />
         ) : emails.isError && !emails.data ? (
@@ -79,7 +121,9 @@ export function InboxTab() {
             {userErrorMessage(emails.error, "Kon de inbox niet laden")}
           </p>
         ) : list.length === 0 ? (
-          <p className="py-8 text-center text-gray-600">Geen e-mails ontvangen</p>
+          <p className="py-8 text-center text-gray-600">
+            {folder === "inbox" ? "Geen e-mails ontvangen" : "Nog geen e-mails verzonden"}
+          </p>
         ) : (
           <ul className="max-h-[32rem] space-y-2 overflow-y-auto pr-1" data-testid="inbox-list">
             {list.map((email) => (
@@ -109,7 +153,8 @@ export function InboxTab() {
         {selected ? (
           <EmailDetail
             email={selected}
-            busy={remove.isPending}
+            busy={remove.isPending || retry.isPending}
+            onRetry={() => retry.mutate(selected.id)}
             onDelete={() => {
               if (window.confirm("Weet je zeker dat je deze e-mail wilt verwijderen?"))
                 remove.mutate(selected.id);
@@ -127,6 +172,7 @@ export function InboxTab() {
 
 function InboxItem({ email, active, onOpen }: { email: EmailMessage; active: boolean; onOpen: () => void }) {
   const delivery = deliveryBadge(email.deliveryStatus);
+  const outgoing = delivery !== null;
   return (
     <button
       type="button"
@@ -145,7 +191,7 @@ function InboxItem({ email, active, onOpen }: { email: EmailMessage; active: boo
       <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-gray-600">
         <span className="flex items-center gap-1 font-semibold text-gray-700">
           <EmailTypeIcon type={email.messageType} />
-          {emailTypeLabel(email.messageType)}
+          {outgoing ? "Verzonden e-mail" : emailTypeLabel(email.messageType)}
         </span>
         <span>{formatAmsterdamDateTime(emailTime(email))}</span>
       </div>
@@ -153,7 +199,7 @@ function InboxItem({ email, active, onOpen }: { email: EmailMessage; active: boo
         {email.subject}
       </p>
       <p className="text-sm wrap-anywhere text-gray-700">
-        {email.senderName} &lt;{email.senderEmail}&gt;
+        {outgoing ? `Aan: ${email.recipientEmail}` : `${email.senderName} <${email.senderEmail}>`}
       </p>
       <p className="mt-1 text-sm break-words text-gray-600">{previewText(email.messageBody)}</p>
       {delivery && (
@@ -169,10 +215,12 @@ function EmailDetail({
   email,
   busy,
   onDelete,
+  onRetry,
 }: {
   email: EmailMessage;
   busy: boolean;
   onDelete: () => void;
+  onRetry: () => void;
 }) {
   const delivery = deliveryBadge(email.deliveryStatus);
   return (
@@ -181,7 +229,7 @@ function EmailDetail({
         <div className="flex flex-wrap items-start justify-between gap-3">
           <h2 className="text-xl font-bold break-words text-gray-900">{email.subject}</h2>
           <div className="flex gap-2">
-            <Badge tone="blue">{emailTypeLabel(email.messageType)}</Badge>
+            <Badge tone="blue">{delivery ? "Verzonden e-mail" : emailTypeLabel(email.messageType)}</Badge>
             {delivery && <Badge tone={delivery.tone}>{delivery.label}</Badge>}
           </div>
         </div>
@@ -193,7 +241,7 @@ function EmailDetail({
           <div>
             <dt className="font-medium text-gray-600">E-mail</dt>
             <dd className="wrap-anywhere text-gray-900">
-              <a className="text-primary underline" href={`mailto:${email.senderEmail}`}>
+              <a className="text-primary-strong underline" href={`mailto:${email.senderEmail}`}>
                 {email.senderEmail}
               </a>
             </dd>
@@ -209,12 +257,27 @@ function EmailDetail({
             <dd className="text-gray-900">{formatAmsterdamDateTime(emailTime(email))}</dd>
           </div>
         </dl>
+        {email.failureReason && (
+          <p
+            className="rounded-card border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+            data-testid="failure-reason"
+          >
+            {email.failureReason}
+          </p>
+        )}
         <div className="rounded-card border border-gray-200 bg-gray-50 p-4 whitespace-pre-wrap wrap-anywhere text-gray-900">
           {email.messageBody}
         </div>
-        <Button variant="danger" onClick={onDelete} disabled={busy}>
-          Verwijderen
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          {email.deliveryStatus === "failed" && (
+            <Button onClick={onRetry} disabled={busy}>
+              Opnieuw versturen
+            </Button>
+          )}
+          <Button variant="danger" onClick={onDelete} disabled={busy}>
+            Verwijderen
+          </Button>
+        </div>
       </div>
     </Panel>
   );

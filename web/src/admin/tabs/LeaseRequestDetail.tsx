@@ -50,13 +50,13 @@ export function LeaseRequestDetail({
         </div>
         <dl className="grid gap-4 sm:grid-cols-2">
           <Detail label="E-mail">
-            <a className="wrap-anywhere text-primary underline" href={`mailto:${request.email}`}>
+            <a className="wrap-anywhere text-primary-strong underline" href={`mailto:${request.email}`}>
               {request.email}
             </a>
           </Detail>
           <Detail label="Telefoon">
             <a
-              className="text-primary underline"
+              className="text-primary-strong underline"
               href={`tel:${request.contactNumber.replace(/[^\d+]/g, "")}`}
             >
               {request.contactNumber}
@@ -67,7 +67,7 @@ export function LeaseRequestDetail({
           <Detail label="Auto URL" wide>
             {isSafeHttpUrl(request.carUrl) ? (
               <a
-                className="wrap-anywhere text-primary underline"
+                className="wrap-anywhere text-primary-strong underline"
                 href={request.carUrl}
                 target="_blank"
                 rel="noopener noreferrer"

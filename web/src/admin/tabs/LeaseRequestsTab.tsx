@@ -163,7 +163,23 @@ export function LeaseRequestsTab() {
               {userErrorMessage(list.error, "Kon de aanvragen niet laden")}
             </p>
           ) : data && data.items.length === 0 ? (
-            <p className="py-8 text-center text-gray-600">Nog geen lease aanvragen ontvangen</p>
+            filter.q || filter.status ? (
+              <div className="py-8 text-center text-gray-600" data-testid="no-matches">
+                <p>Geen lease aanvragen gevonden voor deze zoekopdracht.</p>
+                <Button
+                  variant="secondary"
+                  className="mt-3"
+                  onClick={() => {
+                    setSearch("");
+                    setFilter((current) => ({ ...current, q: "", status: "", page: 1 }));
+                  }}
+                >
+                  Zoekopdracht wissen
+                </Button>
+              </div>
+            ) : (
+              <p className="py-8 text-center text-gray-600">Nog geen lease aanvragen ontvangen</p>
+            )
           ) : (
             <ul className="max-h-[32rem] space-y-2 overflow-y-auto pr-1" data-testid="lease-list">
               {data?.items.map((request) => (

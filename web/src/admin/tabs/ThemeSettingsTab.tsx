@@ -13,8 +13,9 @@ import { userErrorMessage } from "../../api/client";
 import { THEME_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { applyTheme, themeToCssVariables } from "../../lib/theme";
-import { fetchTheme, fieldErrors, resetTheme, updateTheme } from "../api";
+import { fetchTheme, fieldErrors, updateTheme } from "../api";
 import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { contrastWarning } from "../lib/theme-contrast";
 
 const COLOR_FIELDS: { key: keyof ThemeValues; label: string }[] = [
   { key: "primaryColor", label: "Primaire kleur" },
@@ -27,6 +28,8 @@ const COLOR_FIELDS: { key: keyof ThemeValues; label: string }[] = [
 ];
 
 const HEX = /^#[0-9A-Fa-f]{6}$/;
+const RESET_QUESTION =
+  "Het standaard theme invullen? Je eigen kleuren en afrondingen gaan verloren zodra je opslaat.";
 
 function themeValues(theme: Partial<ThemeSettings> | undefined): ThemeValues {
   const values = { ...THEME_DEFAULTS } as ThemeValues;
@@ -45,6 +48,8 @@ export function ThemeSettingsTab() {
   const stored = themeValues(theme.data);
   const [editing, setEditing] = useState(false);
   const [previewing, setPreviewing] = useState(false);
+  // "Standaard herstellen" fills in the defaults; Save stores them, Cancel keeps the stored theme.
+  const [resetting, setResetting] = useState(false);
   const [draft, setDraft] = useState<ThemeValues>(stored);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
@@ -62,6 +67,7 @@ export function ThemeSettingsTab() {
     setDraft(themeValues(saved));
     setEditing(false);
     setPreviewing(false);
+    setResetting(false);
     setErrors({});
     notify({ title, description });
   };
@@ -75,12 +81,14 @@ export function ThemeSettingsTab() {
   };
   const save = useMutation({
     mutationFn: updateTheme,
-    onSuccess: (saved) => afterStore(saved, "Theme Opgeslagen", "Het theme is toegepast op de website."),
-    onError,
-  });
-  const reset = useMutation({
-    mutationFn: resetTheme,
-    onSuccess: (saved) => afterStore(saved, "Theme Opgeslagen", "Het standaard theme is hersteld."),
+    onSuccess: (saved) =>
+      afterStore(
+        saved,
+        "Theme Opgeslagen",
+        THEME_FIELDS.every((key) => saved[key] === THEME_DEFAULTS[key])
+          ? "Het standaard theme is hersteld."
+          : "Het theme is toegepast op de website.",
+      ),
     onError,
   });
 
@@ -107,13 +115,20 @@ export function ThemeSettingsTab() {
   const shown = editing ? draft : stored;
   const set = (key: keyof ThemeValues, value: string) =>
     setDraft((current) => ({ ...current, [key]: value }));
-  const busy = save.isPending || reset.isPending;
+  const busy = save.isPending;
   const cancel = () => {
     applyTheme(stored);
     setDraft(stored);
     setEditing(false);
     setPreviewing(false);
+    setResetting(false);
     setErrors({});
+  };
+  const resetToDefaults = () => {
+    if (!window.confirm(RESET_QUESTION)) return;
+    setDraft({ ...THEME_DEFAULTS });
+    setResetting(true);
+    if (previewing) applyTheme(THEME_DEFAULTS);
   };
   const preview = () => {
     applyTheme(draft);
@@ -140,7 +155,7 @@ export function ThemeSettingsTab() {
               <Button variant="secondary" onClick={cancel} disabled={busy}>
                 Annuleren
               </Button>
-              <Button variant="danger" onClick={() => reset.mutate()} disabled={busy}>
+              <Button variant="danger" onClick={resetToDefaults} disabled={busy}>
                 Standaard herstellen
               </Button>
             </>
@@ -156,6 +171,15 @@ export function ThemeSettingsTab() {
           )
         }
       >
+        {resetting && (
+          <p
+            className="mb-4 rounded-card border border-blue-300 bg-blue-50 p-3 text-sm text-blue-900"
+            role="status"
+          >
+            De standaardwaarden zijn ingevuld. Klik op Opslaan om ze te bewaren, of op Annuleren om je eigen
+            theme te houden.
+          </p>
+        )}
         {previewing && (
           <p
             className="mb-4 rounded-card border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-900"
@@ -194,28 +218,44 @@ export function ThemeSettingsTab() {
           })}
         </div>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {COLOR_FIELDS.map(({ key, label }) => (
-            <SettingsField key={key} id={`theme-${key}`} label={label} error={errors[key]}>
-              <div className="mt-1 flex gap-2">
-                <input
-                  type="color"
-                  aria-label={`${label} kiezen`}
-                  className="h-10 w-12 shrink-0 cursor-pointer rounded border border-gray-300 bg-white disabled:cursor-default"
-                  disabled={!editing}
-                  value={HEX.test(shown[key]) ? shown[key].toLowerCase() : "#000000"}
-                  onChange={(event) => set(key, event.target.value.toUpperCase())}
-                />
-                <input
-                  id={`theme-${key}`}
-                  className={`${TEXT_INPUT} mt-0 font-mono uppercase`}
-                  readOnly={!editing}
-                  maxLength={7}
-                  value={shown[key]}
-                  onChange={(event) => set(key, event.target.value)}
-                />
-              </div>
-            </SettingsField>
-          ))}
+          {COLOR_FIELDS.map(({ key, label }) => {
+            const warning = contrastWarning(key, shown[key]);
+            return (
+              <SettingsField
+                key={key}
+                id={`theme-${key}`}
+                label={label}
+                error={errors[key]}
+                hint={
+                  warning && (
+                    <span className="font-medium text-yellow-900" data-testid="contrast-warning">
+                      {warning}
+                    </span>
+                  )
+                }
+              >
+                <div className="mt-1 flex gap-2">
+                  <input
+                    type="color"
+                    aria-label={`${label} kiezen`}
+                    className="h-10 w-12 shrink-0 cursor-pointer rounded border border-gray-300 bg-white disabled:cursor-default"
+                    disabled={!editing}
+                    value={HEX.test(shown[key]) ? shown[key].toLowerCase() : "#000000"}
+                    onChange={(event) => set(key, event.target.value.toUpperCase())}
+                  />
+                  <input
+                    id={`theme-${key}`}
+                    className={`${TEXT_INPUT} mt-0 font-mono uppercase`}
+                    readOnly={!editing}
+                    maxLength={7}
+                    value={shown[key]}
+                    onChange={(event) => set(key, event.target.value)}
+                    aria-describedby={warning ? `theme-${key}-hint` : undefined}
+                  />
+                </div>
+              </SettingsField>
+            );
+          })}
           <RadiusSelect
             id="theme-buttonRadius"
             label="Afronding knoppen"
@@ -283,8 +323,12 @@ function ThemePreview({ theme }: { theme: ThemeValues }) {
         <p className="text-xl font-bold">Zakelijk auto leasen</p>
         <p className="mt-1 text-white/90">Zo ziet de hero sectie eruit.</p>
         <div className="mt-4 flex flex-wrap gap-3">
-          <span className="rounded-button bg-primary px-4 py-2 font-semibold text-white">Primaire knop</span>
-          <span className="rounded-button bg-accent px-4 py-2 font-semibold text-white">Accent knop</span>
+          <span className="rounded-button bg-primary-strong px-4 py-2 font-semibold text-white">
+            Primaire knop
+          </span>
+          <span className="rounded-button bg-accent-strong px-4 py-2 font-semibold text-white">
+            Accent knop
+          </span>
         </div>
       </div>
       <div className="rounded-card border border-gray-200 bg-white p-5 shadow-sm">

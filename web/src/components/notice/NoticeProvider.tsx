@@ -1,5 +1,14 @@
-import { createContext, useContext, useState, useSyncExternalStore, type ReactNode } from "react";
+import {
+  createContext,
+  useContext,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from "react";
 import { createNoticeStore, type NoticeInput, type NoticeStore } from "./notice-store";
+import { PLACEMENT_CLASSES, placementFor, type Placement } from "./placement";
 
 const NoticeContext = createContext<NoticeStore | null>(null);
 
@@ -20,17 +29,48 @@ export function useNotice(): { notify: (input: NoticeInput) => number; dismiss: 
   return { notify: store.show, dismiss: store.dismiss };
 }
 
+/** Keeps the notice in a corner where it covers no control, re-checked as the page scrolls or changes. */
+function usePlacement(noticeId: number | undefined) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [placement, setPlacement] = useState<Placement>("bottom-right");
+  useLayoutEffect(() => {
+    if (noticeId === undefined) return;
+    let frame = 0;
+    const place = () => {
+      frame = 0;
+      if (ref.current) setPlacement(placementFor(ref.current));
+    };
+    const soon = () => (frame ||= requestAnimationFrame(place));
+    place();
+    window.addEventListener("scroll", soon, { passive: true });
+    window.addEventListener("resize", soon);
+    // The page below changes too (another tab opens, a list loads).
+    const layout = new ResizeObserver(soon);
+    layout.observe(document.body);
+    return () => {
+      layout.disconnect();
+      cancelAnimationFrame(frame);
+      window.removeEventListener("scroll", soon);
+      window.removeEventListener("resize", soon);
+    };
+  }, [noticeId]);
+  return { ref, placement };
+}
+
 function NoticeViewport({ store }: { store: NoticeStore }) {
   const notice = useSyncExternalStore(store.subscribe, store.current, () => null);
   const destructive = notice?.variant === "destructive";
+  const { ref, placement } = usePlacement(notice?.id);
   return (
     <div
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex justify-center p-4 sm:inset-x-auto sm:right-0 sm:justify-end"
+      className={`pointer-events-none fixed z-[60] flex p-4 max-sm:inset-x-0 max-sm:justify-center ${PLACEMENT_CLASSES[placement]}`}
       aria-live={destructive ? "assertive" : "polite"}
       role={destructive ? "alert" : "status"}
+      data-placement={placement}
     >
       {notice && (
         <div
+          ref={ref}
           data-testid="notice"
           data-variant={notice.variant}
           className={`pointer-events-auto relative w-full max-w-sm rounded-card border p-4 pr-10 shadow-lg ${

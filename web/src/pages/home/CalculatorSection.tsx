@@ -11,6 +11,7 @@ import {
   maxDownPayment,
   parseCarPrice,
   parseInterestRate,
+  settledCarPrice,
   withEarlyInput,
   type CalculatorInput,
 } from "../../lib/calculator";
@@ -78,7 +79,7 @@ export function CalculatorSection() {
               value={priceText}
               onFocus={() => (downPaymentBeforeEdit.current = input.downPayment)}
               onChange={(event) => setPrice(event.target.value)}
-              onBlur={() => setPriceText(String(input.carPrice))}
+              onBlur={() => setPrice(String(settledCarPrice(input.carPrice)))}
               aria-describedby="calc-prijs-hint"
               className={FIELD}
             />

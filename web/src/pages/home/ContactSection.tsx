@@ -31,7 +31,10 @@ export function ContactSection() {
           <dl className="grid gap-6 sm:grid-cols-2">
             <ContactItem title="Telefoon">
               {company.phone ? (
-                <a href={telHref(company.phone)} className="font-semibold text-primary hover:underline">
+                <a
+                  href={telHref(company.phone)}
+                  className="font-semibold text-primary-strong hover:underline"
+                >
                   {company.phone}
                 </a>
               ) : (
@@ -43,7 +46,7 @@ export function ContactSection() {
               {company.email ? (
                 <a
                   href={`mailto:${company.email}`}
-                  className="font-semibold break-all text-primary hover:underline"
+                  className="font-semibold break-all text-primary-strong hover:underline"
                 >
                   {company.email}
                 </a>

@@ -8,7 +8,7 @@ export function CreditSection() {
     <Section labelledBy="bkr-titel">
       <div className="grid items-center gap-12 lg:grid-cols-2">
         <div>
-          <p className="font-semibold text-primary">Financiële lease met BKR-registratie</p>
+          <p className="font-semibold text-primary-strong">Financiële lease met BKR-registratie</p>
           <h2 id="bkr-titel" className="mt-2 text-3xl font-bold text-ink sm:text-4xl">
             Een BKR-registratie hoeft u niet tegen te houden
           </h2>
@@ -26,7 +26,7 @@ export function CreditSection() {
               "Vertrouwelijke behandeling en een eerlijk advies, ook als het (nog) niet kan",
               <>
                 21% btw terug, rente en afschrijving aftrekbaar:{" "}
-                <Link to="/financiele-lease" className="text-primary underline">
+                <Link to="/financiele-lease" className="text-primary-strong underline">
                   lees meer over financiële lease
                 </Link>
               </>,
@@ -50,7 +50,7 @@ export function CreditSection() {
               ["Rijden", "Na akkoord regelen wij het contract, de verzekering en de aflevering."],
             ].map(([title, text], index) => (
               <li key={title} className="flex gap-4">
-                <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-primary font-bold text-white">
+                <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-primary-strong font-bold text-white">
                   {index + 1}
                 </span>
                 <div>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { CreateLeaseRequestResponse } from "@lease/contracts";
 import { apiRequest, userErrorMessage } from "../../api/client";
 import { Field, Honeypot } from "../../components/form";
@@ -11,6 +11,7 @@ import {
   EMPTY_LEASE_REQUEST,
   checkLeaseRequest,
   focusFirstError,
+  withUrlScheme,
   type FieldErrors,
   type LeaseRequestField,
   type LeaseRequestValues,
@@ -31,6 +32,8 @@ const FIELD_IDS = {
   message: "aanvraag-bericht",
 } satisfies Partial<Record<keyof LeaseRequestValues, string>>;
 const REQUIRED_FIELDS: LeaseRequestField[] = ["carUrl", "contactNumber", "email"];
+/** Under each required field left empty, beside the form's "Vul alle verplichte velden in". */
+export const FIELD_REQUIRED_MESSAGE = "Dit veld is verplicht";
 
 export function LeaseRequestSection() {
   const { notify } = useNotice();
@@ -40,14 +43,34 @@ export function LeaseRequestSection() {
   const [phase, setPhase] = useState<Phase>("editing");
   const hydrated = useHydrated();
   useEarlyInput(FIELD_IDS, (early) => setValues((current) => ({ ...current, ...early })));
+  const thanks = useRef<HTMLHeadingElement>(null);
+  // Where focus goes once the form or the thanks replaces the other (null: leave it where it is).
+  const [focusAfter, setFocusAfter] = useState<"thanks" | "form" | null>(null);
 
-  const set = (field: keyof LeaseRequestValues) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  useEffect(() => {
+    if (!focusAfter) return;
+    const target = focusAfter === "thanks" ? thanks.current : document.getElementById(FIELD_IDS.carUrl);
+    setFocusAfter(null);
+    if (!target) return;
+    // Below the sticky header (scroll-margin-top), not under it, also on a phone.
+    target.scrollIntoView({ block: "start", behavior: "instant" });
+    target.focus({ preventScroll: true });
+  }, [focusAfter]);
+
+  // A field that is being corrected loses its message; the form's alert goes once all are filled.
+  const set = (field: keyof LeaseRequestValues) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (field in errors) setErrors(({ [field as LeaseRequestField]: _, ...rest }) => rest);
+    if (formError && REQUIRED_FIELDS.every((key) => next[key].trim())) setFormError(null);
+  };
 
   const reset = () => {
     setValues(EMPTY_LEASE_REQUEST);
     setErrors({});
     setFormError(null);
+    if (phase === "sent") setFocusAfter("form");
     setPhase("editing");
   };
 
@@ -55,17 +78,19 @@ export function LeaseRequestSection() {
     event.preventDefault();
     if (phase === "sending") return;
     const check = checkLeaseRequest(values);
-    setErrors(check.fieldErrors);
+    // Each required field left empty is marked, beside the form's "Vul alle verplichte velden in".
+    const empty = Object.fromEntries(
+      REQUIRED_FIELDS.filter((key) => !values[key].trim()).map((key) => [key, FIELD_REQUIRED_MESSAGE]),
+    );
+    const fieldErrors = { ...empty, ...check.fieldErrors };
+    setErrors(fieldErrors);
     setFormError(check.formError);
-    if (!check.body) {
-      // "Vul alle verplichte velden in" names no field: the first empty required one is meant.
-      const empty = REQUIRED_FIELDS.filter((key) => !values[key].trim()).map((key) => [key, check.formError]);
-      return focusFirstError({ ...Object.fromEntries(empty), ...check.fieldErrors }, FIELD_IDS);
-    }
+    if (!check.body) return focusFirstError(fieldErrors, FIELD_IDS);
     setPhase("sending");
     try {
       await apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", check.body);
       setPhase("sent");
+      setFocusAfter("thanks");
       notify({
         title: "Aanvraag Succesvol Verzonden!",
         description:
@@ -94,7 +119,14 @@ export function LeaseRequestSection() {
             <span className="mx-auto grid h-14 w-14 place-items-center rounded-full bg-accent text-white">
               <CheckIcon className="h-8 w-8 text-white" />
             </span>
-            <h3 className="mt-5 text-2xl font-bold text-ink">Bedankt voor uw aanvraag!</h3>
+            <h3
+              ref={thanks}
+              id="aanvraag-bedankt"
+              tabIndex={-1}
+              className="mt-5 text-2xl font-bold text-ink focus:outline-none"
+            >
+              Bedankt voor uw aanvraag!
+            </h3>
             <p className="mt-3 text-muted">
               Wij hebben uw aanvraag goed ontvangen. Uw vaste adviseur neemt binnen 24 uur contact met u op
               voor een vrijblijvende offerte.
@@ -128,6 +160,9 @@ export function LeaseRequestSection() {
                   placeholder="https://www.voorbeeld.nl/auto/..."
                   value={values.carUrl}
                   onChange={set("carUrl")}
+                  onBlur={() =>
+                    setValues((current) => ({ ...current, carUrl: withUrlScheme(current.carUrl.trim()) }))
+                  }
                 />
               )}
             </Field>
@@ -217,7 +252,7 @@ export function LeaseRequestSection() {
             <p className="text-sm text-muted">
               Uw aanvraag is vrijblijvend. Wij gebruiken uw gegevens alleen om contact met u op te nemen,
               zoals beschreven in ons{" "}
-              <a href="/privacy-beleid" className="text-primary underline">
+              <a href="/privacy-beleid" className="text-primary-strong underline">
                 Privacy Beleid
               </a>
               .

@@ -59,7 +59,7 @@ export function ServicesSection() {
           <Card key={product.title} className="flex flex-col">
             <h3 className="text-xl font-semibold text-ink">{product.title}</h3>
             <p className="mt-3 flex-1 text-muted">{product.text}</p>
-            <Link to={product.to} className="mt-5 font-semibold text-primary hover:underline">
+            <Link to={product.to} className="mt-5 font-semibold text-primary-strong hover:underline">
               Meer over {product.title.toLowerCase()} <span aria-hidden="true">→</span>
             </Link>
           </Card>
@@ -77,7 +77,7 @@ export function ServicesSection() {
         ))}
       </ul>
       <p className="mt-10 text-center">
-        <Link to="/zakelijke-lease" className="font-semibold text-primary hover:underline">
+        <Link to="/zakelijke-lease" className="font-semibold text-primary-strong hover:underline">
           Alles over zakelijke lease <span aria-hidden="true">→</span>
         </Link>
       </p>

@@ -85,7 +85,7 @@ export default function CookieBeleidPage() {
             <a
               key={browser.name}
               href={browser.href}
-              className="text-primary underline"
+              className="text-primary-strong underline"
               rel="noopener noreferrer"
             >
               {browser.name}

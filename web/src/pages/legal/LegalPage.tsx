@@ -69,7 +69,7 @@ export function CompanyAddressBlock({ company }: { company: CompanyDetails }) {
       {company.email && (
         <span className="block">
           E-mail:{" "}
-          <a href={`mailto:${company.email}`} className="text-primary underline">
+          <a href={`mailto:${company.email}`} className="text-primary-strong underline">
             {company.email}
           </a>
         </span>
@@ -77,7 +77,7 @@ export function CompanyAddressBlock({ company }: { company: CompanyDetails }) {
       {company.phone && (
         <span className="block">
           Telefoon:{" "}
-          <a href={telHref(company.phone)} className="text-primary underline">
+          <a href={telHref(company.phone)} className="text-primary-strong underline">
             {company.phone}
           </a>
         </span>

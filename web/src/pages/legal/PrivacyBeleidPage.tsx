@@ -118,7 +118,7 @@ export default function PrivacyBeleidPage() {
         <p>
           Onze website gebruikt noodzakelijke cookies en, met uw toestemming, analytische en marketingcookies.
           Lees meer in ons{" "}
-          <Link to="/cookie-beleid" className="text-primary underline">
+          <Link to="/cookie-beleid" className="text-primary-strong underline">
             Cookie Beleid
           </Link>
           .
@@ -139,7 +139,7 @@ export default function PrivacyBeleidPage() {
           bij de Autoriteit Persoonsgegevens (
           <a
             href="https://autoriteitpersoonsgegevens.nl"
-            className="text-primary underline"
+            className="text-primary-strong underline"
             rel="noopener noreferrer"
           >
             autoriteitpersoonsgegevens.nl

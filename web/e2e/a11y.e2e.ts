@@ -1,0 +1,84 @@
+// Accessibility (WCAG 2.2 AA) of the public site, issue 20 point 5: axe on every page, the cookie
+// banner taking focus, and readable theme colours. The admin tabs are checked in panel.e2e.ts.
+import { contrastRatio } from "../src/lib/contrast";
+import { PUBLIC_PATHS } from "../src/lib/url";
+import { expectAccessible } from "./axe";
+import { assert, assertEqual, eventually, MOBILE, test } from "./harness";
+
+const PAGES = [...PUBLIC_PATHS, "/deze-pagina-bestaat-niet"];
+
+test("axe: no serious or critical violation on any public page, with the cookie banner open", async (t) => {
+  for (const path of PAGES) {
+    const { page, context } = await t.open(path, { consent: "none" });
+    await page.getByRole("dialog", { name: "Wij gebruiken cookies" }).waitFor();
+    await expectAccessible(page, path);
+    await context.close();
+  }
+});
+
+test("axe: the public pages pass at 375 px too", async (t) => {
+  for (const path of ["/financiele-lease", "/operationele-lease"]) {
+    const { page, context } = await t.open(path, { viewport: MOBILE });
+    await page.waitForLoadState("networkidle");
+    await expectAccessible(page, `${path} at 375 px`);
+    await context.close();
+  }
+});
+
+/** "rgb(199, 75, 10)" as "#C74B0A". */
+const hex = (css: string) =>
+  `#${(css.match(/\d+/g) ?? [])
+    .slice(0, 3)
+    .map((c) => Number(c).toString(16).padStart(2, "0"))
+    .join("")}`;
+
+test("white text on the default orange and orange links reach 4.5:1; the brand orange stays", async (t) => {
+  const { page } = await t.open("/");
+  const colours = await page.evaluate(() => {
+    const button = document.querySelector('nav[aria-label="Hoofdmenu"] a[href="/#aanvraag"]')!;
+    const link = document.querySelector('#aanvraag a[href="/privacy-beleid"]')!;
+    return {
+      text: getComputedStyle(button).color,
+      under: getComputedStyle(button).backgroundColor,
+      link: getComputedStyle(link).color,
+      brand: getComputedStyle(document.documentElement).getPropertyValue("--color-primary").trim(),
+    };
+  });
+  const ratio = {
+    button: contrastRatio(hex(colours.text), hex(colours.under)),
+    link: contrastRatio(hex(colours.link), "#FFFFFF"),
+    brand: colours.brand,
+  };
+  assert(ratio.button >= 4.5, `"Offerte Aanvragen": white on orange ${ratio.button.toFixed(2)}:1`);
+  assert(ratio.link >= 4.5, `orange link on white ${ratio.link.toFixed(2)}:1`);
+  assertEqual(ratio.brand.toUpperCase(), "#EA580C", "the brand colour itself is kept");
+});
+
+test("the cookie banner takes focus when it opens: one Tab reaches its first control", async (t) => {
+  const { page } = await t.open("/cookie-beleid", { consent: "none" });
+  const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
+  await banner.waitFor();
+  await eventually(
+    () => page.evaluate(() => document.activeElement?.getAttribute("role") === "dialog"),
+    "focus on the banner",
+  );
+  await page.keyboard.press("Tab");
+  assert(
+    await page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))),
+    "the first Tab stays inside the banner",
+  );
+  await banner.getByRole("button", { name: "Weigeren" }).click();
+  await banner.waitFor({ state: "detached" });
+  // Reopened from the policy page, and closed again: focus returns to the button that opened it.
+  const reopen = page.getByRole("button", { name: "Cookie Instellingen" });
+  await reopen.click();
+  await eventually(
+    () => page.evaluate(() => document.activeElement?.getAttribute("role") === "dialog"),
+    "focus on the reopened banner",
+  );
+  await page.getByRole("dialog").getByRole("button", { name: "Accepteren" }).click();
+  await eventually(
+    () => page.evaluate(() => document.activeElement?.textContent?.trim() === "Cookie Instellingen"),
+    "focus back on Cookie Instellingen",
+  );
+});

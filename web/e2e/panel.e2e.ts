@@ -1,0 +1,504 @@
+// Issue 20 against the real stack (gateway, services, PostgreSQL, Redis; SendGrid is the local
+// receiver): what staff save shows at once, e-mail outcomes are reported when they happen, the
+// theme reset asks first, the panel keeps its tab in the URL, and every tab passes axe.
+import type { BrowserContext, Page } from "playwright-core";
+import { expectAccessible } from "./axe";
+import { afterAll, assert, assertEqual, eventually, MOBILE, test } from "./harness";
+import { ADMIN_USERNAME, adminWorld, closeAdminWorld, type AdminWorld } from "./admin/world";
+import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
+
+afterAll(closeAdminWorld);
+
+const TABS = [
+  ["analytics", "Analytics"],
+  ["aanvragen", "Lease Aanvragen"],
+  ["bedrijf", "Bedrijfsgegevens"],
+  ["theme", "Theme Instellingen"],
+  ["email", "E-mail Instellingen"],
+  ["inbox", "E-mail Inbox"],
+  ["pixels", "Social Media Pixels"],
+] as const;
+const MAIL = { key: "SG.panel-e2e-key-0123456789", sender: "noreply@panel-e2e.nl" };
+
+let staff: { page: Page; context: BrowserContext } | null = null;
+
+/** One signed-in admin for the story, each test starting on a freshly loaded dashboard. */
+async function signedIn(world: AdminWorld): Promise<Page> {
+  if (staff && !staff.page.isClosed()) {
+    await staff.page.goto(`${world.baseUrl}/admin`);
+    const ready = await staff.page
+      .getByTestId("welkom")
+      .waitFor()
+      .then(() => true)
+      .catch(() => false);
+    if (ready) return staff.page;
+  }
+  staff = await world.open("/admin-login");
+  await signIn(staff.page, ADMIN_USERNAME, world.password);
+  await staff.page.getByTestId("welkom").waitFor();
+  await dismissNotice(staff.page);
+  return staff.page;
+}
+
+/**
+ * A browser that caches as a person's does. (Playwright turns the HTTP cache off in a context with
+ * request routing, and world.open routes every other host away; the site loads nothing from other
+ * hosts without consent, so none is needed here.)
+ */
+async function cachingBrowser(world: AdminWorld): Promise<Page> {
+  const context = await world.browser.newContext({ locale: "nl-NL", timezoneId: "Europe/Amsterdam" });
+  const page = await context.newPage();
+  await page.goto(`${world.baseUrl}/admin-login`);
+  await signIn(page, ADMIN_USERNAME, world.password);
+  await page.getByTestId("welkom").waitFor();
+  return page;
+}
+
+const selectedTab = (page: Page) => page.locator('[role="tab"][aria-selected="true"]').innerText();
+const tabParam = (page: Page) => new URL(page.url()).searchParams.get("tab");
+
+async function postLead(world: AdminWorld, email: string, companyName?: string) {
+  const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: world.baseUrl },
+    body: JSON.stringify({
+      carUrl: "https://www.autoscout24.nl/aanbod/panel-e2e",
+      contactNumber: "0611223344",
+      email,
+      ...(companyName ? { companyName } : {}),
+    }),
+  });
+  assertEqual(answer.status, 201, "quote accepted");
+}
+
+test("panel: each tab has its own title and its place in the URL; reload keeps it, Back returns", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await eventually(async () => (await page.title()) === "Analytics | Beheer", "the Analytics title");
+  assertEqual(tabParam(page), null, "Analytics, the default, needs no parameter");
+  for (const [id, label] of TABS.slice(1)) {
+    await openTab(page, label);
+    await eventually(async () => (await page.title()) === `${label} | Beheer`, `the title of ${label}`);
+    assertEqual(tabParam(page), id, `${label} in the URL`);
+  }
+  await page.reload();
+  await page.getByTestId("welkom").waitFor();
+  assertEqual(await selectedTab(page), "Social Media Pixels", "the reload keeps the tab");
+  await page.goBack();
+  await eventually(
+    async () => (await selectedTab(page)) === "E-mail Inbox",
+    "Back returns to the previous tab",
+  );
+  assertEqual(await page.title(), "E-mail Inbox | Beheer", "and its title");
+
+  // Other parameters (the Analytics period) stay as the tabs change.
+  await page.goto(`${world.baseUrl}/admin?tab=theme&periode=30d`);
+  await eventually(async () => (await selectedTab(page)) === "Theme Instellingen", "the tab from the URL");
+  await openTab(page, "Analytics");
+  assertEqual(new URL(page.url()).search, "?periode=30d", "Analytics keeps the period");
+  await openTab(page, "Bedrijfsgegevens");
+  const params = new URL(page.url()).searchParams;
+  assertEqual([params.get("tab"), params.get("periode")], ["bedrijf", "30d"], "both parameters");
+});
+
+test("panel: /admin-login goes straight on to the dashboard when already signed in", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await page.goto(`${world.baseUrl}/admin-login`);
+  await page.waitForURL(/\/admin$/);
+  await page.getByTestId("welkom").waitFor();
+});
+
+test("panel: a saved theme stays in the panel, after a reload and on the public site in the same browser", async () => {
+  const world = await adminWorld();
+  const page = await cachingBrowser(world);
+  await openTab(page, "Theme Instellingen");
+  const primary = page.getByLabel("Primaire kleur", { exact: true });
+  await primary.waitFor();
+  const before = await primary.inputValue();
+  assert(before !== "#7C3AED", "starts from another theme");
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  await page.getByRole("button", { name: "Modern Purple" }).click();
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Theme Opgeslagen");
+  await page.waitForLoadState("networkidle");
+  assertEqual(await primary.inputValue(), "#7C3AED", "the panel keeps the saved colour (no snapping back)");
+  assertEqual(
+    await page
+      .getByTestId("theme-preview")
+      .evaluate((el) => getComputedStyle(el).getPropertyValue("--color-primary")),
+    "#7C3AED",
+    "the preview too",
+  );
+  await page.reload();
+  await primary.waitFor();
+  assertEqual(await primary.inputValue(), "#7C3AED", "a reload shows the saved colour");
+
+  const site = await page.context().newPage();
+  await site.goto(`${world.baseUrl}/`);
+  await eventually(
+    async () =>
+      (
+        await site.evaluate(() => document.documentElement.style.getPropertyValue("--color-primary"))
+      ).toUpperCase() === "#7C3AED",
+    "the public site in the same browser shows the saved colour",
+  );
+  await page.context().close();
+});
+
+test("panel: saved company details show at once on the public site in the same browser", async () => {
+  const world = await adminWorld();
+  const page = await cachingBrowser(world);
+  await openTab(page, "Bedrijfsgegevens");
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  await page.getByLabel("KvK-nummer").fill("87654321");
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Instellingen Opgeslagen");
+  assertEqual(
+    await page.getByLabel("KvK-nummer").inputValue(),
+    "87654321",
+    "the panel shows the saved number",
+  );
+  const site = await page.context().newPage();
+  await site.goto(`${world.baseUrl}/over-ons`);
+  await site.locator("footer").getByText("KvK: 87654321").waitFor({ timeout: 5000 });
+  await page.context().close();
+});
+
+test('panel: "Standaard herstellen" asks first and is part of editing: Cancel keeps, Save stores', async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await openTab(page, "Theme Instellingen");
+  const primary = page.getByLabel("Primaire kleur", { exact: true });
+  const stored = await primary.inputValue();
+  assert(stored !== "#EA580C", `a custom theme to start from, got ${stored}`);
+  await page.getByRole("button", { name: "Bewerken" }).click();
+
+  let question = "";
+  page.once("dialog", (dialog) => {
+    question = dialog.message();
+    void dialog.dismiss();
+  });
+  await page.getByRole("button", { name: "Standaard herstellen" }).click();
+  await eventually(() => question.includes("standaard theme"), "a question first");
+  assertEqual(await primary.inputValue(), stored, "declined: nothing changes");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Standaard herstellen" }).click();
+  assertEqual(await primary.inputValue(), "#EA580C", "the defaults are filled in");
+  await page.getByRole("button", { name: "Annuleren" }).click();
+  assertEqual(await primary.inputValue(), stored, "Annuleren keeps the stored theme");
+  const { rows } = await world.sql.query<{ primary_color: string }>(
+    "SELECT primary_color FROM settings.theme_settings",
+  );
+  assertEqual(rows[0]?.primary_color, stored, "nothing was saved");
+
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Standaard herstellen" }).click();
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Theme Opgeslagen", "Het standaard theme is hersteld.");
+  assertEqual(await primary.inputValue(), "#EA580C", "saved: the default theme");
+});
+
+test("panel: the theme editor warns when a chosen colour and its text stay under 4.5:1", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await openTab(page, "Theme Instellingen");
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  const primary = page.getByLabel("Primaire kleur", { exact: true });
+  await primary.fill("#EA580C");
+  const warning = page.locator("#theme-primaryColor-hint");
+  await warning.getByText("Onvoldoende contrast").waitFor();
+  assert((await warning.innerText()).includes("#C74B0A"), "names the darker shade the site uses");
+  assertEqual(
+    (await primary.getAttribute("aria-describedby")) ?? "",
+    "theme-primaryColor-hint",
+    "the field points to the warning",
+  );
+  await page.getByRole("button", { name: "Professional Blue" }).click();
+  assertEqual(await warning.count(), 0, "blue passes: no warning");
+  await page.getByRole("button", { name: "Annuleren" }).click();
+});
+
+test("panel: the test e-mail waits for SendGrid and shows its refusal in Dutch", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await openTab(page, "E-mail Instellingen");
+  await page.getByLabel("SendGrid API key").fill(MAIL.key);
+  await page.getByLabel("Afzender e-mail").fill(MAIL.sender);
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Opgeslagen");
+  await dismissNotice(page);
+
+  world.receiver.answer(401);
+  await page.getByRole("button", { name: "Test e-mail versturen" }).click();
+  await expectNotice(
+    page,
+    "Test gefaald",
+    "Kon geen test e-mail verzenden. SendGrid weigerde de API key (401). Controleer de key bij E-mail Instellingen.",
+  );
+  await dismissNotice(page);
+
+  // Success is said once SendGrid has it, not before.
+  world.receiver.delay(1500);
+  try {
+    const before = world.receiver.accepted().length;
+    await page.getByRole("button", { name: "Test e-mail versturen" }).click();
+    await page.getByRole("button", { name: "Test versturen..." }).waitFor();
+    await expectNotice(page, "Test e-mail verzonden", `Controleer de inbox van ${MAIL.sender}`);
+    assert(world.receiver.accepted().length > before, "the notice came after SendGrid accepted the e-mail");
+  } finally {
+    world.receiver.delay(0);
+  }
+});
+
+/** A mail provider for the sends below (the test e-mail step sets it too, when it runs). */
+async function ensureMailSettings(page: Page) {
+  const status = await page.evaluate(
+    (body) =>
+      fetch("/api/admin/company-settings", {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.status),
+    { sendgridApiKey: MAIL.key, fromEmailAddress: MAIL.sender },
+  );
+  assertEqual(status, 200, "mail settings saved");
+}
+
+/** Resolves when the window closes; an Error (not a rejection) when it stays open. */
+const closing = (popup: Page) =>
+  popup.waitForEvent("close", { timeout: 15_000 }).then(
+    () => null,
+    (error: unknown) => error,
+  );
+
+/** The compose window, opened by the panel's script as "E-mail Versturen" does (so it may close itself). */
+async function compose(page: Page, subject: string): Promise<Page> {
+  await ensureMailSettings(page);
+  const [popup] = await Promise.all([
+    page.context().waitForEvent("page"),
+    page.evaluate(() => void window.open("/email-compose", "_blank")),
+  ]);
+  await popup.waitForLoadState();
+  await popup.getByLabel("Aan").fill("klant.panel@example.nl");
+  await popup.getByLabel("Onderwerp").fill(subject);
+  await popup.getByLabel("Bericht").fill("Een bericht van het panel aan de klant.");
+  return popup;
+}
+
+test('panel: compose says "In de wachtrij", then "Verzonden" when SendGrid has it, and closes', async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  world.receiver.delay(1500);
+  try {
+    const popup = await compose(page, "Panel: verzonden");
+    const closed = closing(popup);
+    await popup.getByRole("button", { name: "Verzenden" }).click();
+    const delivery = popup.getByTestId("delivery");
+    await delivery.and(popup.locator('[data-status="queued"]')).getByText("In de wachtrij").waitFor();
+    await expectNotice(popup, "In de wachtrij");
+    await delivery.and(popup.locator('[data-status="sent"]')).waitFor({ timeout: 10_000 });
+    assert(
+      world.receiver.accepted().some((mail) => mail.subject === "Panel: verzonden"),
+      "Verzonden only once SendGrid accepted it",
+    );
+    await expectNotice(popup, "E-mail Verzonden");
+    assertEqual(await closed, null, "the window closes itself");
+  } finally {
+    world.receiver.delay(0);
+  }
+});
+
+test("panel: a refused send shows the reason and a retry button that sends it", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  const popup = await compose(page, "Panel: geweigerd");
+  world.receiver.answer(400);
+  await popup.getByRole("button", { name: "Verzenden" }).click();
+  const failed = popup.getByTestId("delivery").and(popup.locator('[data-status="failed"]'));
+  await failed.waitFor({ timeout: 10_000 });
+  await failed.getByText("Verzenden mislukt").waitFor();
+  await failed.getByText('SendGrid weigerde de e-mail (400). SendGrid meldt: "scripted 400".').waitFor();
+  assert(!popup.isClosed(), "the window stays open after a failure");
+  const closed = closing(popup);
+  await failed.getByRole("button", { name: "Opnieuw versturen" }).click();
+  await popup.getByTestId("delivery").and(popup.locator('[data-status="sent"]')).waitFor({ timeout: 10_000 });
+  assertEqual(
+    world.receiver.accepted().filter((mail) => mail.subject === "Panel: geweigerd").length,
+    1,
+    "sent once on retry",
+  );
+  assertEqual(await closed, null, "the window closes itself");
+});
+
+test("panel: sent mail is its own folder with its delivery state, never unread 'Algemene E-mail'", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await openTab(page, "E-mail Inbox");
+  await page.getByText(/\d+ ongelezen/).waitFor();
+  assertEqual(
+    await page.getByTestId("inbox-item").filter({ hasText: "Panel:" }).count(),
+    0,
+    "the inbox (Ontvangen) holds no sent mail",
+  );
+  assertEqual(await page.getByText("Algemene E-mail").count(), 0, "no sent mail as Algemene E-mail");
+  await page.getByRole("button", { name: "Verzonden", exact: true }).click();
+  const sent = page.getByTestId("inbox-item").filter({ hasText: "Panel: verzonden" });
+  await sent.getByText("Verzonden e-mail").waitFor();
+  await sent.getByTestId("badge").filter({ hasText: "Verzonden" }).waitFor();
+  assertEqual(await sent.getAttribute("data-unread"), "false", "sent mail is not unread");
+  await sent.getByText("Aan: klant.panel@example.nl").waitFor();
+  const testMail = page.getByTestId("inbox-item").filter({ hasText: "Test e-mail" });
+  await testMail.getByText("Verzenden mislukt").first().waitFor();
+  await testMail.getByText("Verzenden mislukt").first().click();
+  await page.getByTestId("failure-reason").getByText("SendGrid weigerde de API key (401).").waitFor();
+  await page.getByTestId("email-detail").getByRole("button", { name: "Opnieuw versturen" }).waitFor();
+});
+
+test("panel: a search without results says so, not 'Nog geen lease aanvragen ontvangen'", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await postLead(world, "zoeken@panel-e2e.nl");
+  await openTab(page, "Lease Aanvragen");
+  await page.getByLabel("Zoeken").fill("bestaat-echt-niet-xyz");
+  await page.getByRole("button", { name: "Zoeken", exact: true }).click();
+  await page.getByText("Geen lease aanvragen gevonden voor deze zoekopdracht.").waitFor();
+  assertEqual(
+    await page.getByText("Nog geen lease aanvragen ontvangen").count(),
+    0,
+    "not the empty-list text",
+  );
+  await page.getByRole("button", { name: "Zoekopdracht wissen" }).click();
+  await page.getByTestId("lease-item").filter({ hasText: "zoeken@panel-e2e.nl" }).waitFor();
+});
+
+test("panel: the CSV export has its dates in Amsterdam time", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await postLead(world, "csv@panel-e2e.nl");
+  const { rows } = await world.sql.query<{ at: string }>(
+    `SELECT to_char(created_at AT TIME ZONE 'Europe/Amsterdam', 'DD-MM-YYYY HH24:MI:SS') AS at
+     FROM leads.lease_requests WHERE email = 'csv@panel-e2e.nl'`,
+  );
+  await openTab(page, "Lease Aanvragen");
+  const href = await page.getByRole("link", { name: "Exporteer CSV" }).getAttribute("href");
+  const csv = await page.evaluate((url) => fetch(url!).then((r) => r.text()), href);
+  const line = csv.split("\r\n").find((row) => row.includes("csv@panel-e2e.nl"));
+  assert(line, "the lead is in the export");
+  assert(line.startsWith(`${rows[0]!.at};`), `Amsterdam time ${rows[0]!.at}, got ${line.split(";")[0]}`);
+});
+
+test("panel: a notice does not cover the request's Bellen and Verwijderen buttons", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await postLead(world, "melding@panel-e2e.nl", "Melding BV");
+  // Short enough that the action row can sit at the bottom of the window, where notices appeared.
+  for (const viewport of [{ width: 1280, height: 640 }, MOBILE]) {
+    await page.setViewportSize(viewport);
+    await openTab(page, "Lease Aanvragen");
+    await page.getByRole("button", { name: "Vernieuwen" }).click();
+    await page.getByTestId("lease-item").filter({ hasText: "Melding BV" }).click();
+    const detail = page.getByTestId("lease-detail");
+    const actions = [
+      detail.getByRole("link", { name: "Bellen" }),
+      detail.getByRole("button", { name: "Verwijderen" }),
+    ];
+    // The action row at the bottom of the window, where notices used to appear.
+    await actions[1]!.evaluate((el) => el.scrollIntoView({ block: "end" }));
+    const status = detail.getByRole("button", { name: /^Markeer als (Gereageerd|Bekeken)$/ }).first();
+    await status.click();
+    const notice = await expectNotice(page, "Status Bijgewerkt");
+    // Wherever the list's refresh left the page: the buttons at the bottom again, then look.
+    await actions[1]!.evaluate((el) => el.scrollIntoView({ block: "end" }));
+    await page.waitForTimeout(150); // the notice re-places on the next frame
+    const box = await notice.boundingBox();
+    assert(box, "the notice is shown");
+    for (const action of actions) {
+      const b = await action.boundingBox();
+      assert(b, "the button is shown");
+      const overlap =
+        box.x < b.x + b.width &&
+        b.x < box.x + box.width &&
+        box.y < b.y + b.height &&
+        b.y < box.y + box.height;
+      assert(!overlap, `at ${viewport.width}px the notice covers "${await action.innerText()}"`);
+    }
+    await dismissNotice(page);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test("panel: at 375 px the active visitors are readable without scrolling sideways", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await page.setViewportSize(MOBILE);
+  try {
+    await openTab(page, "Analytics");
+    await world.open("/financiele-lease");
+    const table = page.getByTestId("active-visitors");
+    await table.waitFor({ timeout: 15_000 });
+    const widths = await table.evaluate((el) => ({
+      table: el.scrollWidth,
+      room: el.parentElement!.clientWidth,
+    }));
+    assert(widths.table <= widths.room, `the list is ${widths.table - widths.room}px wider than the screen`);
+    const cell = table.locator("td").nth(1);
+    assertEqual(
+      await cell.evaluate((el) => getComputedStyle(el, "::before").content),
+      '"User agent"',
+      "each value names its column",
+    );
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert(overflow <= 0, `the page is ${overflow}px too wide`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
+test("axe: no serious or critical violation on the login page, any admin tab or the compose window", async () => {
+  const world = await adminWorld();
+  const { page: login } = await world.open("/admin-login");
+  await expectAccessible(login, "/admin-login");
+  const page = await signedIn(world);
+  for (const [, label] of TABS) {
+    await openTab(page, label);
+    await page.waitForLoadState("networkidle");
+    if (label === "Lease Aanvragen") await page.getByTestId("lease-item").first().click();
+    if (label === "E-mail Inbox") await page.getByTestId("inbox-item").first().click();
+    await expectAccessible(page, label);
+  }
+  const popup = await page.context().newPage();
+  await popup.goto(`${world.baseUrl}/email-compose`);
+  await popup.getByLabel("Aan").waitFor();
+  await expectAccessible(popup, "/email-compose");
+  await popup.close();
+});
+
+test('panel: a session that ends mid-work says "Sessie verlopen" and returns to the same tab', async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await openTab(page, "E-mail Inbox");
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === "admin_session");
+  assert(session, "signed in");
+  const ended = await fetch(`${world.baseUrl}/api/admin/logout`, {
+    method: "POST",
+    headers: {
+      cookie: `admin_session=${session.value}`,
+      origin: world.baseUrl,
+      "content-type": "application/json",
+    },
+  });
+  assert(ended.ok, `the session ended elsewhere (${ended.status})`);
+  // The next admin call is answered 401 (the tab's own first load may get there first).
+  await page
+    .getByRole("button", { name: "Vernieuwen" })
+    .click({ timeout: 2000 })
+    .catch(() => undefined);
+  await page.waitForURL("**/admin-login");
+  await page.getByRole("alert").getByText("Sessie verlopen").waitFor();
+  await signIn(page, ADMIN_USERNAME, world.password);
+  await page.waitForURL((url) => url.pathname === "/admin" && url.searchParams.get("tab") === "inbox");
+  await eventually(async () => (await selectedTab(page)) === "E-mail Inbox", "back on the same tab");
+});

@@ -1,0 +1,103 @@
+// Quote form friction (issue 20 point 6) and focus after "Nieuwe Aanvraag" (point 5), on the real stack.
+import type { Page } from "playwright-core";
+import { assert, assertEqual, eventually, MOBILE, test } from "./harness";
+
+async function hydrated(page: Page) {
+  const form = page.locator("#aanvraag");
+  await eventually(() => form.locator('button[type="submit"]').isEnabled(), "the form hydrated", 15_000);
+  return form;
+}
+
+test("a link typed without https:// is accepted and stored with it", async (t) => {
+  const { page } = await t.open("/");
+  const form = await hydrated(page);
+  const email = `zonder-schema-${Date.now()}@bedrijf.nl`;
+  await form.getByLabel("Link naar de auto").fill("www.autoscout24.nl/aanbod/kia-ev6-e2e");
+  await form.getByLabel("Telefoonnummer").fill("06 12345678");
+  await form.getByLabel("E-mailadres").fill(email);
+  assertEqual(
+    await form.getByLabel("Link naar de auto").inputValue(),
+    "https://www.autoscout24.nl/aanbod/kia-ev6-e2e",
+    "the field shows the link with https:// once left",
+  );
+  await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  await page.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+  if (t.sql) {
+    const row = await eventually(
+      async () => (await t.sql!("SELECT car_url FROM leads.lease_requests WHERE email = $1", [email]))[0],
+      "the lead in the database",
+    );
+    assertEqual(row?.car_url, "https://www.autoscout24.nl/aanbod/kia-ev6-e2e", "stored link");
+  }
+});
+
+test("an empty submit marks each required field, and a field's message goes once it is corrected", async (t) => {
+  const { page } = await t.open("/");
+  const form = await hydrated(page);
+  await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  assertEqual(await form.getByRole("alert").innerText(), "Vul alle verplichte velden in", "form message");
+  for (const label of ["Link naar de auto", "Telefoonnummer", "E-mailadres"]) {
+    const field = form.getByLabel(label);
+    assertEqual(await field.getAttribute("aria-invalid"), "true", `${label} marked`);
+    const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
+    const messageId = describedBy.split(" ").find((id) => id.endsWith("-fout"));
+    assert(messageId, `${label} names its message`);
+    assertEqual(await page.locator(`#${messageId}`).innerText(), "Dit veld is verplicht", `${label} message`);
+  }
+  assertEqual(
+    await form.getByLabel("Bedrijfsnaam (optioneel)").getAttribute("aria-invalid"),
+    "false",
+    "optional",
+  );
+
+  await form.getByLabel("Telefoonnummer").fill("0612");
+  await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  await form.getByText("Voer een geldig telefoonnummer in").waitFor();
+  await form.getByLabel("Telefoonnummer").fill("0612345678");
+  assertEqual(
+    await form.getByLabel("Telefoonnummer").getAttribute("aria-invalid"),
+    "false",
+    "the corrected field is no longer marked",
+  );
+  assertEqual(await form.getByText("Voer een geldig telefoonnummer in").count(), 0, "its message is gone");
+  assertEqual(
+    await form.getByLabel("E-mailadres").getAttribute("aria-invalid"),
+    "true",
+    "the other fields keep theirs",
+  );
+});
+
+test("on a phone the thanks is shown below the sticky header, and Nieuwe Aanvraag puts focus in the form", async (t) => {
+  const { page } = await t.open("/#aanvraag", { viewport: MOBILE });
+  const form = await hydrated(page);
+  await form.getByLabel("Link naar de auto").fill("https://www.autoscout24.nl/aanbod/mobiel-e2e");
+  await form.getByLabel("Telefoonnummer").fill("06 12345678");
+  await form.getByLabel("E-mailadres").fill("mobiel@bedrijf.nl");
+  await form.getByLabel("Bericht (optioneel)").fill("Een wat langer bericht.\n".repeat(8));
+  await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  const heading = page.getByRole("heading", { name: "Bedankt voor uw aanvraag!" });
+  await heading.waitFor({ timeout: 10_000 });
+  await eventually(async () => {
+    const [box, header] = await Promise.all([
+      heading.boundingBox(),
+      page.locator("header").first().boundingBox(),
+    ]);
+    return box && header && box.y >= header.y + header.height && box.y + box.height <= MOBILE.height;
+  }, "the thanks heading in view, below the sticky header");
+  assertEqual(
+    await page.evaluate(() => document.activeElement?.id),
+    "aanvraag-bedankt",
+    "focus on the thanks",
+  );
+
+  await page.getByRole("button", { name: "Nieuwe Aanvraag" }).click();
+  await eventually(
+    () => page.evaluate(() => document.activeElement?.id === "aanvraag-auto"),
+    "focus in the form's first field",
+  );
+  const box = await form.getByLabel("Link naar de auto").boundingBox();
+  assert(
+    box && box.y > 64 && box.y < MOBILE.height,
+    `the first field in view below the header (y ${box?.y})`,
+  );
+});

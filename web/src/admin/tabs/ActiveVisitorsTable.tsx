@@ -1,0 +1,56 @@
+import type { ActiveVisitor } from "@lease/contracts";
+import { STACKED_CELL, STACKED_ROW, STACKED_TABLE, StackedHead } from "../../components/ui";
+import { formatAmsterdamDateTime } from "../lib/format";
+import { browserName, pageLabel } from "../lib/live";
+
+const HEAD = ["Pagina", "User agent", "Stad", "Land", "IP-adres", "Laatst gezien"];
+
+/**
+ * The Analytics tab's active visitors: a table from the sm breakpoint, and on a phone one block
+ * of labelled fields per visitor, readable at 375 px without scrolling sideways.
+ */
+export function ActiveVisitorsTable({ visitors }: { visitors: readonly ActiveVisitor[] }) {
+  return (
+    <div className="sm:overflow-x-auto">
+      <table
+        role="table"
+        className={`w-full text-left text-sm sm:min-w-[40rem] ${STACKED_TABLE}`}
+        data-testid="active-visitors"
+      >
+        <StackedHead head={HEAD} className="text-gray-600" cellClassName="py-2 pr-3 font-medium" />
+        <tbody role="rowgroup" className={`divide-y divide-gray-100 ${STACKED_TABLE}`}>
+          {visitors.map((visitor) => (
+            <tr key={visitor.id} role="row" className={STACKED_ROW}>
+              <td role="cell" data-label={HEAD[0]} className={`py-2 pr-3 text-gray-900 ${STACKED_CELL}`}>
+                {pageLabel(visitor.page)}
+              </td>
+              <td
+                role="cell"
+                data-label={HEAD[1]}
+                className={`py-2 pr-3 ${STACKED_CELL}`}
+                title={visitor.userAgent}
+              >
+                <span className="block font-medium">{browserName(visitor.userAgent)}</span>
+                <span className="block max-w-[16rem] truncate text-xs text-gray-600">
+                  {visitor.userAgent}
+                </span>
+              </td>
+              <td role="cell" data-label={HEAD[2]} className={`py-2 pr-3 ${STACKED_CELL}`}>
+                {visitor.city || "-"}
+              </td>
+              <td role="cell" data-label={HEAD[3]} className={`py-2 pr-3 ${STACKED_CELL}`}>
+                {visitor.country || "-"}
+              </td>
+              <td role="cell" data-label={HEAD[4]} className={`py-2 pr-3 font-mono text-xs ${STACKED_CELL}`}>
+                {visitor.ipAddress || "-"}
+              </td>
+              <td role="cell" data-label={HEAD[5]} className={`py-2 pr-3 whitespace-nowrap ${STACKED_CELL}`}>
+                {formatAmsterdamDateTime(visitor.lastSeen)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
