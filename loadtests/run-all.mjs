@@ -97,7 +97,14 @@ async function main() {
   const stack = await startStack({
     databaseUrl,
     redisUrl: infra.redisUrl,
-    env: { LOG_LEVEL: "warn", LEAD_RATE_LIMIT: "1000000", SENDGRID_API_BASE_URL: "http://127.0.0.1:9" },
+    env: {
+      LOG_LEVEL: "warn",
+      LEAD_RATE_LIMIT: "1000000",
+      SENDGRID_API_BASE_URL: "http://127.0.0.1:9",
+      // The load generator stands in for a load balancer: the visitors' addresses it sends in
+      // X-Forwarded-For are believed (tracking-common.mjs visitorAddress).
+      TRUSTED_PROXIES: "127.0.0.1",
+    },
     logDir: ".tmp/bench",
   });
   const redis = new Redis(infra.redisUrl);
