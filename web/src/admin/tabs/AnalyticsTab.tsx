@@ -42,7 +42,7 @@ export function AnalyticsTab() {
               <table className="w-full min-w-[40rem] text-left text-sm" data-testid="active-visitors">
                 <thead className="text-gray-600">
                   <tr>
-                    {["Pagina", "User agent", "Stad", "Land", "IP-adres", "Laatst gezien"].map((head) => (
+                    {["Pagina", "User agent", "Stad", "Land", "IP-bereik", "Laatst gezien"].map((head) => (
                       <th key={head} scope="col" className="py-2 pr-3 font-medium">
                         {head}
                       </th>
@@ -53,12 +53,16 @@ export function AnalyticsTab() {
                   {visitors.map((visitor) => (
                     <tr key={visitor.id}>
                       <td className="py-2 pr-3 text-gray-900">{pageLabel(visitor.page)}</td>
-                      <td className="py-2 pr-3" title={visitor.userAgent}>
-                        <span className="block font-medium">{browserName(visitor.userAgent)}</span>
-                        <span className="block max-w-[16rem] truncate text-xs text-gray-500">
-                          {visitor.userAgent}
-                        </span>
-                      </td>
+                      {visitor.anonymous ? (
+                        <td className="py-2 pr-3 text-gray-600">Anoniem (geen toestemming)</td>
+                      ) : (
+                        <td className="py-2 pr-3" title={visitor.userAgent}>
+                          <span className="block font-medium">{browserName(visitor.userAgent)}</span>
+                          <span className="block max-w-[16rem] truncate text-xs text-gray-500">
+                            {visitor.userAgent}
+                          </span>
+                        </td>
+                      )}
                       <td className="py-2 pr-3">{visitor.city || "-"}</td>
                       <td className="py-2 pr-3">{visitor.country || "-"}</td>
                       <td className="py-2 pr-3 font-mono text-xs">{visitor.ipAddress || "-"}</td>
