@@ -39,7 +39,8 @@ const trackingConfigFields = baseConfigSchema.extend({
    * page views plus heartbeats. Beyond either a hit is answered 204 but not recorded.
    */
   BUDGET_NEW_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
-  BUDGET_HITS_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  /** Below 1,000,000: the budget keeps both counts of a block in one number (live-visitors.ts). */
+  BUDGET_HITS_PER_MINUTE: z.coerce.number().int().min(1).max(999_999).default(6000),
   /** Live sessions kept in Redis at most; beyond it the ones seen longest ago leave the live list. */
   ACTIVE_SESSIONS_MAX: z.coerce.number().int().min(1).default(50_000),
   /** A session stays "active" this long after its last visit or heartbeat. */

@@ -25,7 +25,7 @@ export interface Hit {
 /** Per address block and minute; beyond either, hits are answered but not recorded. */
 export interface IngestBudget {
   newSessionsPerMinute: number;
-  /** Page views and heartbeats together. */
+  /** Page views and heartbeats together; below 1,000,000 (both counts share one number). */
   hitsPerMinute: number;
 }
 
@@ -62,8 +62,8 @@ export const MAX_ACTIVE_LIST = 200;
 // KEYS: active zset, stream, this minute's budget hash, then per hit: its visitor hash.
 // ARGV: hit count, backlog bound, active cutoff (trim below), hash ttl ms, active bound,
 //       new sessions and hits per block and minute, budget ttl ms, visitor key prefix,
-//       then per hit: session, at, ua, ip prefix, city, country, page, page with query, isView,
-//       referrer, budget block, anonymous,
+//       then per hit: session, at, ua, ip prefix, city, country, page, page with query ("" when
+//       the same), isView, referrer, budget block, anonymous ("1"/"0"),
 //       then the trace context for the stream entries ("" when tracing is off: live/stream-trace.ts).
 // Per hit only its own hash and stream entry are written, and the active set gets one ZADD for the
 // whole run. Counts of the day, week and pages are not kept here: the Postgres writer keeps them
@@ -71,53 +71,61 @@ export const MAX_ACTIVE_LIST = 200;
 // so no hit is half recorded. A hit beyond its block's budget (a hit that starts a session counts
 // as a new session, every hit as a hit) writes nothing. The active set keeps at most its bound:
 // the sessions seen longest ago leave it, with their hashes.
-// Answers one character per hit: "1" recorded, "0" over budget.
+// Answers the positions (from 0) of the hits refused as over budget; usually none.
 const RECORD_SCRIPT = `
 local n, maxLen, hashTtl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[4]
 local activeMax, maxNew, maxHits = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local budgetTtl, visitorPrefix, budget = ARGV[8], ARGV[9], KEYS[3]
 local tc = ARGV[#ARGV] ~= "" and { "tc", ARGV[#ARGV] } or {}
 if redis.call("XLEN", KEYS[2]) >= maxLen then return ${BACKLOG_FULL} end
-local active, outcome, used, dirty = {}, {}, {}, {}
-local function spend(field, max)
-  local u = used[field]
-  if u == nil then u = tonumber(redis.call("HGET", budget, field) or 0) end
-  used[field] = u
-  if u >= max then return false end
-  used[field] = u + 1
-  dirty[field] = true
-  return true
-end
+-- Per block: sessions started and hits recorded this minute, as read and as now.
+local read, started, hits, active, refused = {}, {}, {}, {}, {}
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", "(" .. ARGV[3])
 for i = 0, n - 1 do
   local key, a = KEYS[4 + i], 9 + i * 12
   local sid, at, ua, ip = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
   local city, country, page, streamPage = ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8]
-  local isView, block, anon = ARGV[a + 9], ARGV[a + 11], ARGV[a + 12] == "1"
-  local new = redis.call("EXISTS", key) == 0
-  local ok = not new or spend("s" .. block, maxNew)
-  if ok and not spend("h" .. block, maxHits) then
-    ok = false
-    if new then used["s" .. block] = used["s" .. block] - 1 end
+  local isView, block, anon = ARGV[a + 9], ARGV[a + 11], ARGV[a + 12]
+  if read[block] == nil then
+    -- One field per block: sessions * 1e6 + hits (hits per minute stay below 1e6: config.ts).
+    local v = tonumber(redis.call("HGET", budget, block)) or 0
+    read[block] = v
+    started[block] = math.floor(v / 1000000)
+    hits[block] = v % 1000000
   end
+  local ok = hits[block] < maxHits
+  -- With sessions left the write itself tells whether the session is new; without, ask first.
+  if ok and started[block] >= maxNew then ok = redis.call("EXISTS", key) == 1 end
   if ok then
-    local fields = { "ua", anon and "" or ua, "ip", ip, "city", city, "country", country, "lastSeen", at }
-    if isView == "1" then fields[#fields + 1] = "page"; fields[#fields + 1] = page end
-    if anon then fields[#fields + 1] = "an"; fields[#fields + 1] = "1" end
-    redis.call("HSET", key, unpack(fields))
+    local shownUa = anon == "1" and "" or ua
+    local added
+    if isView == "1" then
+      added = redis.call("HSET", key, "ua", shownUa, "ip", ip, "city", city, "country", country,
+        "lastSeen", at, "an", anon, "page", page)
+    else
+      added = redis.call("HSET", key, "ua", shownUa, "ip", ip, "city", city, "country", country,
+        "lastSeen", at, "an", anon)
+    end
+    -- A new hash gets all six fields written every time; a known one at most its first page.
+    if added >= 6 then started[block] = started[block] + 1 end
+    hits[block] = hits[block] + 1
     redis.call("PEXPIRE", key, hashTtl)
     active[#active + 1] = at
     active[#active + 1] = sid
-    redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", streamPage, "v", isView,
-      "r", ARGV[a + 10], "u", ua, "ci", city, "co", country, unpack(tc))
+    redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", streamPage ~= "" and streamPage or page,
+      "v", isView, "r", ARGV[a + 10], "u", ua, "ci", city, "co", country, unpack(tc))
+  else
+    refused[#refused + 1] = i
   end
-  outcome[#outcome + 1] = ok and "1" or "0"
 end
 if #active > 0 then redis.call("ZADD", KEYS[1], unpack(active)) end
 local spent = {}
-for field in pairs(dirty) do
-  spent[#spent + 1] = field
-  spent[#spent + 1] = used[field]
+for block, v in pairs(read) do
+  local now = started[block] * 1000000 + hits[block]
+  if now ~= v then
+    spent[#spent + 1] = block
+    spent[#spent + 1] = now
+  end
 end
 if #spent > 0 then
   redis.call("HSET", budget, unpack(spent))
@@ -128,7 +136,7 @@ if over > 0 then
   local gone = redis.call("ZPOPMIN", KEYS[1], over)
   for j = 1, #gone, 2 do redis.call("DEL", visitorPrefix .. gone[j]) end
 end
-return table.concat(outcome)
+return refused
 `;
 /** Hits per script run: keeps each run (Redis runs it without interruption) well under a millisecond. */
 const RECORD_CHUNK = 100;
@@ -163,6 +171,8 @@ export class LiveVisitors {
     this.backlogMax = options.backlogMax ?? STREAM_BACKLOG_MAX;
     this.activeMax = options.activeMax ?? ACTIVE_SESSIONS_MAX;
     this.budget = options.budget ?? DEFAULT_BUDGET;
+    if (this.budget.hitsPerMinute >= 1_000_000)
+      throw new RangeError("hitsPerMinute must stay below 1,000,000");
   }
 
   private pending: { hit: Hit; resolve: (recorded: boolean) => void; reject: (err: unknown) => void }[] = [];
@@ -186,13 +196,13 @@ export class LiveVisitors {
     for (let i = 0; i < pending.length; i += RECORD_CHUNK) {
       const chunk = pending.slice(i, i + RECORD_CHUNK);
       this.run(chunk.map((p) => p.hit)).then(
-        (outcome) => chunk.forEach((p, j) => p.resolve(outcome[j] === "1")),
+        (refused) => chunk.forEach((p, j) => p.resolve(!refused.has(j))),
         (err: unknown) => chunk.forEach((p) => p.reject(err)),
       );
     }
   }
 
-  private async run(hits: Hit[]): Promise<string> {
+  private async run(hits: Hit[]): Promise<Set<number>> {
     let latest = 0;
     for (const hit of hits) latest = Math.max(latest, hit.at);
     const keys = [
@@ -221,7 +231,8 @@ export class LiveVisitors {
         hit.city,
         hit.country,
         hit.page?.path ?? "",
-        hit.page?.withQuery ?? "",
+        // Only when it differs: most pages have no query string.
+        hit.page && hit.page.withQuery !== hit.page.path ? hit.page.withQuery : "",
         hit.page ? "1" : "0",
         hit.referrer ?? "",
         hit.block,
@@ -237,7 +248,7 @@ export class LiveVisitors {
       written = await this.redis.eval(RECORD_SCRIPT, keys.length, ...keys, ...args);
     }
     if (written === BACKLOG_FULL) throw new BacklogFullError(this.backlogMax);
-    return String(written);
+    return new Set(written as number[]);
   }
 
   /** Sessions seen within the active window. */
