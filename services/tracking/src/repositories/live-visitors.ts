@@ -70,7 +70,8 @@ export const MAX_ACTIVE_LIST = 200;
 // (rollups), once, from the stream. A full backlog refuses the whole run before writing anything,
 // so no hit is half recorded. A hit beyond its block's budget (a hit that starts a session counts
 // as a new session, every hit as a hit) writes nothing. The active set keeps at most its bound:
-// the sessions seen longest ago leave it, with their hashes.
+// the sessions seen longest ago leave it, with their hashes (keys the script builds from the
+// visitor key prefix: one Redis, never a cluster, as everywhere in this project).
 // Answers the positions (from 0) of the hits refused as over budget; usually none.
 const RECORD_SCRIPT = `
 local n, maxLen, hashTtl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[4]
