@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { Stage } from "./lib/dockerfile";
 import { execForm, isPinnedImage, parseDockerfile } from "./lib/dockerfile";
+import { megabytes } from "./lib/memory";
 import { requiredEnv, SERVICE_NAMES, SERVICES } from "./lib/required-env";
 
 const INFRA = path.dirname(fileURLToPath(import.meta.url));
@@ -20,6 +21,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
   ports?: string[];
+  mem_limit?: string;
 }
 const composeFile = path.join(INFRA, "docker-compose.yml");
 const composeText = readFileSync(composeFile, "utf8");
@@ -60,6 +62,14 @@ describe("docker-compose.yml", () => {
     expect(command).toContain("--appendonly yes");
     expect(command).toContain("--maxmemory-policy noeviction");
     expect(compose.services.redis?.volumes?.some((v) => v.endsWith(":/data"))).toBe(true);
+  });
+
+  it("bounds Redis's memory below its container's limit, with room for the AOF rewrite", () => {
+    const command = (compose.services.redis?.command ?? []).join(" ");
+    const maxmemory = megabytes(/--maxmemory (\S+)/.exec(command)?.[1]);
+    const limit = megabytes(compose.services.redis?.mem_limit);
+    expect(maxmemory).toBeGreaterThanOrEqual(256);
+    expect(limit).toBeGreaterThanOrEqual(maxmemory * 1.25);
   });
 
   it("offers a Prometheus (profile observability) that scrapes every metrics port with the tested rules", () => {

@@ -8,6 +8,7 @@ import type { Container, Endpoint, LabelSelector, Labels } from "./lib/k8s";
 import { allowed, podLabels, podOf, selects, validateModel, workloads } from "./lib/k8s";
 import type { Manifest } from "./lib/kustomize";
 import { readManifests, renderKustomization, splitImage } from "./lib/kustomize";
+import { megabytes } from "./lib/memory";
 import type { ServiceName } from "./lib/required-env";
 import { requiredEnv, SERVICE_NAMES, SERVICES } from "./lib/required-env";
 import { migrateOnStart } from "@lease/platform";
@@ -287,6 +288,11 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
     const args = (containers(redis)[0]?.args ?? []).join(" ");
     expect(args).toContain("--appendonly yes");
     expect(args).toContain("--maxmemory-policy noeviction");
+    // A memory bound below the container's limit, with room for the fork that rewrites the AOF.
+    const maxmemory = megabytes(/--maxmemory (\S+)/.exec(args)?.[1]);
+    const limit = megabytes(containers(redis)[0]?.resources?.limits?.memory);
+    expect(maxmemory).toBeGreaterThanOrEqual(512);
+    expect(limit).toBeGreaterThanOrEqual(maxmemory * 1.25);
     const data = containers(redis)[0]?.volumeMounts?.find((m) => m.mountPath === "/data");
     expect(spec.volumeClaimTemplates.map((v) => v.metadata.name)).toContain(data?.name);
   });

@@ -29,6 +29,10 @@ const SCENARIOS = [
   { name: "Admin API during a tracking burst", script: "loadtests/admin-isolation.mjs" },
   { name: "WebSocket fan-out to 200 admin sockets", script: "loadtests/tracking-fanout.mjs" },
   { name: "Quote form (POST /api/lease-requests at 300 req/s)", script: "loadtests/lease-requests.mjs" },
+  {
+    name: "A flood of 100,000 random-session beacons from one address",
+    script: "loadtests/tracking-flood.mjs",
+  },
   // Last and longest (~45 minutes at 100 M page views): it fills the stack's database with history.
   {
     name: "Analytics over 26 months of history (1 M, 10 M, 100 M page views)",
@@ -97,7 +101,14 @@ async function main() {
   const stack = await startStack({
     databaseUrl,
     redisUrl: infra.redisUrl,
-    env: { LOG_LEVEL: "warn", LEAD_RATE_LIMIT: "1000000", SENDGRID_API_BASE_URL: "http://127.0.0.1:9" },
+    env: {
+      LOG_LEVEL: "warn",
+      LEAD_RATE_LIMIT: "1000000",
+      SENDGRID_API_BASE_URL: "http://127.0.0.1:9",
+      // The load generator stands in for a load balancer: the visitors' addresses it sends in
+      // X-Forwarded-For are believed (tracking-common.mjs visitorAddress).
+      TRUSTED_PROXIES: "127.0.0.1",
+    },
     logDir: ".tmp/bench",
   });
   const redis = new Redis(infra.redisUrl);
@@ -116,6 +127,7 @@ async function main() {
     ADMIN_COOKIE: `admin_session=${token}`,
     TRACKING_PORT: String(trackingProc.port),
     TRACKING_PID: String(trackingProc.child.pid),
+    TRACKING_METRICS_URL: trackingProc.metricsUrl,
   };
   const results = [];
   try {

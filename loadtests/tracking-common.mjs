@@ -7,6 +7,29 @@ export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:8080";
 export const BROWSER_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
+/** Pages of the site (PUBLIC_PAGE_PATHS in libs/contracts): a campaign lands on these, not on made-up ones. */
+export const SITE_PAGES = [
+  "/",
+  "/zakelijke-lease",
+  "/financiele-lease",
+  "/operationele-lease",
+  "/fleet-management",
+  "/over-ons",
+  "/voorwaarden",
+  "/cookie-beleid",
+];
+
+/**
+ * The address of campaign visitor `i`: each in a /24 of its own in a Dutch range, as visitors of a
+ * campaign are. Sent as X-Forwarded-For, which the gateway believes only from TRUSTED_PROXIES
+ * (run-all.mjs starts the stack with the load generator trusted, as a load balancer in front of it);
+ * without that every beacon counts against the one address of the load generator and most are
+ * answered 204 without being recorded (the per-address budget of services/tracking/README.md).
+ */
+export function visitorAddress(i) {
+  return `145.${(i >> 8) & 255}.${i & 255}.7`;
+}
+
 /** .env at the repo root (written by npm start) overlaid by the real environment. */
 export function settings() {
   const file = {};
@@ -45,14 +68,18 @@ export function visitLoad({ url, duration, overallRate, tag, sessions, origin })
       {
         method: "POST",
         path: "/api/track/visit",
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({
-            sessionId: `session-${tag}${n++ % sessions}-1700000000000`,
-            page: "/",
-            referrer: "",
-          }),
-        }),
+        setupRequest: (req) => {
+          const visitor = n++ % sessions;
+          return {
+            ...req,
+            headers: { ...req.headers, "x-forwarded-for": visitorAddress(visitor) },
+            body: JSON.stringify({
+              sessionId: `session-${tag}${visitor}-1700000000000`,
+              page: "/",
+              referrer: "",
+            }),
+          };
+        },
       },
     ],
   };

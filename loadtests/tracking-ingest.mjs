@@ -3,8 +3,10 @@
 // next to a bare node:http 204 server under the same settings. Targets: ≥ 0.15 × the bare req/s,
 // p99 ≤ 30 ms, no errors, every page view in Postgres within 5 s, tracking RSS < 350 MB. Then the
 // same 100 connections paced at 0.15 × bare for 20 s: the p99 a campaign at the target rate gets.
-// Run against `npm start`: node loadtests/tracking-ingest.mjs  (BASE_URL, DATABASE_URL, TRACKING_PORT,
-// TRACKING_PID, CONNECTIONS, DURATION override the defaults). Not part of npm test.
+// Run against `npm start`: TRUSTED_PROXIES=127.0.0.1 npm start, then node loadtests/tracking-ingest.mjs
+// (BASE_URL, DATABASE_URL, TRACKING_PORT, TRACKING_PID, CONNECTIONS, DURATION override the defaults;
+// without TRUSTED_PROXIES the visitors' addresses are not believed, see visitorAddress). Not part of
+// npm test.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import {
@@ -16,8 +18,10 @@ import {
   runAutocannon,
   runPaced,
   settings,
+  SITE_PAGES,
   summarise,
   verdict,
+  visitorAddress,
 } from "./tracking-common.mjs";
 
 const connections = Number(process.env.CONNECTIONS ?? 100);
@@ -25,18 +29,24 @@ const duration = Number(process.env.DURATION ?? 20);
 const trackingPort = Number(process.env.TRACKING_PORT ?? 8083);
 const { databaseUrl } = settings();
 const run = randomBytes(4).toString("hex");
-const pagePrefix = `/loadtest-${run}`;
 const origin = new URL(BASE_URL).origin;
 
-// Visitors of a campaign: 5,000 sessions moving through 8 pages.
+// Visitors of a campaign: 5,000 sessions, each from an address of its own, moving through 8 pages.
+const SESSIONS = 5000;
+const sessionId = (visitor) => `session-lt${run}${visitor}-${1700000000000 + visitor}`;
 let n = 0;
-const body = () => {
+const beacon = (req) => {
   const i = n++;
-  return JSON.stringify({
-    sessionId: `session-lt${run}${i % 5000}-${1700000000000 + (i % 5000)}`,
-    page: `${pagePrefix}/${i % 8}`,
-    referrer: i % 3 === 0 ? "https://www.google.nl/" : "",
-  });
+  const visitor = i % SESSIONS;
+  return {
+    ...req,
+    headers: { ...req.headers, "x-forwarded-for": visitorAddress(visitor) },
+    body: JSON.stringify({
+      sessionId: sessionId(visitor),
+      page: SITE_PAGES[i % SITE_PAGES.length] + (i % 5 === 0 ? "?utm_source=bench" : ""),
+      referrer: i % 3 === 0 ? "https://www.google.nl/" : "",
+    }),
+  };
 };
 const options = (url) => ({
   url,
@@ -44,12 +54,13 @@ const options = (url) => ({
   duration,
   method: "POST",
   headers: { "content-type": "application/json", origin, "user-agent": BROWSER_UA },
-  requests: [{ method: "POST", path: "/api/track/visit", setupRequest: (req) => ({ ...req, body: body() }) }],
+  requests: [{ method: "POST", path: "/api/track/visit", setupRequest: beacon }],
 });
 
 const pid = pidForPort(trackingPort);
 console.log(`tracking process: ${pid ?? "not found"} (port ${trackingPort}); run ${run}`);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+const sessions = Array.from({ length: SESSIONS }, (_, v) => sessionId(v));
 
 console.log(`baseline: bare node:http 204, ${connections} connections, ${duration} s`);
 const bare = summarise(await bareBaseline(options));
@@ -71,8 +82,8 @@ const deadline = Date.now() + 5000;
 for (;;) {
   const r = await pool.query(
     `SELECT count(*)::int AS n FROM tracking.page_views
-     WHERE page_id IN (SELECT id FROM tracking.pages WHERE path LIKE $1)`,
-    [`${pagePrefix}/%`],
+     WHERE session_key IN (SELECT tracking.key64(s) FROM unnest($1::text[]) AS s)`,
+    [sessions],
   );
   persisted = r.rows[0].n;
   if (persisted >= target.ok2xx || Date.now() > deadline) break;

@@ -7,6 +7,9 @@ import { API_ROUTES, INTERNAL_ROUTES, UNMATCHED_ROUTE, metricRoute } from "@leas
 import { runProcess, startTcpProxy } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
+const BROWSER_UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
 // A security check of the running stack, through the gateway as a browser or an attacker sees it.
 // Two observers sit on the gateway's own connections only: its Postgres goes through a cuttable
 // TCP proxy (readiness), its calls to leads through a proxy that records the request headers.
@@ -301,4 +304,61 @@ describe("hostile bodies and headers from outside", () => {
       await new Promise((r) => setTimeout(r, 100));
     expect((await fetch(`${stack.gateway.url}/readyz`)).status).toBe(200);
   });
+});
+
+describe("visit ingest under a flood from one address", () => {
+  /** Bytes of the stack's live visitor data in Redis (MEMORY USAGE of every tracking key). */
+  async function trackingBytes(): Promise<number> {
+    let total = 0;
+    for (const key of await stack.redis.keys(`${stack.env.REDIS_PREFIX}:tracking:*`))
+      total += Number(await stack.redis.call("MEMORY", "USAGE", key, "SAMPLES", "0"));
+    return total;
+  }
+  const overBudget = async () => {
+    const text = await (await fetch(stack.services.tracking.metricsUrl)).text();
+    const line = text.split("\n").find((l) => /^tracking_hits_total\{.*outcome="over_budget"/.test(l));
+    return line ? Number(line.split(" ").pop()) : 0;
+  };
+  const visitorStats = async () =>
+    (await (
+      await fetch(`${stack.gateway.url}/api/admin/visitor-stats`, {
+        headers: { cookie: await stack.adminCookie() },
+      })
+    ).json()) as { currentActive: number; topPages: { page: string; views: number }[] };
+
+  it("answers every beacon 204 but records at most the budget's new sessions, on the site's pages only, in bounded Redis", async () => {
+    // The budget counts per minute: the flood stays inside one.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 61_000 - intoMinute));
+    const bytesBefore = await trackingBytes();
+    const activeBefore = (await visitorStats()).currentActive;
+    const overBefore = await overBudget();
+    const beacon = (i: number) =>
+      fetch(`${stack.gateway.url}/api/track/visit`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: stack.origin, "user-agent": BROWSER_UA },
+        body: JSON.stringify({
+          sessionId: `session-flood${i}x${Date.now()}-1700000000000`,
+          page: `/koop-nu-${i}`,
+        }),
+      }).then((r) => r.status);
+    const statuses: number[] = [];
+    for (let i = 0; i < 400; i += 50)
+      statuses.push(...(await Promise.all(Array.from({ length: 50 }, (_, j) => beacon(i + j)))));
+    expect(new Set(statuses)).toEqual(new Set([204]));
+    // The default budget: 300 new sessions per address block and minute; the rest is counted, not kept.
+    expect((await visitorStats()).currentActive - activeBefore).toBe(300);
+    expect((await overBudget()) - overBefore).toBe(100);
+    // The recorded views reach the top pages as the one other page, never under their made-up names.
+    const deadline = Date.now() + 10_000;
+    let { topPages } = await visitorStats();
+    while (!topPages.some((p) => p.page === "(overig)" && p.views >= 300) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      ({ topPages } = await visitorStats());
+    }
+    expect(topPages.find((p) => p.page === "(overig)")?.views).toBe(300);
+    expect(topPages.filter((p) => p.page.startsWith("/koop-nu"))).toEqual([]);
+    // 300 sessions' worth of live data, whatever the flood's size (20 MB is the bound for 100,000).
+    expect((await trackingBytes()) - bytesBefore).toBeLessThan(1024 * 1024);
+  }, 90_000);
 });

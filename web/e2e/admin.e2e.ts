@@ -526,6 +526,27 @@ test("admin: a visit in a second browser appears live on the Analytics tab", asy
   await page.getByTestId("top-pages").getByText("Fleet Management").waitFor({ timeout: 8_000 });
 });
 
+test("admin: the live list shows a consenting visitor's address block, never the address; without consent neither address nor browser", async () => {
+  const world = await adminWorld();
+  const page = adminPage();
+  await openTab(page, "Analytics");
+  const table = page.getByTestId("active-visitors");
+  await world.open("/over-ons", {
+    before: (context) =>
+      context.addCookies([{ name: "cookie_consent", value: "v1.a1.m0", url: world.baseUrl }]),
+  });
+  const consenting = table.getByRole("row").filter({ hasText: "Over Ons" });
+  await consenting.getByText("127.0.0.0/24").waitFor({ timeout: 8_000 });
+  assert((await consenting.innerText()).includes("Chrome"), "the browser of a consenting visitor");
+
+  await world.open("/voorwaarden"); // no choice made: no analytics consent
+  const anonymous = table.getByRole("row").filter({ hasText: "Algemene Voorwaarden" });
+  await anonymous.getByText("Anoniem (geen toestemming)").waitFor({ timeout: 8_000 });
+  const row = await anonymous.innerText();
+  assert(!/127\.0\.0|Chrome|Linux/.test(row), `no address or browser without consent: ${row}`);
+  assert(!(await table.innerText()).includes("127.0.0.1"), "no full address anywhere in the live list");
+});
+
 test("admin: the Analytics tab shows a chosen period from the history, kept in the URL", async () => {
   const world = await adminWorld();
   const page = adminPage();

@@ -103,3 +103,43 @@ test("refusing or choosing settings without marketing keeps pixels off; /cookie-
   await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
   await eventually(() => pixelRequests(t.externalRequests).length === 3, "pixels after granting marketing");
 });
+
+test("withdrawing marketing consent takes the pixels and their cookies away without a manual reload", async (t) => {
+  const { page, context } = await t.open("/", {
+    consent: { analytics: false, marketing: true },
+    company: PIXELS,
+  });
+  await eventually(() => pixelRequests(t.externalRequests).length === 3, "three pixel scripts");
+  // What the vendors' scripts would have set on the site's own domain.
+  await context.addCookies(
+    ["_fbp", "_scid", "_ttp"].map((name) => ({ name, value: "vendor", url: t.baseUrl })),
+  );
+  await page.locator("footer").getByRole("link", { name: "Cookie Beleid" }).click();
+  await page.waitForURL("**/cookie-beleid");
+  await page.getByRole("button", { name: "Cookie Instellingen" }).click();
+  const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
+  await banner.getByRole("button", { name: "Instellingen" }).click();
+  await banner.getByLabel(/Marketing/).uncheck();
+  await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
+
+  const gone = async () =>
+    (await page.locator("script[data-pixel]").count()) === 0 &&
+    (await page.evaluate(() => {
+      const w = window as unknown as Record<string, unknown>;
+      return !w.fbq && !w.snaptr && !w.ttq;
+    })) &&
+    !(await context.cookies()).some((c) => ["_fbp", "_scid", "_ttp"].includes(c.name));
+  await eventually(gone, "pixels, their globals and their cookies gone", 10_000);
+  await page.waitForLoadState("networkidle");
+  const requests = pixelRequests(t.externalRequests).length;
+  await page.locator("footer").getByRole("link", { name: "Over Ons" }).click();
+  await page.waitForURL("**/over-ons");
+  await page.waitForLoadState("networkidle");
+  assertEqual(pixelRequests(t.externalRequests).length, requests, "no pixel request after withdrawal");
+  assert(await gone(), "still gone after a route change");
+  assertEqual(
+    (await context.cookies()).find((c) => c.name === "cookie_consent")?.value,
+    "v1.a0.m0",
+    "the choice",
+  );
+});

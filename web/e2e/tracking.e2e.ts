@@ -1,9 +1,14 @@
 import { DESKTOP_CHROME_UA, assert, assertEqual, eventually, isApiRequest, test } from "./harness";
-import type { Request } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 
-test("a visit is tracked on load and on every history change, with a stable session id", async (t) => {
+const ANALYTICS_ONLY = { analytics: true, marketing: false };
+
+test("with analytics consent a visit is tracked on load and on every history change, with a stable session id", async (t) => {
   const visits: Record<string, unknown>[] = [];
-  const { page, context } = await t.open("about:blank", { userAgent: DESKTOP_CHROME_UA });
+  const { page, context } = await t.open("about:blank", {
+    userAgent: DESKTOP_CHROME_UA,
+    consent: ANALYTICS_ONLY,
+  });
   context.on("request", (request: Request) => {
     if (isApiRequest(request, "/api/track/visit"))
       visits.push(request.postDataJSON() as Record<string, unknown>);
@@ -52,7 +57,7 @@ test("a visit is tracked on load and on every history change, with a stable sess
 });
 
 test("a heartbeat is sent every 30 seconds and tracking failures stay silent", async (t) => {
-  const { page, context } = await t.open("about:blank");
+  const { page, context } = await t.open("about:blank", { consent: ANALYTICS_ONLY });
   await context.clock.install();
   const heartbeats: unknown[] = [];
   let visits = 0;
@@ -74,4 +79,87 @@ test("a heartbeat is sent every 30 seconds and tracking failures stay silent", a
   const sessionId = await page.evaluate(() => localStorage.getItem("visitor-session"));
   assertEqual(heartbeats[0], { sessionId }, "heartbeat body");
   assertEqual(errors, [], "no page errors from failed tracking");
+});
+
+/** What the site keeps on the device: storage of both kinds, and the cookies apart from the choice. */
+async function deviceState(page: Page, context: BrowserContext) {
+  return {
+    localStorage: await page.evaluate(() => Object.keys(localStorage)),
+    sessionStorage: await page.evaluate(() => Object.keys(sessionStorage)),
+    cookies: (await context.cookies()).map((c) => c.name).filter((name) => name !== "cookie_consent"),
+  };
+}
+const NOTHING_KEPT = { localStorage: [], sessionStorage: [], cookies: [] };
+
+test("without analytics consent (no choice yet, then Weigeren) the visit is counted but nothing is stored on the device", async (t) => {
+  const started = new Date();
+  const visits: Record<string, unknown>[] = [];
+  const heartbeats: unknown[] = [];
+  const { page, context } = await t.open("about:blank", { userAgent: DESKTOP_CHROME_UA, consent: "none" });
+  await context.clock.install();
+  context.on("request", (request: Request) => {
+    if (isApiRequest(request, "/api/track/visit"))
+      visits.push(request.postDataJSON() as Record<string, unknown>);
+    if (isApiRequest(request, "/api/track/heartbeat")) heartbeats.push(request.postDataJSON());
+  });
+  await page.goto(new URL("/over-ons", t.baseUrl).href);
+  await eventually(() => visits.length >= 1, "the visit on load, before any choice", 30_000);
+  assertEqual(visits[0], { page: "/over-ons", referrer: "" }, "a visit without an id");
+  assertEqual(await deviceState(page, context), NOTHING_KEPT, "before a choice");
+
+  await page.getByRole("button", { name: "Weigeren" }).click();
+  await page.clock.runFor(30_500);
+  await eventually(() => heartbeats.length >= 1, "a heartbeat after Weigeren");
+  assertEqual(heartbeats[0], {}, "a heartbeat without an id");
+  await page.locator("footer").getByRole("link", { name: "Fleet Management" }).click();
+  await eventually(() => visits.length >= 2, "the visit after navigating");
+  assertEqual(visits[1], { page: "/fleet-management", referrer: "" }, "still no id after Weigeren");
+  assertEqual(await deviceState(page, context), NOTHING_KEPT, "after Weigeren");
+  if (t.sql) {
+    // Counted all the same: the page views reach PostgreSQL under the server's daily id.
+    await eventually(
+      async () =>
+        Number(
+          (
+            await t.sql!(
+              `SELECT count(*) FROM tracking.page_views v JOIN tracking.pages p ON p.id = v.page_id
+               WHERE p.path = ANY($1) AND v.occurred_at >= $2`,
+              [["/over-ons", "/fleet-management"], started],
+            )
+          )[0]!.count,
+        ) >= 2,
+      "both visits counted",
+      10_000,
+    );
+  }
+});
+
+test("withdrawing analytics consent removes the visitor id from the device at once; the visit goes on without it", async (t) => {
+  const visits: Record<string, unknown>[] = [];
+  const { page, context } = await t.open("about:blank", { userAgent: DESKTOP_CHROME_UA, consent: "none" });
+  context.on("request", (request: Request) => {
+    if (isApiRequest(request, "/api/track/visit"))
+      visits.push(request.postDataJSON() as Record<string, unknown>);
+  });
+  await page.goto(new URL("/cookie-beleid", t.baseUrl).href);
+  await page.getByRole("button", { name: "Accepteren" }).click();
+  const id = await eventually(() => page.evaluate(() => localStorage.getItem("visitor-session")), "the id");
+  await page.locator("footer").getByRole("link", { name: "Over Ons" }).click();
+  await eventually(() => visits.some((v) => v.page === "/over-ons"), "visit with consent");
+  assertEqual(visits.find((v) => v.page === "/over-ons")?.sessionId, id, "the id after consent");
+
+  await page.locator("footer").getByRole("link", { name: "Cookie Beleid" }).click();
+  await page.getByRole("button", { name: "Cookie Instellingen" }).click();
+  const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
+  await banner.getByRole("button", { name: "Instellingen" }).click();
+  await banner.getByLabel(/Analytisch/).uncheck();
+  await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
+  assertEqual(await deviceState(page, context), NOTHING_KEPT, "right after withdrawing");
+  await page.locator("footer").getByRole("link", { name: "Algemene Voorwaarden" }).click();
+  await eventually(() => visits.some((v) => v.page === "/voorwaarden"), "visit after withdrawal");
+  assertEqual(
+    visits.find((v) => v.page === "/voorwaarden"),
+    { page: "/voorwaarden", referrer: "" },
+    "no id",
+  );
 });

@@ -34,6 +34,15 @@ const trackingConfigFields = baseConfigSchema.extend({
   FLUSH_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   /** Events waiting for Postgres at most; beyond it hits are refused with 503 (never trimmed). */
   STREAM_BACKLOG_MAX: z.coerce.number().int().min(1).default(200_000),
+  /**
+   * Ingest budget per address block (IPv4 /24, IPv6 /64) and minute: sessions it may start, and
+   * page views plus heartbeats. Beyond either a hit is answered 204 but not recorded.
+   */
+  BUDGET_NEW_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** Below 1,000,000: the budget keeps both counts of a block in one number (live-visitors.ts). */
+  BUDGET_HITS_PER_MINUTE: z.coerce.number().int().min(1).max(999_999).default(6000),
+  /** Live sessions kept in Redis at most; beyond it the ones seen longest ago leave the live list. */
+  ACTIVE_SESSIONS_MAX: z.coerce.number().int().min(1).default(50_000),
   /** A session stays "active" this long after its last visit or heartbeat. */
   ACTIVE_WINDOW_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** Admin sockets: how often the session is re-checked and a ping is sent. */

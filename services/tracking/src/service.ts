@@ -28,6 +28,7 @@ import { throttle } from "./domain/throttle";
 import { createAdminSockets } from "./live/admin-sockets";
 import { StreamWriter } from "./live/stream-writer";
 import { VisitorFeed } from "./live/visitor-feed";
+import { DaySalts } from "./repositories/day-salt";
 import { LiveVisitors } from "./repositories/live-visitors";
 import { adminRoutes, visitorStats } from "./routes/admin";
 import { AnalyticsReader } from "./repositories/analytics";
@@ -56,16 +57,19 @@ export async function startTracking(
   });
   const { logger } = kit;
   const geo = await GeoLookup.open(config.GEOIP_DIR, logger);
-  const live = new LiveVisitors(
-    kit.redis,
-    kit.keys,
-    config.ACTIVE_WINDOW_SECONDS * 1000,
-    config.STREAM_BACKLOG_MAX,
-  );
+  const live = new LiveVisitors(kit.redis, kit.keys, {
+    activeWindowMs: config.ACTIVE_WINDOW_SECONDS * 1000,
+    backlogMax: config.STREAM_BACKLOG_MAX,
+    activeMax: config.ACTIVE_SESSIONS_MAX,
+    budget: {
+      newSessionsPerMinute: config.BUDGET_NEW_SESSIONS_PER_MINUTE,
+      hitsPerMinute: config.BUDGET_HITS_PER_MINUTE,
+    },
+  });
 
   const hits = new Counter({
     name: "tracking_hits_total",
-    help: "Visits and heartbeats by outcome (recorded, bot, admin, dropped = Redis unavailable or stream backlog full)",
+    help: "Visits and heartbeats by outcome (recorded, bot, admin, over_budget = beyond the address block's budget, answered but not recorded, dropped = Redis unavailable or stream backlog full)",
     labelNames: ["kind", "outcome"] as const,
     registers: [],
   });
@@ -212,6 +216,7 @@ export async function startTracking(
     geo,
     clock,
     session: kit.session,
+    salts: new DaySalts(kit.redis, kit.keys),
     changed: () => publish.trigger(),
   };
   const counted = (kind: string, outcome: HitOutcome) => hits.inc({ kind, outcome });

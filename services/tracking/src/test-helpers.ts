@@ -26,6 +26,15 @@ let counter = 0;
 export const sessionId = () =>
   `session-${(++counter).toString(36)}abc${Math.random().toString(36).slice(2, 8)}-${Date.now()}`;
 
+/** A sample's value from a metrics endpoint (0 when absent); `labels` must open the label list. */
+export async function metric(metricsUrl: string, name: string, labels = ""): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith(`${name}${labels ? `{${labels}` : ""}`) && !l.startsWith("#"));
+  return line ? Number(line.split(" ").pop()) : 0;
+}
+
 export interface Harness {
   svc: RunningTracking;
   env: NodeJS.ProcessEnv;

@@ -42,9 +42,10 @@ export function CookieBanner() {
           Wij gebruiken cookies
         </h2>
         <p className="mt-2 text-sm text-muted">
-          Noodzakelijke cookies zorgen dat de website werkt. Met uw toestemming gebruiken wij ook analytische
-          cookies om de website te verbeteren en marketingcookies (Meta, Snapchat en TikTok) om relevante
-          advertenties te tonen. Lees meer in ons{" "}
+          Noodzakelijke cookies zorgen dat de website werkt. Wij tellen elk bezoek, maar zonder uw toestemming
+          slaan wij daarvoor niets op uw apparaat op. Met uw toestemming bewaren wij ook een bezoekerscode in
+          uw browser om terugkerende bezoeken te herkennen (analytisch) en gebruiken wij marketingcookies
+          (Meta, Snapchat en TikTok) om relevante advertenties te tonen. Lees meer in ons{" "}
           <Link to="/cookie-beleid" className="text-primary-strong underline">
             Cookie Beleid
           </Link>
@@ -63,7 +64,7 @@ export function CookieBanner() {
             <Category
               id="cookie-analytisch"
               label="Analytisch"
-              text="Anonieme statistieken over het gebruik van de website."
+              text="Een bezoekerscode in uw browser, zodat wij terugkerende bezoeken herkennen. Zonder deze toestemming tellen wij uw bezoek zonder iets op te slaan."
               checked={analytics}
               onChange={setAnalytics}
             />

@@ -3,7 +3,7 @@ import { useLocation } from "react-router-dom";
 import { useCompanySettings, useThemeSettings } from "../api/public";
 import { useConsent } from "../lib/consent-store";
 import { scrollToSectionSoon, type SectionState } from "../lib/navigation";
-import { loadPixels, trackPixelPageView } from "../lib/pixels";
+import { loadPixels, trackPixelPageView, unloadPixels } from "../lib/pixels";
 import { applyTheme } from "../lib/theme";
 import { startTracking } from "../lib/tracking";
 import { canonicalUrl, isPublicPath, normalizePath } from "../lib/url";
@@ -62,18 +62,18 @@ export function SiteEffects() {
     }
   }, [pathname]);
 
-  // Pixels: only after marketing consent, only for configured ids, one page view per route change.
-  const pixelsLoaded = useRef(false);
+  // Pixels: only after marketing consent, only for configured ids, one page view per route change;
+  // gone as soon as the consent is (vendor code that already ran ends with a reload of the page).
   useEffect(() => {
-    if (!marketingAllowed || !settings) return;
-    loadPixels(settings);
-    pixelsLoaded.current = true;
+    if (marketingAllowed) {
+      if (settings) loadPixels(settings);
+    } else if (unloadPixels()) window.location.reload();
   }, [marketingAllowed, settings]);
   const firstPath = useRef(pathname);
   useEffect(() => {
     if (pathname === firstPath.current) return;
     firstPath.current = pathname;
-    if (pixelsLoaded.current) trackPixelPageView();
+    trackPixelPageView();
   }, [pathname]);
 
   return null;

@@ -28,7 +28,19 @@ function update(next: ConsentState): void {
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/** The visitor's choice now (browser only): null before any. */
+export function currentConsent(): ConsentChoice | null {
+  return current().choice;
+}
+
+/** Called after every change of the choice (or of the banner); returns the unsubscribe. */
+export function subscribeConsent(listener: () => void): () => void {
+  return subscribe(listener);
 }
 
 export function useConsent(): ConsentState {

@@ -157,3 +157,48 @@ export function trackPixelPageView(): void {
   if (loaded.has("snapchat")) w.snaptr?.("track", "PAGE_VIEW");
   if (loaded.has("tiktok")) (w.ttq?.page as (() => void) | undefined)?.();
 }
+
+/** Hosts the pixels load from and report to; anything of theirs in the page goes with the consent. */
+const PIXEL_HOSTS = ["facebook.net", "facebook.com", "sc-static.net", "snapchat.com", "tiktok.com"];
+/** First-party cookies the pixel scripts set (Meta, Snapchat, TikTok). */
+const PIXEL_COOKIE = /^(_fbp|_fbc|_scid\w*|_sctr|_ttp|_tt_enable_cookie|ttcsid\w*)$/;
+
+function isPixelHost(src: string): boolean {
+  try {
+    const host = new URL(src, window.location.href).hostname;
+    return PIXEL_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
+  } catch {
+    return false;
+  }
+}
+
+/** Expires a cookie however it was scoped: this host and every parent domain, path /. */
+function expireCookie(name: string): void {
+  const labels = window.location.hostname.split(".");
+  const domains = [""];
+  for (let i = 0; i < labels.length - 1; i++) domains.push(`; Domain=${labels.slice(i).join(".")}`);
+  for (const domain of domains) document.cookie = `${name}=; Max-Age=0; Path=/${domain}`;
+}
+
+/**
+ * Takes the pixels away without marketing consent (withdrawn, or never given): their scripts and
+ * whatever they added to the page, their globals (no further events) and their cookies. Answers
+ * whether a pixel had been loaded in this page: its vendor code may have run (or still run: a
+ * script removed while loading executes all the same), and what it set up there (timers, its own
+ * hooks on the page's history) only ends with the page, so the caller then reloads it.
+ */
+export function unloadPixels(): boolean {
+  const injected = loaded.size > 0;
+  for (const element of document.querySelectorAll<HTMLElement>("script, iframe, img")) {
+    const src = element.getAttribute("src") ?? "";
+    if (element.dataset.pixel === "true" || (src && isPixelHost(src))) element.remove();
+  }
+  const w = pixelWindow() as Record<string, unknown>;
+  for (const name of ["fbq", "_fbq", "snaptr", "ttq", "TiktokAnalyticsObject"]) delete w[name];
+  for (const part of document.cookie.split(";")) {
+    const name = part.split("=")[0]!.trim();
+    if (PIXEL_COOKIE.test(name)) expireCookie(name);
+  }
+  loaded.clear();
+  return injected;
+}

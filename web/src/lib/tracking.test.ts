@@ -37,11 +37,11 @@ describe("visitor session id", () => {
 
 describe("startTracking", () => {
   // A small browser stand-in: Node's EventTarget as window, a history that moves location.
-  function fakeBrowser() {
+  function fakeBrowser(cookie = "cookie_consent=v1.a1.m0") {
     const posts: { url: string; body: Record<string, unknown> }[] = [];
     const store = new Map<string, string>();
     const target = new EventTarget();
-    const location = { pathname: "/", search: "" };
+    const location = { pathname: "/", search: "", protocol: "http:" };
     const move = (_state: unknown, _title: string, url?: string | URL | null) => {
       const next = new URL(String(url ?? "/"), "http://site.test");
       location.pathname = next.pathname;
@@ -53,17 +53,18 @@ describe("startTracking", () => {
       localStorage: {
         getItem: (key: string) => store.get(key) ?? null,
         setItem: (key: string, value: string) => void store.set(key, value),
+        removeItem: (key: string) => void store.delete(key),
       },
       setInterval,
       clearInterval,
     });
     vi.stubGlobal("window", win);
-    vi.stubGlobal("document", { referrer: "" });
+    vi.stubGlobal("document", { referrer: "", cookie });
     vi.stubGlobal("fetch", (url: string, init: { body: string }) => {
       posts.push({ url, body: JSON.parse(init.body) as Record<string, unknown> });
       return Promise.resolve(new Response(null, { status: 204 }));
     });
-    return { posts, win };
+    return { posts, win, store };
   }
 
   afterEach(() => vi.unstubAllGlobals());
@@ -99,5 +100,57 @@ describe("startTracking", () => {
     stopB();
     win.history.pushState(null, "", "/cookie-beleid");
     expect(posts.map((p) => p.body.page)).toEqual(["/", "/voorwaarden"]);
+  });
+
+  it("without analytics consent keeps nothing on the device and sends no id, yet counts the visit", async () => {
+    vi.useFakeTimers();
+    try {
+      vi.resetModules();
+      for (const cookie of ["", "cookie_consent=v1.a0.m0", "cookie_consent=v1.a0.m1"]) {
+        const { posts, win, store } = fakeBrowser(cookie);
+        store.set(SESSION_STORAGE_KEY, "session-fromearlier-1700000000000");
+        const { startTracking } = await import("./tracking");
+        const stop = startTracking();
+        win.history.pushState(null, "", "/over-ons");
+        vi.advanceTimersByTime(30_000);
+        stop();
+        expect(posts, cookie).toEqual([
+          { url: "/api/track/visit", body: { page: "/", referrer: "" } },
+          { url: "/api/track/visit", body: { page: "/over-ons", referrer: "" } },
+          { url: "/api/track/heartbeat", body: {} },
+        ]);
+        expect([...store.keys()], cookie).toEqual([]);
+        vi.resetModules();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("follows a change of the choice at once: an id after consent, none (and none kept) after withdrawal", async () => {
+    vi.useFakeTimers();
+    try {
+      vi.resetModules();
+      const { posts, win, store } = fakeBrowser("");
+      const { startTracking } = await import("./tracking");
+      const { saveConsent } = await import("./consent-store");
+      startTracking();
+      saveConsent({ analytics: true, marketing: false });
+      const id = store.get(SESSION_STORAGE_KEY);
+      expect(id).toMatch(/^session-/);
+      vi.advanceTimersByTime(30_000);
+      win.history.pushState(null, "", "/voorwaarden");
+      saveConsent({ analytics: false, marketing: false });
+      expect([...store.keys()]).toEqual([]);
+      vi.advanceTimersByTime(30_000);
+      expect(posts.map((p) => p.body)).toEqual([
+        { page: "/", referrer: "" },
+        { sessionId: id },
+        { sessionId: id, page: "/voorwaarden", referrer: "" },
+        {},
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

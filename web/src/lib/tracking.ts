@@ -1,8 +1,13 @@
 import type { TrackHeartbeatBody, TrackVisitBody } from "@lease/contracts";
 import { VISITOR_SESSION_STORAGE_KEY } from "./constants";
+import { currentConsent, subscribeConsent } from "./consent-store";
 import { onHistoryChange } from "./history";
 
-// Anonymous visit tracking of SPEC §7. Every failure is ignored: tracking must never disturb a visitor.
+// Visit tracking of SPEC §7. Every visit is counted, but what the browser keeps follows the cookie
+// choice: with analytics consent a visitor-session id in local storage, sent with every beacon;
+// without it (before a choice, after "Weigeren" or with "Analytisch" off) nothing at all, not even
+// for the tab: the beacons carry no id and the server derives a daily-rotating one. Every failure
+// is ignored: tracking must never disturb a visitor.
 
 export const SESSION_STORAGE_KEY = VISITOR_SESSION_STORAGE_KEY;
 export const HEARTBEAT_INTERVAL_MS = 30_000;
@@ -23,6 +28,15 @@ export function getSessionId(storage: Pick<Storage, "getItem" | "setItem"> | und
   } catch {
     // Storage can be blocked (private mode, strict settings): track this page load only.
     return createSessionId();
+  }
+}
+
+/** Forgets the id (consent withdrawn): nothing of it stays on the device. */
+export function forgetSessionId(storage: Pick<Storage, "removeItem"> | undefined): void {
+  try {
+    storage?.removeItem(SESSION_STORAGE_KEY);
+  } catch {
+    // blocked storage holds nothing to forget
   }
 }
 
@@ -71,24 +85,37 @@ export function startTracking(): () => void {
 }
 
 function runTracker(): () => void {
-  const sessionId = getSessionId(safeLocalStorage());
+  const storage = safeLocalStorage();
+  // The id exists only while analytics consent does; the choice can change at any moment.
+  let sessionId: string | undefined;
+  const followConsent = () => {
+    if (currentConsent()?.analytics === true) sessionId ??= getSessionId(storage);
+    else {
+      sessionId = undefined;
+      forgetSessionId(storage);
+    }
+  };
+  followConsent();
+  const unsubscribeConsent = subscribeConsent(followConsent);
 
   const trackVisit = () => {
     const page = window.location.pathname + window.location.search;
     // The router's own replaceState on start-up does not change the page: not a new visit.
     if (page === lastTracked) return;
     lastTracked = page;
-    post("/api/track/visit", { sessionId, page, referrer: document.referrer });
+    const visit = { page, referrer: document.referrer };
+    post("/api/track/visit", sessionId ? { sessionId, ...visit } : visit);
   };
 
   trackVisit();
   const unsubscribe = onHistoryChange(trackVisit);
   const heartbeat = window.setInterval(
-    () => post("/api/track/heartbeat", { sessionId }),
+    () => post("/api/track/heartbeat", sessionId ? { sessionId } : {}),
     HEARTBEAT_INTERVAL_MS,
   );
   return () => {
     unsubscribe();
+    unsubscribeConsent();
     window.clearInterval(heartbeat);
   };
 }

@@ -1,29 +1,23 @@
-// Path helpers shared by the router, the pre-renderer and the client entry.
+// Path helpers shared by the router, the pre-renderer and the client entry. The list of pages lives
+// in libs/contracts, where visit tracking reads it too (it records only these pages by name); its
+// "pages" entry holds no zod schema, so the public bundle stays free of zod.
+import {
+  ADMIN_PAGE_PATHS,
+  PUBLIC_PAGE_PATHS,
+  normalizePagePath,
+  type PublicPagePath,
+} from "@lease/contracts/pages";
 
-export const PUBLIC_PATHS = [
-  "/",
-  "/zakelijke-lease",
-  "/financiele-lease",
-  "/operationele-lease",
-  "/fleet-management",
-  "/over-ons",
-  "/voorwaarden",
-  "/privacy-beleid",
-  "/cookie-beleid",
-] as const;
-export type PublicPath = (typeof PUBLIC_PATHS)[number];
+export const PUBLIC_PATHS = PUBLIC_PAGE_PATHS;
+export type PublicPath = PublicPagePath;
 
-export const ADMIN_PATHS = ["/admin-login", "/admin", "/email-compose"] as const;
+export const ADMIN_PATHS = ADMIN_PAGE_PATHS;
 
 /** Key of the not-found screen, used where the pre-renderer writes 404.html. */
 export const NOT_FOUND_KEY = "404";
 
 /** "/over-ons/" and "/over-ons/index.html" are the same page as "/over-ons". */
-export function normalizePath(pathname: string): string {
-  let path = pathname.replace(/\/index\.html$/, "/");
-  if (path.length > 1) path = path.replace(/\/+$/, "");
-  return path === "" ? "/" : path;
-}
+export const normalizePath = normalizePagePath;
 
 export function isPublicPath(pathname: string): pathname is PublicPath {
   return (PUBLIC_PATHS as readonly string[]).includes(normalizePath(pathname));

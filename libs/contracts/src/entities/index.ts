@@ -2,6 +2,7 @@ export * from "./common";
 export * from "./lease-request";
 export * from "./admin";
 export * from "./visitor";
+export * from "./pages";
 export * from "./email-message";
 export * from "./theme-settings";
 export * from "./company-settings";

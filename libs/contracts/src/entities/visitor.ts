@@ -41,28 +41,22 @@ export type VisitorStats = z.infer<typeof VisitorStats>;
 export const ActiveVisitor = z.object({
   id: z.string().describe("Stable id of the live session"),
   page: z.string(),
-  userAgent: z.string(),
+  userAgent: z.string().describe("Empty without analytics consent"),
   city: z.string().describe("Empty when unknown"),
   country: z.string().describe("Empty when unknown"),
-  ipAddress: z.string().describe("May be empty (not recorded)"),
+  ipAddress: z
+    .string()
+    .describe(
+      "The address block the visitor came from (IPv4 /24 or IPv6 /48, e.g. 145.53.1.0/24), never the full address; empty when unknown or without analytics consent",
+    ),
+  anonymous: z
+    .boolean()
+    .describe(
+      "Counted without analytics consent: identified by a daily-rotating hash on the server, shown without address or user agent",
+    ),
   lastSeen: IsoDateTime,
 });
 export type ActiveVisitor = z.infer<typeof ActiveVisitor>;
 
 export const ActiveVisitorList = z.array(ActiveVisitor);
 export type ActiveVisitorList = z.infer<typeof ActiveVisitorList>;
-
-/** Dutch labels the visitor dashboard shows for the pages it knows. */
-export const KNOWN_PAGE_LABELS: Readonly<Record<string, string>> = {
-  "/": "Home",
-  "/zakelijke-lease": "Zakelijke Lease",
-  "/financiele-lease": "Financiële Lease",
-  "/operationele-lease": "Operationele Lease",
-  "/fleet-management": "Fleet Management",
-  "/over-ons": "Over Ons",
-  "/voorwaarden": "Algemene Voorwaarden",
-  "/privacy-beleid": "Privacy Beleid",
-  "/cookie-beleid": "Cookie Beleid",
-  "/admin-login": "Admin Login",
-  "/admin": "Admin Dashboard",
-};

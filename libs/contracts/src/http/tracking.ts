@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { IsoDateTime, hasControlChars } from "../entities/common";
 
-/** The web generates `session-${random base36}-${Date.now()}` and keeps it in local storage. */
+/**
+ * With analytics consent the web generates `session-${random base36}-${Date.now()}` and keeps it in
+ * local storage; without consent it sends no id and the server derives one (services/tracking README).
+ */
 export const SESSION_ID_REGEX = /^session-[A-Za-z0-9]+-\d{10,16}$/;
 /** Local-storage key under which the browser keeps its session id. */
 export const VISITOR_SESSION_STORAGE_KEY = "visitor-session";
@@ -14,7 +17,9 @@ export type SessionId = z.infer<typeof SessionId>;
 
 export const TrackVisitBody = z
   .strictObject({
-    sessionId: SessionId,
+    sessionId: SessionId.optional().describe(
+      "The visitor's id with analytics consent; left out without it (the server then derives a daily-rotating one)",
+    ),
     page: z
       .string()
       .max(512)
@@ -32,7 +37,7 @@ export const TrackVisitBody = z
 export type TrackVisitBody = z.infer<typeof TrackVisitBody>;
 
 export const TrackHeartbeatBody = z
-  .object({ sessionId: SessionId })
+  .object({ sessionId: SessionId.optional().describe("As in the visit: left out without analytics consent") })
   .describe("Sent every 30 seconds; answered 204 No Content");
 export type TrackHeartbeatBody = z.infer<typeof TrackHeartbeatBody>;
 

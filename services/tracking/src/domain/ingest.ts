@@ -1,12 +1,16 @@
 import { isbot } from "isbot";
 import { sessionTokenFromCookieHeader, verifySession, type SessionDeps } from "@lease/platform";
 import type { LiveVisitors } from "../repositories/live-visitors";
+import { MAX_USER_AGENT, anonymousVisitorId } from "./anonymous-id";
 import type { Clock } from "./clock";
+import { budgetBlock, ipPrefix } from "./ip-prefix";
 import { memoize } from "./memo";
+import { trackedPage } from "./pages";
 import type { GeoLookup } from "./geo";
 
 export interface HitRequest {
-  sessionId: string;
+  /** The browser's id, sent only with analytics consent; without it the server derives one. */
+  sessionId?: string;
   /** undefined for a heartbeat */
   page?: string;
   referrer?: string;
@@ -16,45 +20,62 @@ export interface HitRequest {
   ip: string;
 }
 
-export type HitOutcome = "recorded" | "bot" | "admin" | "dropped";
+/** over_budget: beyond the address block's budget, answered like any hit but not recorded. */
+export type HitOutcome = "recorded" | "bot" | "admin" | "over_budget" | "dropped";
 
-const MAX_USER_AGENT = 512;
 const isBotAgent = memoize(isbot);
+
+/** The day's salt of anonymous ids (repositories/day-salt.ts). */
+export interface SaltSource {
+  current(now: number): Promise<string> | string;
+}
 
 export interface IngestDeps {
   live: LiveVisitors;
   geo: GeoLookup;
   clock: Clock;
   session: SessionDeps;
+  salts: SaltSource;
   /** Called after a hit was recorded (coalesced "visitors changed" publish). */
   changed: () => void;
 }
 
 /**
- * Counts one visit or heartbeat, best effort: bots and signed-in admins are left out, and a Redis
- * failure drops the hit ("dropped") instead of failing the public page.
+ * Counts one visit or heartbeat, best effort: bots and signed-in admins are left out, a hit beyond
+ * its address block's budget is not recorded ("over_budget"), and a Redis failure drops the hit
+ * ("dropped") instead of failing the public page. Only the site's pages are recorded by name.
+ * With analytics consent the browser's id is kept and staff see the address block and user agent;
+ * without it the id is derived from the day's salt, the address and the user agent, and staff see
+ * neither.
  */
 export async function recordHit(deps: IngestDeps, req: HitRequest): Promise<HitOutcome> {
   const userAgent = (req.userAgent ?? "").slice(0, MAX_USER_AGENT);
   if (isBotAgent(userAgent)) return "bot";
+  let recorded: boolean;
   try {
     const token = sessionTokenFromCookieHeader(req.cookie);
     if (token && (await verifySession(deps.session, token))) return "admin";
     const { ip } = req;
+    const at = deps.clock.now();
+    const anonymous = req.sessionId === undefined;
+    const sessionId = req.sessionId ?? anonymousVisitorId(await deps.salts.current(at), ip, userAgent);
     const geo = await deps.geo.lookup(ip);
-    await deps.live.record({
-      sessionId: req.sessionId,
-      page: req.page,
+    recorded = await deps.live.record({
+      sessionId,
+      page: req.page === undefined ? undefined : trackedPage(req.page),
       referrer: req.referrer,
       userAgent,
-      ip,
+      ipPrefix: anonymous ? "" : ipPrefix(ip),
+      anonymous,
+      block: budgetBlock(ip),
       city: geo.city,
       country: geo.country,
-      at: deps.clock.now(),
+      at,
     });
   } catch {
     return "dropped";
   }
+  if (!recorded) return "over_budget";
   deps.changed();
   return "recorded";
 }

@@ -130,7 +130,7 @@ describe("/ws live visitor feed", () => {
       const start = client.messages.length;
       const started = Date.now();
       await Promise.all(
-        Array.from({ length: 60 }, () => a.visit({ sessionId: sessionId(), page: "/burst" })),
+        Array.from({ length: 60 }, () => a.visit({ sessionId: sessionId(), page: "/voorwaarden" })),
       );
       await new Promise((r) => setTimeout(r, 1500));
       const elapsed = Date.now() - started;
@@ -141,7 +141,7 @@ describe("/ws live visitor feed", () => {
       // the hits and from the writer's flushes after them alike.
       expect(published).toBeLessThanOrEqual(Math.ceil(elapsed / 250) + 1);
       expect(published).toBeLessThan(60 / 4);
-      expect(client.messages.at(-1)!.data.stats.topPages).toContainEqual({ page: "/burst", views: 60 });
+      expect(client.messages.at(-1)!.data.stats.topPages).toContainEqual({ page: "/voorwaarden", views: 60 });
     } finally {
       client.ws.close();
       listener.disconnect();

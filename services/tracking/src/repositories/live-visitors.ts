@@ -6,13 +6,39 @@ import { streamTraceContext } from "../live/stream-trace";
 /** What ingest knows about one hit; `page` is undefined for a heartbeat. */
 export interface Hit {
   sessionId: string;
-  page?: string;
+  /** The page as the live list shows it and as the stream carries it (domain/pages.ts). */
+  page?: { path: string; withQuery: string };
   referrer?: string;
+  /** For the writer's device, browser and OS (the stream only; never stored as such). */
   userAgent: string;
-  ip: string;
+  /** The address as the live list shows it: its block (domain/ip-prefix.ts ipPrefix), or ''. */
+  ipPrefix: string;
+  /** Without analytics consent: the live list shows neither address nor user agent. */
+  anonymous: boolean;
+  /** The block of addresses whose budget the hit counts against (domain/ip-prefix.ts budgetBlock). */
+  block: string;
   city: string;
   country: string;
   at: number;
+}
+
+/** Per address block and minute; beyond either, hits are answered but not recorded. */
+export interface IngestBudget {
+  newSessionsPerMinute: number;
+  /** Page views and heartbeats together; below 1,000,000 (both counts share one number). */
+  hitsPerMinute: number;
+}
+
+export const DEFAULT_BUDGET: IngestBudget = { newSessionsPerMinute: 300, hitsPerMinute: 6000 };
+/** Live sessions kept at most (~450 bytes each with their hash); beyond it the oldest are dropped. */
+export const ACTIVE_SESSIONS_MAX = 50_000;
+
+export interface LiveVisitorsOptions {
+  /** A session is active this long after its last hit. */
+  activeWindowMs: number;
+  backlogMax?: number;
+  activeMax?: number;
+  budget?: IngestBudget;
 }
 
 /**
@@ -33,70 +59,132 @@ export class BacklogFullError extends Error {
 export const MAX_ACTIVE_LIST = 200;
 
 // Records a batch of hits in one call (hits that arrive together share one script run).
-// KEYS: active zset, stream, then per hit: its visitor hash.
-// ARGV: hit count, backlog bound, active cutoff (trim below), hash ttl ms,
-//       then per hit: session, at, ua, ip, city, country, page, isView, referrer,
+// KEYS: active zset, stream, this minute's budget hash, then per hit: its visitor hash.
+// ARGV: hit count, backlog bound, active cutoff (trim below), hash ttl ms, active bound,
+//       new sessions and hits per block and minute, budget ttl ms, visitor key prefix,
+//       then per hit: session, at, ua, ip prefix, city, country, page, page with query ("" when
+//       the same), isView, referrer, budget block, anonymous ("1"/"0"),
 //       then the trace context for the stream entries ("" when tracing is off: live/stream-trace.ts).
 // Per hit only its own hash and stream entry are written, and the active set gets one ZADD for the
 // whole run. Counts of the day, week and pages are not kept here: the Postgres writer keeps them
 // (rollups), once, from the stream. A full backlog refuses the whole run before writing anything,
-// so no hit is half recorded.
+// so no hit is half recorded. A hit beyond its block's budget (a hit that starts a session counts
+// as a new session, every hit as a hit) writes nothing. The active set keeps at most its bound:
+// the sessions seen longest ago leave it, with their hashes (keys the script builds from the
+// visitor key prefix: one Redis, never a cluster, as everywhere in this project).
+// Answers the positions (from 0) of the hits refused as over budget; usually none.
 const RECORD_SCRIPT = `
 local n, maxLen, hashTtl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[4]
+local activeMax, maxNew, maxHits = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local budgetTtl, visitorPrefix, budget = ARGV[8], ARGV[9], KEYS[3]
 local tc = ARGV[#ARGV] ~= "" and { "tc", ARGV[#ARGV] } or {}
 if redis.call("XLEN", KEYS[2]) >= maxLen then return ${BACKLOG_FULL} end
-local active = {}
+-- Per block: sessions started and hits recorded this minute, as read and as now.
+local read, started, hits, active, refused = {}, {}, {}, {}, {}
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", "(" .. ARGV[3])
 for i = 0, n - 1 do
-  local key, a = KEYS[3 + i], 4 + i * 9
+  local key, a = KEYS[4 + i], 9 + i * 12
   local sid, at, ua, ip = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
-  local city, country, page, isView = ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8]
-  if isView == "1" then
-    redis.call("HSET", key, "ua", ua, "ip", ip, "city", city, "country", country, "lastSeen", at, "page", page)
-  else
-    redis.call("HSET", key, "ua", ua, "ip", ip, "city", city, "country", country, "lastSeen", at)
+  local city, country, page, streamPage = ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8]
+  local isView, block, anon = ARGV[a + 9], ARGV[a + 11], ARGV[a + 12]
+  if read[block] == nil then
+    -- One field per block: sessions * 1e6 + hits (hits per minute stay below 1e6: config.ts).
+    local v = tonumber(redis.call("HGET", budget, block)) or 0
+    read[block] = v
+    started[block] = math.floor(v / 1000000)
+    hits[block] = v % 1000000
   end
-  redis.call("PEXPIRE", key, hashTtl)
-  active[#active + 1] = at
-  active[#active + 1] = sid
-  redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", page, "v", isView,
-    "r", ARGV[a + 9], "u", ua, "ci", city, "co", country, unpack(tc))
+  local ok = hits[block] < maxHits
+  -- With sessions left the write itself tells whether the session is new; without, ask first.
+  if ok and started[block] >= maxNew then ok = redis.call("EXISTS", key) == 1 end
+  if ok then
+    local shownUa = anon == "1" and "" or ua
+    local added
+    if isView == "1" then
+      added = redis.call("HSET", key, "ua", shownUa, "ip", ip, "city", city, "country", country,
+        "lastSeen", at, "an", anon, "page", page)
+    else
+      added = redis.call("HSET", key, "ua", shownUa, "ip", ip, "city", city, "country", country,
+        "lastSeen", at, "an", anon)
+    end
+    -- A new hash gets all six fields written every time; a known one at most its first page.
+    if added >= 6 then started[block] = started[block] + 1 end
+    hits[block] = hits[block] + 1
+    redis.call("PEXPIRE", key, hashTtl)
+    active[#active + 1] = at
+    active[#active + 1] = sid
+    redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", streamPage ~= "" and streamPage or page,
+      "v", isView, "r", ARGV[a + 10], "u", ua, "ci", city, "co", country, unpack(tc))
+  else
+    refused[#refused + 1] = i
+  end
 end
-if n > 0 then redis.call("ZADD", KEYS[1], unpack(active)) end
-return n
+if #active > 0 then redis.call("ZADD", KEYS[1], unpack(active)) end
+local spent = {}
+for block, v in pairs(read) do
+  local now = started[block] * 1000000 + hits[block]
+  if now ~= v then
+    spent[#spent + 1] = block
+    spent[#spent + 1] = now
+  end
+end
+if #spent > 0 then
+  redis.call("HSET", budget, unpack(spent))
+  redis.call("PEXPIRE", budget, budgetTtl)
+end
+local over = redis.call("ZCARD", KEYS[1]) - activeMax
+if over > 0 then
+  local gone = redis.call("ZPOPMIN", KEYS[1], over)
+  for j = 1, #gone, 2 do redis.call("DEL", visitorPrefix .. gone[j]) end
+end
+return refused
 `;
 /** Hits per script run: keeps each run (Redis runs it without interruption) well under a millisecond. */
 const RECORD_CHUNK = 100;
 const RECORD_SHA = createHash("sha1").update(RECORD_SCRIPT).digest("hex");
 
+/** The budget counts per minute; its hash outlives the minute only long enough to be read. */
+const BUDGET_WINDOW_MS = 60_000;
+
 /**
- * Live visitor state in Redis, answered without scans:
- * - visitor:<session>      hash (page, ua, ip, city, country, lastSeen), expires on its own;
- * - active                 sorted set session→lastSeen, trimmed by score;
- * - stream                 events for the Postgres writer.
+ * Live visitor state in Redis, answered without scans, every key bounded:
+ * - visitor:<session>      hash (page, ua, ip block, city, country, lastSeen, an), expires on its own;
+ * - active                 sorted set session→lastSeen, trimmed by score and by size;
+ * - budget:<minute>        hash block→new sessions and hits of the minute, expires after 2 minutes;
+ * - stream                 events for the Postgres writer, bounded by the backlog bound.
  */
 export class LiveVisitors {
   readonly streamKey: string;
   private readonly activeKey: string;
+  private readonly activeWindowMs: number;
+  private readonly backlogMax: number;
+  private readonly activeMax: number;
+  private readonly budget: IngestBudget;
 
   constructor(
     private readonly redis: Redis,
     private readonly keys: Keyspace,
-    private readonly activeWindowMs: number,
-    private readonly backlogMax = STREAM_BACKLOG_MAX,
+    options: LiveVisitorsOptions,
   ) {
     this.streamKey = keys("tracking", "stream");
     this.activeKey = keys("tracking", "active");
+    this.activeWindowMs = options.activeWindowMs;
+    this.backlogMax = options.backlogMax ?? STREAM_BACKLOG_MAX;
+    this.activeMax = options.activeMax ?? ACTIVE_SESSIONS_MAX;
+    this.budget = options.budget ?? DEFAULT_BUDGET;
+    if (this.budget.hitsPerMinute >= 1_000_000)
+      throw new RangeError("hitsPerMinute must stay below 1,000,000");
   }
 
-  private pending: { hit: Hit; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private pending: { hit: Hit; resolve: (recorded: boolean) => void; reject: (err: unknown) => void }[] = [];
 
   /**
    * Records one hit. Hits recorded in the same tick (a gateway batch, a burst) go to Redis
    * together: one server-side script run per 100 hits does all their writes, instead of a script
-   * call per hit. Resolves once Redis has them; rejects (Redis away) for every hit of that run.
+   * call per hit. Resolves once Redis has them: true when recorded, false when the hit was beyond
+   * its address block's budget (nothing written); rejects (Redis away) for every hit of that run.
    */
-  record(hit: Hit): Promise<void> {
+  record(hit: Hit): Promise<boolean> {
     return new Promise((resolve, reject) => {
       this.pending.push({ hit, resolve, reject });
       if (this.pending.length === 1) process.nextTick(() => this.flush());
@@ -109,35 +197,47 @@ export class LiveVisitors {
     for (let i = 0; i < pending.length; i += RECORD_CHUNK) {
       const chunk = pending.slice(i, i + RECORD_CHUNK);
       this.run(chunk.map((p) => p.hit)).then(
-        () => chunk.forEach((p) => p.resolve()),
+        (refused) => chunk.forEach((p, j) => p.resolve(!refused.has(j))),
         (err: unknown) => chunk.forEach((p) => p.reject(err)),
       );
     }
   }
 
-  private async run(hits: Hit[]): Promise<void> {
-    const keys = [this.activeKey, this.streamKey];
+  private async run(hits: Hit[]): Promise<Set<number>> {
     let latest = 0;
     for (const hit of hits) latest = Math.max(latest, hit.at);
+    const keys = [
+      this.activeKey,
+      this.streamKey,
+      this.keys("tracking", "budget", Math.floor(latest / BUDGET_WINDOW_MS)),
+    ];
     const args: (string | number)[] = [
       hits.length,
       this.backlogMax,
       latest - this.activeWindowMs,
       this.activeWindowMs + 60_000,
+      this.activeMax,
+      this.budget.newSessionsPerMinute,
+      this.budget.hitsPerMinute,
+      2 * BUDGET_WINDOW_MS,
+      this.keys("tracking", "visitor", ""),
     ];
     for (const hit of hits) {
       keys.push(this.keys("tracking", "visitor", hit.sessionId));
-      const isView = hit.page !== undefined;
       args.push(
         hit.sessionId,
         hit.at,
         hit.userAgent,
-        hit.ip,
+        hit.ipPrefix,
         hit.city,
         hit.country,
-        hit.page ?? "",
-        isView ? "1" : "0",
+        hit.page?.path ?? "",
+        // Only when it differs: most pages have no query string.
+        hit.page && hit.page.withQuery !== hit.page.path ? hit.page.withQuery : "",
+        hit.page ? "1" : "0",
         hit.referrer ?? "",
+        hit.block,
+        hit.anonymous ? "1" : "0",
       );
     }
     args.push(streamTraceContext());
@@ -149,6 +249,7 @@ export class LiveVisitors {
       written = await this.redis.eval(RECORD_SCRIPT, keys.length, ...keys, ...args);
     }
     if (written === BACKLOG_FULL) throw new BacklogFullError(this.backlogMax);
+    return new Set(written as number[]);
   }
 
   /** Sessions seen within the active window. */
@@ -182,6 +283,7 @@ export class LiveVisitors {
         city: v.city ?? "",
         country: v.country ?? "",
         ipAddress: v.ip ?? "",
+        anonymous: v.an === "1",
         lastSeen: new Date(Number(v.lastSeen)).toISOString(),
       });
     });

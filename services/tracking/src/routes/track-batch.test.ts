@@ -97,7 +97,7 @@ describe("POST /internal/track/batch", () => {
     const list = await h.get<ActiveVisitor[]>("/api/admin/active-visitors");
     expect(list.find((v) => v.id === visitor)).toMatchObject({
       page: "/over-ons",
-      ipAddress: "145.53.1.1",
+      ipAddress: "145.53.1.0/24",
       city: "Weert",
       country: "NL",
     });

@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActiveVisitor, VisitorStats } from "@lease/contracts";
 import { startHarness, sessionId, type Harness } from "../test-helpers";
@@ -78,7 +79,7 @@ describe("visit and heartbeat ingest", () => {
     expect(await stats()).toEqual(before);
   });
 
-  it("shows the visitor with city, country and the forwarded IP in the live list, newest first", async () => {
+  it("shows the visitor with city, country and the forwarded address's block (never the address) in the live list, newest first", async () => {
     const first = sessionId();
     const second = sessionId();
     await h.visit({ sessionId: first, page: "/over-ons" }, { "x-forwarded-for": "145.53.1.1" });
@@ -92,10 +93,28 @@ describe("visit and heartbeat ingest", () => {
       page: "/over-ons",
       city: "Weert",
       country: "NL",
-      ipAddress: "145.53.1.1",
+      ipAddress: "145.53.1.0/24",
+      anonymous: false,
     });
-    expect(list[i2]).toMatchObject({ page: "/", city: "", country: "", ipAddress: "10.1.2.3" });
+    expect(list[i2]).toMatchObject({ page: "/", city: "", country: "", ipAddress: "10.1.2.0/24" });
     expect(list[i1]!.userAgent).toContain("Chrome");
+    const third = sessionId();
+    await h.visit(
+      { sessionId: third, page: "/" },
+      { "x-forwarded-for": "2a02:a440:1234:5678:9abc:def0:1:2" },
+    );
+    expect((await active()).find((v) => v.id === third)).toMatchObject({ ipAddress: "2a02:a440:1234::/48" });
+    // Not even Redis holds the full address.
+    const redis = new Redis(h.env.REDIS_URL!);
+    try {
+      for (const id of [first, second, third]) {
+        const hash = JSON.stringify(await redis.hgetall(`${h.env.REDIS_PREFIX}:tracking:visitor:${id}`));
+        expect(hash).toContain("lastSeen");
+        expect(hash).not.toMatch(/145\.53\.1\.1\b|10\.1\.2\.3|9abc/);
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it("believes X-Forwarded-For only from a trusted proxy", async () => {
@@ -104,7 +123,11 @@ describe("visit and heartbeat ingest", () => {
       const id = sessionId();
       await other.visit({ sessionId: id, page: "/" }, { "x-forwarded-for": "145.53.1.1" });
       const list = await other.get<ActiveVisitor[]>("/api/admin/active-visitors");
-      expect(list.find((v) => v.id === id)).toMatchObject({ ipAddress: "127.0.0.1", city: "", country: "" });
+      expect(list.find((v) => v.id === id)).toMatchObject({
+        ipAddress: "127.0.0.0/24",
+        city: "",
+        country: "",
+      });
     } finally {
       await other.close();
     }

@@ -34,6 +34,7 @@ const update = {
         city: "",
         country: "",
         ipAddress: "",
+        anonymous: false,
         lastSeen: "2024-01-01T00:00:00.000Z",
       },
     ],

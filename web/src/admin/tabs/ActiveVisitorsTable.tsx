@@ -3,7 +3,7 @@ import { STACKED_CELL, STACKED_ROW, STACKED_TABLE, StackedHead } from "../../com
 import { formatAmsterdamDateTime } from "../lib/format";
 import { browserName, pageLabel } from "../lib/live";
 
-const HEAD = ["Pagina", "User agent", "Stad", "Land", "IP-adres", "Laatst gezien"];
+const HEAD = ["Pagina", "User agent", "Stad", "Land", "IP-bereik", "Laatst gezien"];
 
 /**
  * The Analytics tab's active visitors: a table from the sm breakpoint, and on a phone one block
@@ -24,17 +24,23 @@ export function ActiveVisitorsTable({ visitors }: { visitors: readonly ActiveVis
               <td role="cell" data-label={HEAD[0]} className={`py-2 pr-3 text-gray-900 ${STACKED_CELL}`}>
                 {pageLabel(visitor.page)}
               </td>
-              <td
-                role="cell"
-                data-label={HEAD[1]}
-                className={`py-2 pr-3 ${STACKED_CELL}`}
-                title={visitor.userAgent}
-              >
-                <span className="block font-medium">{browserName(visitor.userAgent)}</span>
-                <span className="block max-w-[16rem] truncate text-xs text-gray-600">
-                  {visitor.userAgent}
-                </span>
-              </td>
+              {visitor.anonymous ? (
+                <td role="cell" data-label={HEAD[1]} className={`py-2 pr-3 text-gray-600 ${STACKED_CELL}`}>
+                  Anoniem (geen toestemming)
+                </td>
+              ) : (
+                <td
+                  role="cell"
+                  data-label={HEAD[1]}
+                  className={`py-2 pr-3 ${STACKED_CELL}`}
+                  title={visitor.userAgent}
+                >
+                  <span className="block font-medium">{browserName(visitor.userAgent)}</span>
+                  <span className="block max-w-[16rem] truncate text-xs text-gray-600">
+                    {visitor.userAgent}
+                  </span>
+                </td>
+              )}
               <td role="cell" data-label={HEAD[2]} className={`py-2 pr-3 ${STACKED_CELL}`}>
                 {visitor.city || "-"}
               </td>

@@ -11,6 +11,11 @@ const NECESSARY: [string, string, string][] = [
 ];
 
 const ANALYTICS: [string, string, string][] = [
+  [
+    "visitor-session (lokale opslag)",
+    "Herkent uw browser bij een volgend bezoek (onze eigen bezoekersstatistiek)",
+    "Tot u uw toestemming intrekt",
+  ],
   ["_ga", "Onderscheidt bezoekers (Google Analytics)", "2 jaar"],
   ["_ga_*", "Houdt de sessiestatus bij (Google Analytics)", "2 jaar"],
   ["_gid", "Onderscheidt bezoekers per dag (Google Analytics)", "1 dag"],
@@ -56,16 +61,21 @@ export default function CookieBeleidPage() {
       <Article id="noodzakelijk" title="Noodzakelijke cookies">
         <p>Deze cookies zijn nodig om de website te laten werken en kunnen niet worden uitgeschakeld.</p>
         <DataTable caption="Noodzakelijke cookies" head={HEAD} rows={NECESSARY} />
-        <p className="text-sm text-muted">
-          Daarnaast bewaren wij in de lokale opslag van uw browser een anonieme bezoekerscode
-          (visitor-session) voor het tellen van bezoeken. Deze bevat geen persoonsgegevens.
-        </p>
       </Article>
 
       <Article id="analytisch" title="Analytische cookies">
         <p>
-          Met deze cookies meten wij anoniem hoe bezoekers de website gebruiken, zodat wij die kunnen
-          verbeteren.
+          Met deze cookies meten wij hoe bezoekers de website gebruiken, zodat wij die kunnen verbeteren. Met
+          uw toestemming bewaren wij in de lokale opslag van uw browser een bezoekerscode (visitor-session),
+          zodat wij terugkerende bezoeken herkennen. Bij een bezoek dat nu plaatsvindt ziet ons personeel dan
+          de pagina, uw browser, plaats en land en een ingekort IP-adres (zonder de laatste cijfers).
+        </p>
+        <p>
+          Zonder deze toestemming tellen wij uw bezoek ook, maar slaan wij niets op uw apparaat op. Wij
+          herkennen uw bezoek dan alleen op de dag zelf, aan een onomkeerbare code die onze server berekent
+          uit uw IP-adres en browser met een sleutel die elke nacht om 00:00 uur wordt vervangen en daarna
+          nergens bewaard blijft. Uw IP-adres en browser zijn voor ons personeel dan niet zichtbaar. Uw
+          volledige IP-adres slaan wij in geen van beide gevallen op.
         </p>
         <DataTable caption="Analytische cookies" head={HEAD} rows={ANALYTICS} />
       </Article>
