@@ -257,5 +257,6 @@ export const sketchDeltas = tracking.table(
     scope: integer("scope").notNull(),
     regs: bytea("regs").notNull(),
   },
-  (t) => [index("sketch_deltas_day_scope_idx").on(t.day, t.scope)],
+  // Readers look deltas up by scope over a range of days; retention deletes by day (a small table).
+  (t) => [index("sketch_deltas_scope_day_idx").on(t.scope, t.day)],
 );
