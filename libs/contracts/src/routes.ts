@@ -346,41 +346,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
 ];
 
 /**
- * Path prefixes the gateway routes on, longest first so the first match wins. A prefix matches the
- * path itself or the path followed by "/" (never "/api/contactx").
- */
-export const SERVICE_PREFIXES: readonly { prefix: string; service: ServiceName }[] = [
-  ...([
-    { prefix: "/api/admin/lease-requests", service: "leads" },
-    { prefix: "/api/lease-requests", service: "leads" },
-    { prefix: "/api/contact", service: "leads" },
-    { prefix: "/api/admin/company-settings", service: "settings" },
-    { prefix: "/api/admin/theme-settings", service: "settings" },
-    { prefix: "/api/admin/email-settings", service: "settings" },
-    { prefix: "/api/company-settings", service: "settings" },
-    { prefix: "/api/theme-settings", service: "settings" },
-    { prefix: "/api/admin/visitor-stats", service: "tracking" },
-    { prefix: "/api/admin/active-visitors", service: "tracking" },
-    { prefix: "/api/admin/visitor-series", service: "tracking" },
-    { prefix: "/api/admin/analytics", service: "tracking" },
-    { prefix: "/api/track", service: "tracking" },
-    { prefix: "/ws", service: "tracking" },
-    { prefix: "/api/admin/send-email", service: "mailer" },
-    { prefix: "/api/admin/emails", service: "mailer" },
-    { prefix: "/api/admin/login", service: "gateway" },
-    { prefix: "/api/admin/logout", service: "gateway" },
-    { prefix: "/api/admin/me", service: "gateway" },
-    { prefix: "/api/openapi.json", service: "gateway" },
-  ] as const),
-].sort((a, b) => b.prefix.length - a.prefix.length);
-
-/** The service owning a request path (without query string), or undefined when none does. */
-export function serviceForPath(path: string): ServiceName | undefined {
-  const match = SERVICE_PREFIXES.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
-  return match?.service;
-}
-
-/**
  * Routes the public never reaches: service-to-service calls (/internal/*, with the internal token)
  * and the probes every service answers. With API_ROUTES they are every route a service has, and
  * so every value a metric's `route` label can take (besides "unmatched").
@@ -433,3 +398,18 @@ export function createRouteMatcher(
     return UNMATCHED_ROUTE;
   };
 }
+
+/**
+ * The service owning a public request path (without query string): the service of the API_ROUTES
+ * entry whose path template it matches, or undefined when none does. The gateway routes on this, so
+ * a route is reachable as soon as it is in API_ROUTES; paths of no route are refused at the edge.
+ */
+export function createServiceMatcher(
+  routes: readonly Pick<ApiRoute, "path" | "service">[] = API_ROUTES,
+): (path: string) => ServiceName | undefined {
+  const owner = new Map(routes.map((r) => [metricRoute(r.path), r.service]));
+  const match = createRouteMatcher(routes.map((r) => r.path));
+  return (path) => owner.get(match(path));
+}
+
+export const serviceForPath = createServiceMatcher();

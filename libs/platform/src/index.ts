@@ -13,6 +13,7 @@ export * from "./session";
 export * from "./tracing";
 export * from "./validate";
 export * from "./pubsub";
+export * from "./routes";
 export * from "./internal-client";
 export * from "./client-ip";
 export { notJson, parseJsonText, readRawBody } from "./body";
