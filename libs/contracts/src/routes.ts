@@ -211,18 +211,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Reset the theme to the defaults",
     responses: { 200: { description: "Default theme, stored", schema: ThemeSettings } },
   },
-  {
-    method: "POST",
-    path: "/api/admin/email-settings/test",
-    service: "settings",
-    auth: "admin",
-    summary: "Send a test e-mail to the configured sender address and wait for the provider's answer",
-    responses: {
-      200: { description: "The provider accepted it", schema: EmailSettingsTestResponse },
-      409: { description: "API key or sender address missing" },
-      502: { description: "The provider refused it or did not answer in time (the reason, in Dutch)" },
-    },
-  },
   // tracking
   {
     method: "POST",
@@ -343,6 +331,19 @@ export const API_ROUTES: readonly ApiRoute[] = [
     request: { body: SendEmailBody },
     responses: { 202: { description: "Queued", schema: SendEmailResponse } },
   },
+  {
+    method: "POST",
+    path: "/api/admin/email-settings/test",
+    service: "mailer",
+    auth: "admin",
+    summary: "Send a test e-mail to the configured sender address and wait for the provider's answer",
+    responses: {
+      200: { description: "The provider accepted it", schema: EmailSettingsTestResponse },
+      409: { description: "API key or sender address missing" },
+      502: { description: "The provider refused it or did not answer in time (the reason, in Dutch)" },
+      503: { description: "The e-mail settings could not be read just now" },
+    },
+  },
 ];
 
 /**
@@ -358,7 +359,6 @@ export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; servi
     { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
     { method: "GET", path: "/internal/mail-settings", service: "settings" },
     { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },
-    { method: "POST", path: "/internal/test-email", service: "mailer" },
   ];
 
 /** A path template in the form metrics use: "/api/admin/lease-requests/{id}" → "/api/admin/lease-requests/:id". */

@@ -43,6 +43,10 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
     ctx.status = 204;
   });
 
+  router.post("/api/admin/email-settings/test", async (ctx) => {
+    ctx.body = await deps.emails.sendTest(ctx.state.requestId, ctx.state.log);
+  });
+
   router.post("/api/admin/send-email", async (ctx) => {
     const body = parseOr400(SendEmailBody, ctx.request.body);
     ctx.status = 202;

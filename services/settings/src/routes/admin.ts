@@ -30,8 +30,5 @@ export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Contr
   router.post("/api/admin/theme-settings/reset", async (ctx) => {
     ctx.body = await domain.resetTheme();
   });
-  router.post("/api/admin/email-settings/test", async (ctx) => {
-    ctx.body = await domain.sendTestEmail(ctx.state.requestId);
-  });
   return router;
 }
