@@ -140,8 +140,8 @@ describe("sending through SendGrid", () => {
     const text = await (await fetch(p.mailer!.metricsUrl)).text();
     const value = (labels: string) =>
       Number(new RegExp(`^bullmq_job_attempts_total\\{${labels}[^}]*\\} (\\d+)`, "m").exec(text)?.[1] ?? 0);
-    expect(value('queue="mail",job="mail.notify-company",outcome="retry"')).toBeGreaterThanOrEqual(1);
-    expect(value('queue="mail",job="mail.notify-company",outcome="completed"')).toBeGreaterThanOrEqual(1);
+    expect(value('queue="mail",job="lead.received",outcome="retry"')).toBeGreaterThanOrEqual(1);
+    expect(value('queue="mail",job="lead.received",outcome="completed"')).toBeGreaterThanOrEqual(1);
     expect(value('queue="mail",job="mail.send",outcome="completed"')).toBeGreaterThanOrEqual(2);
     for (const state of ["waiting", "active", "delayed", "failed"])
       expect(text).toMatch(new RegExp(`^bullmq_jobs\\{queue="mail",state="${state}"[^}]*\\} \\d+`, "m"));
