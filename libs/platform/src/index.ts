@@ -14,6 +14,7 @@ export * from "./tracing";
 export * from "./validate";
 export * from "./pubsub";
 export * from "./routes";
+export * from "./upgrade";
 export * from "./internal-client";
 export * from "./client-ip";
 export { notJson, parseJsonText, readRawBody } from "./body";
