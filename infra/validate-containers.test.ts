@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ const ROOT = path.dirname(INFRA);
 
 interface ComposeService {
   image: string;
+  build?: { context: string; args?: Record<string, string> };
   profiles?: string[];
   command?: string[];
   environment?: Record<string, string>;
@@ -128,38 +129,70 @@ describe("docker-compose.yml", () => {
   });
 });
 
-describe.each(SERVICE_NAMES)("services/%s/Dockerfile", (name) => {
-  const stages = parseDockerfile(path.join(ROOT, "services", name, "Dockerfile"));
+describe("Dockerfile (one for the five images, --build-arg SERVICE=<name>)", () => {
+  const stages = parseDockerfile(path.join(ROOT, "Dockerfile"));
   const final = stages.at(-1) as Stage;
-  const all = (keyword: string, stage: Stage = final) =>
-    stage.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
+  const stage = (alias: string) => stages.find((s) => s.alias === alias) as Stage;
+  const all = (keyword: string, from: Stage = final) =>
+    from.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
 
-  it("builds from pinned base images only", () => {
+  it("is the only Dockerfile, and Compose builds every service from it with its SERVICE", () => {
+    for (const name of SERVICE_NAMES) {
+      expect(existsSync(path.join(ROOT, "services", name, "Dockerfile")), name).toBe(false);
+      const build = compose.services[name]?.build;
+      expect(build, name).toEqual({ context: "..", args: { SERVICE: name } });
+      expect(compose.services[name]?.image, name).toMatch(new RegExp(`^lease/${name}:`));
+    }
+  });
+
+  it("builds from pinned base images only, every stage on the same Node image", () => {
     const aliases = new Set(stages.map((s) => s.alias));
     for (const { from } of stages) expect(aliases.has(from) || isPinnedImage(from), from).toBe(true);
-    const gatewayBase = parseDockerfile(path.join(ROOT, "services/gateway/Dockerfile")).at(-1)?.from;
-    expect(final.from, "every service runs on the same Node image").toBe(gatewayBase);
+    const bases = new Set(stages.map((s) => s.from).filter((from) => !aliases.has(from)));
+    expect([...bases]).toEqual([final.from]);
+  });
+
+  it("takes SERVICE only where it matters, so the build stages are shared by all five images", () => {
+    for (const alias of ["manifests", "build"]) expect(all("ARG", stage(alias)), alias).toEqual([]);
+    for (const alias of ["bundle", "deps", "runtime"])
+      expect(all("ARG", stage(alias)), alias).toEqual(["SERVICE"]);
+    expect(all("RUN", stage("build")).join(" ")).toContain("npm run build");
   });
 
   it("installs only production dependencies of this workspace in the runtime image", () => {
-    const deps = stages.find((s) => all("RUN", s).some((r) => r.includes("npm ci --omit=dev")));
-    expect(all("RUN", deps).join(" ")).toContain(`--workspace=@lease/${name}`);
-    expect(all("COPY").some((c) => c.includes(`--from=${deps?.alias}`))).toBe(true);
+    expect(all("RUN", stage("deps")).join(" ")).toContain("npm ci --omit=dev --workspace=@lease/${SERVICE}");
+    expect(all("COPY")).toEqual(["--from=deps /app ./", "--from=bundle /out ./"]);
     expect(all("RUN"), "no installs or builds in the runtime stage").toEqual([]);
-    if (name === "gateway") expect(all("COPY").some((c) => c.endsWith("web/dist"))).toBe(true);
+    const bundle = all("RUN", stage("bundle")).join(" ");
+    expect(bundle).toContain('cp -r "services/${SERVICE}/dist"');
+    expect(bundle).toContain('"services/${SERVICE}/migrations/."');
+    expect(bundle).toContain(
+      'if [ "${SERVICE}" = gateway ]; then mkdir -p /out/web && cp -r web/dist /out/web/dist',
+    );
+    expect(bundle).toContain('ln -s "services/${SERVICE}/dist/main.js" /out/service.js');
   });
 
-  it("runs as a non-root user, checks /healthz and lets SIGTERM reach node", () => {
+  it("runs as a non-root user, checks /healthz on the service's port and lets SIGTERM reach node", () => {
     const user = all("USER").at(-1) ?? "root";
     expect(["root", "0"]).not.toContain(user.split(":")[0]);
     const healthcheck = all("HEALTHCHECK").at(-1) ?? "";
     const probe = execForm(healthcheck.slice(healthcheck.indexOf("CMD") + 3).trim());
     expect(probe?.[0]).toBe("node");
     expect(probe?.join(" ")).toContain("/healthz");
-    expect(execForm(all("CMD").at(-1) ?? "")).toEqual(["node", `services/${name}/dist/main.js`]);
+    // The probe's fallback ports are the services' own (PORT unset in a plain `docker run`).
+    const ports = /\{ (gateway: \d+(?:, \w+: \d+)*) \}/.exec(probe?.join(" ") ?? "")?.[1] ?? "";
+    expect(
+      Object.fromEntries(ports.split(", ").map((p) => [p.split(": ")[0], Number(p.split(": ")[1])])),
+    ).toEqual(SERVICES);
+    expect(all("ENV").join(" ")).toContain("SERVICE=${SERVICE}");
+    for (const name of SERVICE_NAMES) {
+      const config = readFileSync(path.join(ROOT, "services", name, "src/config.ts"), "utf8");
+      expect(/\bPORT: z\.coerce\.number\(\)[^\n]*\.default\((\d+)\)/.exec(config)?.[1], name).toBe(
+        String(SERVICES[name]),
+      );
+    }
+    expect(execForm(all("CMD").at(-1) ?? "")).toEqual(["node", "service.js"]);
     for (const entrypoint of all("ENTRYPOINT"))
       expect(execForm(entrypoint), "exec-form ENTRYPOINT").toBeDefined();
-    expect(all("EXPOSE")).toEqual([String(SERVICES[name])]);
-    expect(all("ENV").join(" ")).toMatch(new RegExp(`PORT=${SERVICES[name]}\\b`));
   });
 });

@@ -341,7 +341,7 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
     const calls: Record<ServiceName, ServiceName[]> = {
       gateway: ["leads", "settings", "tracking", "mailer"],
       leads: [],
-      settings: ["mailer"],
+      settings: [],
       tracking: [],
       mailer: ["settings", "leads"],
     };

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds what `npm start` and the Dockerfiles run: one ESM bundle per service (workspace libs and
+// Builds what `npm start` and the Dockerfile run: one ESM bundle per service (workspace libs and
 // the OpenTelemetry SDK inlined, other npm packages left external) and the web app (web/dist).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

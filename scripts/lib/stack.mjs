@@ -1,6 +1,7 @@
 // Starts the whole built stack (gateway + four services, from services/*/dist) on free ports
-// against a given PostgreSQL database and Redis: used by browser tests, load tests and the
-// scale-out check. Each process logs to .tmp/stack/<name>.log.
+// against a given PostgreSQL database and Redis: used by the browser tests, the load tests,
+// Lighthouse and the system tests (scale-out, observability); `npm start` shares its node arguments.
+// Each process logs to <logDir>/<name>.log (.tmp/stack unless told).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync } from "node:fs";
@@ -33,16 +34,16 @@ async function waitHealthy(url, ms, child) {
   return false;
 }
 
-/**
- * Starts the processes. `replicas` may ask for more than one of a service (scale-out tests):
- * e.g. { gateway: 2, tracking: 2 }. Gateways are told every replica of each service; services the first.
- */
 /** Node arguments of a service; SERVICE_NODE_FLAGS adds flags to every service, e.g. "--prof". */
 export function serviceNodeArgs(name) {
   const flags = (process.env.SERVICE_NODE_FLAGS ?? "").split(" ").filter(Boolean);
   return [...flags, "--enable-source-maps", `services/${name}/dist/main.js`];
 }
 
+/**
+ * Starts the processes. `replicas` may ask for more than one of a service (scale-out tests):
+ * e.g. { gateway: 2, tracking: 2 }. Gateways are told every replica of each service; services the first.
+ */
 export async function startStack({
   databaseUrl,
   redisUrl,

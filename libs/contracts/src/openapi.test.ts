@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JOBS, JOB_NAMES, QUEUES } from "./jobs";
 import { buildOpenApiDocument } from "./openapi";
-import { API_ROUTES, SERVICE_PREFIXES, serviceForPath } from "./routes";
+import { API_ROUTES, serviceForPath } from "./routes";
 
 type Doc = {
   openapi: string;
@@ -21,12 +21,22 @@ describe("route table", () => {
     }
   });
 
-  it("orders prefixes longest first and matches whole segments", () => {
-    const lengths = SERVICE_PREFIXES.map(({ prefix }) => prefix.length);
-    expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+  it("gives each path template one service", () => {
+    const owners = new Map<string, string>();
+    for (const route of API_ROUTES) {
+      expect(owners.get(route.path) ?? route.service, route.path).toBe(route.service);
+      owners.set(route.path, route.service);
+    }
+  });
+
+  it("matches whole templates only: no prefix, no extra segment, no empty parameter", () => {
     expect(serviceForPath("/api/contactx")).toBeUndefined();
-    expect(serviceForPath("/ws")).toBe("tracking");
+    expect(serviceForPath("/api/contact/x")).toBeUndefined();
     expect(serviceForPath("/api/admin/unknown")).toBeUndefined();
+    expect(serviceForPath("/api/admin/lease-requests/x/y")).toBeUndefined();
+    expect(serviceForPath("/api/admin/emails/")).toBeUndefined();
+    expect(serviceForPath("/ws")).toBeUndefined();
+    expect(serviceForPath("/api/admin/lease-requests/export.csv")).toBe("leads");
   });
 });
 

@@ -211,18 +211,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Reset the theme to the defaults",
     responses: { 200: { description: "Default theme, stored", schema: ThemeSettings } },
   },
-  {
-    method: "POST",
-    path: "/api/admin/email-settings/test",
-    service: "settings",
-    auth: "admin",
-    summary: "Send a test e-mail to the configured sender address and wait for the provider's answer",
-    responses: {
-      200: { description: "The provider accepted it", schema: EmailSettingsTestResponse },
-      409: { description: "API key or sender address missing" },
-      502: { description: "The provider refused it or did not answer in time (the reason, in Dutch)" },
-    },
-  },
   // tracking
   {
     method: "POST",
@@ -343,42 +331,20 @@ export const API_ROUTES: readonly ApiRoute[] = [
     request: { body: SendEmailBody },
     responses: { 202: { description: "Queued", schema: SendEmailResponse } },
   },
+  {
+    method: "POST",
+    path: "/api/admin/email-settings/test",
+    service: "mailer",
+    auth: "admin",
+    summary: "Send a test e-mail to the configured sender address and wait for the provider's answer",
+    responses: {
+      200: { description: "The provider accepted it", schema: EmailSettingsTestResponse },
+      409: { description: "API key or sender address missing" },
+      502: { description: "The provider refused it or did not answer in time (the reason, in Dutch)" },
+      503: { description: "The e-mail settings could not be read just now" },
+    },
+  },
 ];
-
-/**
- * Path prefixes the gateway routes on, longest first so the first match wins. A prefix matches the
- * path itself or the path followed by "/" (never "/api/contactx").
- */
-export const SERVICE_PREFIXES: readonly { prefix: string; service: ServiceName }[] = [
-  ...([
-    { prefix: "/api/admin/lease-requests", service: "leads" },
-    { prefix: "/api/lease-requests", service: "leads" },
-    { prefix: "/api/contact", service: "leads" },
-    { prefix: "/api/admin/company-settings", service: "settings" },
-    { prefix: "/api/admin/theme-settings", service: "settings" },
-    { prefix: "/api/admin/email-settings", service: "settings" },
-    { prefix: "/api/company-settings", service: "settings" },
-    { prefix: "/api/theme-settings", service: "settings" },
-    { prefix: "/api/admin/visitor-stats", service: "tracking" },
-    { prefix: "/api/admin/active-visitors", service: "tracking" },
-    { prefix: "/api/admin/visitor-series", service: "tracking" },
-    { prefix: "/api/admin/analytics", service: "tracking" },
-    { prefix: "/api/track", service: "tracking" },
-    { prefix: "/ws", service: "tracking" },
-    { prefix: "/api/admin/send-email", service: "mailer" },
-    { prefix: "/api/admin/emails", service: "mailer" },
-    { prefix: "/api/admin/login", service: "gateway" },
-    { prefix: "/api/admin/logout", service: "gateway" },
-    { prefix: "/api/admin/me", service: "gateway" },
-    { prefix: "/api/openapi.json", service: "gateway" },
-  ] as const),
-].sort((a, b) => b.prefix.length - a.prefix.length);
-
-/** The service owning a request path (without query string), or undefined when none does. */
-export function serviceForPath(path: string): ServiceName | undefined {
-  const match = SERVICE_PREFIXES.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
-  return match?.service;
-}
 
 /**
  * Routes the public never reaches: service-to-service calls (/internal/*, with the internal token)
@@ -393,7 +359,6 @@ export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; servi
     { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
     { method: "GET", path: "/internal/mail-settings", service: "settings" },
     { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },
-    { method: "POST", path: "/internal/test-email", service: "mailer" },
   ];
 
 /** A path template in the form metrics use: "/api/admin/lease-requests/{id}" → "/api/admin/lease-requests/:id". */
@@ -433,3 +398,18 @@ export function createRouteMatcher(
     return UNMATCHED_ROUTE;
   };
 }
+
+/**
+ * The service owning a public request path (without query string): the service of the API_ROUTES
+ * entry whose path template it matches, or undefined when none does. The gateway routes on this, so
+ * a route is reachable as soon as it is in API_ROUTES; paths of no route are refused at the edge.
+ */
+export function createServiceMatcher(
+  routes: readonly Pick<ApiRoute, "path" | "service">[] = API_ROUTES,
+): (path: string) => ServiceName | undefined {
+  const owner = new Map(routes.map((r) => [metricRoute(r.path), r.service]));
+  const match = createRouteMatcher(routes.map((r) => r.path));
+  return (path) => owner.get(match(path));
+}
+
+export const serviceForPath = createServiceMatcher();

@@ -24,6 +24,8 @@ export interface AppOptions {
   logger: Logger;
   /** Routes of the service; mounted after health, metrics, request id, errors and body parsing. */
   routes: Router | Router[];
+  /** Routes whose handlers read the body themselves: mounted after `before`, ahead of the body parser. */
+  rawRoutes?: Router;
   readiness?: Record<string, ReadinessCheck>;
   bodyLimitBytes?: number;
   /** Extra middleware run before the body parser (the gateway's proxy). */
@@ -183,6 +185,10 @@ export function createApp(opts: AppOptions): ServiceApp {
   app.use(health.routes());
 
   for (const mw of opts.before ?? []) app.use(mw);
+  if (opts.rawRoutes && opts.rawRoutes.stack.length > 0) {
+    app.use(opts.rawRoutes.routes());
+    app.use(opts.rawRoutes.allowedMethods());
+  }
   app.use(jsonBody(opts.bodyLimitBytes ?? 16 * 1024));
 
   for (const router of Array.isArray(opts.routes) ? opts.routes : [opts.routes]) {

@@ -20,6 +20,11 @@ export class HttpError extends Error {
   }
 }
 
+/** A service cannot start: the message says what to fix. */
+export class StartupError extends Error {
+  override name = "StartupError";
+}
+
 export const notFound = (message = "Niet gevonden") => new HttpError(404, "not_found", message);
 export const unauthorized = (message = "Niet ingelogd") => new HttpError(401, "unauthorized", message);
 export const forbidden = (message = "Geen toegang") => new HttpError(403, "forbidden", message);

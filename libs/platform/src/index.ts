@@ -13,6 +13,8 @@ export * from "./session";
 export * from "./tracing";
 export * from "./validate";
 export * from "./pubsub";
+export * from "./routes";
+export * from "./upgrade";
 export * from "./internal-client";
 export * from "./client-ip";
 export { notJson, parseJsonText, readRawBody } from "./body";

@@ -8,6 +8,8 @@ import { closeRedis, createRedis, keyspace, pingRedis, type Keyspace, type Redis
 import { startMetricsServer } from "./metrics";
 import { startHttpServer, type RunningServer, type UpgradeHandler } from "./server";
 import type { SessionDeps } from "./session";
+import { StartupError } from "./errors";
+import { isServiceName, mountContractRoutes, type ContractRouter } from "./routes";
 
 /** What every service has: config, logs, Postgres, Redis (by role), key namespace, session check. */
 export interface Kit<C extends BaseConfig = BaseConfig> {
@@ -31,10 +33,6 @@ export interface KitOptions {
   logger?: Logger;
   migrationsFolder?: string | URL;
   poolSize?: number;
-}
-
-export class StartupError extends Error {
-  override name = "StartupError";
 }
 
 export async function createKit<C extends BaseConfig>(
@@ -101,7 +99,12 @@ export async function createKit<C extends BaseConfig>(
 }
 
 export interface StartOptions {
-  routes: Router | Router[];
+  /**
+   * The service's handlers, in groups made with contractRouter(); together they must answer every
+   * contract route of the service (else a StartupError). A bare Koa router only for a kit that is
+   * no service of the contract (the platform's own tests).
+   */
+  routes: readonly ContractRouter[] | Router;
   before?: Koa.Middleware[];
   outer?: Koa.Middleware[];
   onUpgrade?: UpgradeHandler;
@@ -131,10 +134,20 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
   const port = opts.port ?? kit.config.PORT;
   if (port !== 0 && port === kit.config.METRICS_PORT)
     throw new StartupError(`METRICS_PORT (${port}) must differ from PORT: metrics are not served publicly`);
+  let mounted: { parsed: Router; raw?: Router };
+  try {
+    mounted = Array.isArray(opts.routes)
+      ? mountContractRoutes(kit.name, opts.routes as readonly ContractRouter[])
+      : bareRouter(kit.name, opts.routes as Router);
+  } catch (err) {
+    await kit.close();
+    throw err;
+  }
   const app = createApp({
     service: kit.name,
     logger: kit.logger,
-    routes: opts.routes,
+    routes: mounted.parsed,
+    rawRoutes: mounted.raw,
     before: opts.before,
     outer: opts.outer,
     readiness: { ...kit.readiness, ...opts.readiness },
@@ -181,6 +194,14 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
       return stopping;
     },
   };
+}
+
+function bareRouter(name: string, router: Router): { parsed: Router } {
+  if (isServiceName(name))
+    throw new StartupError(
+      `${name} must mount its handlers with contractRouter(), checked against the contract`,
+    );
+  return { parsed: router };
 }
 
 function waitForReady(redis: Redis, ms: number): Promise<void> {

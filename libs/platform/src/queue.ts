@@ -1,6 +1,7 @@
 import { Queue, Worker, UnrecoverableError, type Job, type JobsOptions } from "bullmq";
 import { Counter, Gauge, type Registry } from "prom-client";
-import { JOBS, type JobName, type JobData } from "@lease/contracts";
+import { JOBS, JOB_NAMES, type JobName, type JobData } from "@lease/contracts";
+import { StartupError } from "./errors";
 import type { Redis } from "./redis";
 import type { Logger } from "./logger";
 import {
@@ -179,7 +180,29 @@ export function queueMetrics(client: QueueClient, queues: readonly string[]): Qu
   };
 }
 
+/**
+ * A worker must handle every job of its queue's catalog and nothing else: a job without a handler
+ * would fail for good only when the first one arrives, so it is refused at startup instead.
+ */
+export function checkJobHandlers(queue: string, handlers: JobHandlers): void {
+  const wanted = JOB_NAMES.filter((name) => JOBS[name].queue === queue);
+  if (wanted.length === 0)
+    throw new StartupError(
+      `queue "${queue}" has no jobs in the catalog (JOBS in libs/contracts/src/jobs/catalog.ts)`,
+    );
+  const given = Object.keys(handlers).filter((name) => handlers[name as JobName] !== undefined);
+  const missing = wanted.filter((name) => !given.includes(name));
+  const foreign = given.filter((name) => !(wanted as string[]).includes(name));
+  if (missing.length > 0)
+    throw new StartupError(`queue "${queue}": jobs without a handler: ${missing.join(", ")}`);
+  if (foreign.length > 0)
+    throw new StartupError(
+      `queue "${queue}": handlers for jobs that are not on this queue in the catalog: ${foreign.join(", ")}`,
+    );
+}
+
 export function createWorker(opts: WorkerOptions): Worker {
+  checkJobHandlers(opts.queue, opts.handlers);
   const worker = new Worker(
     opts.queue,
     async (job) => {

@@ -7,6 +7,7 @@ import type { Redis } from "./redis";
 import type { Keyspace } from "./redis";
 import { HttpError, unauthorized } from "./errors";
 import { publishEvent } from "./pubsub";
+import { markGuard } from "./routes";
 
 export const SESSION_COOKIE = "admin_session";
 export const SECURE_SESSION_COOKIE = "__Host-admin_session";
@@ -146,7 +147,7 @@ declare module "koa" {
 
 /** Koa middleware: 401 without a valid admin session; admin answers are never cached. */
 export function requireAdmin(deps: SessionDeps) {
-  return async function adminOnly(ctx: Context, next: Next) {
+  return markGuard(async function adminOnly(ctx: Context, next: Next) {
     ctx.set("Cache-Control", "no-store");
     const token = sessionTokenFromCookieHeader(ctx.get("cookie"));
     let claims: AdminClaims | undefined;
@@ -166,7 +167,7 @@ export function requireAdmin(deps: SessionDeps) {
     if (!claims) throw unauthorized("Log opnieuw in om verder te gaan");
     ctx.state.admin = claims;
     await next();
-  };
+  }, "admin");
 }
 
 export const INTERNAL_TOKEN_HEADER = "x-internal-token";
@@ -192,11 +193,11 @@ export const INTERNAL_HEADERS: ReadonlySet<string> = new Set([
 /** Service-to-service routes (/internal/*) need the shared internal token. */
 export function requireInternal(token: string) {
   const expected = Buffer.from(token);
-  return async function internalOnly(ctx: Context, next: Next) {
+  return markGuard(async function internalOnly(ctx: Context, next: Next) {
     const given = Buffer.from(ctx.get(INTERNAL_TOKEN_HEADER));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new HttpError(403, "forbidden", "Alleen voor interne diensten");
     }
     await next();
-  };
+  }, "internal");
 }

@@ -137,7 +137,7 @@ describe("gateway routing", () => {
   });
 
   it("passes an upstream's status through unchanged", async () => {
-    const res = await fetch(`${gw.url}/api/track/teapot`);
+    const res = await fetch(`${gw.url}/api/company-settings?teapot`);
     expect(res.status).toBe(418);
   });
 

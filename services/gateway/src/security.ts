@@ -1,5 +1,5 @@
 import type { Context, Next } from "koa";
-import { HttpError, forbidden } from "@lease/platform";
+import { HttpError, forbidden, isSameOrigin } from "@lease/platform";
 
 // The pixel vendors the site may load after consent (issue: CSP without unsafe-inline scripts).
 const PIXEL_SCRIPT_HOSTS = [
@@ -54,20 +54,6 @@ export function securityHeaders(httpsOnly: boolean) {
     if (ctx.path.startsWith("/api/admin")) ctx.set("Cache-Control", "no-store");
     await next();
   };
-}
-
-export function isSameOrigin(
-  origin: string | undefined,
-  host: string | undefined,
-  publicOrigin?: string,
-): boolean {
-  if (!origin || origin === "null") return false;
-  if (publicOrigin) return origin === new URL(publicOrigin).origin;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

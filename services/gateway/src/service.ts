@@ -1,10 +1,10 @@
-import Router from "@koa/router";
 import { Histogram } from "prom-client";
 import type { Context, Next } from "koa";
-import { buildOpenApiDocument, serviceForPath } from "@lease/contracts";
+import { buildOpenApiDocument, serviceForPath, type ServiceName } from "@lease/contracts";
 import {
   HttpError,
   clientIp,
+  contractRouter,
   createKit,
   parseTrustedProxies,
   loadConfig,
@@ -26,9 +26,6 @@ import { loginThrottle } from "./domain/login-throttle";
 
 export const GATEWAY_MIGRATIONS = new URL("../migrations", import.meta.url);
 
-/** Routes that the gateway answers itself; every other /api path is proxied by the route table. */
-const OWN_PREFIXES = ["/api/admin/login", "/api/admin/logout", "/api/admin/me", "/api/openapi.json"];
-
 export async function startGateway(
   env: NodeJS.ProcessEnv = process.env,
   opts: { logger?: Logger } = {},
@@ -40,7 +37,7 @@ export async function startGateway(
   });
   const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
   const httpsSite = config.PUBLIC_ORIGIN?.startsWith("https:") ?? false;
-  const upstreams: Record<string, Upstream> = {
+  const upstreams: Record<Exclude<ServiceName, "gateway">, Upstream> = {
     leads: createUpstream("leads", config.LEADS_URL),
     settings: createUpstream("settings", config.SETTINGS_URL),
     tracking: createUpstream("tracking", config.TRACKING_URL, { pipelining: 8 }),
@@ -52,7 +49,7 @@ export async function startGateway(
     buckets: [1, 2, 4, 8, 16, 32, 64, 128],
     registers: [],
   });
-  const beacons = createTrackBatcher(upstreams.tracking!, {
+  const beacons = createTrackBatcher(upstreams.tracking, {
     internalToken: config.INTERNAL_TOKEN,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     logger: kit.logger,
@@ -62,7 +59,7 @@ export async function startGateway(
   const adminGate = requireAdmin(kit.session);
   let openApi: string | undefined;
 
-  const own = new Router();
+  const own = contractRouter("gateway");
   own.get("/api/openapi.json", (ctx) => {
     openApi ??= JSON.stringify(buildOpenApiDocument());
     ctx.type = "application/json";
@@ -83,12 +80,15 @@ export async function startGateway(
     clientIp: (ctx) => clientIp(ctx.req, trusted),
   });
 
-  /** Everything that is not the gateway's own: proxy /api to its service, serve the web app. */
+  /**
+   * Everything that is not the gateway's own: proxy /api to the service that API_ROUTES names for
+   * the path's route (a path of no route is refused here), serve the web app.
+   */
   async function routeRequest(ctx: Context, next: Next) {
     const path = ctx.path;
-    if (OWN_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return next();
     if (path === "/api" || path.startsWith("/api/")) {
       const service = serviceForPath(path);
+      if (service === "gateway") return next();
       const upstream = service ? upstreams[service] : undefined;
       if (!upstream) throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${path}`);
       // The gateway checks the session first; the service checks it again.
@@ -135,7 +135,7 @@ export async function startGateway(
     outer: [securityHeaders(httpsSite)],
     before: [csrfGuard(config.PUBLIC_ORIGIN), routeRequest],
     onUpgrade: createWsProxy({
-      upstream: upstreams.tracking!,
+      upstream: upstreams.tracking,
       session: kit.session,
       logger: kit.logger,
       publicOrigin: config.PUBLIC_ORIGIN,

@@ -1,24 +1,18 @@
 import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";
+import { WS_PATH } from "@lease/contracts";
 import {
   INTERNAL_HEADERS,
+  admitAdminUpgrade,
   clientIp,
+  refuseUpgrade,
   requestIdFrom,
-  sessionTokenFromCookieHeader,
-  verifySession,
   type Logger,
   type SessionDeps,
   type TrustedProxies,
 } from "@lease/platform";
-import { isSameOrigin } from "./security";
 import { orderTargets, type Upstream } from "./proxy";
-
-function refuse(socket: Duplex, status: number, reason: string) {
-  if (socket.writable)
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  else socket.destroy();
-}
 
 /**
  * Tunnels the admin WebSocket to tracking. The gateway checks origin and session first; tracking
@@ -33,24 +27,18 @@ export function createWsProxy(opts: {
 }) {
   return async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     socket.on("error", () => socket.destroy());
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname !== "/ws") return refuse(socket, 404, "Not Found");
-    if (!isSameOrigin(req.headers.origin, req.headers.host, opts.publicOrigin))
-      return refuse(socket, 403, "Forbidden");
-    let ok = false;
-    try {
-      ok =
-        (await verifySession(opts.session, sessionTokenFromCookieHeader(req.headers.cookie))) !== undefined;
-    } catch {
-      return refuse(socket, 503, "Service Unavailable");
-    }
-    if (!ok) return refuse(socket, 401, "Unauthorized");
+    const admitted = await admitAdminUpgrade(req, socket, {
+      path: WS_PATH,
+      session: opts.session,
+      publicOrigin: opts.publicOrigin,
+    });
+    if (!admitted) return;
 
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     const upstream = await connectFirst(orderTargets(opts.upstream).map((t) => t.url));
     if (!upstream) {
       opts.logger.warn("ws upstream unreachable");
-      return refuse(socket, 503, "Service Unavailable");
+      return refuseUpgrade(socket, 503, "Service Unavailable");
     }
     const lines = [`${req.method} ${req.url} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {

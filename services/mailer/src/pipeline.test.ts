@@ -91,7 +91,7 @@ describe("a quote request end to end", () => {
     );
     // Wait until the notification job itself has completed (it ran and decided to skip).
     const { rows } = await p.sql.query<{ id: string }>(
-      "SELECT id FROM leads.outbox WHERE job_name = 'mail.notify-company' AND payload->>'sourceId' = $1",
+      "SELECT id FROM leads.outbox WHERE job_name = 'lead.received' AND payload->>'sourceId' = $1",
       [id],
     );
     const bull = new Redis(p.env.REDIS_URL!, { maxRetriesPerRequest: null });

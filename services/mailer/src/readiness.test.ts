@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS } from "@lease/contracts";
 import type { RunningService } from "@lease/platform";
 import {
+  adminCookie,
   createTestDatabase,
   startOwnRedis,
   testEnv,
@@ -62,17 +63,19 @@ describe("mail settings cache", () => {
   it("keeps the settings cached and drops them on the settings-changed event", async () => {
     const redis = await startOwnRedis();
     started.push(redis);
-    const svc = await mailerOn(redis.url, { MAIL_SETTINGS_CACHE_MS: "600000", REDIS_PREFIX: "cachetest" });
+    const extra = { MAIL_SETTINGS_CACHE_MS: "600000", REDIS_PREFIX: "cachetest" };
+    const svc = await mailerOn(redis.url, extra);
+    const cookie = await adminCookie(testEnv({ REDIS_URL: redis.url, ...extra }));
+    // The test button: 502 while configured (the provider here is unreachable), 409 while not.
     const post = () =>
-      fetch(`${svc.url}/internal/test-email`, {
+      fetch(`${svc.url}/api/admin/email-settings/test`, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-internal-token": testEnv().INTERNAL_TOKEN! },
-        body: JSON.stringify({ to: "a@b.nl" }),
+        headers: { "content-type": "application/json", cookie },
       });
-    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(502);
     const calls = settings.calls();
     settings.set({ ...CONFIGURED, sendgridApiKey: null });
-    expect((await post()).status).toBe(200); // still the cached, configured copy
+    expect((await post()).status).toBe(502); // still the cached, configured copy
     expect(settings.calls()).toBe(calls);
 
     const pub = new Redis(redis.url);

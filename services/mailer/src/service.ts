@@ -28,7 +28,6 @@ import { startSweeper } from "./jobs/sweeper";
 import { inboxRepository } from "./repositories/inbox";
 import { outgoingRepository } from "./repositories/outgoing";
 import { adminRoutes } from "./routes/admin";
-import { internalRoutes } from "./routes/internal";
 
 export const MAILER_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -119,10 +118,7 @@ export async function startMailer(
   const emails = emailsDomain({ inbox, outgoing, settings, queue, delivery: send });
 
   const running = await startService(kit, {
-    routes: [
-      adminRoutes({ emails, session: kit.session }),
-      internalRoutes({ emails, internalToken: config.INTERNAL_TOKEN }),
-    ],
+    routes: [adminRoutes({ emails, session: kit.session })],
     readiness: { redisEvictionPolicy: policyCheck },
     onStop: [() => sweeper.stop(), () => worker.close(), () => queue.close()],
   });

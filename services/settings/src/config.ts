@@ -32,7 +32,5 @@ export const settingsConfigSchema = baseConfigSchema.extend({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9082),
   SETTINGS_ENCRYPTION_KEY: encryptionKey,
   SETTINGS_ENCRYPTION_KEY_PREVIOUS: previousKeys,
-  /** The mailer, for the test e-mail of the e-mail settings tab. */
-  MAILER_URL: z.url({ error: "MAILER_URL must be the http:// URL of the mailer" }),
 });
 export type SettingsConfig = z.infer<typeof settingsConfigSchema>;

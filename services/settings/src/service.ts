@@ -1,6 +1,5 @@
-import { CHANNELS, SettingsChangedEvent, TEST_EMAIL_TIMEOUT_MS } from "@lease/contracts";
+import { CHANNELS, SettingsChangedEvent } from "@lease/contracts";
 import {
-  createInternalClient,
   createKit,
   loadConfig,
   startService,
@@ -61,8 +60,6 @@ export async function startSettings(
     redis: kit.redis,
     keys: kit.keys,
     logger: kit.logger,
-    // The test e-mail waits for the provider (at most TEST_EMAIL_TIMEOUT_MS) inside the mailer.
-    mailer: createInternalClient(config.MAILER_URL, config.INTERNAL_TOKEN, TEST_EMAIL_TIMEOUT_MS + 4000),
     changed: (kind) => snapshots.drop(kind),
   });
   return startService(kit, {

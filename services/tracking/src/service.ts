@@ -221,8 +221,8 @@ export async function startTracking(
   };
   const counted = (kind: string, outcome: HitOutcome) => hits.inc({ kind, outcome });
   const svc = await startService(kit, {
-    before: [trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted)],
     routes: [
+      trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted),
       trackRoutes(ingestDeps, memoize(parseTrustedProxies(config.TRUSTED_PROXIES)), counted),
       adminRoutes({ session: kit.session, live, reader, clock, retentionMonths: config.RETENTION_MONTHS }),
     ],

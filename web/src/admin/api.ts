@@ -65,7 +65,6 @@ export function leaseRequestQuery(filter: Partial<LeaseRequestFilter>): string {
 export const fetchLeaseRequests = (filter: LeaseRequestFilter) =>
   call(LeaseRequestListResponse, "GET", `/api/admin/lease-requests${leaseRequestQuery(filter)}`);
 
-/** The list has no lookup by id, so the compose page pages through it (newest first) until found. */
 /** One request by id; null when it does not exist (deleted meanwhile, or a mistyped link). */
 export async function findLeaseRequest(id: string): Promise<LeaseRequest | null> {
   try {

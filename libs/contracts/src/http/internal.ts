@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { PublicCompanySettings } from "../entities/company-settings";
 import { LeaseRequest } from "../entities/lease-request";
-import { emailAddress } from "./fields";
 import { ApiError } from "./errors";
 
 // Service-to-service answers on /internal/* routes (never reached through the gateway; they need
@@ -29,20 +28,6 @@ export const InternalContactMessage = z.object({
   createdAt: z.string(),
 });
 export type InternalContactMessage = z.infer<typeof InternalContactMessage>;
-
-/** settings → mailer: send a test message to the configured sender address. */
-export const InternalTestEmailBody = z.strictObject({ to: emailAddress() });
-export type InternalTestEmailBody = z.infer<typeof InternalTestEmailBody>;
-
-export const InternalTestEmailResult = z
-  .object({
-    id: z.uuid(),
-    to: z.string(),
-    status: z.enum(["sent", "failed"]),
-    reason: z.string().nullable().describe("The provider's refusal or the timeout, in Dutch"),
-  })
-  .describe("mailer → settings: the provider's answer to the test e-mail (it was tried, not queued)");
-export type InternalTestEmailResult = z.infer<typeof InternalTestEmailResult>;
 
 /**
  * gateway → tracking: visit beacons that arrived together, forwarded in one call. Each hit carries

@@ -8,11 +8,20 @@ import { QUEUES, type QueueName } from "./queues";
 export const JobSource = z.enum(["lease_request", "contact_form"]);
 export type JobSource = z.infer<typeof JobSource>;
 
+export const LeadReceivedJobData = z
+  .object({ source: JobSource, sourceId: z.uuid() })
+  .describe(
+    "A lease request or contact message was stored: write its inbox entry and e-mail the company about it (one read of it)",
+  );
+export type LeadReceivedJobData = z.infer<typeof LeadReceivedJobData>;
+
+/** Superseded by lead.received; handled while jobs queued before it may still wait in Redis. */
 export const InboxLogJobData = z
   .object({ source: JobSource, sourceId: z.uuid() })
   .describe("Write the inbox entry for a stored lease request or contact message");
 export type InboxLogJobData = z.infer<typeof InboxLogJobData>;
 
+/** Superseded by lead.received; handled while jobs queued before it may still wait in Redis. */
 export const NotifyCompanyJobData = z
   .object({ source: JobSource, sourceId: z.uuid() })
   .describe("E-mail the company's own address about a new lease request or contact message");
@@ -31,6 +40,12 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
 }
 
 export const JOBS = {
+  "lead.received": {
+    queue: QUEUES.mail,
+    schema: LeadReceivedJobData,
+    attempts: 10,
+    backoff: { type: "exponential", delay: 2_000 },
+  },
   "inbox.log": {
     queue: QUEUES.mail,
     schema: InboxLogJobData,

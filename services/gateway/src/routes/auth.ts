@@ -1,16 +1,17 @@
-import Router from "@koa/router";
-import type { Context } from "koa";
+import type { Context, Next } from "koa";
 import { AdminSession, LOGIN_FAILED_MESSAGE, LoginBody } from "@lease/contracts";
 import {
   HttpError,
   SECURE_SESSION_COOKIE,
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,
+  contractRouter,
   issueSession,
   parseOr400,
   requireAdmin,
   revokeSession,
   sessionGeneration,
+  type ContractRouter,
   type SessionDeps,
 } from "@lease/platform";
 import type { AdminsRepository } from "../repositories/admins";
@@ -43,10 +44,10 @@ function tooManyAttempts(seconds: number): HttpError {
   );
 }
 
-export function authRoutes(deps: AuthDeps): Router {
-  const router = new Router({ prefix: "/api/admin" });
+export function authRoutes(deps: AuthDeps): ContractRouter {
+  const router = contractRouter("gateway");
 
-  router.post("/login", async (ctx) => {
+  router.post("/api/admin/login", async (ctx) => {
     const body = parseOr400(LoginBody, ctx.request.body);
     const ip = deps.clientIp(ctx);
     // Never the password: only who tried, from where, and how it ended.
@@ -74,19 +75,20 @@ export function authRoutes(deps: AuthDeps): Router {
     ctx.body = AdminSession.parse({ admin: { username: admin.username } });
   });
 
-  router.get("/me", requireAdmin(deps.session), (ctx) => {
+  router.get("/api/admin/me", requireAdmin(deps.session), (ctx) => {
     ctx.body = AdminSession.parse({ admin: { username: ctx.state.admin!.username } });
   });
 
-  router.post("/logout", async (ctx) => {
-    // The cookie goes in every case; only a live session makes this a successful logout.
+  // The cookie goes in every case; only a live session makes this a successful logout.
+  const clearCookie = async (ctx: Context, next: Next) => {
     setSessionCookie(ctx, deps.secureCookies(ctx), "", 0);
-    await requireAdmin(deps.session)(ctx, async () => {
-      const claims = ctx.state.admin!;
-      await revokeSession(deps.session, claims.jti, { username: claims.username, logger: ctx.state.log });
-      ctx.state.log.info({ username: claims.username, outcome: "logout" }, "admin logout");
-      ctx.status = 204;
-    });
+    await next();
+  };
+  router.post("/api/admin/logout", clearCookie, requireAdmin(deps.session), async (ctx) => {
+    const claims = ctx.state.admin!;
+    await revokeSession(deps.session, claims.jti, { username: claims.username, logger: ctx.state.log });
+    ctx.state.log.info({ username: claims.username, outcome: "logout" }, "admin logout");
+    ctx.status = 204;
   });
 
   return router;

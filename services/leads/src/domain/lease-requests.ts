@@ -21,9 +21,9 @@ import { leaseRequestsCsv } from "./csv";
 export const EXPORT_LIMIT = 50_000;
 const NOT_FOUND_MESSAGE = "Lease aanvraag niet gevonden";
 
-/** Outbox rows for a new lead or contact message: log it in the inbox and notify the company. */
+/** The outbox row for a new lead or contact message: the mailer logs it and notifies the company. */
 function mailJobs(source: JobSource): OutboxJobs {
-  const jobNames: JobName[] = ["inbox.log", "mail.notify-company"];
+  const jobNames: JobName[] = ["lead.received"];
   return { source, jobNames };
 }
 

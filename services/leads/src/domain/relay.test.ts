@@ -49,7 +49,7 @@ describe("outbox relay", () => {
     );
     const jobs = await queue.raw(QUEUES.mail).getJobs(["waiting"], 0, 1000);
     const { rows } = await sql.query<{ id: string }>("SELECT id FROM leads.outbox");
-    expect(jobs).toHaveLength(180);
+    expect(jobs).toHaveLength(90);
     expect(new Set(jobs.map((j) => j.id))).toEqual(new Set(rows.map((r) => r.id)));
     for (const job of jobs) {
       expect(Object.keys(job.data).sort()).toEqual(expect.arrayContaining(["source", "sourceId"]));

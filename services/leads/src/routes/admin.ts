@@ -1,36 +1,34 @@
-import Router from "@koa/router";
 import { LeaseRequestIdParam, LeaseRequestListQuery, UpdateLeaseStatusBody } from "@lease/contracts";
-import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 
 const ExportQuery = LeaseRequestListQuery.pick({ q: true, status: true });
 
 export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: SessionDeps }) {
-  const router = new Router({ prefix: "/api/admin/lease-requests" });
-  router.use(requireAdmin(deps.session));
+  const router = contractRouter("leads", requireAdmin(deps.session));
 
-  router.get("/", async (ctx) => {
+  router.get("/api/admin/lease-requests", async (ctx) => {
     ctx.body = await deps.leads.list(parseOr400(LeaseRequestListQuery, ctx.query));
   });
 
-  router.get("/export.csv", async (ctx) => {
+  router.get("/api/admin/lease-requests/export.csv", async (ctx) => {
     const csv = await deps.leads.exportCsv(parseOr400(ExportQuery, ctx.query));
     ctx.type = "text/csv; charset=utf-8";
     ctx.set("Content-Disposition", `attachment; filename="lease-aanvragen.csv"`);
     ctx.body = csv;
   });
 
-  router.get("/:id", async (ctx) => {
+  router.get("/api/admin/lease-requests/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = await deps.leads.get(id);
   });
 
-  router.patch("/:id/status", async (ctx) => {
+  router.patch("/api/admin/lease-requests/{id}/status", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = await deps.leads.updateStatus(id, parseOr400(UpdateLeaseStatusBody, ctx.request.body));
   });
 
-  router.delete("/:id", async (ctx) => {
+  router.delete("/api/admin/lease-requests/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     await deps.leads.delete(id);
     ctx.status = 204;

@@ -1,19 +1,17 @@
-import Router from "@koa/router";
 import { InternalContactMessage, InternalLeaseRequest, LeaseRequestIdParam } from "@lease/contracts";
-import { parseOr400, requireInternal } from "@lease/platform";
+import { contractRouter, parseOr400, requireInternal } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 
 /** Lookups for the mailer (job data holds ids only; the mailer reads the content here). */
 export function internalRoutes(deps: { leads: LeaseRequestsDomain; internalToken: string }) {
-  const router = new Router({ prefix: "/internal" });
-  router.use(requireInternal(deps.internalToken));
+  const router = contractRouter("leads", requireInternal(deps.internalToken));
 
-  router.get("/lease-requests/:id", async (ctx) => {
+  router.get("/internal/lease-requests/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = InternalLeaseRequest.parse(await deps.leads.get(id));
   });
 
-  router.get("/contact-messages/:id", async (ctx) => {
+  router.get("/internal/contact-messages/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = InternalContactMessage.parse(await deps.leads.getContact(id));
   });

@@ -61,7 +61,7 @@ describe("POST /api/lease-requests", () => {
       "SELECT job_name, payload FROM leads.outbox WHERE payload->>'sourceId' = $1",
       [id],
     );
-    expect(outbox.rows.map((r) => r.job_name).sort()).toEqual(["inbox.log", "mail.notify-company"]);
+    expect(outbox.rows.map((r) => r.job_name)).toEqual(["lead.received"]);
   });
 
   it("answers every rule of SPEC §5 with its Dutch message", async () => {
@@ -159,7 +159,7 @@ describe("POST /api/contact", () => {
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
     const outbox = await sql.query("SELECT payload FROM leads.outbox WHERE payload->>'sourceId' = $1", [id]);
-    expect(outbox.rows.map((r) => r.payload.source)).toEqual(["contact_form", "contact_form"]);
+    expect(outbox.rows.map((r) => r.payload.source)).toEqual(["contact_form"]);
   });
 
   it("validates with Dutch messages, refuses unknown fields and drops honeypot submissions", async () => {

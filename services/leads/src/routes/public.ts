@@ -1,7 +1,6 @@
-import Router from "@koa/router";
 import type { Context } from "koa";
 import { ContactBody, CreateLeaseRequestBody } from "@lease/contracts";
-import { parseOr400 } from "@lease/platform";
+import { contractRouter, parseOr400 } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 import type { RateLimiter } from "../domain/rate-limit";
 
@@ -10,7 +9,7 @@ export function publicRoutes(deps: {
   limiter: RateLimiter;
   clientIp: (ctx: Context) => string;
 }) {
-  const router = new Router();
+  const router = contractRouter("leads");
 
   router.post("/api/lease-requests", async (ctx) => {
     const body = parseOr400(CreateLeaseRequestBody, ctx.request.body);

@@ -3,15 +3,28 @@ import {
   TEST_EMAIL_TIMEOUT_MS,
   type EmailFolder,
   type EmailMessage,
+  type EmailSettingsTestResponse,
   type InboxCursor,
-  type InternalTestEmailResult,
   type SendEmailBody,
 } from "@lease/contracts";
-import { HttpError, notFound, withTimeout, type Logger, type QueueClient } from "@lease/platform";
+import {
+  HttpError,
+  InternalCallError,
+  notFound,
+  serviceUnavailable,
+  withTimeout,
+  type Logger,
+  type QueueClient,
+} from "@lease/platform";
 import type { InboxRepository } from "../repositories/inbox";
 import type { NewOutgoingEmail, OutgoingRepository } from "../repositories/outgoing";
 import type { Delivery } from "./delivery";
-import { MAIL_NOT_CONFIGURED_MESSAGE } from "./failure-reason";
+import {
+  MAIL_NOT_CONFIGURED_MESSAGE,
+  MISSING_MAIL_SETTINGS_MESSAGE,
+  SETTINGS_UNAVAILABLE_MESSAGE,
+  TEST_EMAIL_FAILED_MESSAGE,
+} from "./failure-reason";
 import { isConfigured, type MailSettingsSource } from "./mail-settings";
 import { companyName, renderCompose, renderTestEmail, type RenderedMail } from "./templates";
 
@@ -40,6 +53,16 @@ export function emailsDomain(deps: {
     }
   }
 
+  /** The mail settings for a request: 503 (not 500) while the settings service cannot answer. */
+  async function currentSettings(requestId: string) {
+    try {
+      return await deps.settings.get(requestId);
+    } catch (err) {
+      if (err instanceof InternalCallError) throw serviceUnavailable(SETTINGS_UNAVAILABLE_MESSAGE);
+      throw err;
+    }
+  }
+
   /** Checks the provider at request time and records the e-mail with its sent-mail entry. */
   async function record(
     build: (settings: Awaited<ReturnType<MailSettingsSource["get"]>>) => {
@@ -50,7 +73,7 @@ export function emailsDomain(deps: {
     },
     requestId: string,
   ): Promise<{ id: string; outgoingId: string; to: string }> {
-    const settings = await deps.settings.get(requestId);
+    const settings = await currentSettings(requestId);
     if (!isConfigured(settings)) throw new HttpError(409, "mail_not_configured", MAIL_NOT_CONFIGURED_MESSAGE);
     const { to, mail, kind, leaseRequestId } = build(settings);
     const email: NewOutgoingEmail = {
@@ -131,14 +154,22 @@ export function emailsDomain(deps: {
       return { id, status: "queued" as const };
     },
 
-    /** A test is a test: sent at once, and the provider's answer (or its silence) is the result. */
-    async sendTest(to: string, requestId: string, log: Logger): Promise<InternalTestEmailResult> {
+    /**
+     * The e-mail settings' test button: a test e-mail to the configured sender address, sent at
+     * once; the provider's answer (or its silence) is the result: 200, or 502 with its reason.
+     */
+    async sendTest(requestId: string, log: Logger): Promise<EmailSettingsTestResponse> {
+      const settings = await currentSettings(requestId);
+      const to = settings.fromEmailAddress?.trim();
+      if (!isConfigured(settings) || !to) throw new HttpError(409, "conflict", MISSING_MAIL_SETTINGS_MESSAGE);
       const { id, outgoingId } = await record(
         (s) => ({ to, mail: renderTestEmail(s.company), kind: "test" }),
         requestId,
       );
       const { sent, reason } = await deps.delivery.sendNow(outgoingId, TEST_EMAIL_TIMEOUT_MS, log);
-      return { id, to, status: sent ? "sent" : "failed", reason };
+      if (!sent)
+        throw new HttpError(502, "test_email_failed", `${TEST_EMAIL_FAILED_MESSAGE} ${reason ?? ""}`.trim());
+      return { id, status: "sent", to };
     },
   };
 }

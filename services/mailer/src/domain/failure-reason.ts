@@ -6,6 +6,12 @@ export const UNKNOWN_OUTCOME_ERROR =
   "unknown_outcome: the worker stopped while the provider call was in flight";
 export const MAIL_NOT_CONFIGURED_MESSAGE =
   "Er is geen e-mailprovider ingesteld. Vul de SendGrid API key en het afzenderadres in bij E-mail Instellingen.";
+/** The test button's answers (E-mail Instellingen). */
+export const MISSING_MAIL_SETTINGS_MESSAGE =
+  "Ontbrekende gegevens - Vul eerst SendGrid API key en afzender e-mail in.";
+export const TEST_EMAIL_FAILED_MESSAGE = "Kon geen test e-mail verzenden.";
+export const SETTINGS_UNAVAILABLE_MESSAGE =
+  "De e-mailinstellingen zijn tijdelijk niet bereikbaar. Probeer het zo opnieuw.";
 
 /** Prefixes that wrap the provider's answer on its way through retries. */
 const WRAPPERS = [/^gave up after retries: /, /^send failed, will retry: /];

@@ -1,7 +1,7 @@
 import type { JobHandlers, Logger } from "@lease/platform";
-import type { JobName } from "@lease/contracts";
+import type { JobName, JobSource } from "@lease/contracts";
 import type { Delivery } from "../domain/delivery";
-import type { LeadsSource } from "../domain/leads-source";
+import type { LeadsSource, SourceMessage } from "../domain/leads-source";
 import { isConfigured, type MailSettingsSource } from "../domain/mail-settings";
 import type { InboxRepository } from "../repositories/inbox";
 import type { OutgoingRepository } from "../repositories/outgoing";
@@ -14,57 +14,86 @@ export interface HandlerDeps {
   delivery: Delivery;
 }
 
+type SourceJob = { source: JobSource; sourceId: string };
+type MailSettings = Awaited<ReturnType<MailSettingsSource["get"]>>;
+
 /** Every handler is idempotent: Postgres unique keys and the send claim, not the job id, decide. */
 export function mailHandlers(deps: HandlerDeps): JobHandlers {
+  /** The inbox entry; the settings only give its recipient column, so it is written without them. */
+  async function logInbox(
+    data: SourceJob,
+    found: SourceMessage,
+    settings: MailSettings | Error,
+    log: Logger,
+  ) {
+    let recipient = "";
+    if (settings instanceof Error)
+      log.warn({ err: settings.message }, "settings unavailable; inbox entry without recipient");
+    else recipient = settings.company.emailAddress ?? settings.fromEmailAddress ?? "";
+    await deps.inbox.logOnce({
+      source: data.source,
+      sourceId: data.sourceId,
+      subject: found.mail.subject,
+      senderName: found.senderName,
+      senderEmail: found.senderEmail,
+      recipientEmail: recipient,
+      messageBody: found.mail.text,
+      messageType: data.source,
+      sentAt: found.receivedAt,
+    });
+  }
+
+  /** The company's notification: recorded once per source, then sent (claim-protected). */
+  async function notifyCompany(data: SourceJob, found: SourceMessage, settings: MailSettings, log: Logger) {
+    const to = settings.company.emailAddress?.trim() || settings.fromEmailAddress?.trim();
+    if (!isConfigured(settings) || !to) {
+      log.info(data, "company notification skipped: no provider key or sender configured");
+      return;
+    }
+    const row = await deps.outgoing.recordOnce({
+      dedupeKey: notifyKey(data.source, data.sourceId),
+      kind: "notification",
+      toEmail: to,
+      subject: found.mail.subject,
+      textBody: found.mail.text,
+      htmlBody: found.mail.html,
+      leaseRequestId: found.leaseRequestId,
+    });
+    await deps.delivery.deliver(row.id, log);
+  }
+
+  const requestIdOf = (job: { data: unknown }) => (job.data as { requestId?: string }).requestId;
+  const findSource = async (data: SourceJob, requestId: string | undefined, log: Logger) => {
+    const found = await deps.leads.find(data.source, data.sourceId, requestId);
+    if (!found) log.info(data, "source gone before the job ran; nothing to do");
+    return found;
+  };
+
   return {
+    // One read of the lead for both effects. A retry (the send failed) logs nothing twice: the
+    // inbox entry and the notification are unique per source.
+    async "lead.received"(data, { log, job }) {
+      const requestId = requestIdOf(job);
+      const found = await findSource(data, requestId, log);
+      if (!found) return;
+      const settings = await deps.settings.get(requestId).catch((err: Error) => err);
+      await logInbox(data, found, settings, log);
+      if (settings instanceof Error) throw settings;
+      await notifyCompany(data, found, settings, log);
+    },
+
     async "inbox.log"(data, { log, job }) {
-      const requestId = (job.data as { requestId?: string }).requestId;
-      const found = await deps.leads.find(data.source, data.sourceId, requestId);
-      if (!found) {
-        log.info(data, "source gone before it was logged; nothing to do");
-        return;
-      }
-      let recipient = "";
-      try {
-        const s = await deps.settings.get(requestId);
-        recipient = s.company.emailAddress ?? s.fromEmailAddress ?? "";
-      } catch (err) {
-        // The inbox entry does not need settings; only its recipient column is left empty.
-        log.warn({ err: (err as Error).message }, "settings unavailable; inbox entry without recipient");
-      }
-      await deps.inbox.logOnce({
-        source: data.source,
-        sourceId: data.sourceId,
-        subject: found.mail.subject,
-        senderName: found.senderName,
-        senderEmail: found.senderEmail,
-        recipientEmail: recipient,
-        messageBody: found.mail.text,
-        messageType: data.source,
-        sentAt: found.receivedAt,
-      });
+      const requestId = requestIdOf(job);
+      const found = await findSource(data, requestId, log);
+      if (!found) return;
+      await logInbox(data, found, await deps.settings.get(requestId).catch((err: Error) => err), log);
     },
 
     async "mail.notify-company"(data, { log, job }) {
-      const requestId = (job.data as { requestId?: string }).requestId;
+      const requestId = requestIdOf(job);
       const settings = await deps.settings.get(requestId);
-      const to = settings.company.emailAddress?.trim() || settings.fromEmailAddress?.trim();
-      if (!isConfigured(settings) || !to) {
-        log.info(data, "company notification skipped: no provider key or sender configured");
-        return;
-      }
-      const found = await deps.leads.find(data.source, data.sourceId, requestId);
-      if (!found) return;
-      const row = await deps.outgoing.recordOnce({
-        dedupeKey: `notify:${data.source}:${data.sourceId}`,
-        kind: "notification",
-        toEmail: to,
-        subject: found.mail.subject,
-        textBody: found.mail.text,
-        htmlBody: found.mail.html,
-        leaseRequestId: found.leaseRequestId,
-      });
-      await deps.delivery.deliver(row.id, log);
+      const found = await findSource(data, requestId, log);
+      if (found) await notifyCompany(data, found, settings, log);
     },
 
     async "mail.send"(data, { log }) {
@@ -73,13 +102,15 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
   };
 }
 
+const notifyKey = (source: string, sourceId: string) => `notify:${source}:${sourceId}`;
+
 /** After the last attempt the e-mail is marked failed, so the admin sees it (never silently dropped). */
 export function onFinalFailure(deps: Pick<HandlerDeps, "delivery" | "outgoing">, logger: Logger) {
   return async (name: JobName, data: unknown, err: Error) => {
     const d = data as { outgoingEmailId?: string; source?: string; sourceId?: string };
     let id = d.outgoingEmailId;
-    if (name === "mail.notify-company" && d.source && d.sourceId) {
-      id = (await deps.outgoing.findByDedupeKey(`notify:${d.source}:${d.sourceId}`))?.id;
+    if ((name === "lead.received" || name === "mail.notify-company") && d.source && d.sourceId) {
+      id = (await deps.outgoing.findByDedupeKey(notifyKey(d.source, d.sourceId)))?.id;
     }
     if (id) await deps.delivery.giveUp(id, `gave up after retries: ${err.message}`);
     logger.error({ job: name, outgoingId: id, err: err.message }, "job failed for good");

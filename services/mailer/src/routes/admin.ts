@@ -1,4 +1,3 @@
-import Router from "@koa/router";
 import {
   EmailIdParam,
   EmailListQuery,
@@ -7,14 +6,13 @@ import {
   INBOX_UNREAD_HEADER,
   SendEmailBody,
 } from "@lease/contracts";
-import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { EmailsDomain } from "../domain/emails";
 
 export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }) {
-  const router = new Router({ prefix: "/api/admin" });
-  router.use(requireAdmin(deps.session));
+  const router = contractRouter("mailer", requireAdmin(deps.session));
 
-  router.get("/emails", async (ctx) => {
+  router.get("/api/admin/emails", async (ctx) => {
     const { folder, limit, before } = parseOr400(EmailListQuery, ctx.query);
     const { items, next, total, unread } = await deps.emails.list(folder, limit, before);
     ctx.set(INBOX_TOTAL_HEADER, String(total));
@@ -23,29 +21,33 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
     ctx.body = items;
   });
 
-  router.get("/emails/:id", async (ctx) => {
+  router.get("/api/admin/emails/{id}", async (ctx) => {
     const { id } = parseOr400(EmailIdParam, ctx.params);
     ctx.body = await deps.emails.get(id);
   });
 
-  router.post("/emails/:id/retry", async (ctx) => {
+  router.post("/api/admin/emails/{id}/retry", async (ctx) => {
     const { id } = parseOr400(EmailIdParam, ctx.params);
     ctx.status = 202;
     ctx.body = await deps.emails.retry(id, ctx.state.requestId, ctx.state.log);
   });
 
-  router.put("/emails/:id/read", async (ctx) => {
+  router.put("/api/admin/emails/{id}/read", async (ctx) => {
     const { id } = parseOr400(EmailIdParam, ctx.params);
     ctx.body = await deps.emails.markRead(id);
   });
 
-  router.delete("/emails/:id", async (ctx) => {
+  router.delete("/api/admin/emails/{id}", async (ctx) => {
     const { id } = parseOr400(EmailIdParam, ctx.params);
     await deps.emails.delete(id);
     ctx.status = 204;
   });
 
-  router.post("/send-email", async (ctx) => {
+  router.post("/api/admin/email-settings/test", async (ctx) => {
+    ctx.body = await deps.emails.sendTest(ctx.state.requestId, ctx.state.log);
+  });
+
+  router.post("/api/admin/send-email", async (ctx) => {
     const body = parseOr400(SendEmailBody, ctx.request.body);
     ctx.status = 202;
     ctx.body = await deps.emails.send(body, ctx.state.requestId, ctx.state.log);

@@ -1,17 +1,21 @@
-import Router from "@koa/router";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "@lease/contracts";
-import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import {
+  contractRouter,
+  parseOr400,
+  requireAdmin,
+  type ContractRouter,
+  type SessionDeps,
+} from "@lease/platform";
 import type { SettingsDomain } from "../domain/settings";
 
 /** Admin settings routes; every one needs a valid session (the gateway checked it too). */
-export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Router {
-  const router = new Router({ prefix: "/api/admin" });
-  router.use(requireAdmin(session));
+export function adminRoutes(domain: SettingsDomain, session: SessionDeps): ContractRouter {
+  const router = contractRouter("settings", requireAdmin(session));
 
-  router.get("/company-settings", async (ctx) => {
+  router.get("/api/admin/company-settings", async (ctx) => {
     ctx.body = await domain.adminCompany();
   });
-  router.put("/company-settings", async (ctx) => {
+  router.put("/api/admin/company-settings", async (ctx) => {
     const body = parseOr400(UpdateCompanySettingsBody, ctx.request.body ?? {});
     ctx.body = await domain.updateCompany(body);
     ctx.state.log.info(
@@ -19,15 +23,12 @@ export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Route
       "company settings saved",
     );
   });
-  router.put("/theme-settings", async (ctx) => {
+  router.put("/api/admin/theme-settings", async (ctx) => {
     const body = parseOr400(UpdateThemeSettingsBody, ctx.request.body ?? {});
     ctx.body = await domain.updateTheme(body);
   });
-  router.post("/theme-settings/reset", async (ctx) => {
+  router.post("/api/admin/theme-settings/reset", async (ctx) => {
     ctx.body = await domain.resetTheme();
-  });
-  router.post("/email-settings/test", async (ctx) => {
-    ctx.body = await domain.sendTestEmail(ctx.state.requestId);
   });
   return router;
 }

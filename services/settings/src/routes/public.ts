@@ -1,4 +1,4 @@
-import Router from "@koa/router";
+import { contractRouter, type ContractRouter } from "@lease/platform";
 import type { Context } from "koa";
 import type { SettingsDomain } from "../domain/settings";
 import type { PublicKind, PublicSnapshots } from "../domain/public-snapshots";
@@ -38,11 +38,11 @@ function matchesIfNoneMatch(header: string, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
-export function publicRoutes(domain: SettingsDomain, snapshots: PublicSnapshots): Router {
-  const router = new Router({ prefix: "/api" });
-  router.get("/company-settings", (ctx) =>
+export function publicRoutes(domain: SettingsDomain, snapshots: PublicSnapshots): ContractRouter {
+  const router = contractRouter("settings");
+  router.get("/api/company-settings", (ctx) =>
     sendCacheable(ctx, snapshots, "company", () => domain.publicCompany()),
   );
-  router.get("/theme-settings", (ctx) => sendCacheable(ctx, snapshots, "theme", () => domain.theme()));
+  router.get("/api/theme-settings", (ctx) => sendCacheable(ctx, snapshots, "theme", () => domain.theme()));
   return router;
 }

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { WS_PATH } from "@lease/contracts";
 import {
-  sessionTokenFromCookieHeader,
+  admitAdminUpgrade,
   verifySession,
   type AdminClaims,
   type Logger,
@@ -29,22 +29,6 @@ interface SocketState {
 /** Close codes the admin sees: 4401 = session ended (log in again). */
 const SESSION_ENDED = 4401;
 
-function refuse(socket: Duplex, status: number, reason: string): void {
-  if (socket.writable)
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  else socket.destroy();
-}
-
-export function isSameOrigin(origin: string | undefined, host: string | undefined, publicOrigin?: string) {
-  if (!origin || origin === "null") return false;
-  try {
-    if (publicOrigin) return new URL(origin).origin === new URL(publicOrigin).origin;
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The admin WebSocket on the service's own HTTP server. The gateway already checked origin and
  * session; this checks both again (the service port is no way around it), re-checks the session
@@ -57,19 +41,13 @@ export function createAdminSockets(o: AdminSocketOptions) {
 
   const onUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
-    const path = (req.url ?? "/").split("?")[0];
-    if (path !== WS_PATH) return refuse(socket, 404, "Not Found");
-    if (!isSameOrigin(req.headers.origin, req.headers.host, o.publicOrigin))
-      return refuse(socket, 403, "Forbidden");
-    const token = sessionTokenFromCookieHeader(req.headers.cookie);
-    let claims: AdminClaims | undefined;
-    try {
-      claims = await verifySession(o.session, token);
-    } catch {
-      return refuse(socket, 503, "Service Unavailable");
-    }
-    if (!claims || !token) return refuse(socket, 401, "Unauthorized");
-    const admin = claims;
+    const admitted = await admitAdminUpgrade(req, socket, {
+      path: WS_PATH,
+      session: o.session,
+      publicOrigin: o.publicOrigin,
+    });
+    if (!admitted) return;
+    const { token, claims: admin } = admitted;
     wss.handleUpgrade(req, socket, head, (ws) => {
       states.set(ws, { token, claims: admin, alive: true });
       ws.on("pong", () => {

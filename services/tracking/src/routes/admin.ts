@@ -1,6 +1,5 @@
-import Router from "@koa/router";
 import { AnalyticsQuery, VisitorSeriesQuery, type Analytics, type VisitorSeries } from "@lease/contracts";
-import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { Clock } from "../domain/clock";
 import { checkPeriod, today } from "../domain/periods";
 import type { AnalyticsReader } from "../repositories/analytics";
@@ -15,8 +14,7 @@ export interface AdminDeps {
 }
 
 export function adminRoutes(deps: AdminDeps) {
-  const router = new Router();
-  router.use("/api/admin", requireAdmin(deps.session));
+  const router = contractRouter("tracking", requireAdmin(deps.session));
   router.get("/api/admin/visitor-stats", async (ctx) => {
     ctx.body = await visitorStats(deps);
   });

@@ -1,5 +1,4 @@
-import Router from "@koa/router";
-import type { Context, Next } from "koa";
+import type { Context } from "koa";
 import {
   InternalTrackBatch,
   TRACK_BATCH_PATH,
@@ -8,8 +7,8 @@ import {
   type InternalTrackResult,
 } from "@lease/contracts";
 import {
-  HttpError,
   clientIp,
+  contractRouter,
   notJson,
   parseJsonText,
   parseOr400,
@@ -64,7 +63,7 @@ async function trackHit(
 
 /** Public ingest: validated, 204 with no cookie. */
 export function trackRoutes(deps: IngestDeps, trusted: TrustedProxies, counted: Counted) {
-  const router = new Router();
+  const router = contractRouter("tracking");
   const handle = (kind: HitKind) => async (ctx: Context) => {
     await trackHit(deps, counted, kind, ctx.request.body, {
       userAgent: ctx.req.headers["user-agent"],
@@ -84,20 +83,13 @@ const BATCH_LIMIT_BYTES = 2 * 1024 * 1024;
 /**
  * POST /internal/track/batch: the gateway's coalesced beacons (one call for the many visits that
  * arrived together, so a burst costs one round trip per batch instead of one per visit). Mounted
- * before the service's 16 KB body parser: the internal token is checked before a byte is read.
+ * ahead of the service's 16 KB body parser (rawBody): the internal token is checked before a byte
+ * is read.
  * Every hit gets the answer its own POST /api/track/* would have had.
  */
 export function trackBatchRoute(deps: IngestDeps, internalToken: string, counted: Counted) {
-  const internalOnly = requireInternal(internalToken);
-  return async function trackBatch(ctx: Context, next: Next) {
-    if (ctx.path !== TRACK_BATCH_PATH) return next();
-    if (ctx.method !== "POST")
-      throw new HttpError(
-        405,
-        "method_not_allowed",
-        `Methode ${ctx.method} is niet toegestaan op ${ctx.path}`,
-      );
-    await internalOnly(ctx, async () => undefined);
+  const router = contractRouter("tracking", requireInternal(internalToken), { rawBody: true });
+  return router.post(TRACK_BATCH_PATH, async function trackBatch(ctx: Context) {
     if (!ctx.is("application/json")) throw notJson();
     const batch = parseOr400(InternalTrackBatch, parseJsonText(await readRawBody(ctx, BATCH_LIMIT_BYTES)));
     const results = await Promise.all(
@@ -120,5 +112,5 @@ export function trackBatchRoute(deps: IngestDeps, internalToken: string, counted
     );
     ctx.set("Cache-Control", "no-store");
     ctx.body = { results };
-  };
+  });
 }

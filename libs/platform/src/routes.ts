@@ -1,0 +1,186 @@
+import Router from "@koa/router";
+import type { Middleware } from "koa";
+import {
+  API_ROUTES,
+  INTERNAL_ROUTES,
+  SERVICES,
+  type HttpMethod,
+  type RouteAuth,
+  type ServiceName,
+} from "@lease/contracts";
+import { StartupError } from "./errors";
+
+/**
+ * The one way a service mounts its HTTP handlers. Every handler is registered under the path of its
+ * route in the contracts (`API_ROUTES` or `INTERNAL_ROUTES` in libs/contracts/src/routes.ts), in
+ * the same OpenAPI form ("/api/admin/lease-requests/{id}"), so searching a route's path finds its
+ * contract entry and its handler. The service refuses to start when a handler has no contract route
+ * (at registration) or a contract route of the service has no handler (`mountContractRoutes`, called
+ * by `startService`). Adding a route is one contract entry plus one handler.
+ *
+ * The admin and internal checks are part of the contract too: a route marked `auth: "admin"` must
+ * have `requireAdmin` in its chain, an internal one `requireInternal`, a public one neither.
+ */
+
+/** What a route's chain must hold: the contract's `auth`, and "internal" for INTERNAL_ROUTES. */
+export type RouteAccess = RouteAuth | "internal";
+
+const GUARDS = new WeakMap<Middleware, Exclude<RouteAccess, "public">>();
+
+/** Marks a middleware as the check of an access level (requireAdmin, requireInternal). */
+export function markGuard<M extends Middleware>(mw: M, access: Exclude<RouteAccess, "public">): M {
+  GUARDS.set(mw, access);
+  return mw;
+}
+
+interface ContractRoute {
+  method: HttpMethod;
+  path: string;
+  access: RouteAccess;
+}
+
+/** Every route a service must answer: its API routes and its internal ones (not the probes). */
+export function contractRoutesOf(service: ServiceName): ContractRoute[] {
+  return [
+    ...API_ROUTES.filter((r) => r.service === service).map((r) => ({
+      method: r.method,
+      path: r.path,
+      access: r.auth as RouteAccess,
+    })),
+    ...INTERNAL_ROUTES.filter((r) => r.service === service).map((r) => ({
+      method: r.method,
+      path: r.path,
+      access: "internal" as const,
+    })),
+  ];
+}
+
+const CONTRACT_FILE = "libs/contracts/src/routes.ts";
+const key = (method: string, path: string) => `${method} ${path}`;
+
+export interface MountedRoute {
+  method: HttpMethod;
+  path: string;
+  middleware: Middleware[];
+}
+
+export interface ContractRouter {
+  readonly service: ServiceName;
+  /** Mounted before the JSON body parser: the handlers read the body themselves. */
+  readonly rawBody: boolean;
+  readonly routes: readonly MountedRoute[];
+  get(path: string, ...middleware: Middleware[]): ContractRouter;
+  post(path: string, ...middleware: Middleware[]): ContractRouter;
+  put(path: string, ...middleware: Middleware[]): ContractRouter;
+  patch(path: string, ...middleware: Middleware[]): ContractRouter;
+  delete(path: string, ...middleware: Middleware[]): ContractRouter;
+}
+
+export interface ContractRouterOptions {
+  /** The group's handlers read the body themselves (e.g. a large internal batch): no JSON parser. */
+  rawBody?: boolean;
+}
+
+/**
+ * A group of handlers of one service, all behind the same guard (`requireAdmin(session)`,
+ * `requireInternal(token)` or none for public routes); route-level middleware may add its own.
+ * Throws a StartupError at once for a path and method that is not a contract route of the service.
+ */
+export function contractRouter(
+  service: ServiceName,
+  guard?: Middleware,
+  opts: ContractRouterOptions = {},
+): ContractRouter {
+  const contract = new Map(contractRoutesOf(service).map((r) => [key(r.method, r.path), r]));
+  const routes: MountedRoute[] = [];
+  const add =
+    (method: HttpMethod) =>
+    (path: string, ...middleware: Middleware[]) => {
+      const route = contract.get(key(method, path));
+      if (!route) {
+        throw new StartupError(
+          `${service}: a handler is mounted for ${method} ${path}, which is not a ${service} route of the contract; ` +
+            `add it to API_ROUTES or INTERNAL_ROUTES (${CONTRACT_FILE}) with service "${service}", ` +
+            `or mount the handler under the contract's path (OpenAPI form, e.g. "/api/admin/lease-requests/{id}")`,
+        );
+      }
+      if (middleware.length === 0) throw new StartupError(`${service}: ${method} ${path} has no handler`);
+      const chain = guard ? [guard, ...middleware] : middleware;
+      const guards = new Set(chain.map((mw) => GUARDS.get(mw)).filter(Boolean));
+      const wanted = route.access === "public" ? [] : [route.access];
+      if (guards.size !== wanted.length || !wanted.every((g) => guards.has(g))) {
+        throw new StartupError(
+          `${service}: ${method} ${path} is "${route.access}" in the contract but its handler is behind ` +
+            `${guards.size === 0 ? "no check" : [...guards].join(" and ")}; mount it in a router with ` +
+            (route.access === "admin"
+              ? "requireAdmin(session)"
+              : route.access === "internal"
+                ? "requireInternal(token)"
+                : "no admin or internal check"),
+        );
+      }
+      routes.push({ method, path, middleware: chain });
+      return router;
+    };
+  const router: ContractRouter = {
+    service,
+    rawBody: opts.rawBody ?? false,
+    routes,
+    get: add("GET"),
+    post: add("POST"),
+    put: add("PUT"),
+    patch: add("PATCH"),
+    delete: add("DELETE"),
+  };
+  return router;
+}
+
+/** "/api/admin/lease-requests/{id}" → "/api/admin/lease-requests/:id" (Koa's form). */
+const koaPath = (path: string) => path.replace(/\{([^}]+)\}/g, ":$1");
+
+export function isServiceName(name: string): name is ServiceName {
+  return (SERVICES as readonly string[]).includes(name);
+}
+
+/**
+ * One Koa router for the JSON routes and one for those that read their body themselves, after
+ * checking that the groups together answer every contract route of the service exactly once.
+ * Literal paths come before templates (fewest parameters first: "/export.csv" before "/{id}").
+ */
+export function mountContractRoutes(
+  service: string,
+  groups: readonly ContractRouter[],
+): { parsed: Router; raw: Router } {
+  if (!isServiceName(service)) {
+    throw new StartupError(`${service} is no service of the contract (SERVICES in ${CONTRACT_FILE})`);
+  }
+  const mounted = new Map<string, MountedRoute & { raw: boolean }>();
+  for (const group of groups) {
+    if (group.service !== service) {
+      throw new StartupError(`${service}: a router of ${group.service} was given to ${service}`);
+    }
+    for (const route of group.routes) {
+      const k = key(route.method, route.path);
+      if (mounted.has(k)) throw new StartupError(`${service}: ${k} has two handlers; keep one`);
+      mounted.set(k, { ...route, raw: group.rawBody });
+    }
+  }
+  const missing = contractRoutesOf(service)
+    .map((r) => key(r.method, r.path))
+    .filter((k) => !mounted.has(k));
+  if (missing.length > 0) {
+    throw new StartupError(
+      `${service}: contract routes without a handler: ${missing.join(", ")}; ` +
+        `mount a handler for each (contractRouter("${service}", ...)) or remove the route from ${CONTRACT_FILE}`,
+    );
+  }
+  const params = (path: string) => (path.match(/\{/g) ?? []).length;
+  const ordered = [...mounted.values()].sort((a, b) => params(a.path) - params(b.path));
+  const parsed = new Router();
+  const raw = new Router();
+  for (const route of ordered) {
+    const target = route.raw ? raw : parsed;
+    target.register(koaPath(route.path), [route.method], route.middleware);
+  }
+  return { parsed, raw };
+}

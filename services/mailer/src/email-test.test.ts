@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmailMessageList } from "@lease/contracts";
+import type { RunningService } from "@lease/platform";
+import { adminCookie, createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { startMailer } from "./service";
+import { startSendgridReceiver, type SendgridReceiver } from "./testing/sendgrid-receiver";
+import { CONFIGURED, startSettingsFixture } from "./testing/settings-fixture";
+
+// The e-mail settings' test button goes from the gateway straight to the mailer, which reads the
+// settings itself (here: the settings stand-in) and waits for the provider (the local receiver).
+
+let db: TestDatabase;
+let receiver: SendgridReceiver;
+let settings: Awaited<ReturnType<typeof startSettingsFixture>>;
+let mailer: RunningService;
+let cookie: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase("mailtest");
+  receiver = await startSendgridReceiver();
+  const base = testEnv({ DATABASE_URL: db.url });
+  settings = await startSettingsFixture(base.INTERNAL_TOKEN!);
+  const env = {
+    ...base,
+    SETTINGS_URL: settings.url,
+    LEADS_URL: "http://127.0.0.1:9",
+    SENDGRID_API_BASE_URL: receiver.url,
+    // Every request reads the settings afresh, so each test sees what it set.
+    MAIL_SETTINGS_CACHE_MS: "0",
+  };
+  mailer = await startMailer(env);
+  cookie = await adminCookie(env);
+});
+afterAll(async () => {
+  await mailer?.stop();
+  await settings?.close();
+  await receiver?.close();
+  await db?.drop();
+});
+
+const sendTest = (withCookie = true) =>
+  fetch(`${mailer.url}/api/admin/email-settings/test`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(withCookie ? { cookie } : {}) },
+  });
+
+describe("POST /api/admin/email-settings/test", () => {
+  it("answers 401 without a session", async () => {
+    const res = await sendTest(false);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("answers 409 with the Dutch message while the key or the sender is missing, and sends nothing", async () => {
+    for (const missing of [
+      { sendgridApiKey: null, fromEmailAddress: null },
+      { sendgridApiKey: CONFIGURED.sendgridApiKey, fromEmailAddress: null },
+      { sendgridApiKey: null, fromEmailAddress: "info@lease.nl" },
+    ]) {
+      settings.set({ ...CONFIGURED, ...missing });
+      const res = await sendTest();
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({
+        code: "conflict",
+        message: "Ontbrekende gegevens - Vul eerst SendGrid API key en afzender e-mail in.",
+      });
+    }
+    expect(receiver.received).toHaveLength(0);
+    settings.set(CONFIGURED);
+  });
+
+  it("sends a test e-mail to the sender address (no fake lead) and answers once the provider accepted it", async () => {
+    const res = await sendTest();
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id: expect.any(String), status: "sent", to: "noreply@testlease.nl" });
+    const sent = receiver.accepted().filter((m) => m.subject === "Test e-mail");
+    expect(sent.map((m) => m.to)).toEqual([["noreply@testlease.nl"]]);
+    expect(sent[0]?.apiKey).toBe(CONFIGURED.sendgridApiKey);
+  });
+
+  it("answers 502 with the provider's refusal in Dutch, and shows the e-mail failed in sent mail", async () => {
+    receiver.answer(401);
+    const res = await sendTest();
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({
+      code: "test_email_failed",
+      message:
+        'Kon geen test e-mail verzenden. SendGrid weigerde de API key (401). Controleer de key bij E-mail Instellingen. SendGrid meldt: "scripted 401".',
+    });
+    const sentMail = (await (
+      await fetch(`${mailer.url}/api/admin/emails?folder=sent`, { headers: { cookie } })
+    ).json()) as EmailMessageList;
+    expect(sentMail[0]).toMatchObject({ subject: "Test e-mail", deliveryStatus: "failed" });
+  });
+
+  it("answers 503 with Retry-After while the settings cannot be read, never 500", async () => {
+    await settings.close();
+    const res = await sendTest();
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBeTruthy();
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "De e-mailinstellingen zijn tijdelijk niet bereikbaar. Probeer het zo opnieuw.",
+    );
+  });
+});
