@@ -33,7 +33,8 @@ describe("with Redis down", () => {
       ids.push(((await res.json()) as { id: string }).id);
     }
     expect(await p.count("SELECT count(*) AS n FROM leads.lease_requests")).toBe(50);
-    expect(await p.count("SELECT count(*) AS n FROM leads.outbox WHERE published_at IS NULL")).toBe(100);
+    // Per lead: the inbox entry, the notification and the conversion for tracking.
+    expect(await p.count("SELECT count(*) AS n FROM leads.outbox WHERE published_at IS NULL")).toBe(150);
 
     await redis.start();
     await waitFor(

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram } from "prom-client";
 import {
   CHANNELS,
+  QUEUES,
   MailOutcomeEvent,
   SessionsEndedEvent,
   VisitorChangedEvent,
@@ -8,7 +9,9 @@ import {
 } from "@lease/contracts";
 import {
   createKit,
+  createQueueClient,
   createRedis,
+  createWorker,
   closeRedis,
   loadConfig,
   parseTrustedProxies,
@@ -26,6 +29,8 @@ import { addMonths, amsterdamDate } from "./domain/calendar";
 import { scheduleRetention } from "./domain/retention";
 import { throttle } from "./domain/throttle";
 import { createAdminSockets } from "./live/admin-sockets";
+import { conversionHandlers } from "./live/conversion-jobs";
+import { ConversionRecorder } from "./repositories/conversions";
 import { StreamWriter } from "./live/stream-writer";
 import { VisitorFeed } from "./live/visitor-feed";
 import { DaySalts } from "./repositories/day-salt";
@@ -198,6 +203,17 @@ export async function startTracking(
     },
   });
   await streamWriter.start();
+  // Conversions from the leads service (quote requests, contact messages), counted in the rollups;
+  // the visit's attribution goes back on the leads queue.
+  const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
+  const conversionWorker = createWorker({
+    connection: kit.bullConnection(),
+    redisPrefix: config.REDIS_PREFIX,
+    queue: QUEUES.tracking,
+    handlers: conversionHandlers({ recorder: new ConversionRecorder(kit.pool, writer.profileDims), queue }),
+    logger: logger.child({ component: "conversion-worker" }),
+    concurrency: 4,
+  });
   const stopRetention = scheduleRetention(kit.pool, partitions, clock, config.RETENTION_MONTHS, logger);
   const compaction = setInterval(() => {
     compactSketches(kit.pool).catch((err: Error) =>
@@ -235,6 +251,8 @@ export async function startTracking(
         publish.stop();
         await backfill;
         await streamWriter.stop();
+        await conversionWorker.close();
+        await queue.close();
         await closeRedis(writerRedis);
       },
     ],

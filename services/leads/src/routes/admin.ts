@@ -3,7 +3,7 @@ import { LeaseRequestIdParam, LeaseRequestListQuery, UpdateLeaseStatusBody } fro
 import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 
-const ExportQuery = LeaseRequestListQuery.pick({ q: true, status: true });
+const ExportQuery = LeaseRequestListQuery.pick({ q: true, status: true, channel: true, campaign: true });
 
 export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: SessionDeps }) {
   const router = new Router({ prefix: "/api/admin/lease-requests" });

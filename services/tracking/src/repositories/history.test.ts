@@ -154,7 +154,11 @@ describe("rollups written with the raw rows", () => {
          WHERE (occurred_at AT TIME ZONE 'Europe/Amsterdam')::date = $1`,
         [day],
       );
-      expect(res.totals).toEqual({ visitors: Number(raw[0]!.visitors), pageViews: Number(raw[0]!.views) });
+      expect(res.totals).toMatchObject({
+        visitors: Number(raw[0]!.visitors),
+        pageViews: Number(raw[0]!.views),
+        conversions: 0,
+      });
       expect(res.series.reduce((n, b) => n + b.pageViews, 0)).toBe(res.totals.pageViews);
     }
   });
