@@ -8,6 +8,7 @@ import { afterAll, assert, assertEqual, eventually, test } from "./harness";
 import { ADMIN_USERNAME, adminWorld, closeAdminWorld } from "./admin/world";
 import { expectNotice, openTab, signIn } from "./admin/helpers";
 import { runStandalone } from "./admin/standalone";
+import { expectAccessible } from "./axe";
 
 const LANDING = "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X";
 const COMPANY = "Najaar Campagne BV";
@@ -58,6 +59,7 @@ test("attribution: a quote from a paid Google visit shows its Herkomst on the le
   assert(!text.includes("gclid") && !text.includes("X\n"), "the paid-click id itself is shown nowhere");
   const pages = await herkomst.getByTestId("lead-attribution-pages").locator("li").allInnerTexts();
   assertEqual(pages, ["/financiele-lease", "/"], "the pages before the form, in order");
+  await expectAccessible(page, "a lead's Herkomst");
 });
 
 test("attribution: the lead list filters by channel and campaign, and the CSV follows", async () => {
@@ -113,6 +115,7 @@ test('attribution: today\'s Analytics shows the conversion of campaign "najaar"'
     .locator("tbody tr")
     .filter({ hasText: "Betaald zoeken" });
   assertEqual((await channel.locator("td").nth(3).innerText()).trim(), "1", "the channel's quote");
+  await expectAccessible(page, "Analytics with conversions");
 });
 
 await runStandalone(import.meta.url);
