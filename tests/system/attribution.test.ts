@@ -247,6 +247,20 @@ describe("conversions and lead attribution", () => {
       "the repeated job done",
     );
     expect(await conversionsOf(anonymousLead)).toBe(1);
+    // Both services count their job attempts on their metrics port, as the mailer does.
+    const attempts = async (url: string, queueName: string, job: string) =>
+      Number(
+        new RegExp(
+          `^bullmq_job_attempts_total\\{queue="${queueName}",job="${job}",outcome="completed"[^}]*\\} (\\d+)`,
+          "m",
+        ).exec(await (await fetch(url)).text())?.[1] ?? 0,
+      );
+    expect(
+      await attempts(stack.services.tracking.metricsUrl, "tracking", "tracking.conversion"),
+    ).toBeGreaterThanOrEqual(4);
+    expect(
+      await attempts(stack.services.leads.metricsUrl, "leads", "leads.attribution"),
+    ).toBeGreaterThanOrEqual(2);
     const after = await analyticsToday();
     expect(after.totals).toMatchObject({ quotes: before.totals.quotes, contacts: before.totals.contacts });
   });

@@ -4,6 +4,7 @@ import {
   createKit,
   createQueueClient,
   createWorker,
+  queueMetrics,
   loadConfig,
   startService,
   withTimeout,
@@ -48,6 +49,7 @@ export async function startLeads(
   });
   const leads = leaseRequestsDomain(leaseRequestsRepository(kit.db, kit.pool), () => relay.nudge());
   // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
+  const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
   const worker = createWorker({
     connection: bull,
     redisPrefix: config.REDIS_PREFIX,
@@ -55,6 +57,7 @@ export async function startLeads(
     handlers: { "leads.attribution": (data) => leads.setAttribution(data) },
     logger: kit.logger.child({ component: "attribution-worker" }),
     concurrency: 4,
+    metrics: attributionJobs,
   });
   const running = await startService(kit, {
     routes: [
@@ -74,6 +77,7 @@ export async function startLeads(
     onStop: [() => relay.stop(), () => worker.close(), () => queue.close()],
   });
   outboxMetrics(running.app.metrics.registry, () => outbox.pendingStats());
+  attributionJobs.register(running.app.metrics.registry);
   return running;
 }
 

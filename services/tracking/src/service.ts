@@ -12,6 +12,7 @@ import {
   createQueueClient,
   createRedis,
   createWorker,
+  queueMetrics,
   closeRedis,
   loadConfig,
   parseTrustedProxies,
@@ -206,6 +207,7 @@ export async function startTracking(
   // Conversions from the leads service (quote requests, contact messages), counted in the rollups;
   // the visit's attribution goes back on the leads queue.
   const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
+  const conversionJobs = queueMetrics(queue, [QUEUES.tracking]);
   const conversionWorker = createWorker({
     connection: kit.bullConnection(),
     redisPrefix: config.REDIS_PREFIX,
@@ -213,6 +215,7 @@ export async function startTracking(
     handlers: conversionHandlers({ recorder: new ConversionRecorder(kit.pool, writer.profileDims), queue }),
     logger: logger.child({ component: "conversion-worker" }),
     concurrency: 4,
+    metrics: conversionJobs,
   });
   const stopRetention = scheduleRetention(kit.pool, partitions, clock, config.RETENTION_MONTHS, logger);
   const compaction = setInterval(() => {
@@ -263,6 +266,7 @@ export async function startTracking(
   svc.app.metrics.registry.registerMetric(backlog);
   svc.app.metrics.registry.registerMetric(backlogMax);
   svc.app.metrics.registry.registerMetric(fanout);
+  conversionJobs.register(svc.app.metrics.registry);
   new Gauge({
     name: "tracking_admin_sockets",
     help: "Admin WebSocket connections open on this replica",
