@@ -79,6 +79,15 @@ export const LeaseRequestListQuery = z.object({
 });
 export type LeaseRequestListQuery = z.infer<typeof LeaseRequestListQuery>;
 
+/** The CSV export takes the list's filters (search, status, channel, campaign), not its paging. */
+export const LeaseRequestExportQuery = LeaseRequestListQuery.pick({
+  q: true,
+  status: true,
+  channel: true,
+  campaign: true,
+});
+export type LeaseRequestExportQuery = z.infer<typeof LeaseRequestExportQuery>;
+
 export const LeaseRequestCounts = z
   .object({
     unread: z.number().int().min(0),

@@ -1,9 +1,12 @@
 import Router from "@koa/router";
-import { LeaseRequestIdParam, LeaseRequestListQuery, UpdateLeaseStatusBody } from "@lease/contracts";
+import {
+  LeaseRequestExportQuery,
+  LeaseRequestIdParam,
+  LeaseRequestListQuery,
+  UpdateLeaseStatusBody,
+} from "@lease/contracts";
 import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
-
-const ExportQuery = LeaseRequestListQuery.pick({ q: true, status: true, channel: true, campaign: true });
 
 export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: SessionDeps }) {
   const router = new Router({ prefix: "/api/admin/lease-requests" });
@@ -14,7 +17,7 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
   });
 
   router.get("/export.csv", async (ctx) => {
-    const csv = await deps.leads.exportCsv(parseOr400(ExportQuery, ctx.query));
+    const csv = await deps.leads.exportCsv(parseOr400(LeaseRequestExportQuery, ctx.query));
     ctx.type = "text/csv; charset=utf-8";
     ctx.set("Content-Disposition", `attachment; filename="lease-aanvragen.csv"`);
     ctx.body = csv;
