@@ -77,7 +77,8 @@ export async function startLeads(
     onStop: [() => relay.stop(), () => worker.close(), () => queue.close()],
   });
   outboxMetrics(running.app.metrics.registry, () => outbox.pendingStats());
-  attributionJobs.register(running.app.metrics.registry);
+  // The attempts only: the queue's job counts come from the mailer, which reads every queue's.
+  running.app.metrics.registry.registerMetric(attributionJobs.attempts);
   return running;
 }
 

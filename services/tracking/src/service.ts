@@ -266,7 +266,9 @@ export async function startTracking(
   svc.app.metrics.registry.registerMetric(backlog);
   svc.app.metrics.registry.registerMetric(backlogMax);
   svc.app.metrics.registry.registerMetric(fanout);
-  conversionJobs.register(svc.app.metrics.registry);
+  // The attempts only: the queue's job counts come from the mailer, which reads every queue's, and
+  // reading them here would hold /metrics up while Redis is away.
+  svc.app.metrics.registry.registerMetric(conversionJobs.attempts);
   new Gauge({
     name: "tracking_admin_sockets",
     help: "Admin WebSocket connections open on this replica",
