@@ -119,7 +119,7 @@ describe("scale-out", () => {
       }
       expect(inbox).toBe(40);
       const jobs = Number((await client.query("SELECT count(DISTINCT id) FROM leads.outbox")).rows[0].count);
-      expect(jobs).toBe(80); // an inbox entry and a company notification per lead
+      expect(jobs).toBe(120); // an inbox entry, a company notification and a conversion per lead
     } finally {
       await client.end();
     }
