@@ -20,6 +20,7 @@ let stack: FullStack;
 let cookie: string;
 let queue: QueueClient;
 let bull: ReturnType<typeof createRedis>;
+let sql: pg.Pool;
 let seq = 0;
 const session = () => `session-attr${++seq}x${Math.random().toString(36).slice(2, 8)}-${Date.now()}`;
 
@@ -31,9 +32,11 @@ beforeAll(async () => {
   cookie = await stack.adminCookie();
   bull = createRedis(stack.env.REDIS_URL!, "bullmq", createLogger("test", "silent"));
   queue = createQueueClient(bull, stack.env.REDIS_PREFIX!);
+  sql = new pg.Pool({ connectionString: stack.db.url, max: 2 });
 }, 120_000);
 
 afterAll(async () => {
+  await sql?.end();
   await queue?.close();
   bull?.disconnect();
   await stack?.stop();
@@ -93,21 +96,11 @@ async function admin<T>(path: string, status = 200): Promise<T> {
 const today = () =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date(Date.now()));
 const analyticsToday = () => admin<Analytics>(`/api/admin/analytics?from=${today()}&to=${today()}`);
-let db: InstanceType<typeof Pool> | undefined;
-async function pool() {
-  db ??= new Pool({ connectionString: stack.db.url, max: 2 });
-  return db;
-}
 const conversionsOf = async (leadId: string) =>
   Number(
-    (
-      await (
-        await pool()
-      ).query("SELECT count(*) AS n FROM tracking.conversions WHERE lead_id = $1", [leadId])
-    ).rows[0].n,
+    (await sql.query("SELECT count(*) AS n FROM tracking.conversions WHERE lead_id = $1", [leadId])).rows[0]
+      .n,
   );
-const { Pool } = pg;
-afterAll(async () => db?.end());
 
 let campaignLead: string;
 let contactId: string;
@@ -145,11 +138,9 @@ describe("conversions and lead attribution", () => {
     } satisfies LeadAttribution);
     expect(Date.now() - Date.parse(lead.attribution!.firstSeenAt)).toBeLessThan(120_000);
     // The paid-click id itself is stored nowhere.
-    const leads = await pool();
-    const stored = await leads.query(
-      "SELECT attribution::text AS a FROM leads.lease_requests WHERE id = $1",
-      [campaignLead],
-    );
+    const stored = await sql.query("SELECT attribution::text AS a FROM leads.lease_requests WHERE id = $1", [
+      campaignLead,
+    ]);
     expect(stored.rows[0].a).not.toContain("gclid");
   });
 
@@ -168,11 +159,10 @@ describe("conversions and lead attribution", () => {
       message: "Bel mij eens terug over een offerte",
       sessionId: s,
     });
-    const leads = await pool();
     const attribution = await until(
       async () =>
         (
-          await leads.query<{ attribution: LeadAttribution | null }>(
+          await sql.query<{ attribution: LeadAttribution | null }>(
             "SELECT attribution FROM leads.contact_messages WHERE id = $1",
             [contactId],
           )
@@ -195,13 +185,30 @@ describe("conversions and lead attribution", () => {
     expect(age).toBeLessThan(3 * DAY_MS + 120_000);
   });
 
+  it("keeps the first 50 pages of a long visit and counts them all", async () => {
+    const s = session();
+    const paths = ["/", "/zakelijke-lease", "/financiele-lease", "/operationele-lease", "/over-ons"];
+    for (let i = 0; i < 55; i++) await visit(s, paths[i % paths.length]!);
+    await settle();
+    const id = await quote("lang@bedrijf.nl", s);
+    const lead = await until(async () => {
+      const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${id}`);
+      return found.attribution && found;
+    }, "the long visit's attribution");
+    expect(lead.attribution).toMatchObject({
+      channel: "Direct",
+      landingPage: "/",
+      pagesBeforeConversion: 55,
+    });
+    expect(lead.attribution!.pages).toEqual(Array.from({ length: 50 }, (_, i) => paths[i % paths.length]));
+  });
+
   it("counts a form without a session id (no analytics consent) as an unattributed conversion", async () => {
     anonymousLead = await quote("anoniem@bedrijf.nl");
-    const leads = await pool();
     const row = await until(
       async () =>
         (
-          await leads.query("SELECT profile_id, kind FROM tracking.conversions WHERE lead_id = $1", [
+          await sql.query("SELECT profile_id, kind FROM tracking.conversions WHERE lead_id = $1", [
             anonymousLead,
           ])
         ).rows[0],
@@ -214,10 +221,10 @@ describe("conversions and lead attribution", () => {
   it("shows today's conversions in the analytics: totals, campaign, channel and landing page", async () => {
     const data = await until(async () => {
       const a = await analyticsToday();
-      return a.totals.conversions === 3 && a;
-    }, "three conversions today");
-    expect(data.totals).toMatchObject({ quotes: 2, contacts: 1, conversions: 3 });
-    expect(data.totals.conversionRate).toBeCloseTo((3 / data.totals.visitors) * 100, 0);
+      return a.totals.conversions === 4 && a;
+    }, "four conversions today");
+    expect(data.totals).toMatchObject({ quotes: 3, contacts: 1, conversions: 4 });
+    expect(data.totals.conversionRate).toBeCloseTo((4 / data.totals.visitors) * 100, 0);
     const najaar = data.campaigns.find((c) => c.campaign === "najaar");
     expect(najaar).toMatchObject({
       source: "google",
