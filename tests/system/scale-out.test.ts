@@ -119,7 +119,7 @@ describe("scale-out", () => {
       }
       expect(inbox).toBe(40);
       const jobs = Number((await client.query("SELECT count(DISTINCT id) FROM leads.outbox")).rows[0].count);
-      expect(jobs).toBe(40); // one lead.received job per lead: its inbox entry and the notification
+      expect(jobs).toBe(80); // per lead: lead.received (inbox entry and notification) and its conversion
     } finally {
       await client.end();
     }

@@ -30,6 +30,8 @@ export async function startFullStack(
     ) => string;
     /** Changes the gateway's environment alone (e.g. a service URL through an observing proxy). */
     gatewayEnv?: (env: NodeJS.ProcessEnv) => Promise<NodeJS.ProcessEnv>;
+    /** The time tracking records visits at (e.g. a visit of days ago); the system clock otherwise. */
+    trackingClock?: { now(): number };
   } = {},
 ): Promise<FullStack> {
   const db = await createTestDatabase("stack");
@@ -54,7 +56,7 @@ export async function startFullStack(
   const at = (port: number) => ({ ...env, PORT: String(port) });
   const leads = await startLeads(at(ports.leads));
   const settings = await startSettings(at(ports.settings));
-  const tracking = await startTracking(at(ports.tracking));
+  const tracking = await startTracking(at(ports.tracking), { clock: opts.trackingClock });
   const mailer = await startMailer(at(ports.mailer));
   const gateway = await startGateway({ ...((await opts.gatewayEnv?.(env)) ?? env), PORT: "0" });
   const redis = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 1 });

@@ -178,6 +178,22 @@ test("the contact form posts name, e-mail, phone, message and the honeypot", asy
   }
 });
 
+test("with analytics consent the contact form also sends the visitor id the browser keeps, for the lead's attribution", async (t) => {
+  const { page } = await t.open("/", { consent: { analytics: true, marketing: false } });
+  const stored = await eventually(
+    () => page.evaluate(() => window.localStorage.getItem("visitor-session")),
+    "the visitor id stored",
+  );
+  const form = page.locator("#contact form");
+  await form.getByLabel("Naam").fill("Karin Jansen");
+  await form.getByLabel("E-mailadres").fill("karin@jansen.nl");
+  await form.getByLabel("Bericht").fill("Graag meer informatie over operationele lease.");
+  const posted = page.waitForRequest((request) => isApiRequest(request, "/api/contact"));
+  await form.getByRole("button", { name: "Bericht Versturen" }).click();
+  assertEqual((await posted).postDataJSON().sessionId, stored, "the session id sent with the form");
+  assert((await notice(page)).text.includes("Bericht Verzonden"), "contact confirmation");
+});
+
 test("what a visitor typed before the page hydrated is kept and sent", async (t) => {
   let release: () => void = () => undefined;
   const scripts = new Promise<void>((done) => (release = done));

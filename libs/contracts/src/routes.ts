@@ -17,6 +17,7 @@ import {
   CreateLeaseRequestBody,
   CreateLeaseRequestResponse,
   LeaseRequestIdParam,
+  LeaseRequestExportQuery,
   LeaseRequestListQuery,
   LeaseRequestListResponse,
   UpdateLeaseStatusBody,
@@ -130,7 +131,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     service: "leads",
     auth: "admin",
     summary: "All lease requests matching the filter as CSV (UTF-8 with BOM, semicolon separated)",
-    request: { query: LeaseRequestListQuery.pick({ q: true, status: true }) },
+    request: { query: LeaseRequestExportQuery },
     responses: { 200: { description: "CSV file", contentType: "text/csv", schema: z.string() } },
   },
   {

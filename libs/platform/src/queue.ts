@@ -55,6 +55,7 @@ export function createQueueClient(connection: Redis, redisPrefix: string): Queue
     const parsed = spec.schema.parse(data) as Record<string, unknown>;
     const jobOpts: JobsOptions = {
       jobId,
+      ...("delay" in spec ? { delay: spec.delay } : {}),
       attempts: spec.attempts,
       backoff: spec.backoff,
       removeOnComplete: { age: 24 * 3600, count: 10_000 },

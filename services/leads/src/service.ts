@@ -1,7 +1,10 @@
 import { Gauge, type Registry } from "prom-client";
+import { QUEUES } from "@lease/contracts";
 import {
   createKit,
   createQueueClient,
+  createWorker,
+  queueMetrics,
   loadConfig,
   startService,
   withTimeout,
@@ -45,6 +48,17 @@ export async function startLeads(
     pollMs: config.OUTBOX_POLL_MS,
   });
   const leads = leaseRequestsDomain(leaseRequestsRepository(kit.db, kit.pool), () => relay.nudge());
+  // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
+  const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
+  const worker = createWorker({
+    connection: bull,
+    redisPrefix: config.REDIS_PREFIX,
+    queue: QUEUES.leads,
+    handlers: { "leads.attribution": (data) => leads.setAttribution(data) },
+    logger: kit.logger.child({ component: "attribution-worker" }),
+    concurrency: 4,
+    metrics: attributionJobs,
+  });
   const running = await startService(kit, {
     routes: [
       publicRoutes({
@@ -60,9 +74,11 @@ export async function startLeads(
       adminRoutes({ leads, session: kit.session }),
       internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
     ],
-    onStop: [() => relay.stop(), () => queue.close()],
+    onStop: [() => relay.stop(), () => worker.close(), () => queue.close()],
   });
   outboxMetrics(running.app.metrics.registry, () => outbox.pendingStats());
+  // The attempts only: the queue's job counts come from the mailer, which reads every queue's.
+  running.app.metrics.registry.registerMetric(attributionJobs.attempts);
   return running;
 }
 

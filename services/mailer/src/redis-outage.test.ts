@@ -33,8 +33,8 @@ describe("with Redis down", () => {
       ids.push(((await res.json()) as { id: string }).id);
     }
     expect(await p.count("SELECT count(*) AS n FROM leads.lease_requests")).toBe(50);
-    // One outbox row (one job) per lead.
-    expect(await p.count("SELECT count(*) AS n FROM leads.outbox WHERE published_at IS NULL")).toBe(50);
+    // Per lead: one job for the mailer (inbox entry and notification), the conversion for tracking.
+    expect(await p.count("SELECT count(*) AS n FROM leads.outbox WHERE published_at IS NULL")).toBe(100);
 
     await redis.start();
     await waitFor(

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram } from "prom-client";
 import {
   CHANNELS,
+  QUEUES,
   MailOutcomeEvent,
   SessionsEndedEvent,
   VisitorChangedEvent,
@@ -8,7 +9,10 @@ import {
 } from "@lease/contracts";
 import {
   createKit,
+  createQueueClient,
   createRedis,
+  createWorker,
+  queueMetrics,
   closeRedis,
   loadConfig,
   parseTrustedProxies,
@@ -26,6 +30,8 @@ import { addMonths, amsterdamDate } from "./domain/calendar";
 import { scheduleRetention } from "./domain/retention";
 import { throttle } from "./domain/throttle";
 import { createAdminSockets } from "./live/admin-sockets";
+import { conversionHandlers } from "./live/conversion-jobs";
+import { ConversionRecorder } from "./repositories/conversions";
 import { StreamWriter } from "./live/stream-writer";
 import { VisitorFeed } from "./live/visitor-feed";
 import { DaySalts } from "./repositories/day-salt";
@@ -198,6 +204,19 @@ export async function startTracking(
     },
   });
   await streamWriter.start();
+  // Conversions from the leads service (quote requests, contact messages), counted in the rollups;
+  // the visit's attribution goes back on the leads queue.
+  const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
+  const conversionJobs = queueMetrics(queue, [QUEUES.tracking]);
+  const conversionWorker = createWorker({
+    connection: kit.bullConnection(),
+    redisPrefix: config.REDIS_PREFIX,
+    queue: QUEUES.tracking,
+    handlers: conversionHandlers({ recorder: new ConversionRecorder(kit.pool, writer.profileDims), queue }),
+    logger: logger.child({ component: "conversion-worker" }),
+    concurrency: 4,
+    metrics: conversionJobs,
+  });
   const stopRetention = scheduleRetention(kit.pool, partitions, clock, config.RETENTION_MONTHS, logger);
   const compaction = setInterval(() => {
     compactSketches(kit.pool).catch((err: Error) =>
@@ -235,6 +254,8 @@ export async function startTracking(
         publish.stop();
         await backfill;
         await streamWriter.stop();
+        await conversionWorker.close();
+        await queue.close();
         await closeRedis(writerRedis);
       },
     ],
@@ -245,6 +266,9 @@ export async function startTracking(
   svc.app.metrics.registry.registerMetric(backlog);
   svc.app.metrics.registry.registerMetric(backlogMax);
   svc.app.metrics.registry.registerMetric(fanout);
+  // The attempts only: the queue's job counts come from the mailer, which reads every queue's, and
+  // reading them here would hold /metrics up while Redis is away.
+  svc.app.metrics.registry.registerMetric(conversionJobs.attempts);
   new Gauge({
     name: "tracking_admin_sockets",
     help: "Admin WebSocket connections open on this replica",

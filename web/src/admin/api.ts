@@ -18,6 +18,7 @@ import {
   SendEmailResponse,
   ThemeSettings,
   VisitorStats,
+  type AnalyticsChannel,
   type EmailFolder,
   type LeaseStatus,
   type LoginBody,
@@ -49,6 +50,9 @@ export const logout = () => apiRequest<unknown>("POST", "/api/admin/logout");
 export interface LeaseRequestFilter {
   q: string;
   status: LeaseStatus | "";
+  /** The visit's channel (English, as the API names it) and utm_campaign; "" for any. */
+  channel: AnalyticsChannel | "";
+  campaign: string;
   page: number;
   pageSize: number;
 }
@@ -81,7 +85,7 @@ export const updateLeaseStatus = (id: string, body: { status: LeaseStatus; isRea
 export const deleteLeaseRequest = (id: string) =>
   apiRequest<unknown>("DELETE", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
 
-export const exportCsvUrl = (filter: Pick<LeaseRequestFilter, "q" | "status">) =>
+export const exportCsvUrl = (filter: Pick<LeaseRequestFilter, "q" | "status" | "channel" | "campaign">) =>
   `/api/admin/lease-requests/export.csv${leaseRequestQuery(filter)}`;
 
 export const fetchCompanySettings = () => call(AdminCompanySettings, "GET", "/api/admin/company-settings");

@@ -64,7 +64,7 @@ export function CookieBanner() {
             <Category
               id="cookie-analytisch"
               label="Analytisch"
-              text="Een bezoekerscode in uw browser, zodat wij terugkerende bezoeken herkennen. Zonder deze toestemming tellen wij uw bezoek zonder iets op te slaan."
+              text="Een bezoekerscode in uw browser, zodat wij terugkerende bezoeken herkennen en bij uw aanvraag zien hoe u bij ons kwam. Zonder deze toestemming tellen wij uw bezoek zonder iets op te slaan."
               checked={analytics}
               onChange={setAnalytics}
             />

@@ -14,6 +14,7 @@ describe("constants mirrored from @lease/contracts", () => {
     expect(local.THEME_DEFAULTS).toEqual(contracts.THEME_DEFAULTS);
     expect(local.VISITOR_SESSION_STORAGE_KEY).toBe(contracts.VISITOR_SESSION_STORAGE_KEY);
     expect(SESSION_STORAGE_KEY).toBe(contracts.VISITOR_SESSION_STORAGE_KEY);
+    expect(local.SESSION_ID_REGEX.source).toBe(contracts.SESSION_ID_REGEX.source);
     expect(local.CAR_URL_MESSAGE).toBe(contracts.CAR_URL_MESSAGE);
     expect(local.PHONE_MESSAGE).toBe(contracts.PHONE_MESSAGE);
     expect(local.EMAIL_MESSAGE).toBe(contracts.EMAIL_MESSAGE);

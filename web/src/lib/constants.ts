@@ -11,6 +11,7 @@ export const MAINTENANCE_MONTHLY = 120;
 export const LEASE_TERMS = [24, 36, 48, 60] as const;
 export const CALCULATOR_TERMS = [24, 36, 48, 60, 72] as const;
 export const VISITOR_SESSION_STORAGE_KEY = "visitor-session";
+export const SESSION_ID_REGEX = /^session-[A-Za-z0-9]+-\d{10,16}$/;
 
 export const THEME_DEFAULTS: ThemeValues = {
   primaryColor: "#EA580C",

@@ -1,5 +1,27 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createSessionId, getSessionId, SESSION_STORAGE_KEY } from "./tracking";
+import { createSessionId, formSession, getSessionId, SESSION_STORAGE_KEY } from "./tracking";
+
+describe("the session id a form sends along", () => {
+  const storage = (value: string | null) => ({ getItem: () => value });
+
+  it("is the stored id, with analytics consent only", () => {
+    expect(formSession(storage("session-abc123-1700000000000"), true)).toEqual({
+      sessionId: "session-abc123-1700000000000",
+    });
+    expect(formSession(storage("session-abc123-1700000000000"), false)).toEqual({});
+  });
+
+  it("is left out when none is stored, it is malformed or storage throws", () => {
+    expect(formSession(storage(null), true)).toEqual({});
+    expect(formSession(storage("anything else"), true)).toEqual({});
+    const broken = {
+      getItem: (): string | null => {
+        throw new Error("blocked");
+      },
+    };
+    expect(formSession(broken, true)).toEqual({});
+  });
+});
 
 describe("visitor session id", () => {
   it('has the form "session-" + base36 + "-" + timestamp', () => {

@@ -1,5 +1,5 @@
 import type { TrackHeartbeatBody, TrackVisitBody } from "@lease/contracts";
-import { VISITOR_SESSION_STORAGE_KEY } from "./constants";
+import { SESSION_ID_REGEX, VISITOR_SESSION_STORAGE_KEY } from "./constants";
 import { currentConsent, subscribeConsent } from "./consent-store";
 import { onHistoryChange } from "./history";
 
@@ -37,6 +37,24 @@ export function forgetSessionId(storage: Pick<Storage, "removeItem"> | undefined
     storage?.removeItem(SESSION_STORAGE_KEY);
   } catch {
     // blocked storage holds nothing to forget
+  }
+}
+
+/**
+ * What a form sends along so that the lead is attributed to its visit: the stored session id, only
+ * with analytics consent (without it the browser keeps none; the form is then counted as an
+ * unattributed conversion). Never creates an id.
+ */
+export function formSession(
+  storage: Pick<Storage, "getItem"> | undefined = safeLocalStorage(),
+  analytics = currentConsent()?.analytics === true,
+): { sessionId?: string } {
+  if (!analytics) return {};
+  try {
+    const id = storage?.getItem(SESSION_STORAGE_KEY);
+    return id && SESSION_ID_REGEX.test(id) ? { sessionId: id } : {};
+  } catch {
+    return {};
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IsoDateTime, Uuid } from "./common";
+import { AnalyticsChannel } from "../http/tracking";
 
 export const LeaseStatus = z.enum(["nieuw", "bekeken", "gereageerd"]);
 export type LeaseStatus = z.infer<typeof LeaseStatus>;
@@ -13,6 +14,34 @@ export type LeaseTerm = z.infer<typeof LeaseTerm>;
 
 /** Terms offered by the calculator, in months (one more than the quote form). */
 export const CALCULATOR_TERMS = [24, 36, 48, 60, 72] as const;
+
+/** Pages of a visit kept with a lead at most. */
+export const ATTRIBUTION_PAGES_MAX = 50;
+
+export const LeadAttribution = z
+  .object({
+    channel: AnalyticsChannel,
+    source: z.string().max(200).describe('utm_source, "" when none'),
+    medium: z.string().max(200),
+    campaign: z.string().max(200),
+    term: z.string().max(200),
+    content: z.string().max(200),
+    paidClick: z.boolean().describe("The landing URL carried a paid-click id (the id itself is never kept)"),
+    referrerHost: z.string().max(300).describe('"" for none'),
+    landingPage: z.string().max(600).describe("Path of the visit's first page, without query string"),
+    firstSeenAt: IsoDateTime.describe("The visit's first page view"),
+    pagesBeforeConversion: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Page views of the visit before the form was sent"),
+    pages: z
+      .array(z.string().max(600))
+      .max(ATTRIBUTION_PAGES_MAX)
+      .describe(`Those pages in order, the first ${ATTRIBUTION_PAGES_MAX} at most`),
+  })
+  .describe("Where the visit that sent the form came from: its first page view's acquisition");
+export type LeadAttribution = z.infer<typeof LeadAttribution>;
 
 export const LeaseRequest = z
   .object({
@@ -28,6 +57,9 @@ export const LeaseRequest = z
     createdAt: IsoDateTime,
     duplicateOf: Uuid.nullable().describe(
       "Id of an earlier request from the same e-mail address or phone number within 90 days",
+    ),
+    attribution: LeadAttribution.nullable().describe(
+      "The visit's origin; null until tracking answered, or when the form came without a session id (no analytics consent) or from a visit not recorded",
     ),
   })
   .describe("A quote request sent from the public lease form");

@@ -7,6 +7,7 @@ import {
   optionalField,
   phoneNumber,
 } from "./fields";
+import { FormSessionId } from "./tracking";
 
 export const ContactBody = z
   .strictObject({
@@ -23,6 +24,7 @@ export const ContactBody = z
       .min(10, { error: MESSAGE_MIN_MESSAGE })
       .max(5000, { error: maxLengthMessage(5000) }),
     website: honeypot(),
+    sessionId: FormSessionId,
   })
   .describe("Message from the contact section; logged to the admin inbox");
 export type ContactBody = z.infer<typeof ContactBody>;

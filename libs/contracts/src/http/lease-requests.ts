@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { emptyToUndefined, withUrlScheme } from "../entities/common";
+import { emptyToUndefined, hasControlChars, withUrlScheme } from "../entities/common";
 import { LeaseRequest, LeaseStatus, LeaseTerm } from "../entities/lease-request";
+import { AnalyticsChannel, FormSessionId } from "./tracking";
 import { CAR_URL_MESSAGE, emailAddress, honeypot, httpUrl, optionalField, phoneNumber, text } from "./fields";
 
 export { REQUIRED_FIELDS_MESSAGE } from "./fields";
@@ -21,6 +22,7 @@ export const CreateLeaseRequestBody = z
     leaseTerm: optionalField(z.preprocess(numericString, LeaseTerm)).describe("Months: 24, 36, 48 or 60"),
     message: optionalField(text(5000)),
     website: honeypot(),
+    sessionId: FormSessionId,
   })
   .describe("Quote request from the public form");
 export type CreateLeaseRequestBody = z.infer<typeof CreateLeaseRequestBody>;
@@ -44,6 +46,25 @@ export const LeaseRequestListQuery = z.object({
     )
     .describe("Search in e-mail, company name, contact number and car URL"),
   status: z.preprocess(emptyToUndefined, LeaseStatus.optional()),
+  channel: z
+    .preprocess(
+      emptyToUndefined,
+      z
+        .enum(AnalyticsChannel.options, { error: `Kies een kanaal: ${AnalyticsChannel.options.join(", ")}` })
+        .optional(),
+    )
+    .describe("Only requests whose visit came through this channel"),
+  campaign: z
+    .preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .max(100, { error: "De campagne mag hoogstens 100 tekens zijn" })
+        .refine((c) => !hasControlChars(c), { error: "De campagne bevat een ongeldig teken" })
+        .optional(),
+    )
+    .describe("Only requests whose visit came from this utm_campaign (exact)"),
   page: z.coerce
     .number({ error: "page moet een getal zijn" })
     .int({ error: "page moet een geheel getal zijn" })
@@ -57,6 +78,15 @@ export const LeaseRequestListQuery = z.object({
     .default(50),
 });
 export type LeaseRequestListQuery = z.infer<typeof LeaseRequestListQuery>;
+
+/** The CSV export takes the list's filters (search, status, channel, campaign), not its paging. */
+export const LeaseRequestExportQuery = LeaseRequestListQuery.pick({
+  q: true,
+  status: true,
+  channel: true,
+  campaign: true,
+});
+export type LeaseRequestExportQuery = z.infer<typeof LeaseRequestExportQuery>;
 
 export const LeaseRequestCounts = z
   .object({

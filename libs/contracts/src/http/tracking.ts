@@ -15,6 +15,14 @@ export const SessionId = z
   .regex(SESSION_ID_REGEX, { error: "sessionId heeft niet de vorm session-<letters en cijfers>-<tijdstip>" });
 export type SessionId = z.infer<typeof SessionId>;
 
+/**
+ * The visitor session a form was sent from, as the browser keeps it with analytics consent; left
+ * out without consent (the form is accepted all the same and counted as an unattributed conversion).
+ */
+export const FormSessionId = SessionId.optional().describe(
+  "The visitor's session id (analytics consent only): the lead is attributed to that visit",
+);
+
 export const TrackVisitBody = z
   .strictObject({
     sessionId: SessionId.optional().describe(
@@ -123,12 +131,25 @@ export const ANALYTICS_CHANNELS = [
 export const AnalyticsChannel = z.enum(ANALYTICS_CHANNELS);
 export type AnalyticsChannel = z.infer<typeof AnalyticsChannel>;
 
+/** Conversions of a period or breakdown value: quote requests and contact messages apart. */
+const Conversions = {
+  quotes: Count.describe("Quote requests sent from these visits"),
+  contacts: Count.describe("Contact messages sent from these visits"),
+  conversions: Count.describe("quotes + contacts"),
+  conversionRate: z
+    .number()
+    .min(0)
+    .nullable()
+    .describe("conversions / visitors in percent, rounded to 0.1; null without visitors"),
+};
+
 export const AnalyticsBreakdownRow = z.object({
   value: z.string().describe('The channel, source, landing page, country ("(onbekend)" when unknown) ...'),
   visitors: Count.describe(
     "Distinct sessions of the period with this value (estimate, 3.3 % standard error)",
   ),
   pageViews: Count.describe("Page views of those visits"),
+  ...Conversions,
 });
 export type AnalyticsBreakdownRow = z.infer<typeof AnalyticsBreakdownRow>;
 
@@ -142,6 +163,7 @@ export type AnalyticsCampaignRow = z.infer<typeof AnalyticsCampaignRow>;
 const Totals = z.object({
   visitors: Count.describe("Distinct sessions in the period: exact for one day, within 2 % beyond"),
   pageViews: Count,
+  ...Conversions,
 });
 
 export const Analytics = z
@@ -159,6 +181,7 @@ export const Analytics = z
       .object({
         visitors: z.number().nullable(),
         pageViews: z.number().nullable(),
+        conversions: z.number().nullable(),
       })
       .describe("Change against the previous period in percent, rounded to 0.1; null when it had none"),
     channels: z.array(AnalyticsBreakdownRow).describe("Every channel of the period, most visitors first"),

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { IsoDateTime } from "../entities/common";
+import { LeadAttribution } from "../entities/lease-request";
+import { SessionId } from "../http/tracking";
 import { QUEUES, type QueueName } from "./queues";
 
 // Job data holds ids only: BullMQ keeps job data in Redis in clear text (and in its failed-job
@@ -32,11 +35,32 @@ export const SendMailJobData = z
   .describe("Send one stored outgoing e-mail through the mail provider");
 export type SendMailJobData = z.infer<typeof SendMailJobData>;
 
+export const ConversionJobData = z
+  .object({
+    source: JobSource,
+    sourceId: z.uuid(),
+    sessionId: SessionId.nullable().describe(
+      "The visitor session the form was sent from (analytics consent only); null: counted, unattributed",
+    ),
+    at: IsoDateTime.describe("When the lead arrived"),
+  })
+  .describe("Count a stored lease request or contact message as a conversion of its visit");
+export type ConversionJobData = z.infer<typeof ConversionJobData>;
+
+// The attribution is no personal data (where the visit came from, the site's own pages), so it
+// travels in the job itself.
+export const AttributionJobData = z
+  .object({ source: JobSource, sourceId: z.uuid(), attribution: LeadAttribution })
+  .describe("Store the attribution of the visit that sent a lease request or contact message");
+export type AttributionJobData = z.infer<typeof AttributionJobData>;
+
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   queue: QueueName;
   schema: S;
   attempts: number;
   backoff: { type: "exponential"; delay: number };
+  /** Wait this long before the first attempt (ms). */
+  delay?: number;
 }
 
 export const JOBS = {
@@ -63,6 +87,21 @@ export const JOBS = {
     schema: SendMailJobData,
     attempts: 8,
     backoff: { type: "exponential", delay: 5_000 },
+  },
+  "tracking.conversion": {
+    queue: QUEUES.tracking,
+    schema: ConversionJobData,
+    // The visit's last page views may still wait in the visit stream (flushed every second): the
+    // first attempt waits 2 s, and a session not written yet is tried again (2, 4, 8, 16 s ...).
+    delay: 2_000,
+    attempts: 6,
+    backoff: { type: "exponential", delay: 2_000 },
+  },
+  "leads.attribution": {
+    queue: QUEUES.leads,
+    schema: AttributionJobData,
+    attempts: 10,
+    backoff: { type: "exponential", delay: 1_000 },
   },
 } as const satisfies Record<string, JobDefinition>;
 

@@ -4,5 +4,9 @@
  */
 export const QUEUES = {
   mail: "mail",
+  /** Conversions (quote requests, contact messages) for the tracking service to count. */
+  tracking: "tracking",
+  /** The attribution tracking computed for a lead, back to the leads service. */
+  leads: "leads",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

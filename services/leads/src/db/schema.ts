@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { LeadAttribution } from "@lease/contracts";
 import {
   boolean,
   index,
@@ -34,6 +35,8 @@ export const leaseRequests = leads.table(
       onDelete: "set null",
     }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Where the visit that sent it came from, as tracking answered it (null: not known). */
+    attribution: jsonb("attribution").$type<LeadAttribution>(),
   },
   (t) => [
     index("lease_requests_created_at_idx").on(t.createdAt),
@@ -51,6 +54,7 @@ export const contactMessages = leads.table("contact_messages", {
   phone: text("phone"),
   message: text("message").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  attribution: jsonb("attribution").$type<LeadAttribution>(),
 });
 
 /**

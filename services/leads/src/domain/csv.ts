@@ -35,6 +35,20 @@ const COLUMNS: [string, (r: LeaseRequest) => string | number | boolean | null][]
   ["Bericht", (r) => r.message],
   ["Id", (r) => r.id],
   ["Dubbel van", (r) => r.duplicateOf],
+  // Where the visit came from (empty when not known): the attribution's fields, in English
+  // channel names as the API answers them.
+  ["Kanaal", (r) => r.attribution?.channel ?? null],
+  ["Bron", (r) => r.attribution?.source ?? null],
+  ["Medium", (r) => r.attribution?.medium ?? null],
+  ["Campagne", (r) => r.attribution?.campaign ?? null],
+  ["Zoekterm", (r) => r.attribution?.term ?? null],
+  ["Advertentie-inhoud", (r) => r.attribution?.content ?? null],
+  ["Betaalde klik", (r) => (r.attribution ? (r.attribution.paidClick ? "ja" : "nee") : null)],
+  ["Verwijzer", (r) => r.attribution?.referrerHost ?? null],
+  ["Landingspagina", (r) => r.attribution?.landingPage ?? null],
+  ["Eerste bezoek", (r) => (r.attribution ? amsterdamDateTime(r.attribution.firstSeenAt) : null)],
+  ["Pagina's voor aanvraag", (r) => r.attribution?.pagesBeforeConversion ?? null],
+  ["Bezochte pagina's", (r) => r.attribution?.pages.join(" > ") ?? null],
 ];
 
 /** UTF-8 with BOM, semicolon separated, CRLF line ends: what Dutch Excel opens without a wizard. */

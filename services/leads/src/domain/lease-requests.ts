@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type {
+  AttributionJobData,
   ContactBody,
   JobName,
   JobSource,
@@ -21,10 +22,14 @@ import { leaseRequestsCsv } from "./csv";
 export const EXPORT_LIMIT = 50_000;
 const NOT_FOUND_MESSAGE = "Lease aanvraag niet gevonden";
 
-/** The outbox row for a new lead or contact message: the mailer logs it and notifies the company. */
-function mailJobs(source: JobSource): OutboxJobs {
-  const jobNames: JobName[] = ["lead.received"];
-  return { source, jobNames };
+/**
+ * Outbox rows for a new lead or contact message: the mailer logs it in the inbox and notifies the
+ * company (one job), and tracking counts it as a conversion of the visit that sent it (and answers
+ * with its attribution).
+ */
+function leadJobs(source: JobSource, sessionId: string | undefined): OutboxJobs {
+  const jobNames: JobName[] = ["lead.received", "tracking.conversion"];
+  return { source, jobNames, sessionId: sessionId ?? null };
 }
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
@@ -46,7 +51,7 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
           emailKey: emailKey(body.email),
           phoneKey: phoneKey(body.contactNumber),
         },
-        mailJobs("lease_request"),
+        leadJobs("lease_request", body.sessionId),
         requestId,
       );
       onStored();
@@ -57,7 +62,7 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       if (body.website?.trim()) return { id: randomUUID() };
       const row = await repo.createContactWithOutbox(
         { name: body.name, email: body.email, phone: body.phone ?? null, message: body.message },
-        mailJobs("contact_form"),
+        leadJobs("contact_form", body.sessionId),
         requestId,
       );
       onStored();
@@ -78,6 +83,11 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       const row = await repo.findById(id);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
       return toLeaseRequest(row);
+    },
+
+    /** Tracking's answer for a lead (leads.attribution); a lead deleted since is no error. */
+    async setAttribution(data: AttributionJobData): Promise<void> {
+      await repo.setAttribution(data.source, data.sourceId, data.attribution);
     },
 
     async getContact(id: string) {

@@ -47,10 +47,16 @@ describe("outbox relay", () => {
       10_000,
       "outbox drained",
     );
-    const jobs = await queue.raw(QUEUES.mail).getJobs(["waiting"], 0, 1000);
+    const mail = await queue.raw(QUEUES.mail).getJobs(["waiting"], 0, 1000);
+    // The conversions wait their delay (the visit's last page views reach Postgres meanwhile).
+    const conversions = await queue.raw(QUEUES.tracking).getJobs(["delayed", "waiting"], 0, 1000);
+    const jobs = [...mail, ...conversions];
     const { rows } = await sql.query<{ id: string }>("SELECT id FROM leads.outbox");
-    expect(jobs).toHaveLength(90);
+    expect(mail).toHaveLength(90);
+    expect(conversions).toHaveLength(90);
     expect(new Set(jobs.map((j) => j.id))).toEqual(new Set(rows.map((r) => r.id)));
+    for (const job of conversions)
+      expect(job.data).toMatchObject({ source: "lease_request", sessionId: null });
     for (const job of jobs) {
       expect(Object.keys(job.data).sort()).toEqual(expect.arrayContaining(["source", "sourceId"]));
       expect(JSON.stringify(job.data)).not.toContain("@relay.nl");

@@ -1,21 +1,46 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
-import type { LeaseRequest, LeaseStatus } from "@lease/contracts";
+import type {
+  AnalyticsChannel,
+  JobSource,
+  LeadAttribution,
+  LeaseRequest,
+  LeaseStatus,
+} from "@lease/contracts";
 import { currentTraceparent, type Database, type Pool } from "@lease/platform";
 import { contactMessages, leaseRequests } from "../db/schema";
 
 export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
-export type NewLeaseRequest = Omit<typeof leaseRequests.$inferInsert, "id" | "duplicateOf" | "createdAt">;
-export type NewContactMessage = Omit<typeof contactMessages.$inferInsert, "id" | "createdAt">;
-/** The jobs to queue for a new lead or message; each outbox row's payload is {source, sourceId}. */
+export type NewLeaseRequest = Omit<
+  typeof leaseRequests.$inferInsert,
+  "id" | "duplicateOf" | "createdAt" | "attribution"
+>;
+export type NewContactMessage = Omit<typeof contactMessages.$inferInsert, "id" | "createdAt" | "attribution">;
+/**
+ * The jobs to queue for a new lead or message; each outbox row's payload is {source, sourceId},
+ * the conversion job's also {sessionId, at} (CONVERSION_JOB).
+ */
 export interface OutboxJobs {
   source: string;
   jobNames: string[];
+  /** The visitor session the form was sent from, for the conversion job (null: none sent). */
+  sessionId: string | null;
 }
 export interface ListFilter {
   q?: string;
   status?: LeaseStatus;
+  channel?: AnalyticsChannel;
+  campaign?: string;
 }
+
+/** The outbox job whose payload also carries the form's session id and arrival time. */
+export const CONVERSION_JOB = "tracking.conversion";
+/** An outbox row's payload, in SQL: `row` is the inserted lead or message (id, created_at). */
+const PAYLOAD_SQL = (row: string, source: string, sessionId: string) => `
+  CASE WHEN j.name = '${CONVERSION_JOB}'
+       THEN jsonb_build_object('source', ${source}::text, 'sourceId', ${row}.id, 'sessionId', ${sessionId}::text,
+              'at', to_char(${row}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
+       ELSE jsonb_build_object('source', ${source}::text, 'sourceId', ${row}.id) END`;
 
 export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
   return {
@@ -30,6 +55,7 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     isRead: row.isRead,
     createdAt: row.createdAt.toISOString(),
     duplicateOf: row.duplicateOf,
+    attribution: row.attribution ?? null,
   };
 }
 
@@ -40,6 +66,8 @@ function escapeLike(value: string): string {
 function filterWhere(filter: ListFilter): SQL | undefined {
   const parts: SQL[] = [];
   if (filter.status) parts.push(eq(leaseRequests.status, filter.status));
+  if (filter.channel) parts.push(sql`${leaseRequests.attribution}->>'channel' = ${filter.channel}`);
+  if (filter.campaign) parts.push(sql`${leaseRequests.attribution}->>'campaign' = ${filter.campaign}`);
   if (filter.q) {
     const like = `%${escapeLike(filter.q)}%`;
     const digits = filter.q.replace(/\D/g, "");
@@ -101,10 +129,10 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
            INSERT INTO leads.lease_requests
              (car_url, contact_number, email, company_name, lease_term, message, email_key, phone_key, duplicate_of)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier))
-           RETURNING id
+           RETURNING id, created_at
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
-           SELECT j.name, jsonb_build_object('source', $9::text, 'sourceId', lead.id), $10, $12
+           SELECT j.name, ${PAYLOAD_SQL("lead", "$9", "$13")}, $10, $12
              FROM lead, unnest($11::text[]) AS j(name)
          )
          SELECT id FROM lead`,
@@ -121,6 +149,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           requestId ?? null,
           jobs.jobNames,
           currentTraceparent() ?? null,
+          jobs.sessionId,
         ],
       });
       if (!rows[0]) throw new Error("insert returned nothing");
@@ -135,10 +164,11 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       const { rows } = await pool.query<{ id: string }>({
         name: "leads.create-contact-message",
         text: `WITH msg AS (
-           INSERT INTO leads.contact_messages (name, email, phone, message) VALUES ($1, $2, $3, $4) RETURNING id
+           INSERT INTO leads.contact_messages (name, email, phone, message) VALUES ($1, $2, $3, $4)
+           RETURNING id, created_at
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
-           SELECT j.name, jsonb_build_object('source', $5::text, 'sourceId', msg.id), $6, $8
+           SELECT j.name, ${PAYLOAD_SQL("msg", "$5", "$9")}, $6, $8
              FROM msg, unnest($7::text[]) AS j(name)
          )
          SELECT id FROM msg`,
@@ -151,10 +181,22 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           requestId ?? null,
           jobs.jobNames,
           currentTraceparent() ?? null,
+          jobs.sessionId,
         ],
       });
       if (!rows[0]) throw new Error("insert returned nothing");
       return rows[0];
+    },
+
+    /** Stores the attribution tracking computed for a lead or message (a repeat overwrites it alike). */
+    async setAttribution(source: JobSource, id: string, attribution: LeadAttribution): Promise<boolean> {
+      const table = source === "lease_request" ? leaseRequests : contactMessages;
+      const rows = await db
+        .update(table)
+        .set({ attribution })
+        .where(eq(table.id, id))
+        .returning({ id: table.id });
+      return rows.length > 0;
     },
 
     async list(filter: ListFilter, page: number, pageSize: number) {

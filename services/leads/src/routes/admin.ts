@@ -1,8 +1,11 @@
-import { LeaseRequestIdParam, LeaseRequestListQuery, UpdateLeaseStatusBody } from "@lease/contracts";
+import {
+  LeaseRequestExportQuery,
+  LeaseRequestIdParam,
+  LeaseRequestListQuery,
+  UpdateLeaseStatusBody,
+} from "@lease/contracts";
 import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
-
-const ExportQuery = LeaseRequestListQuery.pick({ q: true, status: true });
 
 export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: SessionDeps }) {
   const router = contractRouter("leads", requireAdmin(deps.session));
@@ -12,7 +15,7 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
   });
 
   router.get("/api/admin/lease-requests/export.csv", async (ctx) => {
-    const csv = await deps.leads.exportCsv(parseOr400(ExportQuery, ctx.query));
+    const csv = await deps.leads.exportCsv(parseOr400(LeaseRequestExportQuery, ctx.query));
     ctx.type = "text/csv; charset=utf-8";
     ctx.set("Content-Disposition", `attachment; filename="lease-aanvragen.csv"`);
     ctx.body = csv;

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import type { RunningService } from "@lease/platform";
-import type { LeaseRequestListResponse } from "@lease/contracts";
+import { ConversionJobData, type LeaseRequestListResponse } from "@lease/contracts";
 import { startLeads } from "../service";
 import { adminCookie, postJson, validLead } from "../testing/helpers";
 
@@ -61,7 +61,36 @@ describe("POST /api/lease-requests", () => {
       "SELECT job_name, payload FROM leads.outbox WHERE payload->>'sourceId' = $1",
       [id],
     );
-    expect(outbox.rows.map((r) => r.job_name)).toEqual(["lead.received"]);
+    expect(outbox.rows.map((r) => r.job_name).sort()).toEqual(["lead.received", "tracking.conversion"]);
+  });
+
+  it("queues the conversion with the visitor session the form sent, or none", async () => {
+    const sessionId = "session-abc123-1764000000000";
+    const withSession = (await (await post({ ...validLead, sessionId })).json()) as { id: string };
+    const without = (await (await post(validLead)).json()) as { id: string };
+    const payload = async (id: string) =>
+      (
+        await sql.query(
+          "SELECT payload FROM leads.outbox WHERE job_name = 'tracking.conversion' AND payload->>'sourceId' = $1",
+          [id],
+        )
+      ).rows[0].payload;
+    const created = async (id: string) =>
+      (await sql.query("SELECT created_at FROM leads.lease_requests WHERE id = $1", [id])).rows[0].created_at;
+    const queued = await payload(withSession.id);
+    expect(queued).toEqual({
+      source: "lease_request",
+      sourceId: withSession.id,
+      sessionId,
+      at: expect.any(String),
+    });
+    // The lead's own arrival time, in microseconds (JavaScript's Date keeps milliseconds).
+    expect(ConversionJobData.parse(queued).at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(Math.abs(Date.parse(queued.at) - (await created(withSession.id)).getTime())).toBeLessThan(1);
+    expect(await payload(without.id)).toMatchObject({ sessionId: null });
+    expect(await fieldMessages({ ...validLead, sessionId: "geen-sessie" })).toEqual({
+      sessionId: "sessionId heeft niet de vorm session-<letters en cijfers>-<tijdstip>",
+    });
   });
 
   it("answers every rule of SPEC §5 with its Dutch message", async () => {
@@ -159,7 +188,7 @@ describe("POST /api/contact", () => {
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
     const outbox = await sql.query("SELECT payload FROM leads.outbox WHERE payload->>'sourceId' = $1", [id]);
-    expect(outbox.rows.map((r) => r.payload.source)).toEqual(["contact_form"]);
+    expect(outbox.rows.map((r) => r.payload.source)).toEqual(["contact_form", "contact_form"]);
   });
 
   it("validates with Dutch messages, refuses unknown fields and drops honeypot submissions", async () => {
@@ -315,7 +344,9 @@ describe("admin lease requests", () => {
     const text = buf.toString("utf8").slice(1);
     const [header, row] = text.split("\r\n");
     expect(header).toBe(
-      "Datum;Status;Gelezen;Bedrijfsnaam;E-mail;Telefoon;Looptijd (maanden);Auto URL;Bericht;Id;Dubbel van",
+      "Datum;Status;Gelezen;Bedrijfsnaam;E-mail;Telefoon;Looptijd (maanden);Auto URL;Bericht;Id;Dubbel van;" +
+        "Kanaal;Bron;Medium;Campagne;Zoekterm;Advertentie-inhoud;Betaalde klik;Verwijzer;Landingspagina;" +
+        "Eerste bezoek;Pagina's voor aanvraag;Bezochte pagina's",
     );
     expect(row).toContain(`;"'=HYPERLINK(""http://evil"")";`);
     expect(text).toContain(`"'+31 bel; mij\nmorgen"`);

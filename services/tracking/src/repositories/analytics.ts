@@ -34,6 +34,23 @@ interface Counts {
   visitors: number;
 }
 
+/** Quote requests and contact messages of a rollup row. */
+interface Converted {
+  quotes: number;
+  contacts: number;
+}
+
+/** A period's or a value's conversions with their rate against its visitors. */
+function conversionsOf(c: Converted, visitors: number) {
+  const conversions = c.quotes + c.contacts;
+  return {
+    quotes: c.quotes,
+    contacts: c.contacts,
+    conversions,
+    conversionRate: visitors === 0 ? null : Math.round((conversions / visitors) * 1000) / 10,
+  };
+}
+
 /**
  * Every admin analytics read, from rollups only: hourly/daily/monthly rows for counts, sketches
  * for distinct visitors over more than one day. No query here touches page_views or visitors, so
@@ -64,7 +81,7 @@ export class AnalyticsReader {
       this.breakdowns(cover, oneDay),
     ]);
     const viewsOf = (c: Cover) =>
-      c.months.reduce((n, m) => n + (months.get(m) ?? 0), 0) +
+      c.months.reduce((n, m) => n + (months.get(m)?.views ?? 0), 0) +
       c.days.reduce((n, d) => n + (days.get(d)?.views ?? 0), 0);
     let series: AnalyticsPoint[];
     if (bucket === "hour") series = slots.map((s) => point(s.start, hours.get(s.hour!)));
@@ -75,9 +92,11 @@ export class AnalyticsReader {
         visitors: union(sketches, s.cover!, SITE_SCOPE),
         pageViews: viewsOf(s.cover!),
       }));
+    const visitors = oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE);
     const totals = {
-      visitors: oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE),
+      visitors,
       pageViews: viewsOf(cover),
+      ...conversionsOf(convertedOf(cover, months, days), visitors),
     };
     return {
       from: period.from,
@@ -90,13 +109,14 @@ export class AnalyticsReader {
       change: {
         visitors: change(totals.visitors, previous.visitors),
         pageViews: change(totals.pageViews, previous.pageViews),
+        conversions: change(totals.conversions, previous.conversions),
       },
       ...breakdowns,
     };
   }
 
   /** Visitors and page views of a period, for comparison. */
-  private async totalsOf(period: Period): Promise<{ visitors: number; pageViews: number }> {
+  private async totalsOf(period: Period): Promise<Analytics["totals"]> {
     const cover = coverOf(period);
     const oneDay = period.from === period.to;
     const [months, days, sketches] = await Promise.all([
@@ -104,11 +124,13 @@ export class AnalyticsReader {
       this.dailyRows(cover.days),
       oneDay ? Promise.resolve([]) : this.sketchRows(cover, [SITE_SCOPE]),
     ]);
+    const visitors = oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE);
     return {
-      visitors: oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE),
+      visitors,
       pageViews:
-        cover.months.reduce((n, m) => n + (months.get(m) ?? 0), 0) +
+        cover.months.reduce((n, m) => n + (months.get(m)?.views ?? 0), 0) +
         cover.days.reduce((n, d) => n + (days.get(d)?.views ?? 0), 0),
+      ...conversionsOf(convertedOf(cover, months, days), visitors),
     };
   }
 
@@ -118,24 +140,48 @@ export class AnalyticsReader {
    * single day).
    */
   private async breakdowns(cover: Cover, oneDay: boolean) {
-    const r = await this.pool.query<{ dim: Dim; value_id: number; visits: string; views: string }>(
-      `SELECT dim, value_id, sum(visits) AS visits, sum(views) AS views FROM (
-         SELECT dim, value_id, visits, views FROM tracking.monthly_dims WHERE month = ANY($1::date[])
+    const r = await this.pool.query<{
+      dim: Dim;
+      value_id: number;
+      visits: string;
+      views: string;
+      quotes: string;
+      contacts: string;
+    }>(
+      `SELECT dim, value_id, sum(visits) AS visits, sum(views) AS views,
+              sum(quotes) AS quotes, sum(contacts) AS contacts FROM (
+         SELECT dim, value_id, visits, views, quotes, contacts FROM tracking.monthly_dims
+          WHERE month = ANY($1::date[])
          UNION ALL
-         SELECT dim, value_id, visitors, views FROM tracking.daily_dims WHERE day = ANY($2::date[])
+         SELECT dim, value_id, visitors, views, quotes, contacts FROM tracking.daily_dims
+          WHERE day = ANY($2::date[])
        ) u GROUP BY dim, value_id`,
       [cover.months, cover.days],
     );
-    const top = new Map<Dim, { valueId: number; visits: number; views: number }[]>();
+    const top = new Map<
+      Dim,
+      { valueId: number; visits: number; views: number; quotes: number; contacts: number }[]
+    >();
     for (const row of r.rows) {
       const list = top.get(row.dim) ?? [];
-      list.push({ valueId: row.value_id, visits: Number(row.visits), views: Number(row.views) });
+      list.push({
+        valueId: row.value_id,
+        visits: Number(row.visits),
+        views: Number(row.views),
+        quotes: Number(row.quotes),
+        contacts: Number(row.contacts),
+      });
       top.set(row.dim, list);
     }
     for (const [dim, list] of top)
       top.set(
         dim,
-        list.sort((a, b) => b.visits - a.visits || a.valueId - b.valueId).slice(0, BREAKDOWN_ROWS),
+        list
+          .sort(
+            (a, b) =>
+              b.visits - a.visits || b.quotes + b.contacts - (a.quotes + a.contacts) || a.valueId - b.valueId,
+          )
+          .slice(0, BREAKDOWN_ROWS),
       );
     const chosen = [...top].flatMap(([dim, list]) => list.map((v) => ({ dim, ...v })));
     const [names, paths, sketches] = await Promise.all([
@@ -150,11 +196,15 @@ export class AnalyticsReader {
     ]);
     const rows = (dim: Dim) =>
       (top.get(dim) ?? [])
-        .map((v) => ({
-          value: (dim === DIMS.landingPage ? paths.get(v.valueId) : names.get(v.valueId)) ?? "",
-          visitors: oneDay ? v.visits : union(sketches, cover, dimScope(dim, v.valueId)),
-          pageViews: v.views,
-        }))
+        .map((v) => {
+          const visitors = oneDay ? v.visits : union(sketches, cover, dimScope(dim, v.valueId));
+          return {
+            value: (dim === DIMS.landingPage ? paths.get(v.valueId) : names.get(v.valueId)) ?? "",
+            visitors,
+            pageViews: v.views,
+            ...conversionsOf(v, visitors),
+          };
+        })
         .sort((a, b) => b.visitors - a.visitors || a.value.localeCompare(b.value));
     const campaigns: AnalyticsCampaignRow[] = rows(DIMS.campaign).map((row) => {
       const [source = "", medium = "", campaign = ""] = JSON.parse(row.value) as string[];
@@ -225,13 +275,19 @@ export class AnalyticsReader {
     return r.rows.map((row) => ({ ...row, regs: Buffer.from(row.regs, "base64") }));
   }
 
-  private async monthlyViews(months: string[]): Promise<Map<string, number>> {
+  private async monthlyViews(months: string[]): Promise<Map<string, { views: number } & Converted>> {
     if (months.length === 0) return new Map();
-    const r = await this.pool.query<{ month: string; views: string }>(
-      "SELECT to_char(month, 'YYYY-MM-DD') AS month, views FROM tracking.monthly WHERE month = ANY($1::date[])",
+    const r = await this.pool.query<{ month: string; views: string; quotes: number; contacts: number }>(
+      `SELECT to_char(month, 'YYYY-MM-DD') AS month, views, quotes, contacts FROM tracking.monthly
+        WHERE month = ANY($1::date[])`,
       [months],
     );
-    return new Map(r.rows.map((row) => [row.month, Number(row.views)]));
+    return new Map(
+      r.rows.map((row) => [
+        row.month,
+        { views: Number(row.views), quotes: row.quotes, contacts: row.contacts },
+      ]),
+    );
   }
 
   private async hourlyRows(from: number, to: number): Promise<Map<number, Counts>> {
@@ -244,12 +300,21 @@ export class AnalyticsReader {
   }
 
   /** Daily rows of a range of days, or of a list of days. */
-  private async dailyRows(days: { from: string; to: string } | string[]): Promise<Map<string, Counts>> {
+  private async dailyRows(
+    days: { from: string; to: string } | string[],
+  ): Promise<Map<string, Counts & Converted>> {
     if (Array.isArray(days) && days.length === 0) return new Map();
-    const r = await this.pool.query<{ day: string; views: number; visitors: number }>(
+    const columns = "to_char(day, 'YYYY-MM-DD') AS day, views, visitors, quotes, contacts";
+    const r = await this.pool.query<{
+      day: string;
+      views: number;
+      visitors: number;
+      quotes: number;
+      contacts: number;
+    }>(
       Array.isArray(days)
-        ? `SELECT to_char(day, 'YYYY-MM-DD') AS day, views, visitors FROM tracking.daily WHERE day = ANY($1::date[])`
-        : `SELECT to_char(day, 'YYYY-MM-DD') AS day, views, visitors FROM tracking.daily WHERE day BETWEEN $1 AND $2`,
+        ? `SELECT ${columns} FROM tracking.daily WHERE day = ANY($1::date[])`
+        : `SELECT ${columns} FROM tracking.daily WHERE day BETWEEN $1 AND $2`,
       Array.isArray(days) ? [days] : [days.from, days.to],
     );
     return new Map(r.rows.map((row) => [row.day, row]));
@@ -294,6 +359,15 @@ export class AnalyticsReader {
       return point(dayStart(day), rows.get(day));
     });
   }
+}
+
+/** The quote requests and contact messages of a cover, from the rows read for it. */
+function convertedOf(cover: Cover, months: Map<string, Converted>, days: Map<string, Converted>): Converted {
+  const rows = [...cover.months.map((m) => months.get(m)), ...cover.days.map((d) => days.get(d))];
+  return {
+    quotes: rows.reduce((n, row) => n + (row?.quotes ?? 0), 0),
+    contacts: rows.reduce((n, row) => n + (row?.contacts ?? 0), 0),
+  };
 }
 
 /** Percent change, rounded to 0.1; null when there was nothing before. */

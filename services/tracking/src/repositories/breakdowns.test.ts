@@ -41,6 +41,8 @@ function visit(at: string, session: string, page: string, extra: Partial<TrackEv
     ...extra,
   };
 }
+/** A row or total without conversions (the forms and their conversions: tests/system/attribution.test.ts). */
+const NONE = { quotes: 0, contacts: 0, conversions: 0, conversionRate: 0 };
 const analytics = (from: string, to: string) =>
   h.get<Analytics>(`/api/admin/analytics?from=${from}&to=${to}`);
 
@@ -78,11 +80,11 @@ describe("breakdowns of a period", () => {
   it("counts the paid click of a campaign as Paid Search, with its campaign and landing page", async () => {
     const day = await analytics("2026-11-20", "2026-11-20");
     expect(day.channels).toEqual([
-      { value: "Direct", visitors: 1, pageViews: 1 },
-      { value: "Email", visitors: 1, pageViews: 1 },
-      { value: "Organic Search", visitors: 1, pageViews: 1 },
-      { value: "Organic Social", visitors: 1, pageViews: 1 },
-      { value: "Paid Search", visitors: 1, pageViews: 3 },
+      { value: "Direct", visitors: 1, pageViews: 1, ...NONE },
+      { value: "Email", visitors: 1, pageViews: 1, ...NONE },
+      { value: "Organic Search", visitors: 1, pageViews: 1, ...NONE },
+      { value: "Organic Social", visitors: 1, pageViews: 1, ...NONE },
+      { value: "Paid Search", visitors: 1, pageViews: 3, ...NONE },
     ]);
     expect(day.campaigns).toEqual([
       {
@@ -92,6 +94,7 @@ describe("breakdowns of a period", () => {
         campaign: "najaar",
         visitors: 1,
         pageViews: 3,
+        ...NONE,
       },
       {
         value: "nieuwsbrief / email / nov",
@@ -100,46 +103,50 @@ describe("breakdowns of a period", () => {
         campaign: "nov",
         visitors: 1,
         pageViews: 1,
+        ...NONE,
       },
     ]);
     expect(day.landingPages).toEqual([
-      { value: "/", visitors: 3, pageViews: 3 },
-      { value: "/financiele-lease", visitors: 1, pageViews: 3 },
-      { value: "/operationele-lease", visitors: 1, pageViews: 1 },
+      { value: "/", visitors: 3, pageViews: 3, ...NONE },
+      { value: "/financiele-lease", visitors: 1, pageViews: 3, ...NONE },
+      { value: "/operationele-lease", visitors: 1, pageViews: 1, ...NONE },
     ]);
     expect(day.landingPages.map((r) => r.value)).not.toContain("/over-ons");
     expect(day.sources.map((r) => r.value).sort()).toEqual(
       ["(direct)", "l.facebook.com", "google", "google.nl", "nieuwsbrief"].sort(),
     );
     expect(day.countries).toEqual([
-      { value: "NL", visitors: 3, pageViews: 5 },
-      { value: "(onbekend)", visitors: 1, pageViews: 1 },
-      { value: "BE", visitors: 1, pageViews: 1 },
+      { value: "NL", visitors: 3, pageViews: 5, ...NONE },
+      { value: "(onbekend)", visitors: 1, pageViews: 1, ...NONE },
+      { value: "BE", visitors: 1, pageViews: 1, ...NONE },
     ]);
     expect(day.devices).toEqual([
-      { value: "desktop", visitors: 2, pageViews: 4 },
-      { value: "mobile", visitors: 2, pageViews: 2 },
-      { value: "(onbekend)", visitors: 1, pageViews: 1 },
+      { value: "desktop", visitors: 2, pageViews: 4, ...NONE },
+      { value: "mobile", visitors: 2, pageViews: 2, ...NONE },
+      { value: "(onbekend)", visitors: 1, pageViews: 1, ...NONE },
     ]);
     expect(day.browsers.find((b) => b.value === "Safari")).toEqual({
       value: "Safari",
       visitors: 2,
       pageViews: 2,
+      ...NONE,
     });
   });
 
   it("counts a visitor of two days once over both, in each day's channel", async () => {
     const two = await analytics("2026-11-19", "2026-11-20");
-    expect(two.totals).toEqual({ visitors: 6, pageViews: 9 });
+    expect(two.totals).toEqual({ visitors: 6, pageViews: 9, ...NONE });
     expect(two.channels.find((c) => c.value === "Organic Search")).toEqual({
       value: "Organic Search",
       visitors: 2, // s-ad on the 19th, s-organic on the 20th
       pageViews: 2,
+      ...NONE,
     });
     expect(two.channels.find((c) => c.value === "Referral")).toEqual({
       value: "Referral",
       visitors: 1,
       pageViews: 1,
+      ...NONE,
     });
     // The breakdown rows add up to the visits of each day, from the visitor rows themselves.
     const raw = await db.query<{ n: string }>(
@@ -153,11 +160,11 @@ describe("breakdowns of a period", () => {
     expect(day.previous).toEqual({
       from: "2026-11-19",
       to: "2026-11-19",
-      totals: { visitors: 2, pageViews: 2 },
+      totals: { visitors: 2, pageViews: 2, ...NONE },
     });
-    expect(day.change).toEqual({ visitors: 150, pageViews: 250 });
+    expect(day.change).toEqual({ visitors: 150, pageViews: 250, conversions: null });
     const earlier = await analytics("2026-11-10", "2026-11-18");
-    expect(earlier.change).toEqual({ visitors: null, pageViews: null });
+    expect(earlier.change).toEqual({ visitors: null, pageViews: null, conversions: null });
   });
 
   it("folds the campaigns beyond a day's first 100 into (overig), so made-up names cannot grow the rollups", async () => {

@@ -154,7 +154,11 @@ describe("rollups written with the raw rows", () => {
          WHERE (occurred_at AT TIME ZONE 'Europe/Amsterdam')::date = $1`,
         [day],
       );
-      expect(res.totals).toEqual({ visitors: Number(raw[0]!.visitors), pageViews: Number(raw[0]!.views) });
+      expect(res.totals).toMatchObject({
+        visitors: Number(raw[0]!.visitors),
+        pageViews: Number(raw[0]!.views),
+        conversions: 0,
+      });
       expect(res.series.reduce((n, b) => n + b.pageViews, 0)).toBe(res.totals.pageViews);
     }
   });
@@ -263,8 +267,19 @@ describe("retention by whole months", () => {
       "r",
     );
     await write(old);
+    // Conversions of a removed day go with it; one of a day kept stays.
+    await db.query(
+      `INSERT INTO tracking.conversions (lead_id, kind, occurred_at, day) VALUES
+         ('00000000-0000-4000-8000-000000000001', 'quote', '2025-02-19T10:00:00Z', '2025-02-19'),
+         ('00000000-0000-4000-8000-000000000002', 'contact', '2025-02-20T10:00:00Z', '2025-02-20')`,
+    );
     const clock = new ManualClock(Date.parse("2027-04-20T10:00:00Z")); // keeps 20 February 2025 on
     const report = await runRetention(db, new Partitions(db), clock, 26);
+    expect(
+      (await rows<{ day: string }>("SELECT to_char(day, 'YYYY-MM-DD') AS day FROM tracking.conversions")).map(
+        (r) => r.day,
+      ),
+    ).toEqual(["2025-02-20"]);
     expect(report.keepFrom).toBe("2025-02-20");
     expect(report.droppedMonths).toEqual(["2024-12-01", "2025-01-01"]);
     const months = await new Partitions(db).months();

@@ -12,7 +12,7 @@ export interface RetentionReport {
   /** Rows deleted from the month the cutoff falls in (days before the cutoff). */
   trimmedPageViews: number;
   trimmedVisitors: number;
-  /** Rollup and sketch rows deleted. */
+  /** Rollup, sketch and conversion rows deleted. */
   rollupRows: number;
 }
 
@@ -68,11 +68,12 @@ export async function applyRetention(
             md AS (DELETE FROM tracking.monthly_dims WHERE month < $3 RETURNING 1),
             s AS (DELETE FROM tracking.sketches
                   WHERE (kind = 'd' AND period < $2) OR (kind = 'm' AND period < $3) RETURNING 1),
-            x AS (DELETE FROM tracking.sketch_deltas WHERE day < $2 RETURNING 1)
+            x AS (DELETE FROM tracking.sketch_deltas WHERE day < $2 RETURNING 1),
+            cv AS (DELETE FROM tracking.conversions WHERE day < $2 RETURNING 1)
        SELECT (SELECT count(*) FROM h) + (SELECT count(*) FROM hp) + (SELECT count(*) FROM d)
             + (SELECT count(*) FROM dp) + (SELECT count(*) FROM m) + (SELECT count(*) FROM mp)
             + (SELECT count(*) FROM s) + (SELECT count(*) FROM x)
-            + (SELECT count(*) FROM dd) + (SELECT count(*) FROM md) AS n,
+            + (SELECT count(*) FROM dd) + (SELECT count(*) FROM md) + (SELECT count(*) FROM cv) AS n,
               (SELECT count(*) FROM d WHERE day >= $3) AS boundary_days`,
       [cutoff, keepFrom, boundary],
     );

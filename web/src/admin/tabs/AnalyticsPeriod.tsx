@@ -14,7 +14,7 @@ import {
   withPeriod,
   type ChosenPeriod,
 } from "../lib/periods";
-import { Breakdowns, formatChange } from "./Breakdowns";
+import { Breakdowns, formatChange, formatRate } from "./Breakdowns";
 import { Legend, PAGE_VIEWS_COLOR, VISITORS_COLOR, VisitorChart } from "./VisitorChart";
 
 /** How often a period that includes today is read again while live updates arrive. */
@@ -84,10 +84,16 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
                 color={PAGE_VIEWS_COLOR}
                 label={`Paginaweergaven (${number.format(data.totals.pageViews)})`}
               />
+              <span data-testid="analytics-conversions">
+                Conversies: {number.format(data.totals.conversions)} ({number.format(data.totals.quotes)}{" "}
+                offerteaanvragen, {number.format(data.totals.contacts)} contactberichten;{" "}
+                {formatRate(data.totals.conversionRate)})
+              </span>
             </div>
             <p className="mb-2 text-xs text-gray-600" data-testid="analytics-change">
               Tegenover {describePeriod(data.previous.from, data.previous.to)}: bezoekers{" "}
-              {formatChange(data.change.visitors)}, paginaweergaven {formatChange(data.change.pageViews)}
+              {formatChange(data.change.visitors)}, paginaweergaven {formatChange(data.change.pageViews)},
+              conversies {formatChange(data.change.conversions)}
             </p>
             <VisitorChart
               series={data.series}

@@ -61,6 +61,13 @@ const TABLES: Table[] = [
   { key: "browsers", title: "Browsers", column: "Browser", file: "browsers" },
 ];
 
+/** "2,5%", or "–" without visitors. */
+export function formatRate(rate: number | null): string {
+  return rate === null
+    ? "–"
+    : `${new Intl.NumberFormat("nl-NL", { maximumFractionDigits: 1 }).format(rate)}%`;
+}
+
 /** A CSV for Dutch spreadsheets: semicolons, quoted text, a header row. */
 export function breakdownCsv(
   column: string,
@@ -68,9 +75,21 @@ export function breakdownCsv(
   label = (v: string) => v,
 ) {
   const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  const rate = (r: number | null) => (r === null ? "" : String(r).replace(".", ","));
   return [
-    [column, "Bezoekers", "Paginaweergaven"].map(quote).join(";"),
-    ...rows.map((row) => [quote(label(row.value)), row.visitors, row.pageViews].join(";")),
+    [column, "Bezoekers", "Paginaweergaven", "Offerteaanvragen", "Contactberichten", "Conversie (%)"]
+      .map(quote)
+      .join(";"),
+    ...rows.map((row) =>
+      [
+        quote(label(row.value)),
+        row.visitors,
+        row.pageViews,
+        row.quotes,
+        row.contacts,
+        rate(row.conversionRate),
+      ].join(";"),
+    ),
   ].join("\r\n");
 }
 
@@ -114,34 +133,53 @@ export function Breakdowns({ data }: { data: Analytics }) {
             {rows.length === 0 ? (
               <p className="text-sm text-gray-600">Geen bezoeken in deze periode</p>
             ) : (
-              <table className="w-full text-left text-sm" data-testid={`breakdown-${table.key}`}>
-                <thead className="text-gray-600">
-                  <tr>
-                    <th scope="col" className="py-1 pr-3 font-medium">
-                      {table.column}
-                    </th>
-                    <th scope="col" className="py-1 pr-3 text-right font-medium">
-                      Bezoekers
-                    </th>
-                    <th scope="col" className="py-1 text-right font-medium">
-                      Weergaven
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-gray-100">
-                  {rows.map((row) => (
-                    <tr key={row.value}>
-                      <td className="max-w-[14rem] truncate py-1 pr-3 text-gray-900" title={row.value}>
-                        {label(row.value)}
-                      </td>
-                      <td className="py-1 pr-3 text-right font-semibold text-gray-700">
-                        {number.format(row.visitors)}
-                      </td>
-                      <td className="py-1 text-right text-gray-700">{number.format(row.pageViews)}</td>
+              // Six columns do not fit a phone: the table scrolls within its panel (and by keyboard).
+              <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={table.title}>
+                <table className="w-full text-left text-sm" data-testid={`breakdown-${table.key}`}>
+                  <thead className="text-gray-600">
+                    <tr>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        {table.column}
+                      </th>
+                      <th scope="col" className="py-1 pr-3 text-right font-medium">
+                        Bezoekers
+                      </th>
+                      <th scope="col" className="py-1 pr-3 text-right font-medium">
+                        Weergaven
+                      </th>
+                      <th scope="col" className="py-1 pr-3 text-right font-medium">
+                        <abbr title="Offerteaanvragen" className="no-underline">
+                          Aanvragen
+                        </abbr>
+                      </th>
+                      <th scope="col" className="py-1 pr-3 text-right font-medium">
+                        <abbr title="Contactberichten" className="no-underline">
+                          Berichten
+                        </abbr>
+                      </th>
+                      <th scope="col" className="py-1 text-right font-medium">
+                        Conversie
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody className="divide-y divide-gray-100">
+                    {rows.map((row) => (
+                      <tr key={row.value}>
+                        <td className="max-w-[14rem] truncate py-1 pr-3 text-gray-900" title={row.value}>
+                          {label(row.value)}
+                        </td>
+                        <td className="py-1 pr-3 text-right font-semibold text-gray-700">
+                          {number.format(row.visitors)}
+                        </td>
+                        <td className="py-1 pr-3 text-right text-gray-700">{number.format(row.pageViews)}</td>
+                        <td className="py-1 pr-3 text-right text-gray-700">{number.format(row.quotes)}</td>
+                        <td className="py-1 pr-3 text-right text-gray-700">{number.format(row.contacts)}</td>
+                        <td className="py-1 text-right text-gray-700">{formatRate(row.conversionRate)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             )}
           </Panel>
         );

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { adminButtonClass, Badge, Button, Panel } from "../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-status";
+import { LeadAttribution } from "./LeadAttribution";
 
 const ACTION_LABELS: Record<LeaseStatus, string> = {
   nieuw: "Markeer als Nieuw",
@@ -85,6 +86,7 @@ export function LeaseRequestDetail({
           )}
           <Detail label="Ontvangen">{formatAmsterdamDateTime(request.createdAt)}</Detail>
         </dl>
+        <LeadAttribution attribution={request.attribution} />
         <div className="flex flex-wrap gap-2 border-t border-gray-200 pt-4">
           {statusActions(request).map((status) => (
             <Button key={status} variant="secondary" disabled={busy} onClick={() => onStatus(status)}>

@@ -1,5 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { LeaseRequest, LeaseStatus } from "@lease/contracts";
+import {
+  ANALYTICS_CHANNELS,
+  type AnalyticsChannel,
+  type LeaseRequest,
+  type LeaseStatus,
+} from "@lease/contracts";
 import { useRef, useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
@@ -15,6 +20,7 @@ import {
 import { adminButtonClass, Badge, Button, Counter, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";
+import { CHANNEL_LABELS } from "./Breakdowns";
 import { LeaseRequestDetail } from "./LeaseRequestDetail";
 
 const PAGE_SIZE = 50;
@@ -32,10 +38,13 @@ export function LeaseRequestsTab() {
   const [filter, setFilter] = useState<LeaseRequestFilter>({
     q: "",
     status: "",
+    channel: "",
+    campaign: "",
     page: 1,
     pageSize: PAGE_SIZE,
   });
   const [search, setSearch] = useState("");
+  const [campaign, setCampaign] = useState("");
   const [selected, setSelected] = useState<LeaseRequest | null>(null);
   const detailRef = useRef<HTMLDivElement>(null);
 
@@ -116,7 +125,7 @@ export function LeaseRequestsTab() {
             role="search"
             onSubmit={(event) => {
               event.preventDefault();
-              setFilter((current) => ({ ...current, q: search.trim(), page: 1 }));
+              setFilter((current) => ({ ...current, q: search.trim(), campaign: campaign.trim(), page: 1 }));
             }}
           >
             <label className="sr-only" htmlFor="lease-zoeken">
@@ -152,6 +161,40 @@ export function LeaseRequestsTab() {
                 </option>
               ))}
             </select>
+            <label className="sr-only" htmlFor="lease-channel-filter">
+              Kanaal
+            </label>
+            <select
+              id="lease-channel-filter"
+              className={`${TEXT_INPUT} mt-0 w-auto flex-1`}
+              value={filter.channel}
+              onChange={(event) =>
+                setFilter((current) => ({
+                  ...current,
+                  channel: event.target.value as AnalyticsChannel | "",
+                  page: 1,
+                }))
+              }
+            >
+              <option value="">Alle kanalen</option>
+              {ANALYTICS_CHANNELS.map((channel) => (
+                <option key={channel} value={channel}>
+                  {CHANNEL_LABELS[channel] ?? channel}
+                </option>
+              ))}
+            </select>
+            <label className="sr-only" htmlFor="lease-campaign-filter">
+              Campagne
+            </label>
+            <input
+              id="lease-campaign-filter"
+              type="search"
+              placeholder="Campagne"
+              maxLength={100}
+              className={`${TEXT_INPUT} mt-0 w-auto flex-1`}
+              value={campaign}
+              onChange={(event) => setCampaign(event.target.value)}
+            />
             <Button type="submit" variant="secondary">
               Zoeken
             </Button>
@@ -163,7 +206,7 @@ export function LeaseRequestsTab() {
               {userErrorMessage(list.error, "Kon de aanvragen niet laden")}
             </p>
           ) : data && data.items.length === 0 ? (
-            filter.q || filter.status ? (
+            filter.q || filter.status || filter.channel || filter.campaign ? (
               <div className="py-8 text-center text-gray-600" data-testid="no-matches">
                 <p>Geen lease aanvragen gevonden voor deze zoekopdracht.</p>
                 <Button
@@ -171,7 +214,15 @@ export function LeaseRequestsTab() {
                   className="mt-3"
                   onClick={() => {
                     setSearch("");
-                    setFilter((current) => ({ ...current, q: "", status: "", page: 1 }));
+                    setCampaign("");
+                    setFilter((current) => ({
+                      ...current,
+                      q: "",
+                      status: "",
+                      channel: "",
+                      campaign: "",
+                      page: 1,
+                    }));
                   }}
                 >
                   Zoekopdracht wissen

@@ -1,18 +1,44 @@
 import { describe, expect, it } from "vitest";
-import { breakdownCsv, formatChange } from "./Breakdowns";
+import { breakdownCsv, formatChange, formatRate } from "./Breakdowns";
 
 describe("breakdown tables", () => {
   it("download as a CSV for Dutch spreadsheets, with the Dutch names", () => {
     const csv = breakdownCsv(
       "Kanaal",
       [
-        { value: "Paid Search", visitors: 12, pageViews: 30 },
-        { value: 'Say "hi"; now', visitors: 1, pageViews: 1 },
+        {
+          value: "Paid Search",
+          visitors: 12,
+          pageViews: 30,
+          quotes: 2,
+          contacts: 1,
+          conversions: 3,
+          conversionRate: 25,
+        },
+        {
+          value: 'Say "hi"; now',
+          visitors: 1,
+          pageViews: 1,
+          quotes: 0,
+          contacts: 0,
+          conversions: 0,
+          conversionRate: 0,
+        },
+        {
+          value: "(overig)",
+          visitors: 0,
+          pageViews: 0,
+          quotes: 1,
+          contacts: 0,
+          conversions: 1,
+          conversionRate: null,
+        },
       ],
       (v) => (v === "Paid Search" ? "Betaald zoeken" : v),
     );
     expect(csv).toBe(
-      '"Kanaal";"Bezoekers";"Paginaweergaven"\r\n"Betaald zoeken";12;30\r\n"Say ""hi""; now";1;1',
+      '"Kanaal";"Bezoekers";"Paginaweergaven";"Offerteaanvragen";"Contactberichten";"Conversie (%)"\r\n' +
+        '"Betaald zoeken";12;30;2;1;25\r\n"Say ""hi""; now";1;1;0;0;0\r\n"(overig)";0;0;1;0;',
     );
   });
 
@@ -21,5 +47,11 @@ describe("breakdown tables", () => {
     expect(formatChange(-3)).toBe("-3%");
     expect(formatChange(0)).toBe("±0%");
     expect(formatChange(null)).toBe("nieuw");
+  });
+
+  it("say the conversion rate in Dutch, a dash without visitors", () => {
+    expect(formatRate(2.5)).toBe("2,5%");
+    expect(formatRate(0)).toBe("0%");
+    expect(formatRate(null)).toBe("–");
   });
 });

@@ -16,6 +16,7 @@ import {
   type FieldErrors,
 } from "../../lib/forms";
 import { LEASE_REQUEST_FAILED_FALLBACK } from "./LeaseRequestSection";
+import { formSession } from "../../lib/tracking";
 
 export function ContactSection() {
   const company = companyDetails(useCompanySettings());
@@ -116,7 +117,7 @@ function ContactForm() {
     if (sending) return;
     setSending(true);
     try {
-      await apiRequest<ContactResponse>("POST", "/api/contact", check.body);
+      await apiRequest<ContactResponse>("POST", "/api/contact", { ...check.body, ...formSession() });
       setValues(EMPTY_CONTACT);
       notify({
         title: "Bericht Verzonden",

@@ -16,6 +16,7 @@ import {
   type LeaseRequestField,
   type LeaseRequestValues,
 } from "../../lib/forms";
+import { formSession } from "../../lib/tracking";
 
 export const LEASE_REQUEST_FAILED_FALLBACK =
   "Er is een onverwachte fout opgetreden. Probeer het opnieuw of neem contact op via telefoon.";
@@ -88,7 +89,10 @@ export function LeaseRequestSection() {
     if (!check.body) return focusFirstError(fieldErrors, FIELD_IDS);
     setPhase("sending");
     try {
-      await apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", check.body);
+      await apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", {
+        ...check.body,
+        ...formSession(),
+      });
       setPhase("sent");
       setFocusAfter("thanks");
       notify({

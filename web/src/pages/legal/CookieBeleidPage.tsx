@@ -68,7 +68,10 @@ export default function CookieBeleidPage() {
           Met deze cookies meten wij hoe bezoekers de website gebruiken, zodat wij die kunnen verbeteren. Met
           uw toestemming bewaren wij in de lokale opslag van uw browser een bezoekerscode (visitor-session),
           zodat wij terugkerende bezoeken herkennen. Bij een bezoek dat nu plaatsvindt ziet ons personeel dan
-          de pagina, uw browser, plaats en land en een ingekort IP-adres (zonder de laatste cijfers).
+          de pagina, uw browser, plaats en land en een ingekort IP-adres (zonder de laatste cijfers). Stuurt u
+          ons dan een offerteaanvraag of contactbericht, dan gaat de bezoekerscode mee, zodat wij bij uw
+          aanvraag zien langs welke weg (bijvoorbeeld een advertentie of een zoekmachine) en via welke
+          pagina's u bij ons kwam. Zonder deze toestemming gebeurt dat niet.
         </p>
         <p>
           Zonder deze toestemming tellen wij uw bezoek ook, maar slaan wij niets op uw apparaat op. Wij

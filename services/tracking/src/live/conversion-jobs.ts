@@ -1,0 +1,33 @@
+import { JOBS } from "@lease/contracts";
+import type { JobHandlers, QueueClient } from "@lease/platform";
+import { ConversionRecorder } from "../repositories/conversions";
+
+/**
+ * The tracking queue's jobs: a lead sent from the site is counted as a conversion of its visit,
+ * and the visit's attribution goes back to the leads service (leads.attribution). Delivery is at
+ * least once: the conversion is recorded once per lead id, the attribution job has the lead's id.
+ */
+export function conversionHandlers(deps: { recorder: ConversionRecorder; queue: QueueClient }): JobHandlers {
+  const attempts = JOBS["tracking.conversion"].attempts;
+  return {
+    async "tracking.conversion"(data, { attempt, log }) {
+      const at = new Date(data.at);
+      const days = data.sessionId ? await deps.recorder.visitDays(data.sessionId, at) : [];
+      // The form's own page may still wait in the visit stream: try again later, and on the last
+      // attempt take what there is (a visit never written, e.g. beyond its budget: unattributed).
+      if (data.sessionId && !ConversionRecorder.reachedFormDay(days, at) && attempt < attempts)
+        throw new Error("the visit's page views are not written yet; tried again");
+      const result = await deps.recorder.record(
+        { source: data.source, leadId: data.sourceId, sessionId: data.sessionId, at },
+        days,
+      );
+      log.debug({ recorded: result.recorded, attributed: result.attribution !== null }, "conversion");
+      if (result.attribution)
+        await deps.queue.enqueue(
+          "leads.attribution",
+          { source: data.source, sourceId: data.sourceId, attribution: result.attribution },
+          { jobId: `attribution-${data.sourceId}` },
+        );
+    },
+  };
+}

@@ -1,0 +1,218 @@
+import {
+  ANALYTICS_CHANNELS,
+  ATTRIBUTION_PAGES_MAX,
+  type AnalyticsChannel,
+  type JobSource,
+  type LeadAttribution,
+} from "@lease/contracts";
+import type { Pool, PoolClient } from "@lease/platform";
+import { HOUR_MS, addDays, dayOf, dayStart, monthOf } from "../domain/calendar";
+import { DIMS } from "../domain/breakdowns";
+import { key64 } from "../domain/keys";
+import type { ProfileDims } from "./profile-dims";
+
+/**
+ * How far back a conversion looks for the start of its visit: the session's first page view within
+ * the 30 Amsterdam days up to the day of the form (the session id itself lives in the browser for
+ * as long as consent lasts).
+ */
+export const ATTRIBUTION_LOOKBACK_DAYS = 30;
+
+export interface ConversionInput {
+  source: JobSource;
+  /** The lease request's or contact message's id: a conversion is recorded once per lead. */
+  leadId: string;
+  sessionId: string | null;
+  at: Date;
+}
+
+/** One visitor-day row of the converting session. */
+interface VisitDay {
+  day: string;
+  first_seen: Date;
+  hours: number;
+  landing_page_id: number;
+  profile_id: number;
+}
+
+export interface ConversionResult {
+  /** False when this lead was recorded before (a redelivered job): the rollups were not touched. */
+  recorded: boolean;
+  /** Null when the form came without a session id or no page view of that session was found. */
+  attribution: LeadAttribution | null;
+}
+
+const KIND: Record<JobSource, "quote" | "contact"> = { lease_request: "quote", contact_form: "contact" };
+
+/**
+ * Quote requests and contact messages as conversions: recorded once per lead in
+ * tracking.conversions and, in the same transaction, counted in the daily and monthly rollups and
+ * in the breakdown rollups of the visit's first page view (its channel, source, campaign,
+ * country, device, browser and landing page), on the day the form arrived.
+ */
+export class ConversionRecorder {
+  constructor(
+    private readonly pool: Pool,
+    private readonly profileDims: ProfileDims,
+  ) {}
+
+  /** The session's visitor-days of the lookback window up to the form, oldest first. */
+  async visitDays(sessionId: string, at: Date): Promise<VisitDay[]> {
+    const today = dayOf(at.getTime()).day;
+    const days = Array.from({ length: ATTRIBUTION_LOOKBACK_DAYS }, (_, i) => addDays(today, -i));
+    // One index probe per day of the primary key (day, session_key), whatever the traffic.
+    const r = await this.pool.query<VisitDay>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, first_seen, hours, landing_page_id, profile_id
+         FROM tracking.visitors
+        WHERE day = ANY($1::date[]) AND session_key = $2 AND first_seen <= $3
+        ORDER BY day`,
+      [days, key64(sessionId).sql, at.toISOString()],
+    );
+    return r.rows;
+  }
+
+  /** Whether the day of the form already has a page view of this session written. */
+  static reachedFormDay(days: VisitDay[], at: Date): boolean {
+    return days.at(-1)?.day === dayOf(at.getTime()).day;
+  }
+
+  async record(input: ConversionInput, days: VisitDay[]): Promise<ConversionResult> {
+    const first = days[0];
+    const day = dayOf(input.at.getTime()).day;
+    const kind = KIND[input.source];
+    const client = await this.pool.connect();
+    let recorded = false;
+    try {
+      await client.query("BEGIN");
+      const inserted = await client.query(
+        `INSERT INTO tracking.conversions
+           (lead_id, kind, occurred_at, day, session_key, profile_id, landing_page_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (lead_id) DO NOTHING RETURNING lead_id`,
+        [
+          input.leadId,
+          kind,
+          input.at.toISOString(),
+          day,
+          input.sessionId ? key64(input.sessionId).sql : null,
+          first?.profile_id ?? null,
+          first?.landing_page_id ?? null,
+        ],
+      );
+      recorded = inserted.rowCount === 1;
+      if (recorded) await this.count(client, day, kind, first);
+      await client.query("COMMIT");
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    const attribution = first && input.sessionId ? await this.attribution(input, days) : null;
+    return { recorded, attribution };
+  }
+
+  /** Adds the conversion to the day's and month's rollups and to its visit's breakdown values. */
+  private async count(client: PoolClient, day: string, kind: "quote" | "contact", first?: VisitDay) {
+    const quotes = kind === "quote" ? 1 : 0;
+    const contacts = 1 - quotes;
+    const month = monthOf(day);
+    const values: [number, number][] = [];
+    if (first) {
+      await this.profileDims.load(client, [first.profile_id]);
+      values.push(...this.profileDims.of(first.profile_id), [DIMS.landingPage, first.landing_page_id]);
+      // The key order every rollup writer locks rows in.
+      values.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    }
+    await client.query(
+      `WITH d AS (
+         INSERT INTO tracking.daily AS t (day, views, visitors, quotes, contacts) VALUES ($1, 0, 0, $3, $4)
+         ON CONFLICT (day) DO UPDATE SET quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts
+       ), m AS (
+         INSERT INTO tracking.monthly AS t (month, views, quotes, contacts) VALUES ($2, 0, $3, $4)
+         ON CONFLICT (month) DO UPDATE SET quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts
+       ), dd AS (
+         INSERT INTO tracking.daily_dims AS t (day, dim, value_id, visitors, views, quotes, contacts)
+         SELECT $1, dim, value_id, 0, 0, $3, $4 FROM unnest($5::smallint[], $6::int[]) AS u(dim, value_id)
+         ON CONFLICT (day, dim, value_id)
+           DO UPDATE SET quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts
+       )
+       INSERT INTO tracking.monthly_dims AS t (month, dim, value_id, visits, views, quotes, contacts)
+       SELECT $2, dim, value_id, 0, 0, $3, $4 FROM unnest($5::smallint[], $6::int[]) AS u(dim, value_id)
+       ON CONFLICT (month, dim, value_id)
+         DO UPDATE SET quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts`,
+      [day, month, quotes, contacts, values.map((v) => v[0]), values.map((v) => v[1])],
+    );
+  }
+
+  /**
+   * The visit's attribution: the acquisition of its first page view (profile and landing page) and
+   * the pages it viewed up to the form. Page views are read only in the hours the session was
+   * seen (the visitor rows' hour bits), so the read stays small however busy the site is.
+   */
+  private async attribution(input: ConversionInput, days: VisitDay[]): Promise<LeadAttribution> {
+    const first = days[0]!;
+    const from: string[] = [];
+    const to: string[] = [];
+    for (const d of days) {
+      const start = dayStart(d.day);
+      for (let bits = d.hours >>> 0, i = 0; bits !== 0; bits >>>= 1, i++)
+        if (bits & 1) {
+          const f = start + i * HOUR_MS;
+          // Adjacent hours as one range.
+          if (to.length > 0 && Date.parse(to.at(-1)!) === f)
+            to[to.length - 1] = new Date(f + HOUR_MS).toISOString();
+          else {
+            from.push(new Date(f).toISOString());
+            to.push(new Date(f + HOUR_MS).toISOString());
+          }
+        }
+    }
+    const [profile, pages] = await Promise.all([
+      this.pool.query<{
+        channel: string;
+        utm_source: string;
+        utm_medium: string;
+        utm_campaign: string;
+        utm_term: string;
+        utm_content: string;
+        paid_click: boolean;
+        referrer_host: string;
+        landing_page: string | null;
+      }>(
+        `SELECT p.channel, p.utm_source, p.utm_medium, p.utm_campaign, p.utm_term, p.utm_content,
+                p.paid_click, p.referrer_host, (SELECT path FROM tracking.pages WHERE id = $2) AS landing_page
+           FROM tracking.profiles p WHERE p.id = $1`,
+        [first.profile_id, first.landing_page_id],
+      ),
+      this.pool.query<{ path: string; n: string }>(
+        `SELECT pg.path, count(*) OVER () AS n
+           FROM unnest($2::timestamptz[], $3::timestamptz[]) AS r(f, t)
+           JOIN tracking.page_views v ON v.occurred_at >= r.f AND v.occurred_at < r.t
+           JOIN tracking.pages pg ON pg.id = v.page_id
+          WHERE v.session_key = $1 AND v.occurred_at <= $4
+          ORDER BY v.occurred_at, v.event_key
+          LIMIT ${ATTRIBUTION_PAGES_MAX}`,
+        [key64(input.sessionId!).sql, from, to, input.at.toISOString()],
+      ),
+    ]);
+    const p = profile.rows[0];
+    const channel = (ANALYTICS_CHANNELS as readonly string[]).includes(p?.channel ?? "")
+      ? (p!.channel as AnalyticsChannel)
+      : "Other";
+    return {
+      channel,
+      source: p?.utm_source ?? "",
+      medium: p?.utm_medium ?? "",
+      campaign: p?.utm_campaign ?? "",
+      term: p?.utm_term ?? "",
+      content: p?.utm_content ?? "",
+      paidClick: p?.paid_click ?? false,
+      referrerHost: p?.referrer_host ?? "",
+      landingPage: p?.landing_page ?? "/",
+      firstSeenAt: first.first_seen.toISOString(),
+      pagesBeforeConversion: Number(pages.rows[0]?.n ?? 0),
+      pages: pages.rows.map((row) => row.path),
+    };
+  }
+}

@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Analytics, LeadAttribution, LeaseRequest, LeaseRequestListResponse } from "@lease/contracts";
+import pg from "pg";
+import { createLogger, createQueueClient, createRedis, type QueueClient } from "@lease/platform";
+import { startFullStack, type FullStack } from "./stack";
+
+// Conversions and lead attribution through the whole backend, as a browser sends them: visits to
+// the gateway's beacon route, forms with the visitor session id, the admin API reading back the
+// lead's attribution, the lead list filtered by channel and campaign, and today's analytics with
+// the conversions counted once per lead.
+
+const DAY_MS = 24 * 3600_000;
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+/** Tracking records visits at this time; moved back to visit "days ago". */
+const clock = { offset: 0, now: () => Date.now() - clock.offset };
+
+let stack: FullStack;
+let cookie: string;
+let queue: QueueClient;
+let bull: ReturnType<typeof createRedis>;
+let sql: pg.Pool;
+let seq = 0;
+const session = () => `session-attr${++seq}x${Math.random().toString(36).slice(2, 8)}-${Date.now()}`;
+
+beforeAll(async () => {
+  stack = await startFullStack(
+    { LEAD_RATE_LIMIT: "100", FLUSH_INTERVAL_MS: "100" },
+    { trackingClock: clock },
+  );
+  cookie = await stack.adminCookie();
+  bull = createRedis(stack.env.REDIS_URL!, "bullmq", createLogger("test", "silent"));
+  queue = createQueueClient(bull, stack.env.REDIS_PREFIX!);
+  sql = new pg.Pool({ connectionString: stack.db.url, max: 2 });
+}, 120_000);
+
+afterAll(async () => {
+  await sql?.end();
+  await queue?.close();
+  bull?.disconnect();
+  await stack?.stop();
+});
+
+const headers = () => ({ "content-type": "application/json", origin: stack.origin, "user-agent": CHROME });
+
+async function visit(sessionId: string, page: string, referrer = "") {
+  const res = await fetch(`${stack.gateway.url}/api/track/visit`, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify({ sessionId, page, referrer }),
+  });
+  expect(res.status).toBe(204);
+}
+
+/** Waits until the visit stream is empty: every page view so far is in Postgres. */
+async function settle() {
+  const streamKey = `${stack.env.REDIS_PREFIX}:tracking:stream`;
+  await until(async () => (await stack.redis.xlen(streamKey)) === 0, "page views written");
+}
+
+async function until<T>(probe: () => Promise<T | false | undefined | null>, what: string, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function send(path: string, body: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${stack.gateway.url}${path}`, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+const quote = (email: string, sessionId?: string) =>
+  send("/api/lease-requests", {
+    carUrl: "https://www.autoscout24.nl/aanbod/skoda-enyaq",
+    contactNumber: "06 12345678",
+    email,
+    ...(sessionId ? { sessionId } : {}),
+  });
+
+async function admin<T>(path: string, status = 200): Promise<T> {
+  const res = await fetch(`${stack.gateway.url}${path}`, { headers: { cookie } });
+  expect(res.status, await res.clone().text()).toBe(status);
+  return (await res.json()) as T;
+}
+
+const today = () =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date(Date.now()));
+const analyticsToday = () => admin<Analytics>(`/api/admin/analytics?from=${today()}&to=${today()}`);
+const conversionsOf = async (leadId: string) =>
+  Number(
+    (await sql.query("SELECT count(*) AS n FROM tracking.conversions WHERE lead_id = $1", [leadId])).rows[0]
+      .n,
+  );
+
+let campaignLead: string;
+let contactId: string;
+let anonymousLead: string;
+
+describe("conversions and lead attribution", () => {
+  it("attributes a quote request to the campaign visit that sent it (the issue's example)", async () => {
+    const s = session();
+    await visit(
+      s,
+      "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X",
+      "https://www.google.com/",
+    );
+    await visit(s, "/over-ons");
+    await visit(s, "/");
+    await settle();
+    campaignLead = await quote("najaar@bedrijf.nl", s);
+    const lead = await until(async () => {
+      const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${campaignLead}`);
+      return found.attribution && found;
+    }, "the lead's attribution");
+    expect(lead.attribution).toEqual({
+      channel: "Paid Search",
+      source: "google",
+      medium: "cpc",
+      campaign: "najaar",
+      term: "",
+      content: "",
+      paidClick: true,
+      referrerHost: "google.com",
+      landingPage: "/financiele-lease",
+      firstSeenAt: expect.any(String),
+      pagesBeforeConversion: 3,
+      pages: ["/financiele-lease", "/over-ons", "/"],
+    } satisfies LeadAttribution);
+    expect(Date.now() - Date.parse(lead.attribution!.firstSeenAt)).toBeLessThan(120_000);
+    // The paid-click id itself is stored nowhere.
+    const stored = await sql.query("SELECT attribution::text AS a FROM leads.lease_requests WHERE id = $1", [
+      campaignLead,
+    ]);
+    expect(stored.rows[0].a).not.toContain("gclid");
+  });
+
+  it("attributes a contact message to a session that arrived days earlier, by its first visit", async () => {
+    const s = session();
+    clock.offset = 3 * DAY_MS;
+    await visit(s, "/zakelijke-lease?utm_source=nieuwsbrief&utm_medium=email&utm_campaign=winter");
+    await visit(s, "/operationele-lease");
+    await settle();
+    clock.offset = 0;
+    await visit(s, "/", "https://www.bing.com/");
+    await settle();
+    contactId = await send("/api/contact", {
+      name: "Piet",
+      email: "piet@bedrijf.nl",
+      message: "Bel mij eens terug over een offerte",
+      sessionId: s,
+    });
+    const attribution = await until(
+      async () =>
+        (
+          await sql.query<{ attribution: LeadAttribution | null }>(
+            "SELECT attribution FROM leads.contact_messages WHERE id = $1",
+            [contactId],
+          )
+        ).rows[0]?.attribution,
+      "the contact message's attribution",
+    );
+    expect(attribution).toMatchObject({
+      channel: "Email",
+      source: "nieuwsbrief",
+      medium: "email",
+      campaign: "winter",
+      paidClick: false,
+      referrerHost: "",
+      landingPage: "/zakelijke-lease",
+      pagesBeforeConversion: 3,
+      pages: ["/zakelijke-lease", "/operationele-lease", "/"],
+    });
+    const age = Date.now() - Date.parse(attribution.firstSeenAt);
+    expect(age).toBeGreaterThan(3 * DAY_MS - 120_000);
+    expect(age).toBeLessThan(3 * DAY_MS + 120_000);
+  });
+
+  it("keeps the first 50 pages of a long visit and counts them all", async () => {
+    const s = session();
+    const paths = ["/", "/zakelijke-lease", "/financiele-lease", "/operationele-lease", "/over-ons"];
+    for (let i = 0; i < 55; i++) await visit(s, paths[i % paths.length]!);
+    await settle();
+    const id = await quote("lang@bedrijf.nl", s);
+    const lead = await until(async () => {
+      const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${id}`);
+      return found.attribution && found;
+    }, "the long visit's attribution");
+    expect(lead.attribution).toMatchObject({
+      channel: "Direct",
+      landingPage: "/",
+      pagesBeforeConversion: 55,
+    });
+    expect(lead.attribution!.pages).toEqual(Array.from({ length: 50 }, (_, i) => paths[i % paths.length]));
+  });
+
+  it("counts a form without a session id (no analytics consent) as an unattributed conversion", async () => {
+    anonymousLead = await quote("anoniem@bedrijf.nl");
+    const row = await until(
+      async () =>
+        (
+          await sql.query("SELECT profile_id, kind FROM tracking.conversions WHERE lead_id = $1", [
+            anonymousLead,
+          ])
+        ).rows[0],
+      "the conversion recorded",
+    );
+    expect(row).toEqual({ profile_id: null, kind: "quote" });
+    expect((await admin<LeaseRequest>(`/api/admin/lease-requests/${anonymousLead}`)).attribution).toBeNull();
+  });
+
+  it("shows today's conversions in the analytics: totals, campaign, channel and landing page", async () => {
+    const data = await until(async () => {
+      const a = await analyticsToday();
+      return a.totals.conversions === 4 && a;
+    }, "four conversions today");
+    expect(data.totals).toMatchObject({ quotes: 3, contacts: 1, conversions: 4 });
+    expect(data.totals.conversionRate).toBeCloseTo((4 / data.totals.visitors) * 100, 0);
+    const najaar = data.campaigns.find((c) => c.campaign === "najaar");
+    expect(najaar).toMatchObject({
+      source: "google",
+      medium: "cpc",
+      visitors: 1,
+      quotes: 1,
+      contacts: 0,
+      conversions: 1,
+      conversionRate: 100,
+    });
+    // The contact counts today for the campaign of its first visit, three days ago.
+    expect(data.campaigns.find((c) => c.campaign === "winter")).toMatchObject({ contacts: 1, visitors: 0 });
+    expect(data.channels.find((c) => c.value === "Paid Search")).toMatchObject({ quotes: 1 });
+    expect(data.channels.find((c) => c.value === "Email")).toMatchObject({ contacts: 1 });
+    expect(data.landingPages.find((p) => p.value === "/financiele-lease")).toMatchObject({ quotes: 1 });
+  });
+
+  it("records a conversion once per lead, whatever the job is delivered again", async () => {
+    const before = await analyticsToday();
+    await queue.enqueue(
+      "tracking.conversion",
+      { source: "lease_request", sourceId: anonymousLead, sessionId: null, at: new Date().toISOString() },
+      { jobId: `again-${anonymousLead}` },
+    );
+    await until(
+      async () => (await queue.raw("tracking").getJobState(`again-${anonymousLead}`)) === "completed",
+      "the repeated job done",
+    );
+    expect(await conversionsOf(anonymousLead)).toBe(1);
+    // Both services count their job attempts on their metrics port, as the mailer does.
+    const attempts = async (url: string, queueName: string, job: string) =>
+      Number(
+        new RegExp(
+          `^bullmq_job_attempts_total\\{queue="${queueName}",job="${job}",outcome="completed"[^}]*\\} (\\d+)`,
+          "m",
+        ).exec(await (await fetch(url)).text())?.[1] ?? 0,
+      );
+    expect(
+      await attempts(stack.services.tracking.metricsUrl, "tracking", "tracking.conversion"),
+    ).toBeGreaterThanOrEqual(4);
+    expect(
+      await attempts(stack.services.leads.metricsUrl, "leads", "leads.attribution"),
+    ).toBeGreaterThanOrEqual(2);
+    const after = await analyticsToday();
+    expect(after.totals).toMatchObject({ quotes: before.totals.quotes, contacts: before.totals.contacts });
+  });
+
+  it("filters the lead list and its CSV by channel and campaign", async () => {
+    const list = (query: string) =>
+      admin<LeaseRequestListResponse>(`/api/admin/lease-requests?${query}`).then((r) =>
+        r.items.map((i) => i.id),
+      );
+    expect(await list("campaign=najaar")).toEqual([campaignLead]);
+    expect(await list("channel=Paid%20Search")).toEqual([campaignLead]);
+    expect(await list("channel=Paid%20Search&campaign=winter")).toEqual([]);
+    expect(await list("channel=Email")).toEqual([]);
+    expect(await list("")).toEqual(expect.arrayContaining([campaignLead, anonymousLead]));
+    const bad = await fetch(`${stack.gateway.url}/api/admin/lease-requests?channel=Radio`, {
+      headers: { cookie },
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Kies een kanaal");
+    const csv = await fetch(`${stack.gateway.url}/api/admin/lease-requests/export.csv?campaign=najaar`, {
+      headers: { cookie },
+    });
+    const [header, row, rest] = (await csv.text()).split("\r\n");
+    expect(header).toContain("Kanaal;Bron;Medium;Campagne");
+    expect(row).toContain("Paid Search;google;cpc;najaar;;;ja;google.com;/financiele-lease;");
+    expect(row).toContain("/financiele-lease > /over-ons > /");
+    expect(rest).toBe("");
+  });
+});
