@@ -44,9 +44,16 @@ describe("lead.received", () => {
       15_000,
       "the inbox entry and the notification",
     );
+    // One job for the mailer (the other outbox row of the lead is its conversion, for tracking).
+    expect(
+      await p.count(
+        "SELECT count(*) AS n FROM leads.outbox WHERE payload->>'sourceId' = $1 AND job_name = 'lead.received'",
+        [id],
+      ),
+    ).toBe(1);
     expect(
       await p.count("SELECT count(*) AS n FROM leads.outbox WHERE payload->>'sourceId' = $1", [id]),
-    ).toBe(1);
+    ).toBe(2);
     expect(reads).toEqual([`lease_request:${id}`]);
   });
 });
