@@ -131,7 +131,8 @@ export const profileDims = tracking.table(
     profileId: integer("profile_id").notNull(),
     valueId: integer("value_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.profileId, t.valueId] })],
+  // A filtered read finds the profiles of a channel or campaign by value.
+  (t) => [primaryKey({ columns: [t.profileId, t.valueId] }), index("profile_dims_value_idx").on(t.valueId)],
 );
 
 /** Per Amsterdam day and breakdown value: visitors (exact), page views, quote requests, contact messages. */
@@ -166,18 +167,54 @@ export const monthlyDims = tracking.table(
 );
 
 /**
+ * Visits (visitor-days) and their page views per Amsterdam day, visit profile and landing page: what
+ * a filtered analytics read (channel, campaign, landing page) sums, after resolving the filter to
+ * profile ids (profile_dims) and a page id. Rows per day are bounded by the day's distinct profiles
+ * times landing pages, not by its traffic.
+ */
+export const dailyVisits = tracking.table(
+  "daily_visits",
+  {
+    day: date("day").notNull(),
+    profileId: integer("profile_id").notNull(),
+    landingPageId: integer("landing_page_id").notNull(),
+    visits: integer("visits").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.profileId, t.landingPageId] })],
+);
+
+/** The same per month (visits summed over the month's days). */
+export const monthlyVisits = tracking.table(
+  "monthly_visits",
+  {
+    month: date("month").notNull(),
+    profileId: integer("profile_id").notNull(),
+    landingPageId: integer("landing_page_id").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.profileId, t.landingPageId] })],
+);
+
+/**
  * Quote requests and contact messages as conversions of the visit that sent them, once each (the
  * lead's id), with that visit's profile and landing page when the form carried its session id.
  */
-export const conversions = tracking.table("conversions", {
-  leadId: uuid("lead_id").primaryKey(),
-  kind: text("kind").notNull(),
-  occurredAt: ts("occurred_at").notNull(),
-  day: date("day").notNull(),
-  sessionKey: bigint("session_key", { mode: "bigint" }),
-  profileId: integer("profile_id"),
-  landingPageId: integer("landing_page_id"),
-});
+export const conversions = tracking.table(
+  "conversions",
+  {
+    leadId: uuid("lead_id").primaryKey(),
+    kind: text("kind").notNull(),
+    occurredAt: ts("occurred_at").notNull(),
+    day: date("day").notNull(),
+    sessionKey: bigint("session_key", { mode: "bigint" }),
+    profileId: integer("profile_id"),
+    landingPageId: integer("landing_page_id"),
+  },
+  // A filtered read counts a period's conversions (a few per visit at most) by day.
+  (t) => [index("conversions_day_idx").on(t.day)],
+);
 
 /** Page views and distinct visitors per UTC hour (= Amsterdam hour). */
 export const hourly = tracking.table("hourly", {

@@ -325,6 +325,7 @@ async function upsertVisitors(
       if (bits & 1) rollups.newInHour(v.dayStart + i * HOUR_MS);
     const isNew = row.views === v.views;
     if (isNew) rollups.newInDay(row.day);
+    rollups.visit(row.day, row.profile_id, row.landing_page_id, v.views, isNew);
     const values = [...deps.profileDims.of(row.profile_id), [DIMS.landingPage, row.landing_page_id] as const];
     for (const [dim, valueId] of values)
       rollups.dimVisit(row.day, dim, valueId, v.views, isNew, v.session, dimScope(dim, valueId));

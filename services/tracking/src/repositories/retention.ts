@@ -66,13 +66,16 @@ export async function applyRetention(
             mp AS (DELETE FROM tracking.monthly_pages WHERE month < $3 RETURNING 1),
             dd AS (DELETE FROM tracking.daily_dims WHERE day < $2 RETURNING 1),
             md AS (DELETE FROM tracking.monthly_dims WHERE month < $3 RETURNING 1),
+            dv AS (DELETE FROM tracking.daily_visits WHERE day < $2 RETURNING 1),
+            mv AS (DELETE FROM tracking.monthly_visits WHERE month < $3 RETURNING 1),
             s AS (DELETE FROM tracking.sketches
                   WHERE (kind = 'd' AND period < $2) OR (kind = 'm' AND period < $3) RETURNING 1),
             x AS (DELETE FROM tracking.sketch_deltas WHERE day < $2 RETURNING 1)
        SELECT (SELECT count(*) FROM h) + (SELECT count(*) FROM hp) + (SELECT count(*) FROM d)
             + (SELECT count(*) FROM dp) + (SELECT count(*) FROM m) + (SELECT count(*) FROM mp)
             + (SELECT count(*) FROM s) + (SELECT count(*) FROM x)
-            + (SELECT count(*) FROM dd) + (SELECT count(*) FROM md) AS n,
+            + (SELECT count(*) FROM dd) + (SELECT count(*) FROM md)
+            + (SELECT count(*) FROM dv) + (SELECT count(*) FROM mv) AS n,
               (SELECT count(*) FROM d WHERE day >= $3) AS boundary_days`,
       [cutoff, keepFrom, boundary],
     );
@@ -109,6 +112,13 @@ async function rebuildMonth(client: PoolClient, month: string): Promise<void> {
     `INSERT INTO tracking.monthly_dims (month, dim, value_id, visits, views, quotes, contacts)
      SELECT $1, dim, value_id, sum(visitors), sum(views), sum(quotes), sum(contacts) FROM tracking.daily_dims
      WHERE day >= $1 AND day < $2 GROUP BY dim, value_id`,
+    [month, next],
+  );
+  await client.query(`DELETE FROM tracking.monthly_visits WHERE month = $1`, [month]);
+  await client.query(
+    `INSERT INTO tracking.monthly_visits (month, profile_id, landing_page_id, visits, views)
+     SELECT $1, profile_id, landing_page_id, sum(visits), sum(views) FROM tracking.daily_visits
+     WHERE day >= $1 AND day < $2 GROUP BY profile_id, landing_page_id`,
     [month, next],
   );
   await client.query(

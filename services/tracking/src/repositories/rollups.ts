@@ -33,8 +33,9 @@ class Nested<V> {
 
 /**
  * What one batch adds to the rollups: page views per hour, day and month (each also per page),
- * visitors new to an hour or a day (learnt from the visitor-day upsert), and the visitors of each
- * day and page for the sketches. Written in one statement; rows in key order, so concurrent
+ * visitors new to an hour or a day (learnt from the visitor-day upsert), the visitors of each
+ * day and page for the sketches, and visits per day and month, profile and landing page (for
+ * filtered reads). Written in one statement; rows in key order, so concurrent
  * writers lock them in the same order and never deadlock.
  */
 export class RollupBatch {
@@ -51,6 +52,9 @@ export class RollupBatch {
     string,
     Map<string, { dim: number; valueId: number; views: number; visits: number }>
   >();
+  /** Visit rows for filtered reads: period -> "profile landingPage" -> counts. */
+  private readonly dayVisits = new Map<string, Map<string, VisitCounts>>();
+  private readonly monthVisits = new Map<string, Map<string, VisitCounts>>();
 
   /** A page view stored now. */
   view(ms: number, day: string, pageId: number, session: Key64): void {
@@ -98,6 +102,25 @@ export class RollupBatch {
     this.sketches.get(day, scope).add(session);
   }
 
+  /**
+   * A visit (visitor and day) of this batch, under its profile and landing page: this batch's page
+   * views of it, and whether the visit itself is new.
+   */
+  visit(day: string, profileId: number, landingPageId: number, views: number, isNew: boolean): void {
+    for (const [map, period] of [
+      [this.dayVisits, day],
+      [this.monthVisits, monthOf(day)],
+    ] as const) {
+      let ofPeriod = map.get(period);
+      if (!ofPeriod) map.set(period, (ofPeriod = new Map()));
+      const key = `${profileId} ${landingPageId}`;
+      let c = ofPeriod.get(key);
+      if (!c) ofPeriod.set(key, (c = { profileId, landingPageId, visits: 0, views: 0 }));
+      c.views += views;
+      if (isNew) c.visits++;
+    }
+  }
+
   /** A visitor seen for the first time in this hour. */
   newInHour(hour: number): void {
     counts(this.hours, hour).visitors++;
@@ -127,6 +150,16 @@ export class RollupBatch {
     const monthDims = [...this.monthDims.keys()]
       .sort()
       .flatMap((month) => [...this.monthDims.get(month)!.values()].sort(byKey).map((c) => ({ month, ...c })));
+    const visitRows = (map: Map<string, Map<string, VisitCounts>>) =>
+      [...map.keys()]
+        .sort()
+        .flatMap((period) =>
+          [...map.get(period)!.values()]
+            .sort((a, b) => a.profileId - b.profileId || a.landingPageId - b.landingPageId)
+            .map((c) => ({ period, ...c })),
+        );
+    const dayVisits = visitRows(this.dayVisits);
+    const monthVisits = visitRows(this.monthVisits);
     const iso = (ms: number) => new Date(ms).toISOString();
     // One statement, one round trip: every rollup of the batch in data-modifying CTEs.
     await client.query(
@@ -164,6 +197,16 @@ export class RollupBatch {
          SELECT * FROM unnest($26::date[], $27::smallint[], $28::int[], $29::bigint[], $30::bigint[])
          ON CONFLICT (month, dim, value_id)
            DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), dv AS (
+         INSERT INTO tracking.daily_visits AS t (day, profile_id, landing_page_id, visits, views)
+         SELECT * FROM unnest($31::date[], $32::int[], $33::int[], $34::int[], $35::int[])
+         ON CONFLICT (day, profile_id, landing_page_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), mv AS (
+         INSERT INTO tracking.monthly_visits AS t (month, profile_id, landing_page_id, visits, views)
+         SELECT * FROM unnest($36::date[], $37::int[], $38::int[], $39::bigint[], $40::bigint[])
+         ON CONFLICT (month, profile_id, landing_page_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
        )
        INSERT INTO tracking.sketch_deltas (day, scope, regs)
        SELECT * FROM unnest($18::date[], $19::int[], $20::bytea[])`,
@@ -198,9 +241,23 @@ export class RollupBatch {
         monthDims.map((m) => m.valueId),
         monthDims.map((m) => m.visits),
         monthDims.map((m) => m.views),
+        ...[dayVisits, monthVisits].flatMap((rows) => [
+          rows.map((v) => v.period),
+          rows.map((v) => v.profileId),
+          rows.map((v) => v.landingPageId),
+          rows.map((v) => v.visits),
+          rows.map((v) => v.views),
+        ]),
       ],
     );
   }
+}
+
+interface VisitCounts {
+  profileId: number;
+  landingPageId: number;
+  visits: number;
+  views: number;
 }
 
 function counts<K>(map: Map<K, Counts>, key: K): Counts {
