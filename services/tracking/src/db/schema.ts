@@ -184,6 +184,22 @@ export const dailyVisits = tracking.table(
   (t) => [primaryKey({ columns: [t.day, t.profileId, t.landingPageId] })],
 );
 
+/**
+ * The same per hour, for filtered periods of up to two days: visitors (sessions of the matching
+ * visits with a page view in the hour, exact) and their page views in the hour.
+ */
+export const hourlyVisits = tracking.table(
+  "hourly_visits",
+  {
+    hour: ts("hour").notNull(),
+    profileId: integer("profile_id").notNull(),
+    landingPageId: integer("landing_page_id").notNull(),
+    visitors: integer("visitors").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.profileId, t.landingPageId] })],
+);
+
 /** The same per month (visits summed over the month's days). */
 export const monthlyVisits = tracking.table(
   "monthly_visits",

@@ -40,8 +40,9 @@ const zero = (): Sums => ({ visits: 0, views: 0, quotes: 0, contacts: 0 });
  * the reads then sum the rows of daily_visits / monthly_visits (visits and page views per day or
  * month, profile and landing page) of those profiles, and count the period's conversions
  * (tracking.conversions) of visits of those profiles. No sketch can be narrowed to a profile, so
- * visitors over more than one day are visits: the sum of each day's distinct sessions. Periods of up
- * to two days (hour buckets) read that day's visitor rows and page views: bounded by a day's traffic.
+ * visitors over more than one day are visits: the sum of each day's distinct sessions. Hours of a
+ * period of up to two days come from hourly_visits likewise. Like the unfiltered reads, none of
+ * this touches page_views or visitors.
  */
 export class FilteredAnalyticsReader {
   constructor(
@@ -189,27 +190,19 @@ export class FilteredAnalyticsReader {
   }
 
   /**
-   * Page views and distinct visitors per hour of a period of one or two days: that day's visitor rows
-   * of the matching visits joined to its page views (a visit's views are those of its session on its
-   * day). Bounded by the traffic of two days, whatever the history.
+   * Page views and visitors (sessions with a page view in the hour, exact) per hour of a period of
+   * one or two days, from the hourly visit rows of the matching profiles and landing page.
    */
   private async hours(match: Matching | null, period: Period): Promise<Map<number, Sums>> {
     const out = new Map<number, Sums>();
     if (!match) return out;
     const r = await this.pool.query<{ ms: string; views: string; visitors: string }>(
-      `SELECT (extract(epoch FROM date_trunc('hour', pv.occurred_at)) * 1000)::bigint AS ms,
-              count(*) AS views, count(DISTINCT pv.session_key) AS visitors
-         FROM tracking.page_views pv
-         JOIN tracking.visitors t
-           ON t.session_key = pv.session_key AND t.day = (pv.occurred_at AT TIME ZONE 'Europe/Amsterdam')::date
-        WHERE pv.occurred_at >= $3 AND pv.occurred_at < $4 AND t.day BETWEEN $5 AND $6 AND ${MATCH}
-        GROUP BY 1`,
+      `SELECT (extract(epoch FROM hour) * 1000)::bigint AS ms, sum(views) AS views, sum(visitors) AS visitors
+         FROM tracking.hourly_visits t WHERE hour >= $3 AND hour < $4 AND ${MATCH} GROUP BY hour`,
       [
         ...params(match),
         new Date(dayStart(period.from)).toISOString(),
         new Date(dayStart(addDays(period.to, 1))).toISOString(),
-        period.from,
-        period.to,
       ],
     );
     for (const row of r.rows)

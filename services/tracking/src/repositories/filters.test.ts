@@ -214,7 +214,7 @@ describe("analytics narrowed by a filter", () => {
     expect(Math.min(direct.totals.visitors, page.totals.visitors)).toBeGreaterThan(got.totals.visitors);
   });
 
-  it("counts hours of a short period from that day's page views of the matching visits", async () => {
+  it("counts the hours of a short period as the page views of the matching visits in each hour", async () => {
     const day = "2026-11-19";
     const got = await analytics(`from=${day}&to=${day}&channel=Organic%20Search`);
     expect(got.bucket).toBe("hour");
@@ -300,11 +300,16 @@ describe("analytics narrowed by a filter", () => {
       "SELECT count(*) AS n FROM tracking.daily_visits WHERE day < '2026-08-15'",
     );
     expect(Number(before.rows[0]!.n)).toBeGreaterThan(0);
+    const hoursBefore = await db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM tracking.hourly_visits WHERE hour < '2026-08-14T22:00:00Z'",
+    );
+    expect(Number(hoursBefore.rows[0]!.n)).toBeGreaterThan(0);
     // 27 months later, with 26 kept: July and August 2026 go, 15 August is the cutoff's month.
     const clock = new ManualClock(Date.parse("2028-10-15T10:00:00Z"));
     await runRetention(db, new Partitions(db), clock, 26);
     const left = await db.query<{ days: string; months: string; aug: string; raw: string }>(
-      `SELECT (SELECT count(*) FROM tracking.daily_visits WHERE day < '2026-08-15') AS days,
+      `SELECT (SELECT count(*) FROM tracking.daily_visits WHERE day < '2026-08-15')
+            + (SELECT count(*) FROM tracking.hourly_visits WHERE hour < '2026-08-14T22:00:00Z') AS days,
               (SELECT count(*) FROM tracking.monthly_visits WHERE month < '2026-08-01') AS months,
               (SELECT coalesce(sum(visits), 0) FROM tracking.monthly_visits WHERE month = '2026-08-01') AS aug,
               (SELECT count(*) FROM tracking.visitors WHERE day >= '2026-08-01' AND day < '2026-09-01') AS raw`,

@@ -66,6 +66,7 @@ export async function applyRetention(
             mp AS (DELETE FROM tracking.monthly_pages WHERE month < $3 RETURNING 1),
             dd AS (DELETE FROM tracking.daily_dims WHERE day < $2 RETURNING 1),
             md AS (DELETE FROM tracking.monthly_dims WHERE month < $3 RETURNING 1),
+            hv AS (DELETE FROM tracking.hourly_visits WHERE hour < $1 RETURNING 1),
             dv AS (DELETE FROM tracking.daily_visits WHERE day < $2 RETURNING 1),
             mv AS (DELETE FROM tracking.monthly_visits WHERE month < $3 RETURNING 1),
             s AS (DELETE FROM tracking.sketches
@@ -75,7 +76,7 @@ export async function applyRetention(
             + (SELECT count(*) FROM dp) + (SELECT count(*) FROM m) + (SELECT count(*) FROM mp)
             + (SELECT count(*) FROM s) + (SELECT count(*) FROM x)
             + (SELECT count(*) FROM dd) + (SELECT count(*) FROM md)
-            + (SELECT count(*) FROM dv) + (SELECT count(*) FROM mv) AS n,
+            + (SELECT count(*) FROM hv) + (SELECT count(*) FROM dv) + (SELECT count(*) FROM mv) AS n,
               (SELECT count(*) FROM d WHERE day >= $3) AS boundary_days`,
       [cutoff, keepFrom, boundary],
     );

@@ -34,8 +34,8 @@ class Nested<V> {
 /**
  * What one batch adds to the rollups: page views per hour, day and month (each also per page),
  * visitors new to an hour or a day (learnt from the visitor-day upsert), the visitors of each
- * day and page for the sketches, and visits per day and month, profile and landing page (for
- * filtered reads). Written in one statement; rows in key order, so concurrent
+ * day and page for the sketches, and visits per hour, day and month, profile and landing page
+ * (for filtered reads). Written in one statement; rows in key order, so concurrent
  * writers lock them in the same order and never deadlock.
  */
 export class RollupBatch {
@@ -55,6 +55,8 @@ export class RollupBatch {
   /** Visit rows for filtered reads: period -> "profile landingPage" -> counts. */
   private readonly dayVisits = new Map<string, Map<string, VisitCounts>>();
   private readonly monthVisits = new Map<string, Map<string, VisitCounts>>();
+  /** Hour (ISO instant) -> "profile landingPage" -> visitors new to the hour, page views in it. */
+  private readonly hourVisits = new Map<string, Map<string, VisitCounts>>();
 
   /** A page view stored now. */
   view(ms: number, day: string, pageId: number, session: Key64): void {
@@ -121,6 +123,18 @@ export class RollupBatch {
     }
   }
 
+  /** A visit's page views of this batch in one hour, and whether its visitor is new to the hour. */
+  hourVisit(hour: number, profileId: number, landingPageId: number, views: number, isNew: boolean): void {
+    const instant = new Date(hour).toISOString();
+    let ofHour = this.hourVisits.get(instant);
+    if (!ofHour) this.hourVisits.set(instant, (ofHour = new Map()));
+    const key = `${profileId} ${landingPageId}`;
+    let c = ofHour.get(key);
+    if (!c) ofHour.set(key, (c = { profileId, landingPageId, visits: 0, views: 0 }));
+    c.views += views;
+    if (isNew) c.visits++;
+  }
+
   /** A visitor seen for the first time in this hour. */
   newInHour(hour: number): void {
     counts(this.hours, hour).visitors++;
@@ -160,6 +174,7 @@ export class RollupBatch {
         );
     const dayVisits = visitRows(this.dayVisits);
     const monthVisits = visitRows(this.monthVisits);
+    const hourVisits = visitRows(this.hourVisits);
     const iso = (ms: number) => new Date(ms).toISOString();
     // One statement, one round trip: every rollup of the batch in data-modifying CTEs.
     await client.query(
@@ -202,6 +217,11 @@ export class RollupBatch {
          SELECT * FROM unnest($31::date[], $32::int[], $33::int[], $34::int[], $35::int[])
          ON CONFLICT (day, profile_id, landing_page_id)
            DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), hv AS (
+         INSERT INTO tracking.hourly_visits AS t (hour, profile_id, landing_page_id, visitors, views)
+         SELECT * FROM unnest($41::timestamptz[], $42::int[], $43::int[], $44::int[], $45::int[])
+         ON CONFLICT (hour, profile_id, landing_page_id)
+           DO UPDATE SET visitors = t.visitors + EXCLUDED.visitors, views = t.views + EXCLUDED.views
        ), mv AS (
          INSERT INTO tracking.monthly_visits AS t (month, profile_id, landing_page_id, visits, views)
          SELECT * FROM unnest($36::date[], $37::int[], $38::int[], $39::bigint[], $40::bigint[])
@@ -241,7 +261,7 @@ export class RollupBatch {
         monthDims.map((m) => m.valueId),
         monthDims.map((m) => m.visits),
         monthDims.map((m) => m.views),
-        ...[dayVisits, monthVisits].flatMap((rows) => [
+        ...[dayVisits, monthVisits, hourVisits].flatMap((rows) => [
           rows.map((v) => v.period),
           rows.map((v) => v.profileId),
           rows.map((v) => v.landingPageId),
