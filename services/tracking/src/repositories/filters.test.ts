@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import type { Analytics } from "@lease/contracts";
@@ -293,6 +295,30 @@ describe("analytics narrowed by a filter", () => {
       expect(res.status, query).toBe(400);
       expect(((await res.json()) as { message: string }).message, query).toMatch(message);
     }
+  });
+
+  it("fills the visit rollups of history stored before them (migration 0004) as the writer does", async () => {
+    const tables = ["hourly_visits", "daily_visits", "monthly_visits"];
+    const snapshot = async () =>
+      Promise.all(
+        tables.map(
+          async (table) => (await db.query(`SELECT * FROM tracking.${table} ORDER BY 1, 2, 3`)).rows,
+        ),
+      );
+    const written = await snapshot();
+    expect(written.every((rows) => rows.length > 0)).toBe(true);
+    const migration = readFileSync(
+      fileURLToPath(new URL("../../migrations/0004_visit_rollups.sql", import.meta.url)),
+      "utf8",
+    );
+    const backfill = migration
+      .split("--> statement-breakpoint")
+      .map((statement) => statement.trim())
+      .filter((statement) => /^(--[^\n]*\n)*INSERT/.test(statement));
+    expect(backfill).toHaveLength(3);
+    await db.query(`TRUNCATE ${tables.map((t) => `tracking.${t}`).join(", ")}`);
+    for (const statement of backfill) await db.query(statement);
+    expect(await snapshot()).toEqual(written);
   });
 
   it("forgets the visit rollups of days retention removes", async () => {
