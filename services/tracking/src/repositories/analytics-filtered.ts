@@ -15,12 +15,12 @@ import type { PageDirectory } from "./dictionary";
 const BREAKDOWN_ROWS = 10;
 
 /**
- * The visits a filter matches: those of a profile in `profiles` (null: any profile) that landed on
- * page `page` (null: any page). Null as a whole when nothing can match (an unknown channel value,
- * campaign or page).
+ * The visits a filter matches: those whose profile has, for each filtered dimension, one of the
+ * breakdown values in `values` (null: any profile), and that landed on page `page` (null: any page).
+ * Null as a whole when nothing can match (a campaign or page no visit had).
  */
 export interface Matching {
-  profiles: number[] | null;
+  values: number[] | null;
   page: number | null;
 }
 
@@ -125,25 +125,24 @@ export class FilteredAnalyticsReader {
           ],
         });
     }
-    if (conditions.length === 0) return { profiles: null, page };
-    const profiles = await this.profilesOf(conditions);
-    return profiles.length === 0 ? null : { profiles, page };
+    if (conditions.length === 0) return { values: null, page };
+    const values: number[] = [];
+    for (const ids of await Promise.all(conditions.map((c) => this.valuesOf(c)))) {
+      if (ids.length === 0) return null;
+      values.push(...ids);
+    }
+    return { values, page };
   }
 
-  /** Profiles that have a breakdown value matching every condition. */
-  private async profilesOf(conditions: { sql: string; params: string[] }[]): Promise<number[]> {
-    const params: string[] = [];
-    const sets = conditions.map(({ sql, params: own }) => {
-      let i = 0;
-      const numbered = sql.replace(/\$#/g, () => {
-        params.push(own[i++]!);
-        return `$${params.length}`;
-      });
-      return `SELECT profile_id FROM tracking.profile_dims
-              WHERE value_id IN (SELECT id FROM tracking.dim_values WHERE ${numbered})`;
-    });
-    const r = await this.pool.query<{ profile_id: number }>(sets.join(" INTERSECT "), params);
-    return r.rows.map((row) => row.profile_id);
+  /** The breakdown values (dim_values ids) a condition matches: one, or a campaign's several. */
+  private async valuesOf({ sql, params }: { sql: string; params: string[] }): Promise<number[]> {
+    let i = 0;
+    const numbered = sql.replace(/\$#/g, () => `$${++i}`);
+    const r = await this.pool.query<{ id: number }>(
+      `SELECT id FROM tracking.dim_values WHERE ${numbered} LIMIT ${MAX_VALUES}`,
+      params,
+    );
+    return r.rows.map((row) => row.id);
   }
 
   /**
@@ -307,16 +306,24 @@ export class FilteredAnalyticsReader {
   }
 }
 
+/** Breakdown values a campaign name may stand for (it has one per source and medium). */
+const MAX_VALUES = 1000;
+
 /**
- * The condition on a table aliased t with profile_id and landing_page_id: $1 the profiles (null:
- * any), $2 the landing page (null: any). Statements are planned with their values, so a null side
- * costs nothing.
+ * The condition on a table aliased t with profile_id and landing_page_id: $1 the breakdown values
+ * (null: any profile), $2 the landing page (null: any). A profile has one value per dimension, so it
+ * matches every filtered dimension when it has as many of the values as they span dimensions. The
+ * profiles are found in the statement itself (a hashed subplan over profile_dims by value, a few ms
+ * even for the thousands of profiles of a broad channel) rather than shipped as a parameter.
+ * Statements are planned with their values, so a null side costs nothing.
  */
-const MATCH =
-  "($1::int[] IS NULL OR t.profile_id = ANY($1::int[])) AND ($2::int IS NULL OR t.landing_page_id = $2::int)";
+const MATCH = `($1::int[] IS NULL OR t.profile_id IN (
+    SELECT profile_id FROM tracking.profile_dims WHERE value_id = ANY($1::int[]) GROUP BY profile_id
+    HAVING count(*) = (SELECT count(DISTINCT dim) FROM tracking.dim_values WHERE id = ANY($1::int[]))))
+  AND ($2::int IS NULL OR t.landing_page_id = $2::int)`;
 
 function params(match: Matching): [number[] | null, number | null] {
-  return [match.profiles, match.page];
+  return [match.values, match.page];
 }
 
 /** Every day of a period. */
