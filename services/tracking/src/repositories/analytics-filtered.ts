@@ -245,10 +245,14 @@ export class FilteredAnalyticsReader {
                       count(*) FILTER (WHERE kind = 'contact')
                  FROM tracking.conversions t WHERE day BETWEEN $5 AND $6 AND ${MATCH}
                 GROUP BY profile_id, landing_page_id
+             ), p AS (
+               -- Per profile first: its six breakdown values are then joined once, not per page.
+               SELECT profile_id, sum(visits) AS visits, sum(views) AS views, sum(quotes) AS quotes,
+                      sum(contacts) AS contacts FROM v GROUP BY profile_id
              ), per AS (
                SELECT dv.dim, pd.value_id, sum(v.visits) AS visits, sum(v.views) AS views,
                       sum(v.quotes) AS quotes, sum(v.contacts) AS contacts
-                 FROM v JOIN tracking.profile_dims pd ON pd.profile_id = v.profile_id
+                 FROM p v JOIN tracking.profile_dims pd ON pd.profile_id = v.profile_id
                  JOIN tracking.dim_values dv ON dv.id = pd.value_id
                 GROUP BY dv.dim, pd.value_id
                UNION ALL
