@@ -214,6 +214,41 @@ export const monthlyVisits = tracking.table(
 );
 
 /**
+ * Breakdowns of the visits of one filter value (fdim 1 a channel, 3 a campaign, 4 a landing page;
+ * fvalue its dim_values or page id) per Amsterdam day: visits and page views per breakdown value
+ * (dim, value_id as in daily_dims). A filtered read on one dimension sums these few rows instead of
+ * the visit rows of every matching profile.
+ */
+export const dailyDimPairs = tracking.table(
+  "daily_dim_pairs",
+  {
+    day: date("day").notNull(),
+    fdim: smallint("fdim").notNull(),
+    fvalue: integer("fvalue").notNull(),
+    dim: smallint("dim").notNull(),
+    valueId: integer("value_id").notNull(),
+    visits: integer("visits").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.fdim, t.fvalue, t.dim, t.valueId] })],
+);
+
+/** The same per month. */
+export const monthlyDimPairs = tracking.table(
+  "monthly_dim_pairs",
+  {
+    month: date("month").notNull(),
+    fdim: smallint("fdim").notNull(),
+    fvalue: integer("fvalue").notNull(),
+    dim: smallint("dim").notNull(),
+    valueId: integer("value_id").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.fdim, t.fvalue, t.dim, t.valueId] })],
+);
+
+/**
  * Quote requests and contact messages as conversions of the visit that sent them, once each (the
  * lead's id), with that visit's profile and landing page when the form carried its session id.
  */

@@ -22,6 +22,12 @@ const BREAKDOWN_ROWS = 10;
 export interface Matching {
   values: number[] | null;
   page: number | null;
+  /**
+   * When the filter is on one dimension only (a channel, a campaign or a landing page): that
+   * dimension and its value ids (a campaign name may have several), read from the rollups per
+   * breakdown value (daily_dims, daily_dim_pairs) instead of per profile.
+   */
+  single: { dim: number; ids: number[] } | null;
 }
 
 /** Visits, page views and conversions of some visits. */
@@ -102,18 +108,20 @@ export class FilteredAnalyticsReader {
       page = r.rows[0]!.id;
     }
     // One breakdown-value condition per filter on the profile; a profile must have a value of each.
-    const conditions: { sql: string; params: string[] }[] = [];
+    const conditions: { dim: number; sql: string; params: string[] }[] = [];
     if (filter.channel !== undefined)
-      conditions.push({ sql: "dim = 1 AND value = $#", params: [filter.channel] });
+      conditions.push({ dim: DIMS.channel, sql: "dim = 1 AND value = $#", params: [filter.channel] });
     if (filter.campaign !== undefined) {
       const { campaign, campaignSource: source, campaignMedium: medium } = filter;
       if (source !== undefined && medium !== undefined)
         conditions.push({
+          dim: DIMS.campaign,
           sql: "dim = 3 AND value = $#",
           params: [campaignValue(source, medium, campaign)],
         });
       else
         conditions.push({
+          dim: DIMS.campaign,
           // The campaign value is ["source", "medium", "campaign"] as JSON (domain/breakdowns.ts).
           sql: `dim = 3 AND (value::jsonb)->>2 = $#${source !== undefined ? " AND (value::jsonb)->>0 = $#" : ""}${
             medium !== undefined ? " AND (value::jsonb)->>1 = $#" : ""
@@ -125,13 +133,17 @@ export class FilteredAnalyticsReader {
           ],
         });
     }
-    if (conditions.length === 0) return { values: null, page };
+    if (conditions.length === 0)
+      return { values: null, page, single: { dim: DIMS.landingPage, ids: [page!] } };
     const values: number[] = [];
-    for (const ids of await Promise.all(conditions.map((c) => this.valuesOf(c)))) {
+    const found = await Promise.all(conditions.map((c) => this.valuesOf(c)));
+    for (const ids of found) {
       if (ids.length === 0) return null;
       values.push(...ids);
     }
-    return { values, page };
+    const single =
+      conditions.length === 1 && page === null ? { dim: conditions[0]!.dim, ids: found[0]! } : null;
+    return { values, page, single };
   }
 
   /** The breakdown values (dim_values ids) a condition matches: one, or a campaign's several. */
@@ -153,6 +165,18 @@ export class FilteredAnalyticsReader {
   private async sums(match: Matching | null, cover: Cover, period: Period): Promise<Map<string, Sums>> {
     const out = new Map<string, Sums>();
     if (!match) return out;
+    // One dimension: its value rows (a campaign's values never share a visit, so they add up).
+    const visits = match.single
+      ? `SELECT to_char(month, 'YYYY-MM-DD') AS period, sum(visits) AS visits, sum(views) AS views, 0 AS quotes, 0 AS contacts
+           FROM tracking.monthly_dims WHERE month = ANY($3::date[]) AND dim = $7 AND value_id = ANY($8::int[]) GROUP BY month
+         UNION ALL
+         SELECT to_char(day, 'YYYY-MM-DD'), sum(visitors), sum(views), 0, 0
+           FROM tracking.daily_dims WHERE day = ANY($4::date[]) AND dim = $7 AND value_id = ANY($8::int[]) GROUP BY day`
+      : `SELECT to_char(month, 'YYYY-MM-DD') AS period, sum(visits) AS visits, sum(views) AS views, 0 AS quotes, 0 AS contacts
+           FROM tracking.monthly_visits t WHERE month = ANY($3::date[]) AND ${MATCH} GROUP BY month
+         UNION ALL
+         SELECT to_char(day, 'YYYY-MM-DD'), sum(visits), sum(views), 0, 0
+           FROM tracking.daily_visits t WHERE day = ANY($4::date[]) AND ${MATCH} GROUP BY day`;
     const r = await this.pool.query<{
       period: string;
       visits: string;
@@ -160,16 +184,12 @@ export class FilteredAnalyticsReader {
       quotes: string;
       contacts: string;
     }>(
-      `SELECT to_char(month, 'YYYY-MM-DD') AS period, sum(visits) AS visits, sum(views) AS views, 0 AS quotes, 0 AS contacts
-         FROM tracking.monthly_visits t WHERE month = ANY($3::date[]) AND ${MATCH} GROUP BY month
-       UNION ALL
-       SELECT to_char(day, 'YYYY-MM-DD'), sum(visits), sum(views), 0, 0
-         FROM tracking.daily_visits t WHERE day = ANY($4::date[]) AND ${MATCH} GROUP BY day
+      `${visits}
        UNION ALL
        SELECT to_char(day, 'YYYY-MM-DD'), 0, 0, count(*) FILTER (WHERE kind = 'quote'),
               count(*) FILTER (WHERE kind = 'contact')
          FROM tracking.conversions t WHERE day BETWEEN $5 AND $6 AND ${MATCH} GROUP BY day`,
-      [...params(match), cover.months, cover.days, period.from, period.to],
+      [...params(match), cover.months, cover.days, period.from, period.to, ...singleParams(match)],
     );
     const months = new Set(cover.months);
     const days = new Set(cover.days);
@@ -231,18 +251,22 @@ export class FilteredAnalyticsReader {
     const rows: Row[] = match
       ? (
           await this.pool.query<Row>(
-            `WITH v AS (
-               SELECT profile_id, landing_page_id, sum(visits) AS visits, sum(views) AS views,
-                      0 AS quotes, 0 AS contacts FROM (
-                 SELECT profile_id, landing_page_id, visits, views FROM tracking.monthly_visits t
-                  WHERE month = ANY($3::date[]) AND ${MATCH}
-                 UNION ALL
-                 SELECT profile_id, landing_page_id, visits, views FROM tracking.daily_visits t
-                  WHERE day = ANY($4::date[]) AND ${MATCH}
-               ) u GROUP BY profile_id, landing_page_id
-               UNION ALL
-               SELECT profile_id, landing_page_id, 0, 0, count(*) FILTER (WHERE kind = 'quote'),
-                      count(*) FILTER (WHERE kind = 'contact')
+            `WITH v AS (${
+              match.single
+                ? ""
+                : `SELECT profile_id, landing_page_id, sum(visits) AS visits, sum(views) AS views,
+                          0 AS quotes, 0 AS contacts FROM (
+                     SELECT profile_id, landing_page_id, visits, views FROM tracking.monthly_visits t
+                      WHERE month = ANY($3::date[]) AND ${MATCH}
+                     UNION ALL
+                     SELECT profile_id, landing_page_id, visits, views FROM tracking.daily_visits t
+                      WHERE day = ANY($4::date[]) AND ${MATCH}
+                   ) u GROUP BY profile_id, landing_page_id
+                   UNION ALL`
+            }
+               SELECT profile_id, landing_page_id, 0 AS visits, 0 AS views,
+                      count(*) FILTER (WHERE kind = 'quote') AS quotes,
+                      count(*) FILTER (WHERE kind = 'contact') AS contacts
                  FROM tracking.conversions t WHERE day BETWEEN $5 AND $6 AND ${MATCH}
                 GROUP BY profile_id, landing_page_id
              ), p AS (
@@ -257,14 +281,30 @@ export class FilteredAnalyticsReader {
                 GROUP BY dv.dim, pd.value_id
                UNION ALL
                SELECT ${DIMS.landingPage}::smallint, landing_page_id, sum(visits), sum(views), sum(quotes), sum(contacts)
-                 FROM v GROUP BY landing_page_id
+                 FROM v GROUP BY landing_page_id${
+                   match.single
+                     ? `
+               UNION ALL
+               -- One dimension: the breakdowns of its value's visits, kept per (filter value, value).
+               SELECT dim, value_id, sum(visits), sum(views), 0, 0 FROM (
+                 SELECT dim, value_id, visits, views FROM tracking.monthly_dim_pairs
+                  WHERE month = ANY($3::date[]) AND fdim = $7 AND fvalue = ANY($8::int[])
+                 UNION ALL
+                 SELECT dim, value_id, visits, views FROM tracking.daily_dim_pairs
+                  WHERE day = ANY($4::date[]) AND fdim = $7 AND fvalue = ANY($8::int[])
+               ) u GROUP BY dim, value_id`
+                     : ""
+                 }
+             ), agg AS (
+               SELECT dim, value_id, sum(visits) AS visits, sum(views) AS views, sum(quotes) AS quotes,
+                      sum(contacts) AS contacts FROM per GROUP BY dim, value_id
              )
              SELECT dim, value_id, visits, views, quotes, contacts FROM (
                SELECT *, row_number() OVER (
                  PARTITION BY dim ORDER BY visits DESC, quotes + contacts DESC, value_id) AS rank
-               FROM per
+               FROM agg
              ) ranked WHERE rank <= ${BREAKDOWN_ROWS}`,
-            [...params(match), cover.months, cover.days, period.from, period.to],
+            [...params(match), cover.months, cover.days, period.from, period.to, ...singleParams(match)],
           )
         ).rows
       : [];
@@ -328,6 +368,11 @@ const MATCH = `($1::int[] IS NULL OR t.profile_id IN (
 
 function params(match: Matching): [number[] | null, number | null] {
   return [match.values, match.page];
+}
+
+/** $7 and $8 of a one-dimension read: the dimension and its value ids. */
+function singleParams(match: Matching): [number, number[]] | [] {
+  return match.single ? [match.single.dim, match.single.ids] : [];
 }
 
 /** Every day of a period. */

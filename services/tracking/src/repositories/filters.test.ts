@@ -298,11 +298,17 @@ describe("analytics narrowed by a filter", () => {
   });
 
   it("fills the visit rollups of history stored before them (migration 0004) as the writer does", async () => {
-    const tables = ["hourly_visits", "daily_visits", "monthly_visits"];
+    const tables = [
+      "hourly_visits",
+      "daily_visits",
+      "monthly_visits",
+      "daily_dim_pairs",
+      "monthly_dim_pairs",
+    ];
     const snapshot = async () =>
       Promise.all(
         tables.map(
-          async (table) => (await db.query(`SELECT * FROM tracking.${table} ORDER BY 1, 2, 3`)).rows,
+          async (table) => (await db.query(`SELECT * FROM tracking.${table} ORDER BY 1, 2, 3, 4, 5`)).rows,
         ),
       );
     const written = await snapshot();
@@ -315,7 +321,7 @@ describe("analytics narrowed by a filter", () => {
       .split("--> statement-breakpoint")
       .map((statement) => statement.trim())
       .filter((statement) => /^(--[^\n]*\n)*INSERT/.test(statement));
-    expect(backfill).toHaveLength(3);
+    expect(backfill).toHaveLength(5);
     await db.query(`TRUNCATE ${tables.map((t) => `tracking.${t}`).join(", ")}`);
     for (const statement of backfill) await db.query(statement);
     expect(await snapshot()).toEqual(written);
@@ -335,8 +341,10 @@ describe("analytics narrowed by a filter", () => {
     await runRetention(db, new Partitions(db), clock, 26);
     const left = await db.query<{ days: string; months: string; aug: string; raw: string }>(
       `SELECT (SELECT count(*) FROM tracking.daily_visits WHERE day < '2026-08-15')
-            + (SELECT count(*) FROM tracking.hourly_visits WHERE hour < '2026-08-14T22:00:00Z') AS days,
-              (SELECT count(*) FROM tracking.monthly_visits WHERE month < '2026-08-01') AS months,
+            + (SELECT count(*) FROM tracking.hourly_visits WHERE hour < '2026-08-14T22:00:00Z')
+            + (SELECT count(*) FROM tracking.daily_dim_pairs WHERE day < '2026-08-15') AS days,
+              (SELECT count(*) FROM tracking.monthly_visits WHERE month < '2026-08-01')
+            + (SELECT count(*) FROM tracking.monthly_dim_pairs WHERE month < '2026-08-01') AS months,
               (SELECT coalesce(sum(visits), 0) FROM tracking.monthly_visits WHERE month = '2026-08-01') AS aug,
               (SELECT count(*) FROM tracking.visitors WHERE day >= '2026-08-01' AND day < '2026-09-01') AS raw`,
     );

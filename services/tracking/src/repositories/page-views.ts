@@ -6,7 +6,7 @@ import { memoize } from "../domain/memo";
 import { RollupBatch } from "./rollups";
 import { Partitions } from "./partitions";
 import { acquisitionOf, channelOf } from "../domain/acquisition";
-import { DIMS, DailyValueCap, dimScope } from "../domain/breakdowns";
+import { DIMS, DailyValueCap, FILTER_DIMS, dimScope } from "../domain/breakdowns";
 import { DimDirectory, PageDirectory, ProfileDirectory, type Profile } from "./dictionary";
 import { ProfileDims } from "./profile-dims";
 
@@ -338,6 +338,11 @@ async function upsertVisitors(
     const values = [...deps.profileDims.of(row.profile_id), [DIMS.landingPage, row.landing_page_id] as const];
     for (const [dim, valueId] of values)
       rollups.dimVisit(row.day, dim, valueId, v.views, isNew, v.session, dimScope(dim, valueId));
+    // For reads filtered on one channel, campaign or landing page: the visit under each pair.
+    for (const [fdim, fvalue] of values)
+      if (FILTER_DIMS.has(fdim))
+        for (const [dim, valueId] of values)
+          rollups.pair(row.day, fdim, fvalue, dim, valueId, v.views, isNew);
   }
 }
 

@@ -57,6 +57,9 @@ export class RollupBatch {
   private readonly monthVisits = new Map<string, Map<string, VisitCounts>>();
   /** Hour (ISO instant) -> "profile landingPage" -> visitors new to the hour, page views in it. */
   private readonly hourVisits = new Map<string, Map<string, VisitCounts>>();
+  /** Day or month -> "fdim fvalue dim value" -> visits and page views of a filter value's visits. */
+  private readonly dayPairs = new Map<string, Map<string, PairCounts>>();
+  private readonly monthPairs = new Map<string, Map<string, PairCounts>>();
 
   /** A page view stored now. */
   view(ms: number, day: string, pageId: number, session: Key64): void {
@@ -123,6 +126,33 @@ export class RollupBatch {
     }
   }
 
+  /**
+   * A visit stood for filter value (fdim, fvalue) and breakdown value (dim, valueId): this batch's
+   * page views of it, and whether the visit itself is new.
+   */
+  pair(
+    day: string,
+    fdim: number,
+    fvalue: number,
+    dim: number,
+    valueId: number,
+    views: number,
+    isNew: boolean,
+  ) {
+    for (const [map, period] of [
+      [this.dayPairs, day],
+      [this.monthPairs, monthOf(day)],
+    ] as const) {
+      let ofPeriod = map.get(period);
+      if (!ofPeriod) map.set(period, (ofPeriod = new Map()));
+      const key = `${fdim} ${fvalue} ${dim} ${valueId}`;
+      let c = ofPeriod.get(key);
+      if (!c) ofPeriod.set(key, (c = { fdim, fvalue, dim, valueId, visits: 0, views: 0 }));
+      c.views += views;
+      if (isNew) c.visits++;
+    }
+  }
+
   /** A visit's page views of this batch in one hour, and whether its visitor is new to the hour. */
   hourVisit(hour: number, profileId: number, landingPageId: number, views: number, isNew: boolean): void {
     const instant = new Date(hour).toISOString();
@@ -175,6 +205,16 @@ export class RollupBatch {
     const dayVisits = visitRows(this.dayVisits);
     const monthVisits = visitRows(this.monthVisits);
     const hourVisits = visitRows(this.hourVisits);
+    const pairRows = (map: Map<string, Map<string, PairCounts>>) =>
+      [...map.keys()]
+        .sort()
+        .flatMap((period) =>
+          [...map.get(period)!.values()]
+            .sort((a, b) => a.fdim - b.fdim || a.fvalue - b.fvalue || a.dim - b.dim || a.valueId - b.valueId)
+            .map((c) => ({ period, ...c })),
+        );
+    const dayPairs = pairRows(this.dayPairs);
+    const monthPairs = pairRows(this.monthPairs);
     const iso = (ms: number) => new Date(ms).toISOString();
     // One statement, one round trip: every rollup of the batch in data-modifying CTEs.
     await client.query(
@@ -216,6 +256,18 @@ export class RollupBatch {
          INSERT INTO tracking.daily_visits AS t (day, profile_id, landing_page_id, visits, views)
          SELECT * FROM unnest($31::date[], $32::int[], $33::int[], $34::int[], $35::int[])
          ON CONFLICT (day, profile_id, landing_page_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), dpr AS (
+         INSERT INTO tracking.daily_dim_pairs AS t (day, fdim, fvalue, dim, value_id, visits, views)
+         SELECT * FROM unnest($46::date[], $47::smallint[], $48::int[], $49::smallint[], $50::int[],
+                              $51::int[], $52::int[])
+         ON CONFLICT (day, fdim, fvalue, dim, value_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), mpr AS (
+         INSERT INTO tracking.monthly_dim_pairs AS t (month, fdim, fvalue, dim, value_id, visits, views)
+         SELECT * FROM unnest($53::date[], $54::smallint[], $55::int[], $56::smallint[], $57::int[],
+                              $58::bigint[], $59::bigint[])
+         ON CONFLICT (month, fdim, fvalue, dim, value_id)
            DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
        ), hv AS (
          INSERT INTO tracking.hourly_visits AS t (hour, profile_id, landing_page_id, visitors, views)
@@ -268,9 +320,27 @@ export class RollupBatch {
           rows.map((v) => v.visits),
           rows.map((v) => v.views),
         ]),
+        ...[dayPairs, monthPairs].flatMap((rows) => [
+          rows.map((p) => p.period),
+          rows.map((p) => p.fdim),
+          rows.map((p) => p.fvalue),
+          rows.map((p) => p.dim),
+          rows.map((p) => p.valueId),
+          rows.map((p) => p.visits),
+          rows.map((p) => p.views),
+        ]),
       ],
     );
   }
+}
+
+interface PairCounts {
+  fdim: number;
+  fvalue: number;
+  dim: number;
+  valueId: number;
+  visits: number;
+  views: number;
 }
 
 interface VisitCounts {
