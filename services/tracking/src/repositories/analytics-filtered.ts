@@ -42,13 +42,14 @@ const zero = (): Sums => ({ visits: 0, views: 0, quotes: 0, contacts: 0 });
 
 /**
  * Analytics narrowed to the visits that match a filter (channel, campaign, landing page; all that
- * are given). The filter becomes a set of visit profiles (tracking.profile_dims) and a page id;
- * the reads then sum the rows of daily_visits / monthly_visits (visits and page views per day or
- * month, profile and landing page) of those profiles, and count the period's conversions
- * (tracking.conversions) of visits of those profiles. No sketch can be narrowed to a profile, so
- * visitors over more than one day are visits: the sum of each day's distinct sessions. Hours of a
- * period of up to two days come from hourly_visits likewise. Like the unfiltered reads, none of
- * this touches page_views or visitors.
+ * are given). A filter on one dimension reads rows per value: totals and series from daily_dims /
+ * monthly_dims, breakdowns from daily_dim_pairs / monthly_dim_pairs. Filters on several dimensions
+ * sum daily_visits / monthly_visits (per day or month, visit profile and landing page) of the
+ * profiles that have a value of each (tracking.profile_dims) and that landing page. Hours of a period
+ * of up to two days come from hourly_visits, conversions from tracking.conversions (visits of those
+ * profiles). No sketch can be narrowed to a profile, so visitors over more than one day are visits:
+ * the sum of each day's distinct sessions. Like the unfiltered reads, none of this touches
+ * page_views or visitors.
  */
 export class FilteredAnalyticsReader {
   constructor(
