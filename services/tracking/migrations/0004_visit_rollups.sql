@@ -68,7 +68,8 @@ INSERT INTO "tracking"."hourly_visits" ("hour", "profile_id", "landing_page_id",
     ON v."session_key" = pv."session_key" AND v."day" = (pv."occurred_at" AT TIME ZONE 'Europe/Amsterdam')::date
   GROUP BY 1, v."profile_id", v."landing_page_id";--> statement-breakpoint
 -- Each visit counted under each of its filter values (channel, campaign, landing page) and each of its
--- breakdown values; a profile's values are in profile_dims, the landing page is the visit's own.
+-- breakdown values of another dimension; a profile's values are in profile_dims, the landing page is
+-- the visit's own.
 INSERT INTO "tracking"."daily_dim_pairs" ("day", "fdim", "fvalue", "dim", "value_id", "visits", "views")
   SELECT v."day", f."dim", f."value_id", b."dim", b."value_id", sum(v."visits"), sum(v."views")
   FROM "tracking"."daily_visits" v
@@ -80,7 +81,7 @@ INSERT INTO "tracking"."daily_dim_pairs" ("day", "fdim", "fvalue", "dim", "value
     SELECT dv."dim", pd."value_id" FROM "tracking"."profile_dims" pd
       JOIN "tracking"."dim_values" dv ON dv."id" = pd."value_id" WHERE pd."profile_id" = v."profile_id"
     UNION ALL SELECT 4::smallint, v."landing_page_id") b
-  WHERE f."dim" IN (1, 3, 4)
+  WHERE f."dim" IN (1, 3, 4) AND b."dim" <> f."dim"
   GROUP BY v."day", f."dim", f."value_id", b."dim", b."value_id";--> statement-breakpoint
 INSERT INTO "tracking"."monthly_dim_pairs" ("month", "fdim", "fvalue", "dim", "value_id", "visits", "views")
   SELECT date_trunc('month', "day")::date, "fdim", "fvalue", "dim", "value_id", sum("visits"), sum("views")

@@ -215,9 +215,9 @@ export const monthlyVisits = tracking.table(
 
 /**
  * Breakdowns of the visits of one filter value (fdim 1 a channel, 3 a campaign, 4 a landing page;
- * fvalue its dim_values or page id) per Amsterdam day: visits and page views per breakdown value
- * (dim, value_id as in daily_dims). A filtered read on one dimension sums these few rows instead of
- * the visit rows of every matching profile.
+ * fvalue its dim_values or page id) per Amsterdam day: visits and page views per breakdown value of
+ * another dimension (dim, value_id as in daily_dims, which holds the filter's own dimension). A read
+ * filtered on one dimension sums these few rows instead of the visit rows of every matching profile.
  */
 export const dailyDimPairs = tracking.table(
   "daily_dim_pairs",

@@ -293,6 +293,13 @@ export class FilteredAnalyticsReader {
                  UNION ALL
                  SELECT dim, value_id, visits, views FROM tracking.daily_dim_pairs
                   WHERE day = ANY($4::date[]) AND fdim = $7 AND fvalue = ANY($8::int[])
+                 UNION ALL
+                 -- The filtered dimension itself: its values' own rows.
+                 SELECT dim, value_id, visits, views FROM tracking.monthly_dims
+                  WHERE month = ANY($3::date[]) AND dim = $7 AND value_id = ANY($8::int[])
+                 UNION ALL
+                 SELECT dim, value_id, visitors, views FROM tracking.daily_dims
+                  WHERE day = ANY($4::date[]) AND dim = $7 AND value_id = ANY($8::int[])
                ) u GROUP BY dim, value_id`
                      : ""
                  }

@@ -176,6 +176,9 @@ describe("analytics narrowed by a filter", () => {
     expect(byName.totals).toMatchObject({ visitors: want.visits, pageViews: want.views });
     expect(asMap(byName.channels)).toEqual(await exactBy("p.channel", from, to, where));
     expect(byName.channels.map((c) => c.value).sort()).toEqual(["Paid Search", "Paid Social"]);
+    expect(
+      new Map(byName.campaigns.map((r) => [r.source, { visits: r.visitors, views: r.pageViews }])),
+    ).toEqual(await exactBy("p.utm_source", from, to, where));
     // Month buckets: each month (whole or loose days) is the sum of its days' visits.
     const months = await exactBy("to_char(date_trunc('month', v.day), 'YYYY-MM')", from, to, where);
     expect(byName.series.map((s) => [s.start.slice(0, 7), s.visitors, s.pageViews])).toEqual(

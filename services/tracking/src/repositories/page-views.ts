@@ -342,7 +342,8 @@ async function upsertVisitors(
     for (const [fdim, fvalue] of values)
       if (FILTER_DIMS.has(fdim))
         for (const [dim, valueId] of values)
-          rollups.pair(row.day, fdim, fvalue, dim, valueId, v.views, isNew);
+          // A value's own row is daily_dims'.
+          if (dim !== fdim) rollups.pair(row.day, fdim, fvalue, dim, valueId, v.views, isNew);
   }
 }
 
