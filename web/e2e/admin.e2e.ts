@@ -618,6 +618,66 @@ test("admin: the Analytics tab shows a chosen period from the history, kept in t
   await totals.getByText("Paginaweergaven (3)").waitFor();
 });
 
+test("admin: a click on a campaign filters the whole Analytics tab and the URL; Back and Forward follow", async () => {
+  const page = adminPage();
+  await openTab(page, "Analytics");
+  // Yesterday of the history imported above: an ad click (google / cpc / najaar, 2 page views)
+  // and a direct visit, both landing on /over-ons.
+  await page.getByRole("group", { name: "Periode" }).getByRole("button", { name: "Gisteren" }).click();
+  await page.waitForURL(/periode=gisteren/);
+  const totals = page.getByTestId("analytics-totals");
+  await totals.getByText("Bezoekers (2)").waitFor();
+  const chips = page.getByTestId("analytics-filter");
+
+  await page
+    .getByTestId("breakdown-campaigns")
+    .getByRole("button", { name: "google / cpc / najaar" })
+    .click();
+  await page.waitForURL(/campagne=najaar/);
+  const url = new URL(page.url());
+  assertEqual(url.searchParams.get("periode"), "gisteren", "the period stays in the URL");
+  assertEqual(url.searchParams.get("campagnebron"), "google", "the campaign's source in the URL");
+  assertEqual(url.searchParams.get("campagnemedium"), "cpc", "the campaign's medium in the URL");
+  await chips.getByText("Filter: campagne google / cpc / najaar").waitFor();
+  await totals.getByText("Bezoekers (1)").waitFor();
+  await totals.getByText("Paginaweergaven (2)").waitFor();
+  const channels = page.getByTestId("breakdown-channels");
+  await channels.getByRole("row", { name: /Betaald zoeken\s+1\s+2/ }).waitFor();
+  assertEqual(await channels.getByRole("row").count(), 2, "only the campaign's channel (and the heading)");
+  await page.getByTestId("top-pages-filtered").waitFor();
+  assertEqual(
+    await page.getByRole("tab", { name: "Analytics", exact: true }).getAttribute("aria-selected"),
+    "true",
+    "still on the Analytics tab",
+  );
+
+  // A second filter narrows further (AND): its landing page.
+  await page.getByTestId("breakdown-landingPages").getByRole("button", { name: "Over Ons" }).click();
+  await page.waitForURL(/landingspagina=%2Fover-ons/);
+  await chips.getByText("Filter: landingspagina Over Ons").waitFor();
+  await totals.getByText("Bezoekers (1)").waitFor();
+
+  await page.goBack();
+  await page.waitForURL((u) => !u.searchParams.has("landingspagina") && u.searchParams.has("campagne"));
+  await chips.getByText("Filter: campagne google / cpc / najaar").waitFor();
+  await page.goBack();
+  await page.waitForURL(
+    (u) => !u.searchParams.has("campagne") && u.searchParams.get("periode") === "gisteren",
+  );
+  await totals.getByText("Bezoekers (2)").waitFor();
+  await chips.waitFor({ state: "detached" });
+  await page.goForward();
+  await page.waitForURL(/campagne=najaar/);
+  await totals.getByText("Bezoekers (1)").waitFor();
+
+  await page.getByRole("button", { name: "Filter campagne google / cpc / najaar verwijderen" }).click();
+  await page.waitForURL(
+    (u) => !u.searchParams.has("campagne") && u.searchParams.get("periode") === "gisteren",
+  );
+  await totals.getByText("Bezoekers (2)").waitFor();
+  await page.getByTestId("top-pages").getByText("Over Ons").waitFor();
+});
+
 test("admin: works on a tablet and a phone without sideways scrolling", async () => {
   const world = await adminWorld();
   const page = adminPage();

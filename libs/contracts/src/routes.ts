@@ -261,11 +261,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/analytics",
     service: "tracking",
     auth: "admin",
-    summary: "Visitors, page views and top pages for any period of calendar days",
+    summary:
+      "Visitors, page views, top pages and breakdowns for any period of calendar days, optionally filtered",
     request: { query: AnalyticsQuery },
     responses: {
       200: { description: "The period's series, totals and top pages", schema: Analytics },
-      400: { description: "from after to, to in the future, or a period beyond the 26-month retention" },
+      400: {
+        description:
+          "from after to, to in the future, a period beyond the 26-month retention, or a bad filter (unknown channel, campaignSource/campaignMedium without campaign, a value too long or with control characters, a page not a path)",
+      },
     },
   },
   // mailer

@@ -38,6 +38,7 @@ import { DaySalts } from "./repositories/day-salt";
 import { LiveVisitors } from "./repositories/live-visitors";
 import { adminRoutes, visitorStats } from "./routes/admin";
 import { AnalyticsReader } from "./repositories/analytics";
+import { FilteredAnalyticsReader } from "./repositories/analytics-filtered";
 import { backfillLegacy } from "./repositories/backfill";
 import { writerDeps } from "./repositories/page-views";
 import { compactSketches } from "./repositories/sketches";
@@ -135,6 +136,7 @@ export async function startTracking(
   });
   const { partitions } = writer;
   const reader = new AnalyticsReader(kit.pool, writer.pages);
+  const filtered = new FilteredAnalyticsReader(kit.pool, writer.pages);
   // This month's and the next ones' partitions exist before the first batch needs them.
   const today = amsterdamDate(clock.now());
   await partitions.ensure([0, 1, 2].map((i) => addMonths(today, i)));
@@ -243,7 +245,14 @@ export async function startTracking(
     routes: [
       trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted),
       trackRoutes(ingestDeps, memoize(parseTrustedProxies(config.TRUSTED_PROXIES)), counted),
-      adminRoutes({ session: kit.session, live, reader, clock, retentionMonths: config.RETENTION_MONTHS }),
+      adminRoutes({
+        session: kit.session,
+        live,
+        reader,
+        filtered,
+        clock,
+        retentionMonths: config.RETENTION_MONTHS,
+      }),
     ],
     onUpgrade: sockets.onUpgrade,
     onStop: [

@@ -129,8 +129,9 @@ export const sendEmail = (body: SendEmailBody) =>
 
 export const fetchVisitorStats = () => call(VisitorStats, "GET", "/api/admin/visitor-stats");
 export const fetchActiveVisitors = () => call(ActiveVisitorList, "GET", "/api/admin/active-visitors");
-export const fetchAnalytics = (from: string, to: string) =>
-  call(Analytics, "GET", `/api/admin/analytics?${new URLSearchParams({ from, to }).toString()}`);
+/** A period's analytics, narrowed to the visits that match `filter` (channel, campaign, page) when given. */
+export const fetchAnalytics = (from: string, to: string, filter: Record<string, string> = {}) =>
+  call(Analytics, "GET", `/api/admin/analytics?${new URLSearchParams({ from, to, ...filter }).toString()}`);
 
 /** The per-field messages of a 400 validation_failed answer, keyed by field path. */
 export function fieldErrors(error: unknown): Record<string, string> {

@@ -84,13 +84,92 @@ export const CalendarDate = z
   );
 export type CalendarDate = z.infer<typeof CalendarDate>;
 
+export const ANALYTICS_CHANNELS = [
+  "Direct",
+  "Organic Search",
+  "Paid Search",
+  "Organic Social",
+  "Paid Social",
+  "Email",
+  "Referral",
+  "Other",
+] as const;
+export const AnalyticsChannel = z.enum(ANALYTICS_CHANNELS);
+export type AnalyticsChannel = z.infer<typeof AnalyticsChannel>;
+
+/** At most this many characters in a UTM value (longer ones are never stored, see the tracking README). */
+export const UTM_VALUE_MAX = 100;
+
+/** A filter value from the query string: one value (not repeated), bounded, no control characters. */
+const filterText = (name: string, max: number) =>
+  z
+    .string({ error: `Geef ${name} één keer op` })
+    .min(1, { error: `${name} mag niet leeg zijn` })
+    .max(max, { error: `${name} mag hoogstens ${max} tekens zijn` })
+    .refine((value) => !hasControlChars(value), { error: `${name} bevat ongeldige tekens` });
+
+/**
+ * Narrows an analytics read to the visits that match every filter given. A visit is one session on
+ * one Amsterdam day; its channel, campaign and landing page are those of its first page view that day.
+ */
+export const AnalyticsFilter = z.object({
+  channel: z
+    .enum(ANALYTICS_CHANNELS, {
+      error: `Onbekend kanaal; kies een van ${ANALYTICS_CHANNELS.join(", ")}`,
+    })
+    .optional()
+    .describe("Only visits of this channel"),
+  campaign: filterText("campaign", UTM_VALUE_MAX)
+    .optional()
+    .describe(
+      "Only visits of this utm_campaign (any source and medium unless campaignSource/campaignMedium narrow it)",
+    ),
+  campaignSource: filterText("campaignSource", UTM_VALUE_MAX)
+    .optional()
+    .describe(
+      'With campaign: only its visits of this source, as in the campaign row ("(direct)" without one)',
+    ),
+  campaignMedium: filterText("campaignMedium", UTM_VALUE_MAX)
+    .optional()
+    .describe('With campaign: only its visits of this medium, as in the campaign row ("(geen)" without one)'),
+  page: filterText("page", 512)
+    .refine((page) => page.startsWith("/") && !/[?#]/.test(page), {
+      error: "page is het pad van een landingspagina: begint met / en zonder ? of #",
+    })
+    .optional()
+    .describe("Only visits that landed on this page (path without query string)"),
+});
+export type AnalyticsFilter = z.infer<typeof AnalyticsFilter>;
+
+/** The query parameters of a filter, in the order the admin panel writes them. */
+export const ANALYTICS_FILTER_KEYS = [
+  "channel",
+  "campaign",
+  "campaignSource",
+  "campaignMedium",
+  "page",
+] as const;
+
 export const AnalyticsQuery = z
   .object({
     from: CalendarDate.describe("First day of the period (Europe/Amsterdam), inclusive"),
     to: CalendarDate.describe("Last day of the period, inclusive; at most today"),
+    ...AnalyticsFilter.shape,
   })
-  .refine((q) => q.from <= q.to, { error: "De begindatum ligt na de einddatum", path: ["from"] });
+  .refine((q) => q.from <= q.to, { error: "De begindatum ligt na de einddatum", path: ["from"] })
+  .refine(
+    (q) => q.campaign !== undefined || (q.campaignSource === undefined && q.campaignMedium === undefined),
+    {
+      error: "campaignSource en campaignMedium horen bij een campaign; geef ook campaign op",
+      path: ["campaign"],
+    },
+  );
 export type AnalyticsQuery = z.infer<typeof AnalyticsQuery>;
+
+/** Whether a query narrows the read to some visits. */
+export function isFiltered(q: AnalyticsFilter): boolean {
+  return ANALYTICS_FILTER_KEYS.some((key) => q[key] !== undefined);
+}
 
 export const ANALYTICS_BUCKETS = ["hour", "day", "month"] as const;
 export const AnalyticsBucket = z
@@ -103,7 +182,7 @@ const Count = z.number().int().min(0);
 export const AnalyticsPoint = z.object({
   start: IsoDateTime.describe("Start of the bucket (the period's start for a partial first month)"),
   visitors: Count.describe(
-    "Distinct sessions in the bucket: exact for hours and days, within 2 % for months",
+    "Distinct sessions in the bucket: exact for hours and days, within 2 % for months; under a filter a month's figure is the sum of its days' (visits)",
   ),
   pageViews: Count,
 });
@@ -117,19 +196,6 @@ export const AnalyticsTopPage = z.object({
   ),
 });
 export type AnalyticsTopPage = z.infer<typeof AnalyticsTopPage>;
-
-export const ANALYTICS_CHANNELS = [
-  "Direct",
-  "Organic Search",
-  "Paid Search",
-  "Organic Social",
-  "Paid Social",
-  "Email",
-  "Referral",
-  "Other",
-] as const;
-export const AnalyticsChannel = z.enum(ANALYTICS_CHANNELS);
-export type AnalyticsChannel = z.infer<typeof AnalyticsChannel>;
 
 /** Conversions of a period or breakdown value: quote requests and contact messages apart. */
 const Conversions = {
@@ -146,7 +212,7 @@ const Conversions = {
 export const AnalyticsBreakdownRow = z.object({
   value: z.string().describe('The channel, source, landing page, country ("(onbekend)" when unknown) ...'),
   visitors: Count.describe(
-    "Distinct sessions of the period with this value (estimate, 3.3 % standard error)",
+    "Distinct sessions of the period with this value (estimate, 3.3 % standard error); under a filter the sum of each day's distinct sessions (visits), exact",
   ),
   pageViews: Count.describe("Page views of those visits"),
   ...Conversions,
@@ -161,7 +227,9 @@ export const AnalyticsCampaignRow = AnalyticsBreakdownRow.extend({
 export type AnalyticsCampaignRow = z.infer<typeof AnalyticsCampaignRow>;
 
 const Totals = z.object({
-  visitors: Count.describe("Distinct sessions in the period: exact for one day, within 2 % beyond"),
+  visitors: Count.describe(
+    "Distinct sessions in the period: exact for one day, within 2 % beyond; under a filter the sum of each day's distinct sessions (visits: a session on three days counts three times)",
+  ),
   pageViews: Count,
   ...Conversions,
 });
@@ -173,7 +241,11 @@ export const Analytics = z
     bucket: AnalyticsBucket,
     totals: Totals,
     series: z.array(AnalyticsPoint).describe("Every bucket of the period up to now, oldest first"),
-    topPages: z.array(AnalyticsTopPage).describe("The 10 most viewed pages of the period"),
+    topPages: z
+      .array(AnalyticsTopPage)
+      .describe(
+        "The 10 most viewed pages of the period; empty under a filter (page views per page are not kept per visit: see landingPages)",
+      ),
     previous: z
       .object({ from: CalendarDate, to: CalendarDate, totals: Totals })
       .describe("The period of the same length just before, for comparison"),
@@ -196,5 +268,7 @@ export const Analytics = z
     devices: z.array(AnalyticsBreakdownRow).describe("desktop, mobile, tablet"),
     browsers: z.array(AnalyticsBreakdownRow).describe("top 10"),
   })
-  .describe("Visitors and page views for any period, with breakdowns, from rollups");
+  .describe(
+    "Visitors and page views for any period, with breakdowns, from rollups; with a filter (channel, campaign, page) every figure, the previous period's included, counts only the matching visits",
+  );
 export type Analytics = z.infer<typeof Analytics>;

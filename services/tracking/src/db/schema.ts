@@ -131,7 +131,8 @@ export const profileDims = tracking.table(
     profileId: integer("profile_id").notNull(),
     valueId: integer("value_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.profileId, t.valueId] })],
+  // A filtered read finds the profiles of a channel or campaign by value.
+  (t) => [primaryKey({ columns: [t.profileId, t.valueId] }), index("profile_dims_value_idx").on(t.valueId)],
 );
 
 /** Per Amsterdam day and breakdown value: visitors (exact), page views, quote requests, contact messages. */
@@ -166,18 +167,105 @@ export const monthlyDims = tracking.table(
 );
 
 /**
+ * Visits (visitor-days) and their page views per Amsterdam day, visit profile and landing page: what
+ * a filtered analytics read (channel, campaign, landing page) sums, after resolving the filter to
+ * profile ids (profile_dims) and a page id. Rows per day are bounded by the day's distinct profiles
+ * times landing pages, not by its traffic.
+ */
+export const dailyVisits = tracking.table(
+  "daily_visits",
+  {
+    day: date("day").notNull(),
+    profileId: integer("profile_id").notNull(),
+    landingPageId: integer("landing_page_id").notNull(),
+    visits: integer("visits").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.profileId, t.landingPageId] })],
+);
+
+/**
+ * The same per hour, for filtered periods of up to two days: visitors (sessions of the matching
+ * visits with a page view in the hour, exact) and their page views in the hour.
+ */
+export const hourlyVisits = tracking.table(
+  "hourly_visits",
+  {
+    hour: ts("hour").notNull(),
+    profileId: integer("profile_id").notNull(),
+    landingPageId: integer("landing_page_id").notNull(),
+    visitors: integer("visitors").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.profileId, t.landingPageId] })],
+);
+
+/** The same per month (visits summed over the month's days). */
+export const monthlyVisits = tracking.table(
+  "monthly_visits",
+  {
+    month: date("month").notNull(),
+    profileId: integer("profile_id").notNull(),
+    landingPageId: integer("landing_page_id").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.profileId, t.landingPageId] })],
+);
+
+/**
+ * Breakdowns of the visits of one filter value (fdim 1 a channel, 3 a campaign, 4 a landing page;
+ * fvalue its dim_values or page id) per Amsterdam day: visits and page views per breakdown value of
+ * another dimension (dim, value_id as in daily_dims, which holds the filter's own dimension). A read
+ * filtered on one dimension sums these few rows instead of the visit rows of every matching profile.
+ */
+export const dailyDimPairs = tracking.table(
+  "daily_dim_pairs",
+  {
+    day: date("day").notNull(),
+    fdim: smallint("fdim").notNull(),
+    fvalue: integer("fvalue").notNull(),
+    dim: smallint("dim").notNull(),
+    valueId: integer("value_id").notNull(),
+    visits: integer("visits").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.fdim, t.fvalue, t.dim, t.valueId] })],
+);
+
+/** The same per month. */
+export const monthlyDimPairs = tracking.table(
+  "monthly_dim_pairs",
+  {
+    month: date("month").notNull(),
+    fdim: smallint("fdim").notNull(),
+    fvalue: integer("fvalue").notNull(),
+    dim: smallint("dim").notNull(),
+    valueId: integer("value_id").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.fdim, t.fvalue, t.dim, t.valueId] })],
+);
+
+/**
  * Quote requests and contact messages as conversions of the visit that sent them, once each (the
  * lead's id), with that visit's profile and landing page when the form carried its session id.
  */
-export const conversions = tracking.table("conversions", {
-  leadId: uuid("lead_id").primaryKey(),
-  kind: text("kind").notNull(),
-  occurredAt: ts("occurred_at").notNull(),
-  day: date("day").notNull(),
-  sessionKey: bigint("session_key", { mode: "bigint" }),
-  profileId: integer("profile_id"),
-  landingPageId: integer("landing_page_id"),
-});
+export const conversions = tracking.table(
+  "conversions",
+  {
+    leadId: uuid("lead_id").primaryKey(),
+    kind: text("kind").notNull(),
+    occurredAt: ts("occurred_at").notNull(),
+    day: date("day").notNull(),
+    sessionKey: bigint("session_key", { mode: "bigint" }),
+    profileId: integer("profile_id"),
+    landingPageId: integer("landing_page_id"),
+  },
+  // A filtered read counts a period's conversions (a few per visit at most) by day.
+  (t) => [index("conversions_day_idx").on(t.day)],
+);
 
 /** Page views and distinct visitors per UTC hour (= Amsterdam hour). */
 export const hourly = tracking.table("hourly", {

@@ -22,6 +22,9 @@ export const PROFILE_DIMS = [
   DIMS.browser,
 ];
 
+/** The dimensions analytics can be filtered on (their pairs with every breakdown value are kept). */
+export const FILTER_DIMS: ReadonlySet<number> = new Set([DIMS.channel, DIMS.campaign, DIMS.landingPage]);
+
 /** The value of an unknown country, device or browser, and of a source of a visit without one. */
 export const UNKNOWN = "(onbekend)";
 export const DIRECT_SOURCE = "(direct)";

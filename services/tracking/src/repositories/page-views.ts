@@ -6,7 +6,7 @@ import { memoize } from "../domain/memo";
 import { RollupBatch } from "./rollups";
 import { Partitions } from "./partitions";
 import { acquisitionOf, channelOf } from "../domain/acquisition";
-import { DIMS, DailyValueCap, dimScope } from "../domain/breakdowns";
+import { DIMS, DailyValueCap, FILTER_DIMS, dimScope } from "../domain/breakdowns";
 import { DimDirectory, PageDirectory, ProfileDirectory, type Profile } from "./dictionary";
 import { ProfileDims } from "./profile-dims";
 
@@ -112,6 +112,8 @@ interface VisitorDay {
   landingPageId: number;
   /** Where the visit came from and on what (tracking.profiles). */
   profileId: number;
+  /** This batch's page views by hour (the hour's instant). */
+  hourViews: Map<number, number>;
 }
 
 /** Visitor-day rows of a batch, by day and session key. */
@@ -215,12 +217,14 @@ async function writeBatch(
   for (const p of fresh) {
     rollups.view(p.ms, p.day, p.pageId, p.session);
     const hour = 1 << Math.floor((p.ms - p.dayStart) / HOUR_MS);
+    const hourStart = Math.floor(p.ms / HOUR_MS) * HOUR_MS;
     let ofDay = visitorDays.get(p.day);
     if (!ofDay) visitorDays.set(p.day, (ofDay = new Map()));
     const v = ofDay.get(p.session.sql);
     if (v) {
       v.hours |= hour;
       v.views++;
+      v.hourViews.set(hourStart, (v.hourViews.get(hourStart) ?? 0) + 1);
       v.lastSeen = p.ms; // fresh is in time order
     } else
       ofDay.set(p.session.sql, {
@@ -233,6 +237,7 @@ async function writeBatch(
         views: 1,
         landingPageId: p.pageId,
         profileId: profileIds.get(`${p.day} ${p.session.sql}`)!,
+        hourViews: new Map([[hourStart, 1]]),
       });
   }
   const heartbeats = new Map<string, { day: string; session: string; lastSeen: number }>();
@@ -325,9 +330,20 @@ async function upsertVisitors(
       if (bits & 1) rollups.newInHour(v.dayStart + i * HOUR_MS);
     const isNew = row.views === v.views;
     if (isNew) rollups.newInDay(row.day);
+    rollups.visit(row.day, row.profile_id, row.landing_page_id, v.views, isNew);
+    for (const [hour, views] of v.hourViews) {
+      const bit = 1 << Math.round((hour - v.dayStart) / HOUR_MS);
+      rollups.hourVisit(hour, row.profile_id, row.landing_page_id, views, (row.added & bit) !== 0);
+    }
     const values = [...deps.profileDims.of(row.profile_id), [DIMS.landingPage, row.landing_page_id] as const];
     for (const [dim, valueId] of values)
       rollups.dimVisit(row.day, dim, valueId, v.views, isNew, v.session, dimScope(dim, valueId));
+    // For reads filtered on one channel, campaign or landing page: the visit under each pair.
+    for (const [fdim, fvalue] of values)
+      if (FILTER_DIMS.has(fdim))
+        for (const [dim, valueId] of values)
+          // A value's own row is daily_dims'.
+          if (dim !== fdim) rollups.pair(row.day, fdim, fvalue, dim, valueId, v.views, isNew);
   }
 }
 

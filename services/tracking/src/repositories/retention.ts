@@ -66,6 +66,11 @@ export async function applyRetention(
             mp AS (DELETE FROM tracking.monthly_pages WHERE month < $3 RETURNING 1),
             dd AS (DELETE FROM tracking.daily_dims WHERE day < $2 RETURNING 1),
             md AS (DELETE FROM tracking.monthly_dims WHERE month < $3 RETURNING 1),
+            hv AS (DELETE FROM tracking.hourly_visits WHERE hour < $1 RETURNING 1),
+            dpr AS (DELETE FROM tracking.daily_dim_pairs WHERE day < $2 RETURNING 1),
+            mpr AS (DELETE FROM tracking.monthly_dim_pairs WHERE month < $3 RETURNING 1),
+            dv AS (DELETE FROM tracking.daily_visits WHERE day < $2 RETURNING 1),
+            mv AS (DELETE FROM tracking.monthly_visits WHERE month < $3 RETURNING 1),
             s AS (DELETE FROM tracking.sketches
                   WHERE (kind = 'd' AND period < $2) OR (kind = 'm' AND period < $3) RETURNING 1),
             x AS (DELETE FROM tracking.sketch_deltas WHERE day < $2 RETURNING 1),
@@ -73,7 +78,9 @@ export async function applyRetention(
        SELECT (SELECT count(*) FROM h) + (SELECT count(*) FROM hp) + (SELECT count(*) FROM d)
             + (SELECT count(*) FROM dp) + (SELECT count(*) FROM m) + (SELECT count(*) FROM mp)
             + (SELECT count(*) FROM s) + (SELECT count(*) FROM x)
-            + (SELECT count(*) FROM dd) + (SELECT count(*) FROM md) + (SELECT count(*) FROM cv) AS n,
+            + (SELECT count(*) FROM dd) + (SELECT count(*) FROM md) + (SELECT count(*) FROM cv)
+            + (SELECT count(*) FROM hv) + (SELECT count(*) FROM dv) + (SELECT count(*) FROM mv)
+            + (SELECT count(*) FROM dpr) + (SELECT count(*) FROM mpr) AS n,
               (SELECT count(*) FROM d WHERE day >= $3) AS boundary_days`,
       [cutoff, keepFrom, boundary],
     );
@@ -110,6 +117,20 @@ async function rebuildMonth(client: PoolClient, month: string): Promise<void> {
     `INSERT INTO tracking.monthly_dims (month, dim, value_id, visits, views, quotes, contacts)
      SELECT $1, dim, value_id, sum(visitors), sum(views), sum(quotes), sum(contacts) FROM tracking.daily_dims
      WHERE day >= $1 AND day < $2 GROUP BY dim, value_id`,
+    [month, next],
+  );
+  await client.query(`DELETE FROM tracking.monthly_dim_pairs WHERE month = $1`, [month]);
+  await client.query(
+    `INSERT INTO tracking.monthly_dim_pairs (month, fdim, fvalue, dim, value_id, visits, views)
+     SELECT $1, fdim, fvalue, dim, value_id, sum(visits), sum(views) FROM tracking.daily_dim_pairs
+     WHERE day >= $1 AND day < $2 GROUP BY fdim, fvalue, dim, value_id`,
+    [month, next],
+  );
+  await client.query(`DELETE FROM tracking.monthly_visits WHERE month = $1`, [month]);
+  await client.query(
+    `INSERT INTO tracking.monthly_visits (month, profile_id, landing_page_id, visits, views)
+     SELECT $1, profile_id, landing_page_id, sum(visits), sum(views) FROM tracking.daily_visits
+     WHERE day >= $1 AND day < $2 GROUP BY profile_id, landing_page_id`,
     [month, next],
   );
   await client.query(

@@ -33,8 +33,9 @@ class Nested<V> {
 
 /**
  * What one batch adds to the rollups: page views per hour, day and month (each also per page),
- * visitors new to an hour or a day (learnt from the visitor-day upsert), and the visitors of each
- * day and page for the sketches. Written in one statement; rows in key order, so concurrent
+ * visitors new to an hour or a day (learnt from the visitor-day upsert), the visitors of each
+ * day and page for the sketches, and visits per hour, day and month, profile and landing page
+ * (for filtered reads). Written in one statement; rows in key order, so concurrent
  * writers lock them in the same order and never deadlock.
  */
 export class RollupBatch {
@@ -51,6 +52,14 @@ export class RollupBatch {
     string,
     Map<string, { dim: number; valueId: number; views: number; visits: number }>
   >();
+  /** Visit rows for filtered reads: period -> "profile landingPage" -> counts. */
+  private readonly dayVisits = new Map<string, Map<string, VisitCounts>>();
+  private readonly monthVisits = new Map<string, Map<string, VisitCounts>>();
+  /** Hour (ISO instant) -> "profile landingPage" -> visitors new to the hour, page views in it. */
+  private readonly hourVisits = new Map<string, Map<string, VisitCounts>>();
+  /** Day or month -> "fdim fvalue dim value" -> visits and page views of a filter value's visits. */
+  private readonly dayPairs = new Map<string, Map<string, PairCounts>>();
+  private readonly monthPairs = new Map<string, Map<string, PairCounts>>();
 
   /** A page view stored now. */
   view(ms: number, day: string, pageId: number, session: Key64): void {
@@ -98,6 +107,64 @@ export class RollupBatch {
     this.sketches.get(day, scope).add(session);
   }
 
+  /**
+   * A visit (visitor and day) of this batch, under its profile and landing page: this batch's page
+   * views of it, and whether the visit itself is new.
+   */
+  visit(day: string, profileId: number, landingPageId: number, views: number, isNew: boolean): void {
+    for (const [map, period] of [
+      [this.dayVisits, day],
+      [this.monthVisits, monthOf(day)],
+    ] as const) {
+      let ofPeriod = map.get(period);
+      if (!ofPeriod) map.set(period, (ofPeriod = new Map()));
+      const key = `${profileId} ${landingPageId}`;
+      let c = ofPeriod.get(key);
+      if (!c) ofPeriod.set(key, (c = { profileId, landingPageId, visits: 0, views: 0 }));
+      c.views += views;
+      if (isNew) c.visits++;
+    }
+  }
+
+  /**
+   * A visit stood for filter value (fdim, fvalue) and breakdown value (dim, valueId): this batch's
+   * page views of it, and whether the visit itself is new.
+   */
+  pair(
+    day: string,
+    fdim: number,
+    fvalue: number,
+    dim: number,
+    valueId: number,
+    views: number,
+    isNew: boolean,
+  ) {
+    for (const [map, period] of [
+      [this.dayPairs, day],
+      [this.monthPairs, monthOf(day)],
+    ] as const) {
+      let ofPeriod = map.get(period);
+      if (!ofPeriod) map.set(period, (ofPeriod = new Map()));
+      const key = `${fdim} ${fvalue} ${dim} ${valueId}`;
+      let c = ofPeriod.get(key);
+      if (!c) ofPeriod.set(key, (c = { fdim, fvalue, dim, valueId, visits: 0, views: 0 }));
+      c.views += views;
+      if (isNew) c.visits++;
+    }
+  }
+
+  /** A visit's page views of this batch in one hour, and whether its visitor is new to the hour. */
+  hourVisit(hour: number, profileId: number, landingPageId: number, views: number, isNew: boolean): void {
+    const instant = new Date(hour).toISOString();
+    let ofHour = this.hourVisits.get(instant);
+    if (!ofHour) this.hourVisits.set(instant, (ofHour = new Map()));
+    const key = `${profileId} ${landingPageId}`;
+    let c = ofHour.get(key);
+    if (!c) ofHour.set(key, (c = { profileId, landingPageId, visits: 0, views: 0 }));
+    c.views += views;
+    if (isNew) c.visits++;
+  }
+
   /** A visitor seen for the first time in this hour. */
   newInHour(hour: number): void {
     counts(this.hours, hour).visitors++;
@@ -127,6 +194,27 @@ export class RollupBatch {
     const monthDims = [...this.monthDims.keys()]
       .sort()
       .flatMap((month) => [...this.monthDims.get(month)!.values()].sort(byKey).map((c) => ({ month, ...c })));
+    const visitRows = (map: Map<string, Map<string, VisitCounts>>) =>
+      [...map.keys()]
+        .sort()
+        .flatMap((period) =>
+          [...map.get(period)!.values()]
+            .sort((a, b) => a.profileId - b.profileId || a.landingPageId - b.landingPageId)
+            .map((c) => ({ period, ...c })),
+        );
+    const dayVisits = visitRows(this.dayVisits);
+    const monthVisits = visitRows(this.monthVisits);
+    const hourVisits = visitRows(this.hourVisits);
+    const pairRows = (map: Map<string, Map<string, PairCounts>>) =>
+      [...map.keys()]
+        .sort()
+        .flatMap((period) =>
+          [...map.get(period)!.values()]
+            .sort((a, b) => a.fdim - b.fdim || a.fvalue - b.fvalue || a.dim - b.dim || a.valueId - b.valueId)
+            .map((c) => ({ period, ...c })),
+        );
+    const dayPairs = pairRows(this.dayPairs);
+    const monthPairs = pairRows(this.monthPairs);
     const iso = (ms: number) => new Date(ms).toISOString();
     // One statement, one round trip: every rollup of the batch in data-modifying CTEs.
     await client.query(
@@ -164,6 +252,33 @@ export class RollupBatch {
          SELECT * FROM unnest($26::date[], $27::smallint[], $28::int[], $29::bigint[], $30::bigint[])
          ON CONFLICT (month, dim, value_id)
            DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), dv AS (
+         INSERT INTO tracking.daily_visits AS t (day, profile_id, landing_page_id, visits, views)
+         SELECT * FROM unnest($31::date[], $32::int[], $33::int[], $34::int[], $35::int[])
+         ON CONFLICT (day, profile_id, landing_page_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), dpr AS (
+         INSERT INTO tracking.daily_dim_pairs AS t (day, fdim, fvalue, dim, value_id, visits, views)
+         SELECT * FROM unnest($46::date[], $47::smallint[], $48::int[], $49::smallint[], $50::int[],
+                              $51::int[], $52::int[])
+         ON CONFLICT (day, fdim, fvalue, dim, value_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), mpr AS (
+         INSERT INTO tracking.monthly_dim_pairs AS t (month, fdim, fvalue, dim, value_id, visits, views)
+         SELECT * FROM unnest($53::date[], $54::smallint[], $55::int[], $56::smallint[], $57::int[],
+                              $58::bigint[], $59::bigint[])
+         ON CONFLICT (month, fdim, fvalue, dim, value_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
+       ), hv AS (
+         INSERT INTO tracking.hourly_visits AS t (hour, profile_id, landing_page_id, visitors, views)
+         SELECT * FROM unnest($41::timestamptz[], $42::int[], $43::int[], $44::int[], $45::int[])
+         ON CONFLICT (hour, profile_id, landing_page_id)
+           DO UPDATE SET visitors = t.visitors + EXCLUDED.visitors, views = t.views + EXCLUDED.views
+       ), mv AS (
+         INSERT INTO tracking.monthly_visits AS t (month, profile_id, landing_page_id, visits, views)
+         SELECT * FROM unnest($36::date[], $37::int[], $38::int[], $39::bigint[], $40::bigint[])
+         ON CONFLICT (month, profile_id, landing_page_id)
+           DO UPDATE SET visits = t.visits + EXCLUDED.visits, views = t.views + EXCLUDED.views
        )
        INSERT INTO tracking.sketch_deltas (day, scope, regs)
        SELECT * FROM unnest($18::date[], $19::int[], $20::bytea[])`,
@@ -198,9 +313,41 @@ export class RollupBatch {
         monthDims.map((m) => m.valueId),
         monthDims.map((m) => m.visits),
         monthDims.map((m) => m.views),
+        ...[dayVisits, monthVisits, hourVisits].flatMap((rows) => [
+          rows.map((v) => v.period),
+          rows.map((v) => v.profileId),
+          rows.map((v) => v.landingPageId),
+          rows.map((v) => v.visits),
+          rows.map((v) => v.views),
+        ]),
+        ...[dayPairs, monthPairs].flatMap((rows) => [
+          rows.map((p) => p.period),
+          rows.map((p) => p.fdim),
+          rows.map((p) => p.fvalue),
+          rows.map((p) => p.dim),
+          rows.map((p) => p.valueId),
+          rows.map((p) => p.visits),
+          rows.map((p) => p.views),
+        ]),
       ],
     );
   }
+}
+
+interface PairCounts {
+  fdim: number;
+  fvalue: number;
+  dim: number;
+  valueId: number;
+  visits: number;
+  views: number;
+}
+
+interface VisitCounts {
+  profileId: number;
+  landingPageId: number;
+  visits: number;
+  views: number;
 }
 
 function counts<K>(map: Map<K, Counts>, key: K): Counts {

@@ -1,14 +1,23 @@
-import { AnalyticsQuery, VisitorSeriesQuery, type Analytics, type VisitorSeries } from "@lease/contracts";
+import {
+  AnalyticsQuery,
+  VisitorSeriesQuery,
+  isFiltered,
+  type Analytics,
+  type VisitorSeries,
+} from "@lease/contracts";
 import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { Clock } from "../domain/clock";
 import { checkPeriod, today } from "../domain/periods";
 import type { AnalyticsReader } from "../repositories/analytics";
+import type { FilteredAnalyticsReader } from "../repositories/analytics-filtered";
 import type { LiveVisitors } from "../repositories/live-visitors";
 
 export interface AdminDeps {
   session: SessionDeps;
   live: LiveVisitors;
   reader: AnalyticsReader;
+  /** Reads narrowed by a filter (channel, campaign, landing page). */
+  filtered: FilteredAnalyticsReader;
   clock: Clock;
   retentionMonths: number;
 }
@@ -27,10 +36,13 @@ export function adminRoutes(deps: AdminDeps) {
     ctx.body = series;
   });
   router.get("/api/admin/analytics", async (ctx) => {
-    const period = parseOr400(AnalyticsQuery, ctx.query);
+    const query = parseOr400(AnalyticsQuery, ctx.query);
     const now = deps.clock.now();
+    const period = { from: query.from, to: query.to };
     checkPeriod(period, today(now), deps.retentionMonths);
-    const body: Analytics = await deps.reader.read(period, now);
+    const body: Analytics = isFiltered(query)
+      ? await deps.filtered.read(period, query, now)
+      : await deps.reader.read(period, now);
     ctx.body = body;
   });
   return router;

@@ -1,3 +1,4 @@
+import type { AnalyticsFilter } from "@lease/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
@@ -14,7 +15,8 @@ import {
   withPeriod,
   type ChosenPeriod,
 } from "../lib/periods";
-import { Breakdowns, formatChange, formatRate } from "./Breakdowns";
+import { filterChips, filterFromParams, filterQuery, isFiltered, withFilter } from "../lib/analytics-filter";
+import { Breakdowns, CHANNEL_LABELS, formatChange, formatRate } from "./Breakdowns";
 import { Legend, PAGE_VIEWS_COLOR, VISITORS_COLOR, VisitorChart } from "./VisitorChart";
 
 /** How often a period that includes today is read again while live updates arrive. */
@@ -28,6 +30,12 @@ function usePeriod(): [ChosenPeriod, (period: ChosenPeriod) => void] {
   return [period, (next) => setParams(withPeriod(params, next))];
 }
 
+/** The filter the URL names, and a way to change it (a new history entry: Back undoes it). */
+function useFilter(): [AnalyticsFilter, (filter: AnalyticsFilter) => void] {
+  const [params, setParams] = useSearchParams();
+  return [filterFromParams(params), (next) => setParams(withFilter(params, next))];
+}
+
 /**
  * Visitors and page views of a chosen period (Vandaag ... 12 maanden, or an own range): totals,
  * the chart and the most viewed pages, all from GET /api/admin/analytics. `liveTick` changes with
@@ -35,10 +43,13 @@ function usePeriod(): [ChosenPeriod, (period: ChosenPeriod) => void] {
  */
 export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
   const [period, setPeriod] = usePeriod();
+  const [filter, setFilter] = useFilter();
+  const filtered = isFiltered(filter);
+  const query = filterQuery(filter);
   const today = amsterdamToday();
   const analytics = useQuery({
-    queryKey: [...ADMIN_KEYS.analytics, period.from, period.to],
-    queryFn: () => fetchAnalytics(period.from, period.to),
+    queryKey: [...ADMIN_KEYS.analytics, period.from, period.to, query],
+    queryFn: () => fetchAnalytics(period.from, period.to, query),
     staleTime: 0,
     retry: false,
   });
@@ -70,6 +81,17 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
         <p className="mb-2 text-sm text-gray-600" data-testid="analytics-period">
           {description}
         </p>
+        {filtered && (
+          <FilterChips
+            filter={filter}
+            onChange={setFilter}
+            note={
+              period.from !== period.to
+                ? "Met een filter telt Bezoekers de bezoeken per dag op: wie op meer dagen komt, telt per dag."
+                : undefined
+            }
+          />
+        )}
         {analytics.isError ? (
           <p className="py-8 text-center text-gray-700" role="alert">
             {userErrorMessage(analytics.error, "De grafiek kon niet worden geladen.")}
@@ -103,12 +125,17 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
           </>
         )}
       </Panel>
-      {data && <Breakdowns data={data} />}
+      {data && <Breakdowns data={data} onFilter={(more) => setFilter({ ...filter, ...more })} />}
       <Panel title="Populaire pagina's">
         {!data ? (
           analytics.isError ? null : (
             <LoadingText />
           )
+        ) : filtered ? (
+          <p className="text-gray-600" data-testid="top-pages-filtered">
+            Niet beschikbaar met een filter: weergaven per pagina worden niet per bezoek bewaard. Zie
+            Landingspagina&apos;s.
+          </p>
         ) : data.topPages.length === 0 ? (
           <p className="text-gray-600">Nog geen paginaweergaven</p>
         ) : (
@@ -143,6 +170,42 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
         )}
       </Panel>
     </>
+  );
+}
+
+/** The filter's parts as chips ("Filter: kanaal Betaald zoeken ✕"), each removable on its own. */
+function FilterChips({
+  filter,
+  onChange,
+  note,
+}: {
+  filter: AnalyticsFilter;
+  onChange: (filter: AnalyticsFilter) => void;
+  note?: string;
+}) {
+  const chips = filterChips(filter, { channel: (v) => CHANNEL_LABELS[v] ?? v, page: pageLabel });
+  return (
+    <div className="mb-2" data-testid="analytics-filter">
+      <ul className="flex flex-wrap gap-2" aria-label="Actieve filters">
+        {chips.map((chip) => (
+          <li
+            key={chip.key}
+            className="flex items-center gap-1 rounded-full bg-blue-50 py-0.5 pl-3 pr-1 text-sm text-blue-900"
+          >
+            <span>Filter: {chip.label}</span>
+            <button
+              type="button"
+              className="rounded-full px-1.5 leading-5 hover:bg-blue-100 focus-visible:bg-blue-100"
+              aria-label={`Filter ${chip.label} verwijderen`}
+              onClick={() => onChange(chip.without)}
+            >
+              <span aria-hidden="true">✕</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {note && <p className="mt-1 text-xs text-gray-600">{note}</p>}
+    </div>
   );
 }
 

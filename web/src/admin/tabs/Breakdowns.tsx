@@ -1,4 +1,9 @@
-import type { Analytics, AnalyticsBreakdownRow } from "@lease/contracts";
+import type {
+  Analytics,
+  AnalyticsBreakdownRow,
+  AnalyticsCampaignRow,
+  AnalyticsFilter,
+} from "@lease/contracts";
 import { Button, Panel } from "../components/ui";
 import { pageLabel } from "../lib/live";
 
@@ -31,6 +36,10 @@ interface Table {
   column: string;
   file: string;
   label?: (value: string) => string;
+  /** The filter a click on a row adds (channels, campaigns and landing pages only). */
+  filter?: (row: AnalyticsBreakdownRow) => AnalyticsFilter;
+  /** "kanaal", ...: what a row's filter button says it filters on. */
+  noun?: string;
 }
 
 const TABLES: Table[] = [
@@ -40,15 +49,29 @@ const TABLES: Table[] = [
     column: "Kanaal",
     file: "kanalen",
     label: (v) => CHANNEL_LABELS[v] ?? v,
+    filter: (row) => ({ channel: row.value as AnalyticsFilter["channel"] }),
+    noun: "kanaal",
   },
   { key: "sources", title: "Bronnen", column: "Bron", file: "bronnen" },
-  { key: "campaigns", title: "Campagnes", column: "Bron / medium / campagne", file: "campagnes" },
+  {
+    key: "campaigns",
+    title: "Campagnes",
+    column: "Bron / medium / campagne",
+    file: "campagnes",
+    filter: (row) => {
+      const { source, medium, campaign } = row as AnalyticsCampaignRow;
+      return { campaign, campaignSource: source, campaignMedium: medium };
+    },
+    noun: "campagne",
+  },
   {
     key: "landingPages",
     title: "Landingspagina's",
     column: "Pagina",
     file: "landingspaginas",
     label: pageLabel,
+    filter: (row) => ({ page: row.value }),
+    noun: "landingspagina",
   },
   { key: "countries", title: "Landen", column: "Land", file: "landen" },
   {
@@ -102,8 +125,17 @@ function download(name: string, csv: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Where the period's visitors came from and on what, one table per breakdown. */
-export function Breakdowns({ data }: { data: Analytics }) {
+/**
+ * Where the period's visitors came from and on what, one table per breakdown. A channel, campaign
+ * or landing page is a button that narrows the whole tab to its visits (`onFilter`).
+ */
+export function Breakdowns({
+  data,
+  onFilter,
+}: {
+  data: Analytics;
+  onFilter?: (filter: AnalyticsFilter) => void;
+}) {
   return (
     <>
       {TABLES.map((table) => {
@@ -166,7 +198,18 @@ export function Breakdowns({ data }: { data: Analytics }) {
                     {rows.map((row) => (
                       <tr key={row.value}>
                         <td className="max-w-[14rem] truncate py-1 pr-3 text-gray-900" title={row.value}>
-                          {label(row.value)}
+                          {table.filter && onFilter ? (
+                            <button
+                              type="button"
+                              className="max-w-full truncate text-left text-blue-700 underline-offset-2 hover:underline focus-visible:underline"
+                              title={`Filter op ${table.noun} ${label(row.value)}`}
+                              onClick={() => onFilter(table.filter!(row))}
+                            >
+                              {label(row.value)}
+                            </button>
+                          ) : (
+                            label(row.value)
+                          )}
                         </td>
                         <td className="py-1 pr-3 text-right font-semibold text-gray-700">
                           {number.format(row.visitors)}
