@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from "prom-client";
+import { CHANNELS, LeadCreatedEvent } from "@lease/contracts";
 import {
   createKit,
   createQueueClient,
@@ -9,6 +10,7 @@ import {
   type RunningService,
   clientIp,
   parseTrustedProxies,
+  publishEvent,
 } from "@lease/platform";
 import { leadsConfigSchema } from "./config";
 import { leaseRequestsDomain } from "./domain/lease-requests";
@@ -43,6 +45,15 @@ export async function startLeads(
     queueReady: () => bull.status === "ready",
     logger: kit.logger.child({ component: "outbox-relay" }),
     pollMs: config.OUTBOX_POLL_MS,
+    // Open admin panels hear of each new lead (tracking relays these on the admin WebSocket). A
+    // hint only: publishEvent logs a Redis failure instead of holding the jobs back.
+    announce: async (events) => {
+      await Promise.all(
+        events.map((event) =>
+          publishEvent(kit.redis, kit.keys, CHANNELS.leadCreated, LeadCreatedEvent, event, kit.logger),
+        ),
+      );
+    },
   });
   const leads = leaseRequestsDomain(leaseRequestsRepository(kit.db, kit.pool), () => relay.nudge());
   const running = await startService(kit, {

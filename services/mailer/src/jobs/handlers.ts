@@ -3,6 +3,7 @@ import type { JobName } from "@lease/contracts";
 import type { Delivery } from "../domain/delivery";
 import type { LeadsSource } from "../domain/leads-source";
 import { isConfigured, type MailSettingsSource } from "../domain/mail-settings";
+import { adminLeadLink, withAdminLink } from "../domain/templates";
 import type { InboxRepository } from "../repositories/inbox";
 import type { OutgoingRepository } from "../repositories/outgoing";
 
@@ -12,6 +13,8 @@ export interface HandlerDeps {
   leads: LeadsSource;
   settings: MailSettingsSource;
   delivery: Delivery;
+  /** The site's origin (PUBLIC_ORIGIN) for the notification's link to the lead in the admin panel. */
+  publicOrigin?: string;
 }
 
 /** Every handler is idempotent: Postgres unique keys and the send claim, not the job id, decide. */
@@ -53,15 +56,21 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
         log.info(data, "company notification skipped: no provider key or sender configured");
         return;
       }
+      if (!settings.notifyCompanyEmail) {
+        log.info(data, "company notification skipped: turned off in the e-mail settings");
+        return;
+      }
       const found = await deps.leads.find(data.source, data.sourceId, requestId);
       if (!found) return;
+      const link = adminLeadLink(data.source, data.sourceId, [deps.publicOrigin, settings.company.website]);
+      const mail = withAdminLink(found.mail, data.source, link);
       const row = await deps.outgoing.recordOnce({
         dedupeKey: `notify:${data.source}:${data.sourceId}`,
         kind: "notification",
         toEmail: to,
-        subject: found.mail.subject,
-        textBody: found.mail.text,
-        htmlBody: found.mail.html,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html,
         leaseRequestId: found.leaseRequestId,
       });
       await deps.delivery.deliver(row.id, log);

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { LeaseRequest, LeaseStatus } from "@lease/contracts";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
 import { useNotice } from "../../components/notice";
@@ -9,6 +10,7 @@ import {
   deleteLeaseRequest,
   exportCsvUrl,
   fetchLeaseRequests,
+  findLeaseRequest,
   updateLeaseStatus,
   type LeaseRequestFilter,
 } from "../api";
@@ -18,6 +20,8 @@ import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-sta
 import { LeaseRequestDetail } from "./LeaseRequestDetail";
 
 const PAGE_SIZE = 50;
+/** ?tab=aanvragen&lead=<id> opens that request (the company's notification e-mail links here). */
+export const LEAD_PARAM = "lead";
 
 const STATUS_FILTERS: { value: LeaseStatus | ""; label: string }[] = [
   { value: "", label: "Alle statussen" },
@@ -82,6 +86,41 @@ export function LeaseRequestsTab() {
     revealDetail(detailRef.current);
     if (!request.isRead) status.mutate({ id: request.id, ...markReadBody(request), silent: true });
   };
+
+  // A link to one request: open it once, then drop the parameter (a reload keeps the tab only).
+  const [params, setParams] = useSearchParams();
+  const linked = params.get(LEAD_PARAM);
+  const openRef = useRef(open);
+  openRef.current = open;
+  useEffect(() => {
+    if (!linked) return;
+    // Not cancelled when the parameter is dropped below: that is this very effect's doing.
+    findLeaseRequest(linked).then(
+      (request) => {
+        if (request) openRef.current(request);
+        else
+          notify({
+            title: "Niet Gevonden",
+            description: "Deze aanvraag bestaat niet meer.",
+            variant: "destructive",
+          });
+      },
+      (error: unknown) =>
+        notify({
+          title: "Fout",
+          description: userErrorMessage(error, "Kon de aanvraag niet laden"),
+          variant: "destructive",
+        }),
+    );
+    setParams(
+      (now) => {
+        const next = new URLSearchParams(now);
+        next.delete(LEAD_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [linked, notify, setParams]);
 
   const data = list.data;
   const counts = data?.counts;

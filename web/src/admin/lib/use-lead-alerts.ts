@@ -1,0 +1,62 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { LeadCreatedEvent } from "@lease/contracts";
+import { useEffect } from "react";
+import { useNotice } from "../../components/notice";
+import { ADMIN_KEYS, fetchLeaseRequests } from "../api";
+import { liveSocketUrl } from "./live";
+import { startLiveConnection } from "./live-connection";
+
+/** The live notice for a lead that just arrived (SPEC §8 style: a title and one sentence). */
+export function leadNotice(event: Pick<LeadCreatedEvent, "source">): { title: string; description: string } {
+  return event.source === "lease_request"
+    ? { title: "Nieuwe Aanvraag", description: "Er is zojuist een nieuwe lease aanvraag binnengekomen." }
+    : {
+        title: "Nieuw Bericht",
+        description: "Er is zojuist een nieuw bericht via het contactformulier binnengekomen.",
+      };
+}
+
+/** "(2) Lease Aanvragen | Beheer": the unread count first, so it shows in a background browser tab. */
+export function dashboardTitle(label: string, unread: number | undefined): string {
+  return `${unread ? `(${unread}) ` : ""}${label} | Beheer`;
+}
+
+/**
+ * Speed to lead: while the panel is open, a new quote request or contact message (pushed on the
+ * admin WebSocket) shows a notice and reloads the lists it belongs in, so it appears on top without
+ * a refresh; after a lost connection the lists are reloaded once, for what arrived meanwhile.
+ * Returns the number of unread lease requests, for the page title.
+ */
+export function useLeadAlerts(enabled: boolean): number | undefined {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+
+  useEffect(() => {
+    if (!enabled) return;
+    let wasConnected = false;
+    const reload = () => {
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.emails });
+    };
+    return startLiveConnection({
+      url: liveSocketUrl(window.location),
+      onConnected: (connected) => {
+        if (connected && wasConnected) reload();
+        if (connected) wasConnected = true;
+      },
+      onLeadCreated: (event) => {
+        notify(leadNotice(event));
+        reload();
+      },
+    });
+  }, [enabled, notify, queryClient]);
+
+  const unread = useQuery({
+    queryKey: [...ADMIN_KEYS.leaseRequests, "unread"],
+    queryFn: () => fetchLeaseRequests({ q: "", status: "", page: 1, pageSize: 1 }),
+    select: (answer) => answer.counts.unread,
+    enabled,
+    staleTime: 0,
+  });
+  return unread.data;
+}
