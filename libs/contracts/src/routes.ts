@@ -21,6 +21,7 @@ import {
   LeaseRequestListResponse,
   UpdateLeaseStatusBody,
 } from "./http/lease-requests";
+import { LeadHistory, LeadNote, NoteBody, NoteIdParams } from "./http/lead-history";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
 import { TRACK_BATCH_PATH } from "./http/internal";
 import {
@@ -159,6 +160,45 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Delete a lease request",
     request: idParams,
     responses: noContent,
+  },
+  {
+    method: "GET",
+    path: "/api/admin/lease-requests/{id}/history",
+    service: "leads",
+    auth: "admin",
+    summary: "The request's history, newest first: received, status changes (who, when) and notes",
+    request: idParams,
+    responses: { 200: { description: "The history", schema: LeadHistory } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/lease-requests/{id}/notes",
+    service: "leads",
+    auth: "admin",
+    summary: "Add a note (plain text, at most 5,000 characters) as the signed-in admin",
+    request: { ...idParams, body: NoteBody },
+    responses: { 201: { description: "The note", schema: LeadNote } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/lease-requests/{id}/notes/{noteId}",
+    service: "leads",
+    auth: "admin",
+    summary: "Change a note; only its author may (403 otherwise)",
+    request: { params: NoteIdParams, body: NoteBody },
+    responses: {
+      200: { description: "The changed note", schema: LeadNote },
+      403: { description: "Another admin's note (code forbidden)" },
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/lease-requests/{id}/notes/{noteId}",
+    service: "leads",
+    auth: "admin",
+    summary: "Delete a note; only its author may (403 otherwise)",
+    request: { params: NoteIdParams },
+    responses: { ...noContent, 403: { description: "Another admin's note (code forbidden)" } },
   },
   // settings
   {

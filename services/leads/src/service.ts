@@ -15,11 +15,14 @@ import {
 import { leadsConfigSchema } from "./config";
 import { leaseRequestsDomain } from "./domain/lease-requests";
 import { redisRateLimiter } from "./domain/rate-limit";
+import { leadHistoryDomain } from "./domain/lead-history";
 import { startOutboxRelay } from "./domain/relay";
+import { leadHistoryRepository } from "./repositories/lead-history";
 import { leaseRequestsRepository } from "./repositories/lease-requests";
 import { outboxRepository } from "./repositories/outbox";
 import { adminRoutes } from "./routes/admin";
 import { internalRoutes } from "./routes/internal";
+import { leadHistoryRoutes } from "./routes/lead-history";
 import { publicRoutes } from "./routes/public";
 
 export const LEADS_MIGRATIONS = new URL("../migrations", import.meta.url);
@@ -55,7 +58,9 @@ export async function startLeads(
       );
     },
   });
-  const leads = leaseRequestsDomain(leaseRequestsRepository(kit.db, kit.pool), () => relay.nudge());
+  const repo = leaseRequestsRepository(kit.db, kit.pool);
+  const leads = leaseRequestsDomain(repo, () => relay.nudge());
+  const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo);
   const running = await startService(kit, {
     routes: [
       publicRoutes({
@@ -69,6 +74,7 @@ export async function startLeads(
         clientIp: (ctx) => clientIp(ctx.req, trusted),
       }),
       adminRoutes({ leads, session: kit.session }),
+      leadHistoryRoutes({ history, session: kit.session }),
       internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
     ],
     onStop: [() => relay.stop(), () => queue.close()],

@@ -12,6 +12,8 @@ import {
   INBOX_PAGE,
   INBOX_TOTAL_HEADER,
   INBOX_UNREAD_HEADER,
+  LeadHistory,
+  LeadNote,
   LeaseRequest,
   LeaseRequestListResponse,
   RetryEmailResponse,
@@ -81,6 +83,31 @@ export const updateLeaseStatus = (id: string, body: { status: LeaseStatus; isRea
 
 export const deleteLeaseRequest = (id: string) =>
   apiRequest<unknown>("DELETE", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
+
+/** A request's timeline rows (receipt, status changes, notes), newest first. */
+export const fetchLeadHistory = (id: string) =>
+  call(LeadHistory, "GET", `/api/admin/lease-requests/${encodeURIComponent(id)}/history`);
+/** The e-mails sent for a request (its newest 100), for its timeline. */
+export const fetchLeadEmails = (id: string) =>
+  call(
+    EmailMessageList,
+    "GET",
+    `/api/admin/emails?${new URLSearchParams({ folder: "sent", leaseRequestId: id, limit: "100" }).toString()}`,
+  );
+export const addLeadNote = (id: string, body: string) =>
+  call(LeadNote, "POST", `/api/admin/lease-requests/${encodeURIComponent(id)}/notes`, { body });
+export const updateLeadNote = (id: string, noteId: string, body: string) =>
+  call(
+    LeadNote,
+    "PUT",
+    `/api/admin/lease-requests/${encodeURIComponent(id)}/notes/${encodeURIComponent(noteId)}`,
+    { body },
+  );
+export const deleteLeadNote = (id: string, noteId: string) =>
+  apiRequest<unknown>(
+    "DELETE",
+    `/api/admin/lease-requests/${encodeURIComponent(id)}/notes/${encodeURIComponent(noteId)}`,
+  );
 
 export const exportCsvUrl = (filter: Pick<LeaseRequestFilter, "q" | "status">) =>
   `/api/admin/lease-requests/export.csv${leaseRequestQuery(filter)}`;

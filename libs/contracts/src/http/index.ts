@@ -7,3 +7,4 @@ export * from "./tracking";
 export * from "./emails";
 export * from "./settings";
 export * from "./internal";
+export * from "./lead-history";

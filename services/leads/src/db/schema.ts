@@ -77,3 +77,42 @@ export const outbox = leads.table(
       .where(sql`${t.publishedAt} IS NULL`),
   ],
 );
+
+/** A timeline row's lease request: the row goes with it. */
+const leaseRequestRef = () =>
+  uuid("lease_request_id")
+    .notNull()
+    .references(() => leaseRequests.id, { onDelete: "cascade" });
+
+/** Every status change of a lease request, with the admin who made it (the lead's timeline). */
+export const statusChanges = leads.table(
+  "status_changes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    leaseRequestId: leaseRequestRef(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    /** The admin's username. */
+    changedBy: text("changed_by").notNull(),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("status_changes_lease_request_idx").on(t.leaseRequestId, t.changedAt)],
+);
+
+/** Staff notes on a lease request: plain text; only the author may change or delete one. */
+export const leadNotes = leads.table(
+  "lead_notes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    leaseRequestId: leaseRequestRef(),
+    author: text("author").notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }),
+  },
+  (t) => [index("lead_notes_lease_request_idx").on(t.leaseRequestId, t.createdAt)],
+);

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { LeaseRequest, LeaseStatus } from "@lease/contracts";
 import { currentTraceparent, type Database, type Pool } from "@lease/platform";
-import { contactMessages, leaseRequests } from "../db/schema";
+import { contactMessages, leaseRequests, statusChanges } from "../db/schema";
 
 export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
@@ -205,17 +205,34 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       return row;
     },
 
+    /**
+     * Sets status and read flag; a status that changes is recorded with the admin who changed it
+     * (the lead's timeline), in the same transaction. Undefined when the request does not exist.
+     */
     async updateStatus(
       id: string,
       status: LeaseStatus,
       isRead: boolean,
+      changedBy: string,
     ): Promise<LeaseRequestRow | undefined> {
-      const [row] = await db
-        .update(leaseRequests)
-        .set({ status, isRead })
-        .where(eq(leaseRequests.id, id))
-        .returning();
-      return row;
+      return db.transaction(async (tx) => {
+        const [before] = await tx
+          .select({ status: leaseRequests.status })
+          .from(leaseRequests)
+          .where(eq(leaseRequests.id, id))
+          .for("update");
+        if (!before) return undefined;
+        const [row] = await tx
+          .update(leaseRequests)
+          .set({ status, isRead })
+          .where(eq(leaseRequests.id, id))
+          .returning();
+        if (before.status !== status)
+          await tx
+            .insert(statusChanges)
+            .values({ leaseRequestId: id, fromStatus: before.status, toStatus: status, changedBy });
+        return row;
+      });
     },
 
     async delete(id: string): Promise<boolean> {

@@ -27,7 +27,8 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
 
   router.patch("/:id/status", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
-    ctx.body = await deps.leads.updateStatus(id, parseOr400(UpdateLeaseStatusBody, ctx.request.body));
+    const body = parseOr400(UpdateLeaseStatusBody, ctx.request.body);
+    ctx.body = await deps.leads.updateStatus(id, body, ctx.state.admin!.username);
   });
 
   router.delete("/:id", async (ctx) => {

@@ -15,8 +15,8 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
   router.use(requireAdmin(deps.session));
 
   router.get("/emails", async (ctx) => {
-    const { folder, limit, before } = parseOr400(EmailListQuery, ctx.query);
-    const { items, next, total, unread } = await deps.emails.list(folder, limit, before);
+    const { folder, limit, before, leaseRequestId } = parseOr400(EmailListQuery, ctx.query);
+    const { items, next, total, unread } = await deps.emails.list(folder, limit, before, leaseRequestId);
     ctx.set(INBOX_TOTAL_HEADER, String(total));
     ctx.set(INBOX_UNREAD_HEADER, String(unread));
     if (next) ctx.set(INBOX_CURSOR_HEADER, next);

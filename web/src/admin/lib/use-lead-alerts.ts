@@ -6,6 +6,9 @@ import { ADMIN_KEYS, fetchLeaseRequests } from "../api";
 import { liveSocketUrl } from "./live";
 import { startLiveConnection } from "./live-connection";
 
+/** The second part of the query key of a lead's sent e-mails (after ADMIN_KEYS.emails). */
+export const LEAD_EMAILS = "lease-request";
+
 /** The live notice for a lead that just arrived (SPEC §8 style: a title and one sentence). */
 export function leadNotice(event: Pick<LeadCreatedEvent, "source">): { title: string; description: string } {
   return event.source === "lease_request"
@@ -24,7 +27,8 @@ export function dashboardTitle(label: string, unread: number | undefined): strin
 /**
  * Speed to lead: while the panel is open, a new quote request or contact message (pushed on the
  * admin WebSocket) shows a notice and reloads the lists it belongs in, so it appears on top without
- * a refresh; after a lost connection the lists are reloaded once, for what arrived meanwhile.
+ * a refresh; after a lost connection the lists are reloaded once, for what arrived meanwhile. The
+ * mailer's outcomes on the same socket reload the e-mails on an open lead's timeline.
  * Returns the number of unread lease requests, for the page title.
  */
 export function useLeadAlerts(enabled: boolean): number | undefined {
@@ -48,6 +52,9 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
         notify(leadNotice(event));
         reload();
       },
+      // An e-mail sent to a lead was answered by the provider: its timeline shows it (LeadTimeline).
+      onMailOutcome: () =>
+        void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEYS.emails, LEAD_EMAILS] }),
     });
   }, [enabled, notify, queryClient]);
 

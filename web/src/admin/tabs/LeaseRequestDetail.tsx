@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { adminButtonClass, Badge, Button, Panel } from "../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-status";
+import { LeadTimeline } from "./LeadTimeline";
 
 const ACTION_LABELS: Record<LeaseStatus, string> = {
   nieuw: "Markeer als Nieuw",
@@ -102,6 +103,7 @@ export function LeaseRequestDetail({
             Verwijderen
           </Button>
         </div>
+        <LeadTimeline key={request.id} request={request} />
       </div>
     </Panel>
   );
