@@ -211,4 +211,21 @@ describe("speed to lead", () => {
       await admin("PUT", "/api/admin/company-settings", { notifyCompanyEmail: true });
     }
   });
+
+  it("says in the company's e-mail how many requests are to be followed up today", async () => {
+    const earlier = await quote("opvolgen@klant.nl");
+    const { id: dueId } = (await earlier.json()) as { id: string };
+    const { rows } = await sql.query<{ d: string }>(
+      "SELECT to_char((now() AT TIME ZONE 'Europe/Amsterdam')::date, 'YYYY-MM-DD') AS d",
+    );
+    const set = await admin("PUT", `/api/admin/lease-requests/${dueId}/follow-up`, {
+      followUpOn: rows[0]!.d,
+    });
+    expect(set.status).toBe(200);
+    const res = await quote("nog-een@klant.nl");
+    const { id } = (await res.json()) as { id: string };
+    const mail = await waitFor(() => receiver.accepted().find((m) => m.text.includes(id)), 15_000);
+    expect(mail.text).toContain("Vandaag op te volgen: 1 aanvraag");
+    expect(mail.html).toContain("Vandaag op te volgen: 1 aanvraag");
+  });
 });

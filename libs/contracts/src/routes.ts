@@ -21,6 +21,7 @@ import {
   LeaseRequestListResponse,
   UpdateLeaseStatusBody,
 } from "./http/lease-requests";
+import { SetFollowUpBody } from "./http/follow-up";
 import { LeadHistory, LeadNote, NoteBody, NoteIdParams } from "./http/lead-history";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
 import { TRACK_BATCH_PATH } from "./http/internal";
@@ -131,7 +132,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     service: "leads",
     auth: "admin",
     summary: "All lease requests matching the filter as CSV (UTF-8 with BOM, semicolon separated)",
-    request: { query: LeaseRequestListQuery.pick({ q: true, status: true }) },
+    request: { query: LeaseRequestListQuery.pick({ q: true, status: true, followUp: true }) },
     responses: { 200: { description: "CSV file", contentType: "text/csv", schema: z.string() } },
   },
   {
@@ -160,6 +161,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Delete a lease request",
     request: idParams,
     responses: noContent,
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/lease-requests/{id}/follow-up",
+    service: "leads",
+    auth: "admin",
+    summary: 'Set or clear the request\'s follow-up day ("Opvolgen op")',
+    request: { ...idParams, body: SetFollowUpBody },
+    responses: { 200: { description: "Updated request", schema: LeaseRequest } },
   },
   {
     method: "GET",
@@ -431,6 +441,7 @@ export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; servi
     { method: "GET", path: "/readyz", service: "all" },
     { method: "GET", path: "/internal/lease-requests/{id}", service: "leads" },
     { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
+    { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
     { method: "GET", path: "/internal/mail-settings", service: "settings" },
     { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },
     { method: "POST", path: "/internal/test-email", service: "mailer" },

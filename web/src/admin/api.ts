@@ -51,6 +51,8 @@ export const logout = () => apiRequest<unknown>("POST", "/api/admin/logout");
 export interface LeaseRequestFilter {
   q: string;
   status: LeaseStatus | "";
+  /** "vandaag": only what is to be followed up today or earlier. */
+  followUp?: "vandaag" | "";
   page: number;
   pageSize: number;
 }
@@ -84,6 +86,10 @@ export const updateLeaseStatus = (id: string, body: { status: LeaseStatus; isRea
 export const deleteLeaseRequest = (id: string) =>
   apiRequest<unknown>("DELETE", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
 
+/** Sets or clears "Opvolgen op" (YYYY-MM-DD). */
+export const setFollowUp = (id: string, followUpOn: string | null) =>
+  call(LeaseRequest, "PUT", `/api/admin/lease-requests/${encodeURIComponent(id)}/follow-up`, { followUpOn });
+
 /** A request's timeline rows (receipt, status changes, notes), newest first. */
 export const fetchLeadHistory = (id: string) =>
   call(LeadHistory, "GET", `/api/admin/lease-requests/${encodeURIComponent(id)}/history`);
@@ -109,7 +115,7 @@ export const deleteLeadNote = (id: string, noteId: string) =>
     `/api/admin/lease-requests/${encodeURIComponent(id)}/notes/${encodeURIComponent(noteId)}`,
   );
 
-export const exportCsvUrl = (filter: Pick<LeaseRequestFilter, "q" | "status">) =>
+export const exportCsvUrl = (filter: Pick<LeaseRequestFilter, "q" | "status" | "followUp">) =>
   `/api/admin/lease-requests/export.csv${leaseRequestQuery(filter)}`;
 
 export const fetchCompanySettings = () => call(AdminCompanySettings, "GET", "/api/admin/company-settings");

@@ -29,6 +29,14 @@ export const LeaseRequest = z
     duplicateOf: Uuid.nullable().describe(
       "Id of an earlier request from the same e-mail address or phone number within 90 days",
     ),
+    followUpOn: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .nullable()
+      .default(null)
+      .describe(
+        '"Opvolgen op" (YYYY-MM-DD, an Amsterdam day) to follow this request up; null when none is set',
+      ),
   })
   .describe("A quote request sent from the public lease form");
 export type LeaseRequest = z.infer<typeof LeaseRequest>;

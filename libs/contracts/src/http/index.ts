@@ -8,3 +8,4 @@ export * from "./emails";
 export * from "./settings";
 export * from "./internal";
 export * from "./lead-history";
+export * from "./follow-up";

@@ -44,6 +44,12 @@ export const LeaseRequestListQuery = z.object({
     )
     .describe("Search in e-mail, company name, contact number and car URL"),
   status: z.preprocess(emptyToUndefined, LeaseStatus.optional()),
+  followUp: z
+    .preprocess(
+      emptyToUndefined,
+      z.enum(["vandaag"], { error: "followUp kan alleen vandaag zijn" }).optional(),
+    )
+    .describe("vandaag: only requests to follow up today or earlier (overdue ones included)"),
   page: z.coerce
     .number({ error: "page moet een getal zijn" })
     .int({ error: "page moet een geheel getal zijn" })
@@ -64,6 +70,12 @@ export const LeaseRequestCounts = z
     bekeken: z.number().int().min(0),
     gereageerd: z.number().int().min(0),
     total: z.number().int().min(0),
+    followUpDue: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe("Requests to follow up today or earlier (Amsterdam days)"),
   })
   .describe("Counters over ALL requests, whatever the filter");
 export type LeaseRequestCounts = z.infer<typeof LeaseRequestCounts>;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -34,9 +35,14 @@ export const leaseRequests = leads.table(
       onDelete: "set null",
     }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** "Opvolgen op": the (Amsterdam) day staff mean to follow the request up; null when none. */
+    followUpOn: date("follow_up_on", { mode: "string" }),
   },
   (t) => [
     index("lease_requests_created_at_idx").on(t.createdAt),
+    index("lease_requests_follow_up_on_idx")
+      .on(t.followUpOn)
+      .where(sql`${t.followUpOn} IS NOT NULL`),
     index("lease_requests_email_key_idx").on(t.emailKey, t.createdAt),
     index("lease_requests_phone_key_idx").on(t.phoneKey, t.createdAt),
   ],

@@ -93,6 +93,14 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       return toLeaseRequest(row);
     },
 
+    async setFollowUp(id: string, followUpOn: string | null): Promise<LeaseRequest> {
+      const row = await repo.setFollowUp(id, followUpOn);
+      if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      return toLeaseRequest(row);
+    },
+
+    followUpsDue: () => repo.followUpsDue(),
+
     async delete(id: string): Promise<void> {
       if (!(await repo.delete(id))) throw notFound(NOT_FOUND_MESSAGE);
     },

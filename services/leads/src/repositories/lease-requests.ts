@@ -15,6 +15,8 @@ export interface OutboxJobs {
 export interface ListFilter {
   q?: string;
   status?: LeaseStatus;
+  /** vandaag: to follow up today or earlier. */
+  followUp?: "vandaag";
 }
 
 export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
@@ -30,8 +32,14 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     isRead: row.isRead,
     createdAt: row.createdAt.toISOString(),
     duplicateOf: row.duplicateOf,
+    followUpOn: row.followUpOn,
   };
 }
+
+/** Today in Amsterdam, the site's day, as Postgres sees it. */
+const amsterdamToday = sql`(now() AT TIME ZONE 'Europe/Amsterdam')::date`;
+/** To follow up today or earlier (overdue included). */
+const followUpDue = sql`${leaseRequests.followUpOn} <= ${amsterdamToday}`;
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -40,6 +48,7 @@ function escapeLike(value: string): string {
 function filterWhere(filter: ListFilter): SQL | undefined {
   const parts: SQL[] = [];
   if (filter.status) parts.push(eq(leaseRequests.status, filter.status));
+  if (filter.followUp === "vandaag") parts.push(followUpDue);
   if (filter.q) {
     const like = `%${escapeLike(filter.q)}%`;
     const digits = filter.q.replace(/\D/g, "");
@@ -176,13 +185,14 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
               Number,
             ),
             total: count(),
+            followUpDue: sql<number>`count(*) filter (where ${followUpDue})`.mapWith(Number),
           })
           .from(leaseRequests),
       ]);
       return {
         items,
         total: matching?.n ?? 0,
-        counts: counts ?? { unread: 0, bekeken: 0, gereageerd: 0, total: 0 },
+        counts: counts ?? { unread: 0, bekeken: 0, gereageerd: 0, total: 0, followUpDue: 0 },
       };
     },
 
@@ -233,6 +243,22 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
             .values({ leaseRequestId: id, fromStatus: before.status, toStatus: status, changedBy });
         return row;
       });
+    },
+
+    /** Sets or clears "Opvolgen op"; undefined when the request does not exist. */
+    async setFollowUp(id: string, followUpOn: string | null): Promise<LeaseRequestRow | undefined> {
+      const [row] = await db
+        .update(leaseRequests)
+        .set({ followUpOn })
+        .where(eq(leaseRequests.id, id))
+        .returning();
+      return row;
+    },
+
+    /** How many requests are to be followed up today or earlier. */
+    async followUpsDue(): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(leaseRequests).where(followUpDue);
+      return row?.n ?? 0;
     },
 
     async delete(id: string): Promise<boolean> {

@@ -1,9 +1,14 @@
 import Router from "@koa/router";
-import { LeaseRequestIdParam, LeaseRequestListQuery, UpdateLeaseStatusBody } from "@lease/contracts";
+import {
+  LeaseRequestIdParam,
+  LeaseRequestListQuery,
+  SetFollowUpBody,
+  UpdateLeaseStatusBody,
+} from "@lease/contracts";
 import { parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 
-const ExportQuery = LeaseRequestListQuery.pick({ q: true, status: true });
+const ExportQuery = LeaseRequestListQuery.pick({ q: true, status: true, followUp: true });
 
 export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: SessionDeps }) {
   const router = new Router({ prefix: "/api/admin/lease-requests" });
@@ -29,6 +34,12 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     const body = parseOr400(UpdateLeaseStatusBody, ctx.request.body);
     ctx.body = await deps.leads.updateStatus(id, body, ctx.state.admin!.username);
+  });
+
+  router.put("/:id/follow-up", async (ctx) => {
+    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const { followUpOn } = parseOr400(SetFollowUpBody, ctx.request.body);
+    ctx.body = await deps.leads.setFollowUp(id, followUpOn);
   });
 
   router.delete("/:id", async (ctx) => {

@@ -1,5 +1,10 @@
 import Router from "@koa/router";
-import { InternalContactMessage, InternalLeaseRequest, LeaseRequestIdParam } from "@lease/contracts";
+import {
+  InternalContactMessage,
+  InternalFollowUpsDue,
+  InternalLeaseRequest,
+  LeaseRequestIdParam,
+} from "@lease/contracts";
 import { parseOr400, requireInternal } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 
@@ -16,6 +21,11 @@ export function internalRoutes(deps: { leads: LeaseRequestsDomain; internalToken
   router.get("/contact-messages/:id", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = InternalContactMessage.parse(await deps.leads.getContact(id));
+  });
+
+  // The company's new-lead e-mail says how many requests are to be followed up.
+  router.get("/follow-ups/due", async (ctx) => {
+    ctx.body = InternalFollowUpsDue.parse({ due: await deps.leads.followUpsDue() });
   });
 
   return router;

@@ -145,13 +145,29 @@ export function adminLeadLink(
   return undefined;
 }
 
+/** "Vandaag op te volgen: 3 aanvragen", for the company's notification; "" when none is due. */
+export function followUpsLine(due: number | undefined): string {
+  if (!due) return "";
+  return `Vandaag op te volgen: ${due} ${due === 1 ? "aanvraag" : "aanvragen"}`;
+}
+
 /** The company's notification with the link to the lead in the admin panel below the details. */
-export function withAdminLink(mail: RenderedMail, source: "lease_request" | "contact_form", link?: string) {
-  if (!link) return mail;
+export function withAdminLink(
+  mail: RenderedMail,
+  source: "lease_request" | "contact_form",
+  link?: string,
+  extra = "",
+): RenderedMail {
   const label =
     source === "lease_request" ? "Bekijk de aanvraag in het beheer" : "Bekijk het bericht in het beheer";
-  const text = `${mail.text}\n${label}: ${link}\n`;
-  const html = `${mail.html}<p style="font-family:Arial,sans-serif;font-size:14px"><a href="${escapeHtml(link)}">${escapeHtml(label)}</a></p>`;
+  const lines = [link ? `${label}: ${link}` : "", extra].filter(Boolean);
+  if (lines.length === 0) return mail;
+  const text = `${mail.text}\n${lines.join("\n")}\n`;
+  const parts = [
+    link ? `<a href="${escapeHtml(link)}">${escapeHtml(label)}</a>` : "",
+    extra ? escapeHtml(extra) : "",
+  ].filter(Boolean);
+  const html = `${mail.html}<p style="font-family:Arial,sans-serif;font-size:14px">${parts.join("<br>")}</p>`;
   return { subject: mail.subject, text, html };
 }
 

@@ -3,7 +3,7 @@ import type { JobName } from "@lease/contracts";
 import type { Delivery } from "../domain/delivery";
 import type { LeadsSource } from "../domain/leads-source";
 import { isConfigured, type MailSettingsSource } from "../domain/mail-settings";
-import { adminLeadLink, withAdminLink } from "../domain/templates";
+import { adminLeadLink, followUpsLine, withAdminLink } from "../domain/templates";
 import type { InboxRepository } from "../repositories/inbox";
 import type { OutgoingRepository } from "../repositories/outgoing";
 
@@ -63,7 +63,12 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
       const found = await deps.leads.find(data.source, data.sourceId, requestId);
       if (!found) return;
       const link = adminLeadLink(data.source, data.sourceId, [deps.publicOrigin, settings.company.website]);
-      const mail = withAdminLink(found.mail, data.source, link);
+      // How many requests are due for follow-up; the e-mail goes without the line if leads cannot say.
+      const due = await deps.leads.followUpsDue?.(requestId).catch((err: Error) => {
+        log.warn({ err: err.message }, "follow-ups due unknown; notification without them");
+        return undefined;
+      });
+      const mail = withAdminLink(found.mail, data.source, link, followUpsLine(due));
       const row = await deps.outgoing.recordOnce({
         dedupeKey: `notify:${data.source}:${data.sourceId}`,
         kind: "notification",

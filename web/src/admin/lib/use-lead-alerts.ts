@@ -3,6 +3,7 @@ import type { LeadCreatedEvent } from "@lease/contracts";
 import { useEffect } from "react";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchLeaseRequests } from "../api";
+import { amsterdamToday, followUpsDueText } from "./follow-up";
 import { liveSocketUrl } from "./live";
 import { startLiveConnection } from "./live-connection";
 
@@ -58,12 +59,30 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
     });
   }, [enabled, notify, queryClient]);
 
-  const unread = useQuery({
-    queryKey: [...ADMIN_KEYS.leaseRequests, "unread"],
+  const counts = useQuery({
+    queryKey: [...ADMIN_KEYS.leaseRequests, "counts"],
     queryFn: () => fetchLeaseRequests({ q: "", status: "", page: 1, pageSize: 1 }),
-    select: (answer) => answer.counts.unread,
+    select: (answer) => answer.counts,
     enabled,
     staleTime: 0,
   });
-  return unread.data;
+
+  // The day's first visit to the panel (per browser) names the follow-ups due.
+  const due = counts.data?.followUpDue;
+  useEffect(() => {
+    if (!due) return;
+    const today = amsterdamToday();
+    try {
+      if (window.localStorage.getItem(FOLLOW_UP_SHOWN_KEY) === today) return;
+      window.localStorage.setItem(FOLLOW_UP_SHOWN_KEY, today);
+    } catch {
+      return; // no storage: better no notice than one on every load
+    }
+    notify({ title: "Vandaag Opvolgen", description: followUpsDueText(due) });
+  }, [due, notify]);
+
+  return counts.data?.unread;
 }
+
+/** localStorage: the Amsterdam day the follow-up notice was last shown in this browser. */
+export const FOLLOW_UP_SHOWN_KEY = "beheer-opvolgen-getoond";

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { adminButtonClass, Badge, Button, Panel } from "../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-status";
+import { FollowUpField } from "./FollowUpField";
 import { LeadTimeline } from "./LeadTimeline";
 
 const ACTION_LABELS: Record<LeaseStatus, string> = {
@@ -103,6 +104,7 @@ export function LeaseRequestDetail({
             Verwijderen
           </Button>
         </div>
+        <FollowUpField key={`opvolgen-${request.id}`} request={request} />
         <LeadTimeline key={request.id} request={request} />
       </div>
     </Panel>

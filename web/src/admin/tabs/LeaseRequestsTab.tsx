@@ -16,6 +16,7 @@ import {
 } from "../api";
 import { adminButtonClass, Badge, Button, Counter, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
+import { amsterdamToday, followUpBadge } from "../lib/follow-up";
 import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";
 import { LeaseRequestDetail } from "./LeaseRequestDetail";
 
@@ -36,6 +37,7 @@ export function LeaseRequestsTab() {
   const [filter, setFilter] = useState<LeaseRequestFilter>({
     q: "",
     status: "",
+    followUp: "",
     page: 1,
     pageSize: PAGE_SIZE,
   });
@@ -194,6 +196,20 @@ export function LeaseRequestsTab() {
             <Button type="submit" variant="secondary">
               Zoeken
             </Button>
+            <Button
+              variant="secondary"
+              aria-pressed={filter.followUp === "vandaag"}
+              className={filter.followUp === "vandaag" ? "ring-2 ring-primary/40" : ""}
+              onClick={() =>
+                setFilter((current) => ({
+                  ...current,
+                  followUp: current.followUp === "vandaag" ? "" : "vandaag",
+                  page: 1,
+                }))
+              }
+            >
+              Vandaag opvolgen{counts ? ` (${counts.followUpDue})` : ""}
+            </Button>
           </form>
           {list.isPending ? (
             <LoadingText />
@@ -202,7 +218,7 @@ export function LeaseRequestsTab() {
               {userErrorMessage(list.error, "Kon de aanvragen niet laden")}
             </p>
           ) : data && data.items.length === 0 ? (
-            filter.q || filter.status ? (
+            filter.q || filter.status || filter.followUp ? (
               <div className="py-8 text-center text-gray-600" data-testid="no-matches">
                 <p>Geen lease aanvragen gevonden voor deze zoekopdracht.</p>
                 <Button
@@ -210,7 +226,7 @@ export function LeaseRequestsTab() {
                   className="mt-3"
                   onClick={() => {
                     setSearch("");
-                    setFilter((current) => ({ ...current, q: "", status: "", page: 1 }));
+                    setFilter((current) => ({ ...current, q: "", status: "", followUp: "", page: 1 }));
                   }}
                 >
                   Zoekopdracht wissen
@@ -307,8 +323,14 @@ function LeaseListItem({
           <span>{formatLeaseTerm(request.leaseTerm)}</span>
           <span>{request.contactNumber}</span>
           {request.duplicateOf && <Badge tone="blue">Mogelijk dubbel</Badge>}
+          {request.followUpOn && <FollowUpBadge day={request.followUpOn} />}
         </div>
       </button>
     </li>
   );
+}
+
+function FollowUpBadge({ day }: { day: string }) {
+  const badge = followUpBadge(day, amsterdamToday());
+  return <Badge tone={badge.tone}>{badge.label}</Badge>;
 }

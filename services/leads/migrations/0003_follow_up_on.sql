@@ -1,0 +1,2 @@
+ALTER TABLE "leads"."lease_requests" ADD COLUMN "follow_up_on" date;--> statement-breakpoint
+CREATE INDEX "lease_requests_follow_up_on_idx" ON "leads"."lease_requests" USING btree ("follow_up_on") WHERE "leads"."lease_requests"."follow_up_on" IS NOT NULL;
