@@ -226,3 +226,73 @@ test("staff: a note, a status change and a sent e-mail on one timeline, newest f
   await expectNotice(page, "Notitie Verwijderd");
   await eventually(async () => (await timeline.locator('[data-kind="note"]').count()) === 0, "the note gone");
 });
+
+test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is counted in the e-mail and the day's first visit", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  const email = `opvolgen-${Date.now()}@staff-e2e.nl`;
+  await postLead(world, email, "Opvolg BV");
+  const { rows } = await world.sql.query<{ yesterday: string; shown: string }>(
+    `SELECT to_char((now() AT TIME ZONE 'Europe/Amsterdam')::date - 1, 'YYYY-MM-DD') AS yesterday,
+            to_char((now() AT TIME ZONE 'Europe/Amsterdam')::date - 1, 'DD-MM-YYYY') AS shown`,
+  );
+  const { yesterday, shown } = rows[0]!;
+
+  await openTab(page, "Lease Aanvragen");
+  const item = page.getByTestId("lease-item").filter({ hasText: email }).first();
+  await item.click();
+  const detail = page.getByTestId("lease-detail");
+  await detail.getByLabel("Opvolgen op").fill(yesterday);
+  await detail.getByRole("button", { name: "Opvolgdatum opslaan" }).click();
+  await expectNotice(page, "Opvolgdatum Opgeslagen", `Opvolgen op ${shown}.`);
+  await item.getByText(`Opvolgen te laat (${shown})`).waitFor();
+
+  const due = await page.evaluate(() =>
+    fetch("/api/admin/lease-requests?pageSize=1")
+      .then((r) => r.json())
+      .then((body: { counts: { followUpDue: number } }) => body.counts.followUpDue),
+  );
+  assert(due >= 1, "counted as due");
+  const filterButton = page.getByRole("button", { name: `Vandaag opvolgen (${due})` });
+  await filterButton.click();
+  assertEqual(await filterButton.getAttribute("aria-pressed"), "true", "the filter is on");
+  await eventually(
+    async () => (await page.getByTestId("lease-item").count()) === due,
+    "only the due ones listed",
+  );
+  await item.waitFor();
+  await filterButton.click();
+
+  // The company's e-mail about the next quote counts them.
+  const next = await postLead(world, `daarna-${Date.now()}@staff-e2e.nl`, "Daarna BV");
+  const mail = await eventually(
+    () => world.receiver.accepted().find((m) => m.text.includes(next)),
+    "the next quote's e-mail",
+    15_000,
+  );
+  assert(mail, "the next quote's e-mail");
+  assert(
+    mail.text.includes(`Vandaag op te volgen: ${due} ${due === 1 ? "aanvraag" : "aanvragen"}`),
+    "the e-mail counts the follow-ups due",
+  );
+
+  // The day's first visit in a browser names them, once.
+  const { page: fresh } = await world.open("/admin-login");
+  await signIn(fresh, ADMIN_USERNAME, world.password);
+  await fresh.getByTestId("welkom").waitFor();
+  await expectNotice(fresh, "Vandaag Opvolgen", "voor vandaag (of eerder) op opvolgen");
+  await dismissNotice(fresh);
+  await fresh.reload();
+  await fresh.getByTestId("welkom").waitFor();
+  await fresh.waitForTimeout(1_000);
+  assertEqual(
+    await fresh.getByTestId("notice").filter({ hasText: "Vandaag Opvolgen" }).count(),
+    0,
+    "not again the same day",
+  );
+
+  // Cleared again, so the other stories see no follow-ups.
+  await detail.getByRole("button", { name: "Wissen" }).click();
+  await expectNotice(page, "Opvolgdatum Opgeslagen", "De opvolgdatum is gewist.");
+  await eventually(async () => (await item.getByText(/Opvolgen/).count()) === 0, "no badge once cleared");
+});

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { LeadCreatedEvent } from "@lease/contracts";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchLeaseRequests } from "../api";
 import { amsterdamToday, followUpsDueText } from "./follow-up";
@@ -67,10 +67,14 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
     staleTime: 0,
   });
 
-  // The day's first visit to the panel (per browser) names the follow-ups due.
+  // The day's first visit to the panel (per browser) names the follow-ups due: decided on the first
+  // answer only, so a follow-up set meanwhile does not bring the notice up.
   const due = counts.data?.followUpDue;
+  const decided = useRef(false);
   useEffect(() => {
-    if (!due) return;
+    if (due === undefined || decided.current) return;
+    decided.current = true;
+    if (due === 0) return;
     const today = amsterdamToday();
     try {
       if (window.localStorage.getItem(FOLLOW_UP_SHOWN_KEY) === today) return;
