@@ -2,6 +2,7 @@
 // receiver): a quote reaches an open panel within 2 s with the e-mail that links to it, the e-mail
 // settings switch, and a lead's timeline with a note, a status change and a sent e-mail.
 import type { Page } from "playwright-core";
+import { expectAccessible } from "./axe";
 import { afterAll, assert, assertEqual, eventually, test } from "./harness";
 import { ADMIN_USERNAME, adminWorld, closeAdminWorld, type AdminWorld } from "./admin/world";
 import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
@@ -123,6 +124,7 @@ test("staff: the e-mail settings switch turns the company's e-mail about new req
   await openTab(page, "E-mail Instellingen");
   const toggle = page.getByLabel("Melding per e-mail bij nieuwe aanvragen");
   assert(await toggle.isChecked(), "on by default");
+  await expectAccessible(page, "the e-mail settings with the notification switch");
   await toggle.uncheck();
   await expectNotice(page, "Opgeslagen", "staat uit");
   await page.reload();
@@ -214,6 +216,7 @@ test("staff: a note, a status change and a sent e-mail on one timeline, newest f
     .getByTestId("timeline-item")
     .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-kind")));
   assertEqual(kinds.join(","), "email,status,note,received", "one timeline, newest first");
+  await expectAccessible(page, "the lead detail with its timeline and follow-up field");
 
   // The author edits and deletes the note.
   await timeline.getByRole("button", { name: "Notitie bewerken" }).click();
@@ -246,6 +249,7 @@ test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is
   await detail.getByRole("button", { name: "Opvolgdatum opslaan" }).click();
   await expectNotice(page, "Opvolgdatum Opgeslagen", `Opvolgen op ${shown}.`);
   await item.getByText(`Opvolgen te laat (${shown})`).waitFor();
+  await expectAccessible(page, "the list with a follow-up badge");
 
   const due = await page.evaluate(() =>
     fetch("/api/admin/lease-requests?pageSize=1")

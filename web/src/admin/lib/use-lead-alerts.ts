@@ -7,6 +7,9 @@ import { amsterdamToday, followUpsDueText } from "./follow-up";
 import { liveSocketUrl } from "./live";
 import { startLiveConnection } from "./live-connection";
 
+/** How long a new lead waits for others before the lists are reloaded (well inside the 2 s). */
+export const RELOAD_COALESCE_MS = 250;
+
 /** The second part of the query key of a lead's sent e-mails (after ADMIN_KEYS.emails). */
 export const LEAD_EMAILS = "lease-request";
 
@@ -39,11 +42,16 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
   useEffect(() => {
     if (!enabled) return;
     let wasConnected = false;
+    // A burst of leads reloads the lists once, RELOAD_COALESCE_MS after the first of them.
+    let pending: ReturnType<typeof setTimeout> | undefined;
     const reload = () => {
-      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
-      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.emails });
+      pending ??= setTimeout(() => {
+        pending = undefined;
+        void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
+        void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.emails });
+      }, RELOAD_COALESCE_MS);
     };
-    return startLiveConnection({
+    const stop = startLiveConnection({
       url: liveSocketUrl(window.location),
       onConnected: (connected) => {
         if (connected && wasConnected) reload();
@@ -57,6 +65,10 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
       onMailOutcome: () =>
         void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEYS.emails, LEAD_EMAILS] }),
     });
+    return () => {
+      clearTimeout(pending);
+      stop();
+    };
   }, [enabled, notify, queryClient]);
 
   const counts = useQuery({
