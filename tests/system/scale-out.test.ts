@@ -158,4 +158,43 @@ describe("scale-out", () => {
     expect(sent).toBeGreaterThan(50);
     expect(failed).toBe(0);
   });
+
+  it("a quote sent to one gateway reaches the admin sockets of both gateways within 2 s (issue 19)", async () => {
+    const [gwA, gwB] = stack.urls.gateway as [string, string];
+    const sockets = await Promise.all(
+      [gwA, gwB, gwB].map(async (gw) => {
+        const ws = new WebSocket(`${gw.replace("http", "ws")}/ws`, { headers: { cookie, origin: gw } });
+        const leads: string[] = [];
+        ws.on("message", (m) => {
+          const message = JSON.parse(m.toString()) as { type: string; data: { id?: string } };
+          if (message.type === "lead-created" && message.data.id) leads.push(message.data.id);
+        });
+        await new Promise<void>((resolve, reject) => {
+          ws.once("open", () => resolve());
+          ws.once("error", reject);
+        });
+        return { ws, leads };
+      }),
+    );
+    try {
+      const res = await fetch(`${gwA}/api/lease-requests`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: gwA },
+        body: JSON.stringify({
+          carUrl: "https://auto.example.nl/live",
+          contactNumber: "0612345678",
+          email: "live@example.nl",
+        }),
+      });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      const deadline = Date.now() + 2000;
+      while (Date.now() < deadline && !sockets.every((s) => s.leads.includes(id)))
+        await new Promise((r) => setTimeout(r, 25));
+      // Each socket hears of it exactly once, whichever leads and tracking replica it went through.
+      expect(sockets.map((s) => s.leads.filter((l) => l === id).length)).toEqual([1, 1, 1]);
+    } finally {
+      for (const s of sockets) s.ws.close();
+    }
+  });
 });

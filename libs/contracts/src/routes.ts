@@ -22,6 +22,8 @@ import {
   LeaseRequestListResponse,
   UpdateLeaseStatusBody,
 } from "./http/lease-requests";
+import { SetFollowUpBody } from "./http/follow-up";
+import { LeadHistory, LeadNote, NoteBody, NoteIdParams } from "./http/lead-history";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
 import { TRACK_BATCH_PATH } from "./http/internal";
 import {
@@ -160,6 +162,54 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Delete a lease request",
     request: idParams,
     responses: noContent,
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/lease-requests/{id}/follow-up",
+    service: "leads",
+    auth: "admin",
+    summary: 'Set or clear the request\'s follow-up day ("Opvolgen op")',
+    request: { ...idParams, body: SetFollowUpBody },
+    responses: { 200: { description: "Updated request", schema: LeaseRequest } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/lease-requests/{id}/history",
+    service: "leads",
+    auth: "admin",
+    summary: "The request's history, newest first: received, status changes (who, when) and notes",
+    request: idParams,
+    responses: { 200: { description: "The history", schema: LeadHistory } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/lease-requests/{id}/notes",
+    service: "leads",
+    auth: "admin",
+    summary: "Add a note (plain text, at most 5,000 characters) as the signed-in admin",
+    request: { ...idParams, body: NoteBody },
+    responses: { 201: { description: "The note", schema: LeadNote } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/lease-requests/{id}/notes/{noteId}",
+    service: "leads",
+    auth: "admin",
+    summary: "Change a note; only its author may (403 otherwise)",
+    request: { params: NoteIdParams, body: NoteBody },
+    responses: {
+      200: { description: "The changed note", schema: LeadNote },
+      403: { description: "Another admin's note (code forbidden)" },
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/lease-requests/{id}/notes/{noteId}",
+    service: "leads",
+    auth: "admin",
+    summary: "Delete a note; only its author may (403 otherwise)",
+    request: { params: NoteIdParams },
+    responses: { ...noContent, 403: { description: "Another admin's note (code forbidden)" } },
   },
   // settings
   {
@@ -362,6 +412,7 @@ export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; servi
     { method: "GET", path: "/readyz", service: "all" },
     { method: "GET", path: "/internal/lease-requests/{id}", service: "leads" },
     { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
+    { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
     { method: "GET", path: "/internal/mail-settings", service: "settings" },
     { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },
   ];

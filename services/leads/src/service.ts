@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from "prom-client";
-import { QUEUES } from "@lease/contracts";
+import { CHANNELS, LeadCreatedEvent, QUEUES } from "@lease/contracts";
 import {
   createKit,
   createQueueClient,
@@ -12,15 +12,19 @@ import {
   type RunningService,
   clientIp,
   parseTrustedProxies,
+  publishEvent,
 } from "@lease/platform";
 import { leadsConfigSchema } from "./config";
 import { leaseRequestsDomain } from "./domain/lease-requests";
 import { redisRateLimiter } from "./domain/rate-limit";
+import { leadHistoryDomain } from "./domain/lead-history";
 import { startOutboxRelay } from "./domain/relay";
+import { leadHistoryRepository } from "./repositories/lead-history";
 import { leaseRequestsRepository } from "./repositories/lease-requests";
 import { outboxRepository } from "./repositories/outbox";
 import { adminRoutes } from "./routes/admin";
 import { internalRoutes } from "./routes/internal";
+import { leadHistoryRoutes } from "./routes/lead-history";
 import { publicRoutes } from "./routes/public";
 
 export const LEADS_MIGRATIONS = new URL("../migrations", import.meta.url);
@@ -46,8 +50,19 @@ export async function startLeads(
     queueReady: () => bull.status === "ready",
     logger: kit.logger.child({ component: "outbox-relay" }),
     pollMs: config.OUTBOX_POLL_MS,
+    // Open admin panels hear of each new lead (tracking relays these on the admin WebSocket). A
+    // hint only: publishEvent logs a Redis failure instead of holding the jobs back.
+    announce: async (events) => {
+      await Promise.all(
+        events.map((event) =>
+          publishEvent(kit.redis, kit.keys, CHANNELS.leadCreated, LeadCreatedEvent, event, kit.logger),
+        ),
+      );
+    },
   });
-  const leads = leaseRequestsDomain(leaseRequestsRepository(kit.db, kit.pool), () => relay.nudge());
+  const repo = leaseRequestsRepository(kit.db, kit.pool);
+  const leads = leaseRequestsDomain(repo, () => relay.nudge());
+  const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo);
   // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
   const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
   const worker = createWorker({
@@ -72,6 +87,7 @@ export async function startLeads(
         clientIp: (ctx) => clientIp(ctx.req, trusted),
       }),
       adminRoutes({ leads, session: kit.session }),
+      leadHistoryRoutes({ history, session: kit.session }),
       internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
     ],
     onStop: [() => relay.stop(), () => worker.close(), () => queue.close()],

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseConfigSchema } from "@lease/platform";
+import { baseConfigSchema, publicOriginSchema } from "@lease/platform";
 
 const serviceUrl = (name: string) => z.url({ error: `${name} must be the http:// URL of the service` });
 
@@ -9,6 +9,8 @@ export const mailerConfigSchema = baseConfigSchema.extend({
   SENDGRID_API_BASE_URL: z.url().default("https://api.sendgrid.com"),
   SETTINGS_URL: serviceUrl("SETTINGS_URL"),
   LEADS_URL: serviceUrl("LEADS_URL"),
+  /** The site's origin: the company's notification links to the lead in the admin panel there. */
+  PUBLIC_ORIGIN: publicOriginSchema,
   /** How long the mail settings from the settings service are kept (also dropped on change events). */
   MAIL_SETTINGS_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),

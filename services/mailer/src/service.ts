@@ -106,6 +106,7 @@ export async function startMailer(
       settings,
       delivery: send,
       leads: opts.leads ?? httpLeadsSource(config.LEADS_URL, config.INTERNAL_TOKEN),
+      publicOrigin: config.PUBLIC_ORIGIN,
     }),
     logger: log.child({ component: "mail-worker" }),
     concurrency: config.WORKER_CONCURRENCY,

@@ -1,10 +1,13 @@
 import { Counter, Gauge, Histogram } from "prom-client";
+import type { z } from "zod";
 import {
   CHANNELS,
+  LeadCreatedEvent,
   QUEUES,
   MailOutcomeEvent,
   SessionsEndedEvent,
   VisitorChangedEvent,
+  type LeadCreatedMessage,
   type MailOutcomeMessage,
 } from "@lease/contracts";
 import {
@@ -179,15 +182,23 @@ export async function startTracking(
     (event) => sockets.recheck(event.username),
     logger,
   );
-  // The mailer's outcomes reach the admin over this same socket (compose, sent mail).
-  await subscribeEvent(
-    kit.subscriber(),
-    kit.keys,
-    CHANNELS.mailOutcome,
-    MailOutcomeEvent,
-    (data) => sockets.broadcast(JSON.stringify({ type: "mail-outcome", data } satisfies MailOutcomeMessage)),
-    logger,
-  );
+  // Events other services publish reach the admin over this same socket, each replica telling its
+  // own sockets: the mailer's outcomes (compose, sent mail) and new leads (the leads outbox relay).
+  const relay = <M extends MailOutcomeMessage | LeadCreatedMessage>(
+    channel: string,
+    schema: z.ZodType<M["data"]>,
+    type: M["type"],
+  ) =>
+    subscribeEvent(
+      kit.subscriber(),
+      kit.keys,
+      channel,
+      schema,
+      (data) => sockets.broadcast(JSON.stringify({ type, data })),
+      logger,
+    );
+  await relay<MailOutcomeMessage>(CHANNELS.mailOutcome, MailOutcomeEvent, "mail-outcome");
+  await relay<LeadCreatedMessage>(CHANNELS.leadCreated, LeadCreatedEvent, "lead-created");
 
   // Blocking stream reads need a connection of their own, apart from the fail-fast request one.
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);

@@ -12,6 +12,7 @@ import { LeaseRequestsTab } from "./tabs/LeaseRequestsTab";
 import { PixelsTab } from "./tabs/PixelsTab";
 import { ThemeSettingsTab } from "./tabs/ThemeSettingsTab";
 import type { LoginState } from "./lib/session";
+import { dashboardTitle, useLeadAlerts } from "./lib/use-lead-alerts";
 
 const TABS = [
   { id: "analytics", label: "Analytics", Panel: AnalyticsTab },
@@ -63,9 +64,11 @@ export default function AdminDashboardPage() {
     );
   };
 
+  // New leads arrive live (notice, lists reloaded); the unread count leads the page title.
+  const unread = useLeadAlerts(Boolean(me.data));
   useEffect(() => {
-    if (me.data) document.title = `${active.label} | Beheer`;
-  }, [active.label, me.data]);
+    if (me.data) document.title = dashboardTitle(active.label, unread);
+  }, [active.label, me.data, unread]);
 
   // To the login page, which brings the admin back to this very tab. A session that ended while the
   // dashboard was open (it had answered before) is named: "Sessie verlopen".

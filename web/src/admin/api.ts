@@ -12,6 +12,8 @@ import {
   INBOX_PAGE,
   INBOX_TOTAL_HEADER,
   INBOX_UNREAD_HEADER,
+  LeadHistory,
+  LeadNote,
   LeaseRequest,
   LeaseRequestListResponse,
   RetryEmailResponse,
@@ -53,6 +55,8 @@ export interface LeaseRequestFilter {
   /** The visit's channel (English, as the API names it) and utm_campaign; "" for any. */
   channel: AnalyticsChannel | "";
   campaign: string;
+  /** "vandaag": only what is to be followed up today or earlier. */
+  followUp?: "vandaag" | "";
   page: number;
   pageSize: number;
 }
@@ -85,8 +89,38 @@ export const updateLeaseStatus = (id: string, body: { status: LeaseStatus; isRea
 export const deleteLeaseRequest = (id: string) =>
   apiRequest<unknown>("DELETE", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
 
-export const exportCsvUrl = (filter: Pick<LeaseRequestFilter, "q" | "status" | "channel" | "campaign">) =>
-  `/api/admin/lease-requests/export.csv${leaseRequestQuery(filter)}`;
+/** Sets or clears "Opvolgen op" (YYYY-MM-DD). */
+export const setFollowUp = (id: string, followUpOn: string | null) =>
+  call(LeaseRequest, "PUT", `/api/admin/lease-requests/${encodeURIComponent(id)}/follow-up`, { followUpOn });
+
+/** A request's timeline rows (receipt, status changes, notes), newest first. */
+export const fetchLeadHistory = (id: string) =>
+  call(LeadHistory, "GET", `/api/admin/lease-requests/${encodeURIComponent(id)}/history`);
+/** The e-mails sent for a request (its newest 100), for its timeline. */
+export const fetchLeadEmails = (id: string) =>
+  call(
+    EmailMessageList,
+    "GET",
+    `/api/admin/emails?${new URLSearchParams({ folder: "sent", leaseRequestId: id, limit: "100" }).toString()}`,
+  );
+export const addLeadNote = (id: string, body: string) =>
+  call(LeadNote, "POST", `/api/admin/lease-requests/${encodeURIComponent(id)}/notes`, { body });
+export const updateLeadNote = (id: string, noteId: string, body: string) =>
+  call(
+    LeadNote,
+    "PUT",
+    `/api/admin/lease-requests/${encodeURIComponent(id)}/notes/${encodeURIComponent(noteId)}`,
+    { body },
+  );
+export const deleteLeadNote = (id: string, noteId: string) =>
+  apiRequest<unknown>(
+    "DELETE",
+    `/api/admin/lease-requests/${encodeURIComponent(id)}/notes/${encodeURIComponent(noteId)}`,
+  );
+
+export const exportCsvUrl = (
+  filter: Pick<LeaseRequestFilter, "q" | "status" | "followUp" | "channel" | "campaign">,
+) => `/api/admin/lease-requests/export.csv${leaseRequestQuery(filter)}`;
 
 export const fetchCompanySettings = () => call(AdminCompanySettings, "GET", "/api/admin/company-settings");
 /** Partial update: absent keeps a value, "" clears it (the contract's input shape). */

@@ -41,6 +41,9 @@ export const AdminCompanySettings = PublicCompanySettings.extend({
     .nullable()
     .describe('Always masked ("SG.…" plus the last 4 characters); the key itself is never sent back'),
   fromEmailAddress: OptionalText,
+  notifyCompanyEmail: z
+    .boolean()
+    .describe("Whether the company gets an e-mail about each new quote request and contact message"),
   createdAt: IsoDateTime,
 });
 export type AdminCompanySettings = z.infer<typeof AdminCompanySettings>;

@@ -61,6 +61,14 @@ export const LeaseRequest = z
     attribution: LeadAttribution.nullable().describe(
       "The visit's origin; null until tracking answered, or when the form came without a session id (no analytics consent) or from a visit not recorded",
     ),
+    followUpOn: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .nullable()
+      .default(null)
+      .describe(
+        '"Opvolgen op" (YYYY-MM-DD, an Amsterdam day) to follow this request up; null when none is set',
+      ),
   })
   .describe("A quote request sent from the public lease form");
 export type LeaseRequest = z.infer<typeof LeaseRequest>;

@@ -7,6 +7,7 @@ export const CHANNELS = {
   visitorUpdate: "visitor-update",
   sessionsEnded: "sessions-ended",
   mailOutcome: "mail-outcome",
+  leadCreated: "lead-created",
 } as const;
 export type ChannelName = (typeof CHANNELS)[keyof typeof CHANNELS];
 
@@ -39,3 +40,17 @@ export const MailOutcomeEvent = z
   })
   .describe("Published by the mailer when the provider answered for an outgoing e-mail the admin wrote");
 export type MailOutcomeEvent = z.infer<typeof MailOutcomeEvent>;
+
+export const LeadSource = z.enum(["lease_request", "contact_form"]);
+export type LeadSource = z.infer<typeof LeadSource>;
+
+export const LeadCreatedEvent = z
+  .object({
+    source: LeadSource.describe("lease_request (the quote form) or contact_form"),
+    id: Uuid.describe("The new lease request's or contact message's id"),
+    at: IsoDateTime.describe("When it was received"),
+  })
+  .describe(
+    "Published by the leads outbox relay once a new lead's jobs are queued; tracking relays it to the open admin panels",
+  );
+export type LeadCreatedEvent = z.infer<typeof LeadCreatedEvent>;

@@ -84,6 +84,10 @@ export const EmailListQuery = z.object({
     })
     .optional()
     .describe("The X-Next-Cursor header of the previous page: returns the e-mails older than that page"),
+  leaseRequestId: z
+    .uuid({ error: "leaseRequestId moet het id van een lease aanvraag zijn" })
+    .optional()
+    .describe("Only the e-mails sent for this lease request (sent mail; the lead's timeline)"),
 });
 export type EmailListQuery = z.infer<typeof EmailListQuery>;
 /** Response headers of GET /api/admin/emails: counts over the whole inbox, whatever the limit. */

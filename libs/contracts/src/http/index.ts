@@ -7,3 +7,5 @@ export * from "./tracking";
 export * from "./emails";
 export * from "./settings";
 export * from "./internal";
+export * from "./lead-history";
+export * from "./follow-up";

@@ -10,6 +10,8 @@ import { ApiError } from "./errors";
 export const InternalMailSettings = z.object({
   sendgridApiKey: z.string().nullable(),
   fromEmailAddress: z.string().nullable(),
+  /** Absent from a settings service of before the switch: the notification stays on. */
+  notifyCompanyEmail: z.boolean().default(true),
   company: PublicCompanySettings,
 });
 export type InternalMailSettings = z.infer<typeof InternalMailSettings>;

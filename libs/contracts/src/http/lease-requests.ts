@@ -65,6 +65,12 @@ export const LeaseRequestListQuery = z.object({
         .optional(),
     )
     .describe("Only requests whose visit came from this utm_campaign (exact)"),
+  followUp: z
+    .preprocess(
+      emptyToUndefined,
+      z.enum(["vandaag"], { error: "followUp kan alleen vandaag zijn" }).optional(),
+    )
+    .describe("vandaag: only requests to follow up today or earlier (overdue ones included)"),
   page: z.coerce
     .number({ error: "page moet een getal zijn" })
     .int({ error: "page moet een geheel getal zijn" })
@@ -83,6 +89,7 @@ export type LeaseRequestListQuery = z.infer<typeof LeaseRequestListQuery>;
 export const LeaseRequestExportQuery = LeaseRequestListQuery.pick({
   q: true,
   status: true,
+  followUp: true,
   channel: true,
   campaign: true,
 });
@@ -94,6 +101,12 @@ export const LeaseRequestCounts = z
     bekeken: z.number().int().min(0),
     gereageerd: z.number().int().min(0),
     total: z.number().int().min(0),
+    followUpDue: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe("Requests to follow up today or earlier (Amsterdam days)"),
   })
   .describe("Counters over ALL requests, whatever the filter");
 export type LeaseRequestCounts = z.infer<typeof LeaseRequestCounts>;

@@ -97,6 +97,10 @@ export const UpdateCompanySettingsBody = z
       .optional()
       .describe('Mail-provider key; the masked value ("SG.…abcd") sent back keeps the stored key'),
     fromEmailAddress: clearableField(emailAddress(EMAIL_MESSAGE)),
+    notifyCompanyEmail: z
+      .boolean({ error: "Kies aan of uit voor de melding per e-mail bij een nieuwe aanvraag" })
+      .optional()
+      .describe("E-mail the company about each new quote request and contact message"),
     facebookPixelId: clearableField(
       z
         .string()

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ActiveVisitor, VisitorStats } from "../entities/visitor";
-import { MailOutcomeEvent } from "../events/channels";
+import { LeadCreatedEvent, MailOutcomeEvent } from "../events/channels";
 
 /** Path of the admin WebSocket (same host; wss when the page is https). */
 export const WS_PATH = "/ws";
@@ -18,6 +18,15 @@ export const MailOutcomeMessage = z
   .describe("Pushed to admin sockets when the provider answered for an e-mail the admin sent");
 export type MailOutcomeMessage = z.infer<typeof MailOutcomeMessage>;
 
+export const LeadCreatedMessage = z
+  .object({ type: z.literal("lead-created"), data: LeadCreatedEvent })
+  .describe("Pushed to admin sockets when a quote request or contact message arrived");
+export type LeadCreatedMessage = z.infer<typeof LeadCreatedMessage>;
+
 /** Every message the server sends on /ws. */
-export const ServerWsMessage = z.discriminatedUnion("type", [VisitorUpdateMessage, MailOutcomeMessage]);
+export const ServerWsMessage = z.discriminatedUnion("type", [
+  VisitorUpdateMessage,
+  MailOutcomeMessage,
+  LeadCreatedMessage,
+]);
 export type ServerWsMessage = z.infer<typeof ServerWsMessage>;

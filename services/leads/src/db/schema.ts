@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { LeadAttribution } from "@lease/contracts";
 import {
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -37,9 +38,14 @@ export const leaseRequests = leads.table(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Where the visit that sent it came from, as tracking answered it (null: not known). */
     attribution: jsonb("attribution").$type<LeadAttribution>(),
+    /** "Opvolgen op": the (Amsterdam) day staff mean to follow the request up; null when none. */
+    followUpOn: date("follow_up_on", { mode: "string" }),
   },
   (t) => [
     index("lease_requests_created_at_idx").on(t.createdAt),
+    index("lease_requests_follow_up_on_idx")
+      .on(t.followUpOn)
+      .where(sql`${t.followUpOn} IS NOT NULL`),
     index("lease_requests_email_key_idx").on(t.emailKey, t.createdAt),
     index("lease_requests_phone_key_idx").on(t.phoneKey, t.createdAt),
   ],
@@ -80,4 +86,43 @@ export const outbox = leads.table(
       .on(t.createdAt)
       .where(sql`${t.publishedAt} IS NULL`),
   ],
+);
+
+/** A timeline row's lease request: the row goes with it. */
+const leaseRequestRef = () =>
+  uuid("lease_request_id")
+    .notNull()
+    .references(() => leaseRequests.id, { onDelete: "cascade" });
+
+/** Every status change of a lease request, with the admin who made it (the lead's timeline). */
+export const statusChanges = leads.table(
+  "status_changes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    leaseRequestId: leaseRequestRef(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    /** The admin's username. */
+    changedBy: text("changed_by").notNull(),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("status_changes_lease_request_idx").on(t.leaseRequestId, t.changedAt)],
+);
+
+/** Staff notes on a lease request: plain text; only the author may change or delete one. */
+export const leadNotes = leads.table(
+  "lead_notes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    leaseRequestId: leaseRequestRef(),
+    author: text("author").notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }),
+  },
+  (t) => [index("lead_notes_lease_request_idx").on(t.leaseRequestId, t.createdAt)],
 );

@@ -96,11 +96,20 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       return { ...row, createdAt: row.createdAt.toISOString() };
     },
 
-    async updateStatus(id: string, body: UpdateLeaseStatusBody): Promise<LeaseRequest> {
-      const row = await repo.updateStatus(id, body.status, body.isRead);
+    /** `by`: the admin's username, recorded with a status that changes. */
+    async updateStatus(id: string, body: UpdateLeaseStatusBody, by: string): Promise<LeaseRequest> {
+      const row = await repo.updateStatus(id, body.status, body.isRead, by);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
       return toLeaseRequest(row);
     },
+
+    async setFollowUp(id: string, followUpOn: string | null): Promise<LeaseRequest> {
+      const row = await repo.setFollowUp(id, followUpOn);
+      if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      return toLeaseRequest(row);
+    },
+
+    followUpsDue: () => repo.followUpsDue(),
 
     async delete(id: string): Promise<void> {
       if (!(await repo.delete(id))) throw notFound(NOT_FOUND_MESSAGE);

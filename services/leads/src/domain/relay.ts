@@ -1,6 +1,6 @@
 import type { BulkJob, Logger, QueueClient } from "@lease/platform";
-import { JOBS, type JobName } from "@lease/contracts";
-import type { OutboxRepository } from "../repositories/outbox";
+import { JOBS, JobSource, type JobName, type LeadCreatedEvent } from "@lease/contracts";
+import type { OutboxRepository, OutboxRow } from "../repositories/outbox";
 
 export interface OutboxRelay {
   /** Publish soon (called after each insert, so latency is not bound to the poll interval). */
@@ -21,6 +21,25 @@ export interface RelayOptions {
   keepPublishedDays?: number;
   /** How long a nudge waits so that inserts arriving together are published in one batch. */
   coalesceMs?: number;
+  /**
+   * Told of the new leads among the rows just queued (one per lead: its `inbox.log` row), so open
+   * admin panels hear of them. Called before the rows are marked published: a failed mark announces
+   * them again, which the panel takes as the same lead.
+   */
+  announce?: (events: LeadCreatedEvent[]) => Promise<void>;
+}
+
+/** The new leads a batch of outbox rows stands for: each lead writes exactly one `inbox.log` row. */
+export function leadEvents(rows: OutboxRow[]): LeadCreatedEvent[] {
+  const events: LeadCreatedEvent[] = [];
+  for (const row of rows) {
+    if (row.jobName !== "inbox.log") continue;
+    const payload = row.payload as { source?: unknown; sourceId?: unknown };
+    const source = JobSource.safeParse(payload.source);
+    if (!source.success || typeof payload.sourceId !== "string") continue;
+    events.push({ source: source.data, id: payload.sourceId, at: new Date(row.createdAt).toISOString() });
+  }
+  return events;
 }
 
 /**
@@ -41,7 +60,7 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
   let failures = 0;
   let again = false;
 
-  const publish = async (rows: Parameters<Parameters<OutboxRepository["publishBatch"]>[1]>[0]) => {
+  const publish = async (rows: OutboxRow[]) => {
     const jobs: BulkJob[] = rows
       .filter((r) => r.jobName in JOBS)
       .map((r) => ({
@@ -58,6 +77,8 @@ export function startOutboxRelay(opts: RelayOptions): OutboxRelay {
         timeout = setTimeout(() => reject(new Error("queue did not answer in time")), publishTimeoutMs);
       }),
     ]).finally(() => clearTimeout(timeout));
+    const events = opts.announce ? leadEvents(rows) : [];
+    if (events.length > 0) await opts.announce!(events);
   };
 
   const cycle = async () => {

@@ -7,7 +7,7 @@ import type {
   LeaseStatus,
 } from "@lease/contracts";
 import { currentTraceparent, type Database, type Pool } from "@lease/platform";
-import { contactMessages, leaseRequests } from "../db/schema";
+import { contactMessages, leaseRequests, statusChanges } from "../db/schema";
 
 export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
@@ -31,6 +31,8 @@ export interface ListFilter {
   status?: LeaseStatus;
   channel?: AnalyticsChannel;
   campaign?: string;
+  /** vandaag: to follow up today or earlier. */
+  followUp?: "vandaag";
 }
 
 /** The outbox job whose payload also carries the form's session id and arrival time. */
@@ -56,8 +58,14 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     createdAt: row.createdAt.toISOString(),
     duplicateOf: row.duplicateOf,
     attribution: row.attribution ?? null,
+    followUpOn: row.followUpOn,
   };
 }
+
+/** Today in Amsterdam, the site's day, as Postgres sees it. */
+const amsterdamToday = sql`(now() AT TIME ZONE 'Europe/Amsterdam')::date`;
+/** To follow up today or earlier (overdue included). */
+const followUpDue = sql`${leaseRequests.followUpOn} <= ${amsterdamToday}`;
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -68,6 +76,7 @@ function filterWhere(filter: ListFilter): SQL | undefined {
   if (filter.status) parts.push(eq(leaseRequests.status, filter.status));
   if (filter.channel) parts.push(sql`${leaseRequests.attribution}->>'channel' = ${filter.channel}`);
   if (filter.campaign) parts.push(sql`${leaseRequests.attribution}->>'campaign' = ${filter.campaign}`);
+  if (filter.followUp === "vandaag") parts.push(followUpDue);
   if (filter.q) {
     const like = `%${escapeLike(filter.q)}%`;
     const digits = filter.q.replace(/\D/g, "");
@@ -218,13 +227,14 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
               Number,
             ),
             total: count(),
+            followUpDue: sql<number>`count(*) filter (where ${followUpDue})`.mapWith(Number),
           })
           .from(leaseRequests),
       ]);
       return {
         items,
         total: matching?.n ?? 0,
-        counts: counts ?? { unread: 0, bekeken: 0, gereageerd: 0, total: 0 },
+        counts: counts ?? { unread: 0, bekeken: 0, gereageerd: 0, total: 0, followUpDue: 0 },
       };
     },
 
@@ -247,17 +257,50 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       return row;
     },
 
+    /**
+     * Sets status and read flag; a status that changes is recorded with the admin who changed it
+     * (the lead's timeline), in the same transaction. Undefined when the request does not exist.
+     */
     async updateStatus(
       id: string,
       status: LeaseStatus,
       isRead: boolean,
+      changedBy: string,
     ): Promise<LeaseRequestRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [before] = await tx
+          .select({ status: leaseRequests.status })
+          .from(leaseRequests)
+          .where(eq(leaseRequests.id, id))
+          .for("update");
+        if (!before) return undefined;
+        const [row] = await tx
+          .update(leaseRequests)
+          .set({ status, isRead })
+          .where(eq(leaseRequests.id, id))
+          .returning();
+        if (before.status !== status)
+          await tx
+            .insert(statusChanges)
+            .values({ leaseRequestId: id, fromStatus: before.status, toStatus: status, changedBy });
+        return row;
+      });
+    },
+
+    /** Sets or clears "Opvolgen op"; undefined when the request does not exist. */
+    async setFollowUp(id: string, followUpOn: string | null): Promise<LeaseRequestRow | undefined> {
       const [row] = await db
         .update(leaseRequests)
-        .set({ status, isRead })
+        .set({ followUpOn })
         .where(eq(leaseRequests.id, id))
         .returning();
       return row;
+    },
+
+    /** How many requests are to be followed up today or earlier. */
+    async followUpsDue(): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(leaseRequests).where(followUpDue);
+      return row?.n ?? 0;
     },
 
     async delete(id: string): Promise<boolean> {

@@ -6,6 +6,7 @@ export interface OutboxRow {
   payload: Record<string, unknown>;
   requestId: string | null;
   traceContext: string | null;
+  createdAt: Date;
 }
 
 /**
@@ -21,7 +22,8 @@ export function outboxRepository(pool: Pool) {
       try {
         await client.query("BEGIN");
         const { rows } = await client.query<OutboxRow>(
-          `SELECT id, job_name AS "jobName", payload, request_id AS "requestId", trace_context AS "traceContext"
+          `SELECT id, job_name AS "jobName", payload, request_id AS "requestId", trace_context AS "traceContext",
+                  created_at AS "createdAt"
              FROM leads.outbox
             WHERE published_at IS NULL
             ORDER BY created_at

@@ -2,6 +2,7 @@ import {
   LeaseRequestExportQuery,
   LeaseRequestIdParam,
   LeaseRequestListQuery,
+  SetFollowUpBody,
   UpdateLeaseStatusBody,
 } from "@lease/contracts";
 import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
@@ -28,7 +29,14 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
 
   router.patch("/api/admin/lease-requests/{id}/status", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
-    ctx.body = await deps.leads.updateStatus(id, parseOr400(UpdateLeaseStatusBody, ctx.request.body));
+    const body = parseOr400(UpdateLeaseStatusBody, ctx.request.body);
+    ctx.body = await deps.leads.updateStatus(id, body, ctx.state.admin!.username);
+  });
+
+  router.put("/api/admin/lease-requests/{id}/follow-up", async (ctx) => {
+    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const { followUpOn } = parseOr400(SetFollowUpBody, ctx.request.body);
+    ctx.body = await deps.leads.setFollowUp(id, followUpOn);
   });
 
   router.delete("/api/admin/lease-requests/{id}", async (ctx) => {

@@ -1,4 +1,9 @@
-import { InternalContactMessage, InternalLeaseRequest, LeaseRequestIdParam } from "@lease/contracts";
+import {
+  InternalContactMessage,
+  InternalFollowUpsDue,
+  InternalLeaseRequest,
+  LeaseRequestIdParam,
+} from "@lease/contracts";
 import { contractRouter, parseOr400, requireInternal } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 
@@ -14,6 +19,11 @@ export function internalRoutes(deps: { leads: LeaseRequestsDomain; internalToken
   router.get("/internal/contact-messages/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = InternalContactMessage.parse(await deps.leads.getContact(id));
+  });
+
+  // The company's new-lead e-mail says how many requests are to be followed up.
+  router.get("/internal/follow-ups/due", async (ctx) => {
+    ctx.body = InternalFollowUpsDue.parse({ due: await deps.leads.followUpsDue() });
   });
 
   return router;

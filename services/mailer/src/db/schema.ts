@@ -59,5 +59,9 @@ export const outgoingEmails = mailer.table(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("outgoing_emails_status_idx").on(t.status, t.updatedAt)],
+  (t) => [
+    index("outgoing_emails_status_idx").on(t.status, t.updatedAt),
+    // The e-mails sent for one lease request (its timeline).
+    index("outgoing_emails_lease_request_idx").on(t.leaseRequestId),
+  ],
 );

@@ -98,15 +98,19 @@ export function emailsDomain(deps: {
   }
 
   return {
-    /** The newest `limit` e-mails of a folder and the counts over the whole folder. */
+    /**
+     * The newest `limit` e-mails of a folder and the counts over the whole folder; with a lease
+     * request, only the e-mails sent for it.
+     */
     async list(
       folder: EmailFolder,
       limit: number,
       before?: InboxCursor,
+      leaseRequestId?: string,
     ): Promise<{ items: EmailMessage[]; next: string | null; total: number; unread: number }> {
       const [page, counts] = await Promise.all([
-        deps.inbox.list(folder, limit, before),
-        deps.inbox.counts(folder),
+        deps.inbox.list(folder, limit, before, leaseRequestId),
+        deps.inbox.counts(folder, leaseRequestId),
       ]);
       return { ...page, ...counts };
     },

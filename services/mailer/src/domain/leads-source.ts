@@ -1,4 +1,9 @@
-import { InternalContactMessage, InternalLeaseRequest, type JobSource } from "@lease/contracts";
+import {
+  InternalContactMessage,
+  InternalFollowUpsDue,
+  InternalLeaseRequest,
+  type JobSource,
+} from "@lease/contracts";
 import { InternalCallError, createInternalClient } from "@lease/platform";
 import { renderContactMessage, renderLeaseRequest, type RenderedMail } from "./templates";
 
@@ -14,6 +19,8 @@ export interface SourceMessage {
 export interface LeadsSource {
   /** undefined when the lead or message no longer exists (deleted before the job ran). */
   find(source: JobSource, id: string, requestId?: string): Promise<SourceMessage | undefined>;
+  /** How many lease requests are to be followed up today or earlier (absent: not known). */
+  followUpsDue?(requestId?: string): Promise<number>;
 }
 
 export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsSource {
@@ -43,6 +50,9 @@ export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsS
         if (err instanceof InternalCallError && err.status === 404) return undefined;
         throw err;
       }
+    },
+    async followUpsDue(requestId) {
+      return (await call("/internal/follow-ups/due", InternalFollowUpsDue, { requestId })).due;
     },
   };
 }

@@ -116,6 +116,61 @@ export function renderContactMessage(msg: InternalContactMessage): RenderedMail 
   };
 }
 
+/**
+ * Where the admin panel shows a new lead: a quote request opens in the Lease Aanvragen tab
+ * (`?tab=aanvragen&lead=<id>`), a contact message in the inbox. The origin is the site's
+ * (PUBLIC_ORIGIN), else the company's website setting; undefined when neither is an http(s) URL.
+ */
+export function adminLeadLink(
+  source: "lease_request" | "contact_form",
+  id: string,
+  origins: (string | null | undefined)[],
+): string | undefined {
+  for (const candidate of origins) {
+    if (!candidate?.trim()) continue;
+    let origin: string;
+    try {
+      const url = new URL(candidate.trim());
+      if (url.protocol !== "https:" && url.protocol !== "http:") continue;
+      origin = url.origin;
+    } catch {
+      continue;
+    }
+    const query =
+      source === "lease_request"
+        ? new URLSearchParams({ tab: "aanvragen", lead: id })
+        : new URLSearchParams({ tab: "inbox" });
+    return `${origin}/admin?${query.toString()}`;
+  }
+  return undefined;
+}
+
+/** "Vandaag op te volgen: 3 aanvragen", for the company's notification; "" when none is due. */
+export function followUpsLine(due: number | undefined): string {
+  if (!due) return "";
+  return `Vandaag op te volgen: ${due} ${due === 1 ? "aanvraag" : "aanvragen"}`;
+}
+
+/** The company's notification with the link to the lead in the admin panel below the details. */
+export function withAdminLink(
+  mail: RenderedMail,
+  source: "lease_request" | "contact_form",
+  link?: string,
+  extra = "",
+): RenderedMail {
+  const label =
+    source === "lease_request" ? "Bekijk de aanvraag in het beheer" : "Bekijk het bericht in het beheer";
+  const lines = [link ? `${label}: ${link}` : "", extra].filter(Boolean);
+  if (lines.length === 0) return mail;
+  const text = `${mail.text}\n${lines.join("\n")}\n`;
+  const parts = [
+    link ? `<a href="${escapeHtml(link)}">${escapeHtml(label)}</a>` : "",
+    extra ? escapeHtml(extra) : "",
+  ].filter(Boolean);
+  const html = `${mail.html}<p style="font-family:Arial,sans-serif;font-size:14px">${parts.join("<br>")}</p>`;
+  return { subject: mail.subject, text, html };
+}
+
 export function renderTestEmail(company: PublicCompanySettings): RenderedMail {
   const text = `Dit is een test e-mail. De e-mailinstellingen van ${companyName(company)} werken.\n\n--\n${companyFooter(company)}\n`;
   return { subject: "Test e-mail", text, html: textToHtml(text) };

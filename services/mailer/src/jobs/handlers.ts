@@ -3,6 +3,7 @@ import type { JobName, JobSource } from "@lease/contracts";
 import type { Delivery } from "../domain/delivery";
 import type { LeadsSource, SourceMessage } from "../domain/leads-source";
 import { isConfigured, type MailSettingsSource } from "../domain/mail-settings";
+import { adminLeadLink, followUpsLine, withAdminLink } from "../domain/templates";
 import type { InboxRepository } from "../repositories/inbox";
 import type { OutgoingRepository } from "../repositories/outgoing";
 
@@ -12,6 +13,8 @@ export interface HandlerDeps {
   leads: LeadsSource;
   settings: MailSettingsSource;
   delivery: Delivery;
+  /** The site's origin (PUBLIC_ORIGIN) for the notification's link to the lead in the admin panel. */
+  publicOrigin?: string;
 }
 
 type SourceJob = { source: JobSource; sourceId: string };
@@ -43,20 +46,40 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
     });
   }
 
-  /** The company's notification: recorded once per source, then sent (claim-protected). */
-  async function notifyCompany(data: SourceJob, found: SourceMessage, settings: MailSettings, log: Logger) {
+  /**
+   * The company's notification, with a link to the lead in the admin panel and the day's follow-ups:
+   * recorded once per source, then sent (claim-protected). Off when the e-mail settings say so.
+   */
+  async function notifyCompany(
+    data: SourceJob,
+    found: SourceMessage,
+    settings: MailSettings,
+    requestId: string | undefined,
+    log: Logger,
+  ) {
     const to = settings.company.emailAddress?.trim() || settings.fromEmailAddress?.trim();
     if (!isConfigured(settings) || !to) {
       log.info(data, "company notification skipped: no provider key or sender configured");
       return;
     }
+    if (!settings.notifyCompanyEmail) {
+      log.info(data, "company notification skipped: turned off in the e-mail settings");
+      return;
+    }
+    const link = adminLeadLink(data.source, data.sourceId, [deps.publicOrigin, settings.company.website]);
+    // How many requests are due for follow-up; the e-mail goes without the line if leads cannot say.
+    const due = await deps.leads.followUpsDue?.(requestId).catch((err: Error) => {
+      log.warn({ err: err.message }, "follow-ups due unknown; notification without them");
+      return undefined;
+    });
+    const mail = withAdminLink(found.mail, data.source, link, followUpsLine(due));
     const row = await deps.outgoing.recordOnce({
       dedupeKey: notifyKey(data.source, data.sourceId),
       kind: "notification",
       toEmail: to,
-      subject: found.mail.subject,
-      textBody: found.mail.text,
-      htmlBody: found.mail.html,
+      subject: mail.subject,
+      textBody: mail.text,
+      htmlBody: mail.html,
       leaseRequestId: found.leaseRequestId,
     });
     await deps.delivery.deliver(row.id, log);
@@ -79,7 +102,7 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
       const settings = await deps.settings.get(requestId).catch((err: Error) => err);
       await logInbox(data, found, settings, log);
       if (settings instanceof Error) throw settings;
-      await notifyCompany(data, found, settings, log);
+      await notifyCompany(data, found, settings, requestId, log);
     },
 
     async "inbox.log"(data, { log, job }) {
@@ -93,7 +116,7 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
       const requestId = requestIdOf(job);
       const settings = await deps.settings.get(requestId);
       const found = await findSource(data, requestId, log);
-      if (found) await notifyCompany(data, found, settings, log);
+      if (found) await notifyCompany(data, found, settings, requestId, log);
     },
 
     async "mail.send"(data, { log }) {

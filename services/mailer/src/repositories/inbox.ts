@@ -46,9 +46,16 @@ type Row = {
   [K in keyof typeof columns]: K extends "sentAt" ? Date | null : unknown;
 } & { id: string; createdAt: Date; isRead: boolean; lastError: string | null };
 
-/** Sent mail is what the mailer sent for the admin (source "outgoing"); the inbox is everything else. */
-const inFolder = (folder: EmailFolder) =>
-  folder === "sent" ? eq(emailMessages.source, "outgoing") : ne(emailMessages.source, "outgoing");
+/**
+ * Sent mail is what the mailer sent for the admin (source "outgoing"); the inbox is everything else.
+ * With a lease request: only what was sent for it (needs the outgoing join).
+ */
+const inFolder = (folder: EmailFolder, leaseRequestId?: string) =>
+  leaseRequestId
+    ? and(eq(emailMessages.source, "outgoing"), eq(outgoingEmails.leaseRequestId, leaseRequestId))
+    : folder === "sent"
+      ? eq(emailMessages.source, "outgoing")
+      : ne(emailMessages.source, "outgoing");
 
 function toEmailMessage(row: Row): EmailMessage {
   return {
@@ -103,6 +110,7 @@ export function inboxRepository(db: Database) {
       folder: EmailFolder,
       limit: number,
       before?: InboxCursor,
+      leaseRequestId?: string,
     ): Promise<{ items: EmailMessage[]; next: string | null }> {
       const rows = await db
         .select({ ...columns, cursorAt })
@@ -110,7 +118,7 @@ export function inboxRepository(db: Database) {
         .leftJoin(outgoingEmails, joinOutgoing)
         .where(
           and(
-            inFolder(folder),
+            inFolder(folder, leaseRequestId),
             before
               ? sql`(${emailMessages.createdAt}, ${emailMessages.id}) < (${before.at}::timestamptz, ${before.id}::uuid)`
               : undefined,
@@ -127,14 +135,16 @@ export function inboxRepository(db: Database) {
     },
 
     /** Counts over a whole folder, in one statement. */
-    async counts(folder: EmailFolder): Promise<{ total: number; unread: number }> {
-      const [row] = await db
+    async counts(folder: EmailFolder, leaseRequestId?: string): Promise<{ total: number; unread: number }> {
+      const select = db
         .select({
           total: sql<number>`count(*)::int`,
           unread: sql<number>`(count(*) FILTER (WHERE NOT ${emailMessages.isRead}))::int`,
         })
-        .from(emailMessages)
-        .where(inFolder(folder));
+        .from(emailMessages);
+      const [row] = await (leaseRequestId ? select.innerJoin(outgoingEmails, joinOutgoing) : select).where(
+        inFolder(folder, leaseRequestId),
+      );
       return { total: row?.total ?? 0, unread: row?.unread ?? 0 };
     },
 

@@ -13,8 +13,8 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
   const router = contractRouter("mailer", requireAdmin(deps.session));
 
   router.get("/api/admin/emails", async (ctx) => {
-    const { folder, limit, before } = parseOr400(EmailListQuery, ctx.query);
-    const { items, next, total, unread } = await deps.emails.list(folder, limit, before);
+    const { folder, limit, before, leaseRequestId } = parseOr400(EmailListQuery, ctx.query);
+    const { items, next, total, unread } = await deps.emails.list(folder, limit, before, leaseRequestId);
     ctx.set(INBOX_TOTAL_HEADER, String(total));
     ctx.set(INBOX_UNREAD_HEADER, String(unread));
     if (next) ctx.set(INBOX_CURSOR_HEADER, next);

@@ -23,6 +23,7 @@ export const TEST_COMPANY: InternalMailSettings["company"] = {
 export const CONFIGURED: InternalMailSettings = {
   sendgridApiKey: "SG.test-key-0123456789",
   fromEmailAddress: "noreply@testlease.nl",
+  notifyCompanyEmail: true,
   company: TEST_COMPANY,
 };
 

@@ -38,6 +38,7 @@ export function toAdminCompanySettings(row: CompanySettingsRow, box: SecretBox):
     id: row.id,
     createdAt: row.createdAt.toISOString(),
     fromEmailAddress: row.fromEmailAddress,
+    notifyCompanyEmail: row.notifyCompanyEmail,
     sendgridApiKey: maskedKey(row, box),
   });
 }

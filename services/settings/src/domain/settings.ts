@@ -71,6 +71,7 @@ export function settingsDomain(deps: SettingsDeps) {
       return InternalMailSettings.parse({
         sendgridApiKey: decryptedApiKey(row, deps.box),
         fromEmailAddress: row.fromEmailAddress,
+        notifyCompanyEmail: row.notifyCompanyEmail,
         company: toPublicCompanySettings(row),
       });
     },

@@ -108,3 +108,28 @@ describe("live visitor connection (SPEC §4)", () => {
     expect(sockets).toHaveLength(1);
   });
 });
+
+describe("lead-created on the admin socket (issue 19)", () => {
+  it("hands each new lead to onLeadCreated and nothing else to it", () => {
+    const socket = new FakeSocket();
+    const leads: unknown[] = [];
+    const stop = startLiveConnection({
+      url: "ws://host/ws",
+      createSocket: () => socket,
+      onConnected: () => undefined,
+      onLeadCreated: (data) => leads.push(data),
+      log: () => undefined,
+    });
+    socket.open();
+    const lead = {
+      source: "lease_request",
+      id: "0b0e4f3e-8a51-4b8e-9f43-1f5c2d0e8a11",
+      at: "2026-11-26T10:00:00.000Z",
+    };
+    socket.send(update);
+    socket.send({ type: "lead-created", data: lead });
+    socket.send({ type: "lead-created", data: { ...lead, source: "telefoon" } });
+    expect(leads).toEqual([lead]);
+    stop();
+  });
+});

@@ -1,4 +1,9 @@
-import { ServerWsMessage, type MailOutcomeMessage, type VisitorUpdateMessage } from "@lease/contracts";
+import {
+  ServerWsMessage,
+  type LeadCreatedMessage,
+  type MailOutcomeMessage,
+  type VisitorUpdateMessage,
+} from "@lease/contracts";
 import { RETRY_AFTER_CLOSE_MS, RETRY_AFTER_THROW_MS } from "./live";
 
 type SocketLike = Pick<WebSocket, "close"> & {
@@ -13,6 +18,8 @@ export interface LiveConnectionOptions {
   onUpdate?: (data: VisitorUpdateMessage["data"]) => void;
   /** The mailer's answers for e-mails the admin sent (relayed on the same socket). */
   onMailOutcome?: (data: MailOutcomeMessage["data"]) => void;
+  /** A quote request or contact message just arrived. */
+  onLeadCreated?: (data: LeadCreatedMessage["data"]) => void;
   onConnected: (connected: boolean) => void;
   createSocket?: (url: string) => SocketLike;
   log?: (message: string, detail: unknown) => void;
@@ -20,7 +27,7 @@ export interface LiveConnectionOptions {
 
 /**
  * The admin WebSocket (SPEC §4, §7): reports connected / lost, hands each visitor-update to
- * onUpdate and each mail-outcome to onMailOutcome, and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
+ * onUpdate, each mail-outcome to onMailOutcome and each lead-created to onLeadCreated, and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
  * only logged. Returns a stop function.
  */
 export function startLiveConnection(options: LiveConnectionOptions): () => void {
@@ -47,6 +54,7 @@ export function startLiveConnection(options: LiveConnectionOptions): () => void 
       try {
         const message = ServerWsMessage.parse(JSON.parse(String(event.data)));
         if (message.type === "visitor-update") options.onUpdate?.(message.data);
+        else if (message.type === "lead-created") options.onLeadCreated?.(message.data);
         else options.onMailOutcome?.(message.data);
       } catch (error) {
         log("Live bezoekers: onbekend bericht", error);

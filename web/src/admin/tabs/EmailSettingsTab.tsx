@@ -69,6 +69,19 @@ export function EmailSettingsTab() {
   };
 
   const save = useMutation({ mutationFn: saveChanges });
+  // The notification switch is saved at once, apart from the key and sender above.
+  const notifySwitch = useMutation({
+    mutationFn: (on: boolean) => updateCompanySettings({ notifyCompanyEmail: on }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(ADMIN_KEYS.companySettings, saved);
+      notify({
+        title: "Opgeslagen",
+        description: `De melding per e-mail bij nieuwe aanvragen staat ${saved.notifyCompanyEmail ? "aan" : "uit"}.`,
+      });
+    },
+    onError: () =>
+      notify({ title: "Fout", description: "Kon e-mail instellingen niet opslaan", variant: "destructive" }),
+  });
   const test = useMutation({
     mutationFn: async () => {
       // The test uses the stored settings, so unsaved changes are saved first.
@@ -185,6 +198,27 @@ export function EmailSettingsTab() {
             onChange={(event) => setDraft({ ...current, fromEmailAddress: event.target.value })}
           />
         </SettingsField>
+      </div>
+      <div className="mt-6 border-t border-gray-200 pt-5">
+        <label htmlFor="notify-company" className="flex items-start gap-3">
+          <input
+            id="notify-company"
+            type="checkbox"
+            className="mt-1 h-4 w-4"
+            checked={notifySwitch.isPending ? notifySwitch.variables : settings.data.notifyCompanyEmail}
+            disabled={notifySwitch.isPending}
+            onChange={(event) => notifySwitch.mutate(event.target.checked)}
+          />
+          <span>
+            <span className="text-sm font-semibold text-gray-800">
+              Melding per e-mail bij nieuwe aanvragen
+            </span>
+            <span className="mt-1 block text-xs text-gray-600">
+              Het bedrijfsadres krijgt bij elke nieuwe lease aanvraag en elk contactbericht een e-mail met een
+              link naar de aanvraag in het beheer.
+            </span>
+          </span>
+        </label>
       </div>
       <p className="mt-6 text-sm text-gray-600">
         De opgeslagen API key wordt gemaskeerd getoond. Laat het veld ongewijzigd om de huidige key te

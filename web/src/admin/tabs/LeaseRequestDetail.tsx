@@ -4,6 +4,8 @@ import { adminButtonClass, Badge, Button, Panel } from "../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-status";
 import { LeadAttribution } from "./LeadAttribution";
+import { FollowUpField } from "./FollowUpField";
+import { LeadTimeline } from "./LeadTimeline";
 
 const ACTION_LABELS: Record<LeaseStatus, string> = {
   nieuw: "Markeer als Nieuw",
@@ -104,6 +106,8 @@ export function LeaseRequestDetail({
             Verwijderen
           </Button>
         </div>
+        <FollowUpField key={`opvolgen-${request.id}`} request={request} />
+        <LeadTimeline key={request.id} request={request} />
       </div>
     </Panel>
   );

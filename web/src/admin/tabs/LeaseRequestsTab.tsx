@@ -5,7 +5,8 @@ import {
   type LeaseRequest,
   type LeaseStatus,
 } from "@lease/contracts";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
 import { useNotice } from "../../components/notice";
@@ -14,16 +15,20 @@ import {
   deleteLeaseRequest,
   exportCsvUrl,
   fetchLeaseRequests,
+  findLeaseRequest,
   updateLeaseStatus,
   type LeaseRequestFilter,
 } from "../api";
 import { adminButtonClass, Badge, Button, Counter, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
+import { amsterdamToday, followUpBadge } from "../lib/follow-up";
 import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";
 import { CHANNEL_LABELS } from "./Breakdowns";
 import { LeaseRequestDetail } from "./LeaseRequestDetail";
 
 const PAGE_SIZE = 50;
+/** ?tab=aanvragen&lead=<id> opens that request (the company's notification e-mail links here). */
+export const LEAD_PARAM = "lead";
 
 const STATUS_FILTERS: { value: LeaseStatus | ""; label: string }[] = [
   { value: "", label: "Alle statussen" },
@@ -40,6 +45,7 @@ export function LeaseRequestsTab() {
     status: "",
     channel: "",
     campaign: "",
+    followUp: "",
     page: 1,
     pageSize: PAGE_SIZE,
   });
@@ -91,6 +97,41 @@ export function LeaseRequestsTab() {
     revealDetail(detailRef.current);
     if (!request.isRead) status.mutate({ id: request.id, ...markReadBody(request), silent: true });
   };
+
+  // A link to one request: open it once, then drop the parameter (a reload keeps the tab only).
+  const [params, setParams] = useSearchParams();
+  const linked = params.get(LEAD_PARAM);
+  const openRef = useRef(open);
+  openRef.current = open;
+  useEffect(() => {
+    if (!linked) return;
+    // Not cancelled when the parameter is dropped below: that is this very effect's doing.
+    findLeaseRequest(linked).then(
+      (request) => {
+        if (request) openRef.current(request);
+        else
+          notify({
+            title: "Niet Gevonden",
+            description: "Deze aanvraag bestaat niet meer.",
+            variant: "destructive",
+          });
+      },
+      (error: unknown) =>
+        notify({
+          title: "Fout",
+          description: userErrorMessage(error, "Kon de aanvraag niet laden"),
+          variant: "destructive",
+        }),
+    );
+    setParams(
+      (now) => {
+        const next = new URLSearchParams(now);
+        next.delete(LEAD_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [linked, notify, setParams]);
 
   const data = list.data;
   const counts = data?.counts;
@@ -198,6 +239,20 @@ export function LeaseRequestsTab() {
             <Button type="submit" variant="secondary">
               Zoeken
             </Button>
+            <Button
+              variant="secondary"
+              aria-pressed={filter.followUp === "vandaag"}
+              className={filter.followUp === "vandaag" ? "ring-2 ring-primary/40" : ""}
+              onClick={() =>
+                setFilter((current) => ({
+                  ...current,
+                  followUp: current.followUp === "vandaag" ? "" : "vandaag",
+                  page: 1,
+                }))
+              }
+            >
+              Vandaag opvolgen{counts ? ` (${counts.followUpDue})` : ""}
+            </Button>
           </form>
           {list.isPending ? (
             <LoadingText />
@@ -206,7 +261,7 @@ export function LeaseRequestsTab() {
               {userErrorMessage(list.error, "Kon de aanvragen niet laden")}
             </p>
           ) : data && data.items.length === 0 ? (
-            filter.q || filter.status || filter.channel || filter.campaign ? (
+            filter.q || filter.status || filter.followUp || filter.channel || filter.campaign ? (
               <div className="py-8 text-center text-gray-600" data-testid="no-matches">
                 <p>Geen lease aanvragen gevonden voor deze zoekopdracht.</p>
                 <Button
@@ -219,6 +274,7 @@ export function LeaseRequestsTab() {
                       ...current,
                       q: "",
                       status: "",
+                      followUp: "",
                       channel: "",
                       campaign: "",
                       page: 1,
@@ -319,8 +375,14 @@ function LeaseListItem({
           <span>{formatLeaseTerm(request.leaseTerm)}</span>
           <span>{request.contactNumber}</span>
           {request.duplicateOf && <Badge tone="blue">Mogelijk dubbel</Badge>}
+          {request.followUpOn && <FollowUpBadge day={request.followUpOn} />}
         </div>
       </button>
     </li>
   );
+}
+
+function FollowUpBadge({ day }: { day: string }) {
+  const badge = followUpBadge(day, amsterdamToday());
+  return <Badge tone={badge.tone}>{badge.label}</Badge>;
 }

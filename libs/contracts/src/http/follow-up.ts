@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { CalendarDate } from "./tracking";
+
+export const FOLLOW_UP_RANGE_MESSAGE = "Kies een datum tussen 2000 en 2100";
+
+export const SetFollowUpBody = z
+  .strictObject({
+    followUpOn: CalendarDate.refine(
+      // A malformed value already has its message; only a day is checked for its range.
+      (day) => !/^\d{4}-\d{2}-\d{2}$/.test(day) || (day >= "2000-01-01" && day < "2100-01-01"),
+      { error: FOLLOW_UP_RANGE_MESSAGE },
+    )
+      .nullable()
+      .describe('"Opvolgen op" as YYYY-MM-DD; null clears it'),
+  })
+  .describe("Set or clear a lease request's follow-up day");
+export type SetFollowUpBody = z.infer<typeof SetFollowUpBody>;
+
+/** leads → mailer: how many lease requests are to be followed up today or earlier. */
+export const InternalFollowUpsDue = z.object({ due: z.number().int().min(0) });
+export type InternalFollowUpsDue = z.infer<typeof InternalFollowUpsDue>;

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { IsoDateTime, Uuid } from "../entities/common";
+import { LeaseStatus } from "../entities/lease-request";
+
+/** A staff note is plain text of at most this many characters. */
+export const NOTE_MAX_LENGTH = 5000;
+export const NOTE_REQUIRED_MESSAGE = "Vul een notitie in";
+export const NOTE_TOO_LONG_MESSAGE = "Een notitie mag hoogstens 5.000 tekens zijn";
+
+export const NoteBody = z
+  .strictObject({
+    body: z
+      .string({ error: NOTE_REQUIRED_MESSAGE })
+      .trim()
+      .min(1, { error: NOTE_REQUIRED_MESSAGE })
+      .max(NOTE_MAX_LENGTH, { error: NOTE_TOO_LONG_MESSAGE })
+      .refine((body) => !body.includes("\0"), { error: "De notitie bevat een ongeldig teken" })
+      .describe("Plain text, at most 5,000 characters"),
+  })
+  .describe("A staff note on a lease request");
+export type NoteBody = z.infer<typeof NoteBody>;
+
+export const NoteIdParams = z.object({
+  id: z.uuid({ error: "Ongeldig id" }),
+  noteId: z.uuid({ error: "Ongeldig notitie-id" }),
+});
+export type NoteIdParams = z.infer<typeof NoteIdParams>;
+
+export const LeadNote = z
+  .object({
+    id: Uuid,
+    leaseRequestId: Uuid,
+    author: z.string().describe("Username of the admin who wrote it; only they may edit or delete it"),
+    body: z.string(),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime.nullable().describe("Null until edited"),
+  })
+  .describe("A staff note on a lease request");
+export type LeadNote = z.infer<typeof LeadNote>;
+
+export const LeadHistoryEntry = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("received"), at: IsoDateTime }).describe("The request arrived"),
+  z
+    .object({
+      kind: z.literal("status"),
+      at: IsoDateTime,
+      from: LeaseStatus.nullable(),
+      to: LeaseStatus,
+      by: z.string().describe("Username of the admin who changed it"),
+    })
+    .describe("A status change"),
+  z.object({ kind: z.literal("note"), at: IsoDateTime, note: LeadNote }).describe("A staff note"),
+]);
+export type LeadHistoryEntry = z.infer<typeof LeadHistoryEntry>;
+
+/** At most this many status changes and this many notes are returned (newest first). */
+export const LEAD_HISTORY_LIMIT = 500;
+
+export const LeadHistory = z
+  .object({
+    items: z
+      .array(LeadHistoryEntry)
+      .describe(
+        "Newest first: the receipt, status changes and notes; the e-mails sent to the lead come from GET /api/admin/emails?folder=sent&leaseRequestId=",
+      ),
+  })
+  .describe("A lease request's history");
+export type LeadHistory = z.infer<typeof LeadHistory>;

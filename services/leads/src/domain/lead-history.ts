@@ -1,0 +1,94 @@
+import {
+  LEAD_HISTORY_LIMIT,
+  type LeadHistory,
+  type LeadHistoryEntry,
+  type LeadNote,
+  type LeaseStatus,
+} from "@lease/contracts";
+import { forbidden, notFound } from "@lease/platform";
+import type { LeadHistoryRepository, LeadNoteRow } from "../repositories/lead-history";
+import type { LeaseRequestsRepository } from "../repositories/lease-requests";
+
+const LEAD_NOT_FOUND = "Lease aanvraag niet gevonden";
+const NOTE_NOT_FOUND = "Notitie niet gevonden";
+
+function toNote(row: LeadNoteRow): LeadNote {
+  return {
+    id: row.id,
+    leaseRequestId: row.leaseRequestId,
+    author: row.author,
+    body: row.body,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt ? row.updatedAt.toISOString() : null,
+  };
+}
+
+/** Newest first; at the same moment the receipt comes last (it is what everything follows). */
+export function newestFirst(items: LeadHistoryEntry[]): LeadHistoryEntry[] {
+  const rank = (entry: LeadHistoryEntry) => (entry.kind === "received" ? 1 : 0);
+  return [...items].sort((a, b) => (a.at === b.at ? rank(a) - rank(b) : a.at < b.at ? 1 : -1));
+}
+
+/** A lease request's timeline (receipt, status changes, notes) and the notes staff keep on it. */
+export function leadHistoryDomain(repo: LeadHistoryRepository, leads: LeaseRequestsRepository) {
+  /** The note as its author may change it: 404 when missing, 403 when another admin wrote it. */
+  async function ownNote(leaseRequestId: string, noteId: string, author: string, verb: string) {
+    const note = await repo.findNote(leaseRequestId, noteId);
+    if (!note) throw notFound(NOTE_NOT_FOUND);
+    if (note.author !== author) throw forbidden(`Alleen ${note.author} kan deze notitie ${verb}`);
+    return note;
+  }
+
+  return {
+    async history(leaseRequestId: string): Promise<LeadHistory> {
+      const lead = await leads.findById(leaseRequestId);
+      if (!lead) throw notFound(LEAD_NOT_FOUND);
+      const [changes, notes] = await Promise.all([
+        repo.statusChanges(leaseRequestId, LEAD_HISTORY_LIMIT),
+        repo.notes(leaseRequestId, LEAD_HISTORY_LIMIT),
+      ]);
+      return {
+        items: newestFirst([
+          { kind: "received", at: lead.createdAt.toISOString() },
+          ...changes.map((c): LeadHistoryEntry => ({
+            kind: "status",
+            at: c.changedAt.toISOString(),
+            from: (c.fromStatus as LeaseStatus | null) ?? null,
+            to: c.toStatus as LeaseStatus,
+            by: c.changedBy,
+          })),
+          ...notes.map((n): LeadHistoryEntry => ({
+            kind: "note",
+            at: n.createdAt.toISOString(),
+            note: toNote(n),
+          })),
+        ]),
+      };
+    },
+
+    async addNote(leaseRequestId: string, author: string, body: string): Promise<LeadNote> {
+      const row = await repo.addNote(leaseRequestId, author, body);
+      if (!row) throw notFound(LEAD_NOT_FOUND);
+      return toNote(row);
+    },
+
+    async updateNote(
+      leaseRequestId: string,
+      noteId: string,
+      author: string,
+      body: string,
+    ): Promise<LeadNote> {
+      await ownNote(leaseRequestId, noteId, author, "wijzigen");
+      const row = await repo.updateNote(leaseRequestId, noteId, author, body);
+      // Deleted between the check and the change.
+      if (!row) throw notFound(NOTE_NOT_FOUND);
+      return toNote(row);
+    },
+
+    async deleteNote(leaseRequestId: string, noteId: string, author: string): Promise<void> {
+      await ownNote(leaseRequestId, noteId, author, "verwijderen");
+      if (!(await repo.deleteNote(leaseRequestId, noteId, author))) throw notFound(NOTE_NOT_FOUND);
+    },
+  };
+}
+export type LeadHistoryDomain = ReturnType<typeof leadHistoryDomain>;

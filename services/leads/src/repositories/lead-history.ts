@@ -1,0 +1,85 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "@lease/platform";
+import { leadNotes, leaseRequests, statusChanges } from "../db/schema";
+
+export type StatusChangeRow = typeof statusChanges.$inferSelect;
+export type LeadNoteRow = typeof leadNotes.$inferSelect;
+
+/** A lease request's status changes and staff notes (the timeline's own rows). */
+export function leadHistoryRepository(db: Database) {
+  return {
+    async statusChanges(leaseRequestId: string, limit: number): Promise<StatusChangeRow[]> {
+      return db
+        .select()
+        .from(statusChanges)
+        .where(eq(statusChanges.leaseRequestId, leaseRequestId))
+        .orderBy(desc(statusChanges.changedAt))
+        .limit(limit);
+    },
+
+    async notes(leaseRequestId: string, limit: number): Promise<LeadNoteRow[]> {
+      return db
+        .select()
+        .from(leadNotes)
+        .where(eq(leadNotes.leaseRequestId, leaseRequestId))
+        .orderBy(desc(leadNotes.createdAt))
+        .limit(limit);
+    },
+
+    /** Undefined when the request does not exist (any more): the note is written only with it. */
+    async addNote(leaseRequestId: string, author: string, body: string): Promise<LeadNoteRow | undefined> {
+      const { rows } = await db.execute<{ id: string }>(sql`
+        INSERT INTO ${leadNotes} (lease_request_id, author, body)
+        SELECT ${leaseRequests.id}, ${author}, ${body} FROM ${leaseRequests} WHERE ${leaseRequests.id} = ${leaseRequestId}
+        RETURNING id`);
+      const id = rows[0]?.id;
+      return id ? this.findNote(leaseRequestId, id) : undefined;
+    },
+
+    async findNote(leaseRequestId: string, noteId: string): Promise<LeadNoteRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(leadNotes)
+        .where(and(eq(leadNotes.id, noteId), eq(leadNotes.leaseRequestId, leaseRequestId)))
+        .limit(1);
+      return row;
+    },
+
+    /** Changes the note only while `author` wrote it; undefined otherwise. */
+    async updateNote(
+      leaseRequestId: string,
+      noteId: string,
+      author: string,
+      body: string,
+    ): Promise<LeadNoteRow | undefined> {
+      const [row] = await db
+        .update(leadNotes)
+        .set({ body, updatedAt: new Date() })
+        .where(
+          and(
+            eq(leadNotes.id, noteId),
+            eq(leadNotes.leaseRequestId, leaseRequestId),
+            eq(leadNotes.author, author),
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    /** Deletes the note only while `author` wrote it; true when deleted. */
+    async deleteNote(leaseRequestId: string, noteId: string, author: string): Promise<boolean> {
+      const rows = await db
+        .delete(leadNotes)
+        .where(
+          and(
+            eq(leadNotes.id, noteId),
+            eq(leadNotes.leaseRequestId, leaseRequestId),
+            eq(leadNotes.author, author),
+          ),
+        )
+        .returning({ id: leadNotes.id });
+      return rows.length > 0;
+    },
+  };
+}
+export type LeadHistoryRepository = ReturnType<typeof leadHistoryRepository>;

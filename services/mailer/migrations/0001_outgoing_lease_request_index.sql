@@ -1,0 +1,1 @@
+CREATE INDEX "outgoing_emails_lease_request_idx" ON "mailer"."outgoing_emails" USING btree ("lease_request_id");

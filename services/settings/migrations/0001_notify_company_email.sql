@@ -1,0 +1,1 @@
+ALTER TABLE "settings"."company_settings" ADD COLUMN "notify_company_email" boolean DEFAULT true NOT NULL;

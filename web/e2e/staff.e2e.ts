@@ -1,0 +1,302 @@
+// Issue 19 against the real stack (gateway, services, PostgreSQL, Redis; SendGrid is the local
+// receiver): a quote reaches an open panel within 2 s with the e-mail that links to it, the e-mail
+// settings switch, and a lead's timeline with a note, a status change and a sent e-mail.
+import type { Page } from "playwright-core";
+import { expectAccessible } from "./axe";
+import { afterAll, assert, assertEqual, eventually, test } from "./harness";
+import { ADMIN_USERNAME, adminWorld, closeAdminWorld, type AdminWorld } from "./admin/world";
+import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
+
+afterAll(closeAdminWorld);
+
+const MAIL = {
+  key: "SG.staff-e2e-key-0123456789",
+  sender: "noreply@staff-e2e.nl",
+  company: "verkoop@staff-e2e.nl",
+};
+let staff: Page | null = null;
+
+async function signedIn(world: AdminWorld): Promise<Page> {
+  if (staff && !staff.isClosed()) {
+    await staff.goto(`${world.baseUrl}/admin`);
+    await staff.getByTestId("welkom").waitFor();
+    return staff;
+  }
+  const { page } = await world.open("/admin-login");
+  await signIn(page, ADMIN_USERNAME, world.password);
+  await page.getByTestId("welkom").waitFor();
+  await dismissNotice(page);
+  // A provider, the company's address and the site's own address (the origin of the e-mail's link).
+  const status = await page.evaluate(
+    (body) =>
+      fetch("/api/admin/company-settings", {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.status),
+    {
+      sendgridApiKey: MAIL.key,
+      fromEmailAddress: MAIL.sender,
+      emailAddress: MAIL.company,
+      website: world.baseUrl,
+      notifyCompanyEmail: true,
+    },
+  );
+  assertEqual(status, 200, "mail settings saved");
+  staff = page;
+  return page;
+}
+
+async function postLead(world: AdminWorld, email: string, companyName: string): Promise<string> {
+  const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: world.baseUrl },
+    body: JSON.stringify({
+      carUrl: "https://www.autoscout24.nl/aanbod/staff-e2e",
+      contactNumber: "0612121212",
+      email,
+      companyName,
+    }),
+  });
+  assertEqual(answer.status, 201, "quote accepted");
+  return ((await answer.json()) as { id: string }).id;
+}
+
+const unreadCount = (page: Page) =>
+  page.evaluate(() =>
+    fetch("/api/admin/lease-requests?pageSize=1")
+      .then((r) => r.json())
+      .then((body: { counts: { unread: number } }) => body.counts.unread),
+  );
+
+test("staff: a quote shows in the open panel within 2 s, on top, counted in the title, and its e-mail links to it", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen", exact: true }).waitFor();
+  const before = await unreadCount(page);
+  const email = `snel-${Date.now()}@staff-e2e.nl`;
+
+  const sent = Date.now();
+  const id = await postLead(world, email, "Snel Lease BV");
+  await page.getByTestId("notice").filter({ hasText: "Nieuwe Aanvraag" }).waitFor({ timeout: 2_000 });
+  const noticed = Date.now() - sent;
+  assert(noticed < 2_000, `the notice within 2 s (took ${noticed} ms)`);
+  await eventually(
+    async () => (await page.getByTestId("lease-item").first().innerText()).includes(email),
+    "the new lead on top of the list without a refresh",
+    2_000,
+  );
+  await eventually(
+    async () => (await page.title()) === `(${before + 1}) Lease Aanvragen | Beheer`,
+    "the unread count in the title",
+  );
+
+  const mail = await eventually(
+    () => world.receiver.accepted().find((m) => m.text.includes(id)),
+    "the company's e-mail at SendGrid",
+    15_000,
+  );
+  assert(mail, "the company's e-mail");
+  assertEqual(mail.to, [MAIL.company], "sent to the company");
+  const link = `${world.baseUrl}/admin?tab=aanvragen&lead=${id}`;
+  assert(mail.text.includes(`Bekijk de aanvraag in het beheer: ${link}`), "the text part links to the lead");
+  assert(mail.html.includes(`href="${link.replace(/&/g, "&amp;")}"`), "the html part links to the lead");
+
+  // The link opens that request in the panel (and, read now, it leaves the count).
+  await page.goto(link);
+  const detail = page.getByTestId("lease-detail");
+  await detail.getByRole("link", { name: email }).waitFor();
+  await eventually(() => !new URL(page.url()).searchParams.has("lead"), "the link's parameter is dropped");
+  assertEqual(new URL(page.url()).searchParams.get("tab"), "aanvragen", "the tab stays");
+  await eventually(async () => (await unreadCount(page)) === before, "opened, so read");
+  await eventually(
+    async () =>
+      (await page.title()).replace(/^\(\d+\) /, "") === "Lease Aanvragen | Beheer" &&
+      (before === 0 ? !(await page.title()).startsWith("(") : (await page.title()).startsWith(`(${before})`)),
+    "the title counts one fewer",
+  );
+});
+
+test("staff: the e-mail settings switch turns the company's e-mail about new requests off and on", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  await openTab(page, "E-mail Instellingen");
+  const toggle = page.getByLabel("Melding per e-mail bij nieuwe aanvragen");
+  assert(await toggle.isChecked(), "on by default");
+  await expectAccessible(page, "the e-mail settings with the notification switch");
+  await toggle.uncheck();
+  await expectNotice(page, "Opgeslagen", "staat uit");
+  await page.reload();
+  await page.getByTestId("welkom").waitFor();
+  assert(
+    !(await page.getByLabel("Melding per e-mail bij nieuwe aanvragen").isChecked()),
+    "stays off after a reload",
+  );
+
+  // Off: the inbox logs the quote, the company gets no e-mail about it.
+  const id = await postLead(world, `stil-${Date.now()}@staff-e2e.nl`, "Stil BV");
+  const [job] = await world.sql
+    .query<{ id: string }>(
+      "SELECT id FROM leads.outbox WHERE job_name = 'mail.notify-company' AND payload->>'sourceId' = $1",
+      [id],
+    )
+    .then((r) => r.rows);
+  assert(job, "the notify job was written");
+  await eventually(
+    async () =>
+      (
+        await world.sql.query(
+          "SELECT 1 FROM mailer.email_messages WHERE source = 'lease_request' AND source_id = $1",
+          [id],
+        )
+      ).rowCount === 1,
+    "the inbox entry",
+    15_000,
+  );
+  await page.getByLabel("Melding per e-mail bij nieuwe aanvragen").check();
+  await expectNotice(page, "Opgeslagen", "staat aan");
+  // A quote after switching on is mailed again; the one before never was.
+  const later = await postLead(world, `weer-${Date.now()}@staff-e2e.nl`, "Weer BV");
+  await eventually(
+    () => world.receiver.accepted().some((m) => m.text.includes(later)),
+    "mailed again",
+    15_000,
+  );
+  const outgoing = await world.sql.query("SELECT 1 FROM mailer.outgoing_emails WHERE lease_request_id = $1", [
+    id,
+  ]);
+  assertEqual(outgoing.rowCount, 0, "no e-mail recorded for the quote while off");
+});
+
+test("staff: a note, a status change and a sent e-mail on one timeline, newest first", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  const email = `tijdlijn-${Date.now()}@staff-e2e.nl`;
+  await postLead(world, email, "Tijdlijn BV");
+  await openTab(page, "Lease Aanvragen");
+  await page.getByTestId("lease-item").filter({ hasText: email }).first().waitFor();
+  await page.getByTestId("lease-item").filter({ hasText: email }).first().click();
+  const detail = page.getByTestId("lease-detail");
+  const timeline = detail.getByTestId("lead-timeline");
+  await timeline.getByText("Aanvraag ontvangen").waitFor();
+
+  // A note: refused empty, saved with text.
+  await detail.getByRole("button", { name: "Notitie opslaan" }).click();
+  await detail.getByText("Vul een notitie in").waitFor();
+  await detail.getByLabel("Notitie toevoegen").fill("Klant gebeld.\nWil een offerte voor 48 maanden.");
+  await detail.getByRole("button", { name: "Notitie opslaan" }).click();
+  await expectNotice(page, "Notitie Opgeslagen");
+  await timeline.getByText(`Notitie van ${ADMIN_USERNAME}`).waitFor();
+
+  // A status change, with who.
+  await detail.getByRole("button", { name: "Markeer als Gereageerd" }).click();
+  await timeline.getByText(`Status gewijzigd van Nieuw naar Gereageerd door ${ADMIN_USERNAME}`).waitFor();
+
+  // An e-mail sent to the lead from the compose window.
+  const context = page.context();
+  const [compose] = await Promise.all([
+    context.waitForEvent("page"),
+    detail.getByRole("button", { name: "E-mail Versturen" }).click(),
+  ]);
+  await compose.waitForURL(/\/email-compose\?requestId=/);
+  await eventually(
+    async () => (await compose.getByLabel("Aan").inputValue()) === email,
+    "the pre-filled recipient",
+    10_000,
+  );
+  await compose.getByLabel("Onderwerp").fill("Uw offerte van Tijdlijn");
+  await compose.getByLabel("Bericht").fill("Beste klant, in de bijlage vindt u de offerte.");
+  const closed = compose.waitForEvent("close", { timeout: 15_000 });
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  await closed;
+  await timeline.getByText(`E-mail verstuurd aan ${email}`).waitFor({ timeout: 15_000 });
+
+  const kinds = await timeline
+    .getByTestId("timeline-item")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-kind")));
+  assertEqual(kinds.join(","), "email,status,note,received", "one timeline, newest first");
+  await expectAccessible(page, "the lead detail with its timeline and follow-up field");
+
+  // The author edits and deletes the note.
+  await timeline.getByRole("button", { name: "Notitie bewerken" }).click();
+  await timeline.getByLabel("Notitie bewerken").fill("Klant gebeld, offerte verstuurd.");
+  await timeline.getByRole("button", { name: "Opslaan", exact: true }).click();
+  await timeline.getByText(`Notitie van ${ADMIN_USERNAME} (bewerkt)`).waitFor();
+  await timeline.getByText("Klant gebeld, offerte verstuurd.").waitFor();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await timeline.getByRole("button", { name: "Notitie verwijderen" }).click();
+  await expectNotice(page, "Notitie Verwijderd");
+  await eventually(async () => (await timeline.locator('[data-kind="note"]').count()) === 0, "the note gone");
+});
+
+test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is counted in the e-mail and the day's first visit", async () => {
+  const world = await adminWorld();
+  const page = await signedIn(world);
+  const email = `opvolgen-${Date.now()}@staff-e2e.nl`;
+  await postLead(world, email, "Opvolg BV");
+  const { rows } = await world.sql.query<{ yesterday: string; shown: string }>(
+    `SELECT to_char((now() AT TIME ZONE 'Europe/Amsterdam')::date - 1, 'YYYY-MM-DD') AS yesterday,
+            to_char((now() AT TIME ZONE 'Europe/Amsterdam')::date - 1, 'DD-MM-YYYY') AS shown`,
+  );
+  const { yesterday, shown } = rows[0]!;
+
+  await openTab(page, "Lease Aanvragen");
+  const item = page.getByTestId("lease-item").filter({ hasText: email }).first();
+  await item.click();
+  const detail = page.getByTestId("lease-detail");
+  await detail.getByLabel("Opvolgen op").fill(yesterday);
+  await detail.getByRole("button", { name: "Opvolgdatum opslaan" }).click();
+  await expectNotice(page, "Opvolgdatum Opgeslagen", `Opvolgen op ${shown}.`);
+  await item.getByText(`Opvolgen te laat (${shown})`).waitFor();
+  await expectAccessible(page, "the list with a follow-up badge");
+
+  const due = await page.evaluate(() =>
+    fetch("/api/admin/lease-requests?pageSize=1")
+      .then((r) => r.json())
+      .then((body: { counts: { followUpDue: number } }) => body.counts.followUpDue),
+  );
+  assert(due >= 1, "counted as due");
+  const filterButton = page.getByRole("button", { name: `Vandaag opvolgen (${due})` });
+  await filterButton.click();
+  assertEqual(await filterButton.getAttribute("aria-pressed"), "true", "the filter is on");
+  await eventually(
+    async () => (await page.getByTestId("lease-item").count()) === due,
+    "only the due ones listed",
+  );
+  await item.waitFor();
+  await filterButton.click();
+
+  // The company's e-mail about the next quote counts them.
+  const next = await postLead(world, `daarna-${Date.now()}@staff-e2e.nl`, "Daarna BV");
+  const mail = await eventually(
+    () => world.receiver.accepted().find((m) => m.text.includes(next)),
+    "the next quote's e-mail",
+    15_000,
+  );
+  assert(mail, "the next quote's e-mail");
+  assert(
+    mail.text.includes(`Vandaag op te volgen: ${due} ${due === 1 ? "aanvraag" : "aanvragen"}`),
+    "the e-mail counts the follow-ups due",
+  );
+
+  // The day's first visit in a browser names them, once.
+  const { page: fresh } = await world.open("/admin-login");
+  await signIn(fresh, ADMIN_USERNAME, world.password);
+  await fresh.getByTestId("welkom").waitFor();
+  await expectNotice(fresh, "Vandaag Opvolgen", "voor vandaag (of eerder) op opvolgen");
+  await dismissNotice(fresh);
+  await fresh.reload();
+  await fresh.getByTestId("welkom").waitFor();
+  await fresh.waitForTimeout(1_000);
+  assertEqual(
+    await fresh.getByTestId("notice").filter({ hasText: "Vandaag Opvolgen" }).count(),
+    0,
+    "not again the same day",
+  );
+
+  // Cleared again, so the other stories see no follow-ups.
+  await detail.getByRole("button", { name: "Wissen" }).click();
+  await expectNotice(page, "Opvolgdatum Opgeslagen", "De opvolgdatum is gewist.");
+  await eventually(async () => (await item.getByText(/Opvolgen/).count()) === 0, "no badge once cleared");
+});

@@ -1,0 +1,104 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { LeadCreatedEvent } from "@lease/contracts";
+import { useEffect, useRef } from "react";
+import { useNotice } from "../../components/notice";
+import { ADMIN_KEYS, fetchLeaseRequests } from "../api";
+import { amsterdamToday, followUpsDueText } from "./follow-up";
+import { liveSocketUrl } from "./live";
+import { startLiveConnection } from "./live-connection";
+
+/** How long a new lead waits for others before the lists are reloaded (well inside the 2 s). */
+export const RELOAD_COALESCE_MS = 250;
+
+/** The second part of the query key of a lead's sent e-mails (after ADMIN_KEYS.emails). */
+export const LEAD_EMAILS = "lease-request";
+
+/** The live notice for a lead that just arrived (SPEC §8 style: a title and one sentence). */
+export function leadNotice(event: Pick<LeadCreatedEvent, "source">): { title: string; description: string } {
+  return event.source === "lease_request"
+    ? { title: "Nieuwe Aanvraag", description: "Er is zojuist een nieuwe lease aanvraag binnengekomen." }
+    : {
+        title: "Nieuw Bericht",
+        description: "Er is zojuist een nieuw bericht via het contactformulier binnengekomen.",
+      };
+}
+
+/** "(2) Lease Aanvragen | Beheer": the unread count first, so it shows in a background browser tab. */
+export function dashboardTitle(label: string, unread: number | undefined): string {
+  return `${unread ? `(${unread}) ` : ""}${label} | Beheer`;
+}
+
+/**
+ * Speed to lead: while the panel is open, a new quote request or contact message (pushed on the
+ * admin WebSocket) shows a notice and reloads the lists it belongs in, so it appears on top without
+ * a refresh; after a lost connection the lists are reloaded once, for what arrived meanwhile. The
+ * mailer's outcomes on the same socket reload the e-mails on an open lead's timeline.
+ * Returns the number of unread lease requests, for the page title.
+ */
+export function useLeadAlerts(enabled: boolean): number | undefined {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+
+  useEffect(() => {
+    if (!enabled) return;
+    let wasConnected = false;
+    // A burst of leads reloads the lists once, RELOAD_COALESCE_MS after the first of them.
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const reload = () => {
+      pending ??= setTimeout(() => {
+        pending = undefined;
+        void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
+        void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.emails });
+      }, RELOAD_COALESCE_MS);
+    };
+    const stop = startLiveConnection({
+      url: liveSocketUrl(window.location),
+      onConnected: (connected) => {
+        if (connected && wasConnected) reload();
+        if (connected) wasConnected = true;
+      },
+      onLeadCreated: (event) => {
+        notify(leadNotice(event));
+        reload();
+      },
+      // An e-mail sent to a lead was answered by the provider: its timeline shows it (LeadTimeline).
+      onMailOutcome: () =>
+        void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEYS.emails, LEAD_EMAILS] }),
+    });
+    return () => {
+      clearTimeout(pending);
+      stop();
+    };
+  }, [enabled, notify, queryClient]);
+
+  const counts = useQuery({
+    queryKey: [...ADMIN_KEYS.leaseRequests, "counts"],
+    queryFn: () => fetchLeaseRequests({ q: "", status: "", channel: "", campaign: "", page: 1, pageSize: 1 }),
+    select: (answer) => answer.counts,
+    enabled,
+    staleTime: 0,
+  });
+
+  // The day's first visit to the panel (per browser) names the follow-ups due: decided on the first
+  // answer only, so a follow-up set meanwhile does not bring the notice up.
+  const due = counts.data?.followUpDue;
+  const decided = useRef(false);
+  useEffect(() => {
+    if (due === undefined || decided.current) return;
+    decided.current = true;
+    if (due === 0) return;
+    const today = amsterdamToday();
+    try {
+      if (window.localStorage.getItem(FOLLOW_UP_SHOWN_KEY) === today) return;
+      window.localStorage.setItem(FOLLOW_UP_SHOWN_KEY, today);
+    } catch {
+      return; // no storage: better no notice than one on every load
+    }
+    notify({ title: "Vandaag Opvolgen", description: followUpsDueText(due) });
+  }, [due, notify]);
+
+  return counts.data?.unread;
+}
+
+/** localStorage: the Amsterdam day the follow-up notice was last shown in this browser. */
+export const FOLLOW_UP_SHOWN_KEY = "beheer-opvolgen-getoond";
