@@ -181,9 +181,9 @@ describe("speed to lead", () => {
       const res = await quote("stil@klant.nl");
       const { id } = (await res.json()) as { id: string };
       await waitFor(() => socket.leads.find((l) => l.message.data.id === id), 2_000);
-      // The notify job ran to completion and decided not to send.
+      // The lead's mail job (inbox entry and notification) ran to completion and decided not to send.
       const { rows } = await sql.query<{ id: string; n: number }>(
-        "SELECT id FROM leads.outbox WHERE job_name = 'mail.notify-company' AND payload->>'sourceId' = $1",
+        "SELECT id FROM leads.outbox WHERE job_name = 'lead.received' AND payload->>'sourceId' = $1",
         [id],
       );
       await waitFor(

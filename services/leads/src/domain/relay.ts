@@ -22,18 +22,18 @@ export interface RelayOptions {
   /** How long a nudge waits so that inserts arriving together are published in one batch. */
   coalesceMs?: number;
   /**
-   * Told of the new leads among the rows just queued (one per lead: its `inbox.log` row), so open
+   * Told of the new leads among the rows just queued (one per lead: its `lead.received` row), so open
    * admin panels hear of them. Called before the rows are marked published: a failed mark announces
    * them again, which the panel takes as the same lead.
    */
   announce?: (events: LeadCreatedEvent[]) => Promise<void>;
 }
 
-/** The new leads a batch of outbox rows stands for: each lead writes exactly one `inbox.log` row. */
+/** The new leads a batch of outbox rows stands for: each lead writes exactly one `lead.received` row. */
 export function leadEvents(rows: OutboxRow[]): LeadCreatedEvent[] {
   const events: LeadCreatedEvent[] = [];
   for (const row of rows) {
-    if (row.jobName !== "inbox.log") continue;
+    if (row.jobName !== "lead.received") continue;
     const payload = row.payload as { source?: unknown; sourceId?: unknown };
     const source = JobSource.safeParse(payload.source);
     if (!source.success || typeof payload.sourceId !== "string") continue;
