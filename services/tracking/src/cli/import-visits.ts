@@ -92,9 +92,28 @@ export async function importVisits(
     await Promise.all(inFlight);
     if (failure) throw failure;
     await compactAll(pool);
+    if (summary.written > 0) await vacuumRollups(pool);
   } finally {
     await Promise.allSettled(inFlight);
     if (progress) clearInterval(progress);
   }
   return summary;
+}
+
+/**
+ * The tables a bulk import rewrites over and over (every batch adds sketch deltas, which compaction
+ * deletes and merges into updated sketches; every batch updates the same day and month rows) are
+ * left full of dead rows, and analytics reads then walk them until autovacuum comes by: after 90 M
+ * imported page views a 12-month read took 309 ms p50 through the API, against 75 ms over the same
+ * rollups freshly written. The import cleans up after itself instead.
+ */
+async function vacuumRollups(pool: Pool): Promise<void> {
+  const tables = await pool.query<{ name: string }>(
+    `SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'tracking' AND c.relkind = 'r' AND NOT c.relispartition
+       AND c.relname NOT LIKE 'legacy%' AND c.relname NOT IN ('page_views', 'visitors')`,
+  );
+  // One table at a time: VACUUM cannot run inside a transaction block, and a list would lock them all.
+  for (const { name } of tables.rows) await pool.query(`VACUUM (ANALYZE) ${name}`);
 }
