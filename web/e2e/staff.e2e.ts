@@ -138,7 +138,7 @@ test("staff: the e-mail settings switch turns the company's e-mail about new req
   const id = await postLead(world, `stil-${Date.now()}@staff-e2e.nl`, "Stil BV");
   const [job] = await world.sql
     .query<{ id: string }>(
-      "SELECT id FROM leads.outbox WHERE job_name = 'mail.notify-company' AND payload->>'sourceId' = $1",
+      "SELECT id FROM leads.outbox WHERE job_name = 'lead.received' AND payload->>'sourceId' = $1",
       [id],
     )
     .then((r) => r.rows);

@@ -27,7 +27,7 @@ export const companySettings = settings.table(
     /** AES-256-GCM, base64 of iv (12) + tag (16) + ciphertext; never the key in clear. */
     sendgridApiKeyEncrypted: text("sendgrid_api_key_encrypted"),
     fromEmailAddress: text("from_email_address"),
-    /** The company's e-mail about each new quote request and contact message (mail.notify-company). */
+    /** The company's e-mail about each new quote request and contact message (sent by the mailer's lead.received job). */
     notifyCompanyEmail: boolean("notify_company_email").notNull().default(true),
     facebookPixelId: text("facebook_pixel_id"),
     snapchatPixelId: text("snapchat_pixel_id"),

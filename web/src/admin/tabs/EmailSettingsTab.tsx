@@ -69,7 +69,10 @@ export function EmailSettingsTab() {
   };
 
   const save = useMutation({ mutationFn: saveChanges });
-  // The notification switch is saved at once, apart from the key and sender above.
+  // The notification switch is saved at once, apart from the key and sender above. The value clicked
+  // shows at once (state set in the click itself, so React never puts the old one back while the
+  // mutation is still starting), until the answer is in the cache; a failure shows the stored one.
+  const [notifyClicked, setNotifyClicked] = useState<boolean | null>(null);
   const notifySwitch = useMutation({
     mutationFn: (on: boolean) => updateCompanySettings({ notifyCompanyEmail: on }),
     onSuccess: (saved) => {
@@ -205,9 +208,13 @@ export function EmailSettingsTab() {
             id="notify-company"
             type="checkbox"
             className="mt-1 h-4 w-4"
-            checked={notifySwitch.isPending ? notifySwitch.variables : settings.data.notifyCompanyEmail}
+            checked={notifyClicked ?? settings.data.notifyCompanyEmail}
             disabled={notifySwitch.isPending}
-            onChange={(event) => notifySwitch.mutate(event.target.checked)}
+            onChange={(event) => {
+              const on = event.target.checked;
+              setNotifyClicked(on);
+              notifySwitch.mutate(on, { onSettled: () => setNotifyClicked(null) });
+            }}
           />
           <span>
             <span className="text-sm font-semibold text-gray-800">
