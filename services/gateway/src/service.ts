@@ -21,8 +21,12 @@ import { createStaticSite } from "./static";
 import { createWsProxy } from "./ws-proxy";
 import { csrfGuard, securityHeaders } from "./security";
 import { adminsRepository } from "./repositories/admins";
-import { authRoutes } from "./routes/auth";
+import { authRoutes, type AuthDeps } from "./routes/auth";
+import { accountRoutes } from "./routes/account";
+import { userRoutes } from "./routes/users";
 import { loginThrottle } from "./domain/login-throttle";
+import { loginTickets } from "./domain/login-tickets";
+import { secretBox } from "./domain/secret-box";
 
 export const GATEWAY_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -66,7 +70,7 @@ export async function startGateway(
     ctx.body = openApi;
   });
 
-  const router = authRoutes({
+  const authDeps: AuthDeps = {
     admins: adminsRepository(kit.db),
     session: kit.session,
     throttle: loginThrottle(kit.redis, kit.keys, {
@@ -76,9 +80,14 @@ export async function startGateway(
       baseLockMs: config.LOGIN_LOCK_MINUTES * 60_000,
       maxLockMs: config.LOGIN_MAX_LOCK_MINUTES * 60_000,
     }),
+    tickets: loginTickets(kit.redis, kit.keys),
+    secrets: secretBox(config.JWT_SECRET, "admin-totp-secret"),
     secureCookies: (ctx) => httpsSite || ctx.protocol === "https",
     clientIp: (ctx) => clientIp(ctx.req, trusted),
-  });
+  };
+  const publicHost = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).hostname : undefined;
+  // The name the authenticator app shows above the code.
+  const issuer = (ctx: Context) => `Beheer ${publicHost ?? ctx.hostname}`;
 
   /**
    * Everything that is not the gateway's own: proxy /api to the service that API_ROUTES names for
@@ -130,7 +139,7 @@ export async function startGateway(
       httpsOnly: httpsSite,
       logger: kit.logger,
     }),
-    routes: [own, router],
+    routes: [own, authRoutes(authDeps), accountRoutes(authDeps, { issuer }), userRoutes(authDeps)],
     traceFromHeaders: false,
     outer: [securityHeaders(httpsSite)],
     before: [csrfGuard(config.PUBLIC_ORIGIN), routeRequest],
