@@ -1,7 +1,8 @@
 // Issue 19.4 against the real stack: a second admin created in "Gebruikers" with a one-time
 // password, signing in with it and choosing an own password, changing it (the other session
 // ends), turning on two-factor sign-in with the QR code's secret and signing in with a code; then
-// disabled by the first admin, which ends the second admin's session at once.
+// disabled by the first admin, which ends the second admin's session at once, removed, and all of it
+// in the audit log ("Logboek").
 import type { Page } from "playwright-core";
 import { totpCode } from "../../services/gateway/src/domain/totp";
 import { expectAccessible } from "./axe";
@@ -129,4 +130,18 @@ test("team: a second admin with a one-time password, an own password, a password
   await colleagueRow.getByRole("button", { name: `Verwijderen: ${COLLEAGUE}` }).click();
   await expectNotice(admin, "Verwijderd");
   await eventually(async () => (await row(admin, COLLEAGUE).count()) === 0, "the colleague's row is gone");
+
+  // The audit log names who did what, filtered by action.
+  await openTab(admin, "Logboek");
+  await admin.getByLabel("Actie", { exact: true }).selectOption("admin.removed");
+  await admin
+    .getByTestId("logboek-regel")
+    .filter({ hasText: "Beheerder verwijderd" })
+    .filter({ hasText: COLLEAGUE })
+    .waitFor();
+  assertEqual(await admin.getByTestId("logboek-regel").count(), 1, "only the removal");
+  await admin.getByLabel("Actie", { exact: true }).selectOption("");
+  await admin.getByLabel("Beheerder", { exact: true }).fill(COLLEAGUE);
+  await admin.getByTestId("logboek-regel").filter({ hasText: "Tweestapsverificatie aangezet" }).waitFor();
+  await expectAccessible(admin, "Logboek");
 });

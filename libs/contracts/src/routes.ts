@@ -4,6 +4,7 @@ import { AdminCompanySettings, PublicCompanySettings } from "./entities/company-
 import { EmailMessageList } from "./entities/email-message";
 import { ThemeSettings } from "./entities/theme-settings";
 import { AdminSession, LoginBody } from "./http/auth";
+import { AuditLogPage, AuditLogQuery } from "./http/audit-log";
 import {
   AdminAccount,
   AdminUser,
@@ -178,6 +179,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Turn two-factor sign-in off (current password required)",
     request: { body: TotpDisableBody },
     responses: { 200: { description: "Off", schema: AdminAccount } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/audit-log",
+    service: "gateway",
+    auth: "admin",
+    summary: "The audit log, newest first (sign-ins and admin account changes; kept two years)",
+    request: { query: AuditLogQuery },
+    responses: { 200: { description: "A page of entries", schema: AuditLogPage } },
   },
   {
     method: "GET",

@@ -24,6 +24,8 @@ import { adminsRepository } from "./repositories/admins";
 import { authRoutes, type AuthDeps } from "./routes/auth";
 import { accountRoutes } from "./routes/account";
 import { userRoutes } from "./routes/users";
+import { auditRoutes } from "./routes/audit";
+import { auditRepository } from "./repositories/audit";
 import { loginThrottle } from "./domain/login-throttle";
 import { loginTickets } from "./domain/login-tickets";
 import { secretBox } from "./domain/secret-box";
@@ -82,6 +84,7 @@ export async function startGateway(
     }),
     tickets: loginTickets(kit.redis, kit.keys),
     secrets: secretBox(config.JWT_SECRET, "admin-totp-secret"),
+    audit: auditRepository(kit.db),
     secureCookies: (ctx) => httpsSite || ctx.protocol === "https",
     clientIp: (ctx) => clientIp(ctx.req, trusted),
   };
@@ -131,6 +134,16 @@ export async function startGateway(
     return next();
   }
 
+  // The audit log keeps two years: pruned at start and daily (any replica may; it is idempotent).
+  const prune = () =>
+    authDeps.audit.prune().then(
+      (removed) => removed > 0 && kit.logger.info({ removed }, "audit log pruned"),
+      (err: Error) => kit.logger.warn({ err: err.message }, "audit log not pruned"),
+    );
+  void prune();
+  const pruning = setInterval(() => void prune(), 24 * 60 * 60_000);
+  pruning.unref();
+
   const running = await startService(kit, {
     fastPath: beaconPath({
       batcher: beacons,
@@ -139,7 +152,13 @@ export async function startGateway(
       httpsOnly: httpsSite,
       logger: kit.logger,
     }),
-    routes: [own, authRoutes(authDeps), accountRoutes(authDeps, { issuer }), userRoutes(authDeps)],
+    routes: [
+      own,
+      authRoutes(authDeps),
+      accountRoutes(authDeps, { issuer }),
+      userRoutes(authDeps),
+      auditRoutes(authDeps),
+    ],
     traceFromHeaders: false,
     outer: [securityHeaders(httpsSite)],
     before: [csrfGuard(config.PUBLIC_ORIGIN), routeRequest],
@@ -152,6 +171,7 @@ export async function startGateway(
     }),
     onStop: [
       async () => {
+        clearInterval(pruning);
         await Promise.all(Object.values(upstreams).map((u) => u.close()));
       },
     ],

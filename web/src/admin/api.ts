@@ -4,6 +4,7 @@ import {
   AdminAccount,
   AdminUser,
   AdminUserList,
+  AuditLogPage,
   CreatedAdminUser,
   LoginResponse,
   RecoveryCodes,
@@ -52,6 +53,7 @@ export const ADMIN_KEYS = {
   analytics: ["/api/admin/analytics"],
   account: ["/api/admin/account"],
   users: ["/api/admin/users"],
+  auditLog: ["/api/admin/audit-log"],
 } as const;
 
 /** Signed in, or the next step (an authenticator code, an own password) with its ticket. */
@@ -70,6 +72,18 @@ export const confirmTotp = (code: string) =>
 export const disableTotp = (currentPassword: string) =>
   call(AdminAccount, "POST", "/api/admin/account/totp/disable", { currentPassword });
 
+/** A page of the audit log; `before` is the last entry's time of the previous page. */
+export const fetchAuditLog = (filter: {
+  action?: string;
+  actor?: string;
+  before?: string;
+  limit?: number;
+}) => {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter))
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  return call(AuditLogPage, "GET", `/api/admin/audit-log?${params.toString()}`);
+};
 export const fetchUsers = () => call(AdminUserList, "GET", "/api/admin/users");
 export const createUser = (username: string) =>
   call(CreatedAdminUser, "POST", "/api/admin/users", { username });

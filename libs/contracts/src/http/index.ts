@@ -10,3 +10,4 @@ export * from "./internal";
 export * from "./lead-history";
 export * from "./follow-up";
 export * from "./admin-users";
+export * from "./audit-log";

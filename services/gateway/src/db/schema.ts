@@ -24,6 +24,22 @@ export const admins = gateway.table("admins", {
   totpLastStep: bigint("totp_last_step", { mode: "number" }),
 });
 
+/** Who did what when (sign-ins, admin account changes); kept two years (AUDIT_RETENTION_DAYS). */
+export const auditLog = gateway.table(
+  "audit_log",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    at: timestamp("at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target"),
+    detail: text("detail"),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_actor_at_idx").on(t.actor, t.at)],
+);
+
 /** One-time recovery codes for two-factor sign-in, stored as SHA-256 hashes. */
 export const adminRecoveryCodes = gateway.table(
   "admin_recovery_codes",

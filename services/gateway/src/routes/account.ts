@@ -26,6 +26,7 @@ import { matchTotp, newRecoveryCode, newTotpSecret, otpauthUri, recoveryCodeHash
 import {
   ACCOUNT_DISABLED_MESSAGE,
   SAME_PASSWORD_MESSAGE,
+  audited,
   setSessionCookie,
   tooManyAttempts,
   type AuthDeps,
@@ -95,6 +96,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: (ctx: Context) => 
     const { token } = await issueSession(deps.session, admin.username);
     setSessionCookie(ctx, deps.secureCookies(ctx), token, SESSION_TTL_SECONDS);
     ctx.state.log.info({ username: admin.username, outcome: "password_changed" }, "admin account");
+    await audited(deps, ctx, { actor: admin.username, action: "account.password_changed" });
     ctx.body = AdminSession.parse({ admin: { username: admin.username } });
   });
 
@@ -124,6 +126,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: (ctx: Context) => 
     if (!(await deps.admins.enableTotp(admin.id, step, codes.map(recoveryCodeHash))))
       throw new HttpError(409, "conflict", TOTP_ALREADY_ON_MESSAGE);
     ctx.state.log.info({ username: admin.username, outcome: "totp_enabled" }, "admin account");
+    await audited(deps, ctx, { actor: admin.username, action: "account.totp_enabled" });
     ctx.body = RecoveryCodes.parse({ codes });
   });
 
@@ -133,6 +136,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: (ctx: Context) => 
     await checkCurrentPassword(ctx, admin, body.currentPassword);
     await deps.admins.disableTotp(admin.id);
     ctx.state.log.info({ username: admin.username, outcome: "totp_disabled" }, "admin account");
+    await audited(deps, ctx, { actor: admin.username, action: "account.totp_disabled" });
     ctx.body = await account((await deps.admins.findById(admin.id)) ?? admin);
   });
 

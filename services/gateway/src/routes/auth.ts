@@ -22,6 +22,7 @@ import {
   type SessionDeps,
 } from "@lease/platform";
 import type { AdminRow, AdminsRepository } from "../repositories/admins";
+import type { AuditRecord, AuditRepository } from "../repositories/audit";
 import { dummyPasswordHash, hashPassword, newPasswordProblem, verifyPassword } from "../domain/passwords";
 import type { LoginThrottle } from "../domain/login-throttle";
 import type { LoginStep, LoginTickets } from "../domain/login-tickets";
@@ -35,6 +36,7 @@ export interface AuthDeps {
   tickets: LoginTickets;
   /** Opens the admins' sealed TOTP secrets. */
   secrets: SecretBox;
+  audit: AuditRepository;
   secureCookies: (ctx: Context) => boolean;
   clientIp: (ctx: Context) => string;
 }
@@ -63,6 +65,15 @@ export function tooManyAttempts(seconds: number): HttpError {
   );
 }
 
+/** Writes an audit log entry; a failure to write is logged, the change it describes stands. */
+export async function audited(deps: Pick<AuthDeps, "audit">, ctx: Context, entry: AuditRecord) {
+  try {
+    await deps.audit.record(entry);
+  } catch (err) {
+    ctx.state.log.error({ action: entry.action, err: (err as Error).message }, "audit log entry not written");
+  }
+}
+
 const loginExpired = () => new HttpError(401, "login_expired", LOGIN_EXPIRED_MESSAGE);
 const accountDisabled = () => new HttpError(403, "account_disabled", ACCOUNT_DISABLED_MESSAGE);
 
@@ -80,6 +91,7 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
   async function finish(ctx: Context, admin: AdminRow, generation: number, step: string) {
     const { token } = await issueSession(deps.session, admin.username, generation);
     await deps.admins.recordLogin(admin.id);
+    await audited(deps, ctx, { actor: admin.username, action: "login.success", detail: step });
     setSessionCookie(ctx, deps.secureCookies(ctx), token, SESSION_TTL_SECONDS);
     ctx.state.log.info(audit(ctx, admin.username, "success", step), "admin login");
     ctx.body = AdminSession.parse({ admin: { username: admin.username } });

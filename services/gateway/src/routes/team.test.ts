@@ -10,11 +10,17 @@ import {
   type RunningService,
   type SessionDeps,
 } from "@lease/platform";
-import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
 import { startGateway } from "../service";
 import { adminsRepository } from "../repositories/admins";
 import { totpCode } from "../domain/totp";
-import { connectRedis, createAdmin, sessionDepsFor, type TestResponse } from "../test-support";
+import {
+  connectRedis,
+  createAdmin,
+  gatewayOnlyEnv,
+  sessionDepsFor,
+  type TestResponse,
+} from "../test-support";
 
 // The team (issue 19.4) over HTTP against real Postgres and Redis: admins managed by admins, a
 // one-time password replaced at the first sign-in, one's own password change ending the other
@@ -86,16 +92,7 @@ async function activeUser(username: string, password: string): Promise<{ id: str
 
 beforeAll(async () => {
   db = await createTestDatabase("gwteam");
-  const dead = `http://127.0.0.1:${await freePort()}`;
-  env = testEnv({
-    DATABASE_URL: db.url,
-    LEADS_URL: dead,
-    SETTINGS_URL: dead,
-    TRACKING_URL: dead,
-    MAILER_URL: dead,
-    WEB_DIST_DIR: "/nonexistent",
-    TRUSTED_PROXIES: "127.0.0.1",
-  });
+  env = await gatewayOnlyEnv(db.url, { TRUSTED_PROXIES: "127.0.0.1" });
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line));

@@ -18,7 +18,7 @@ import {
 } from "@lease/platform";
 import type { AdminRow, GuardedChange } from "../repositories/admins";
 import { hashPassword } from "../domain/passwords";
-import type { AuthDeps } from "./auth";
+import { audited, type AuthDeps } from "./auth";
 
 export const NO_SUCH_ADMIN_MESSAGE = "Deze beheerder bestaat niet (meer)";
 const REFUSALS = {
@@ -65,6 +65,7 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
     });
     if (!row) throw new HttpError(409, "conflict", `Er bestaat al een beheerder "${username}"`);
     ctx.state.log.info({ by: ctx.state.admin!.username, username, outcome: "admin_created" }, "admin users");
+    await audited(deps, ctx, { actor: ctx.state.admin!.username, action: "admin.created", target: username });
     ctx.status = 201;
     ctx.body = CreatedAdminUser.parse({ user: toAdminUser(row), oneTimePassword });
   });
@@ -84,6 +85,11 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
       },
       "admin users",
     );
+    await audited(deps, ctx, {
+      actor: ctx.state.admin!.username,
+      action: disabled ? "admin.disabled" : "admin.enabled",
+      target: result.row.username,
+    });
     ctx.body = toAdminUser(result.row);
   });
 
@@ -96,6 +102,11 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
       { by: ctx.state.admin!.username, username: result.row.username, outcome: "admin_removed" },
       "admin users",
     );
+    await audited(deps, ctx, {
+      actor: ctx.state.admin!.username,
+      action: "admin.removed",
+      target: result.row.username,
+    });
     ctx.status = 204;
   });
 
