@@ -101,7 +101,8 @@ async function main() {
   console.log(`
 [start] The site is up: ${urls.gateway}
         Admin panel:    ${urls.gateway}/admin-login  (user from the line "Created admin" above on the first start,
-                        or manage admins in another terminal: npm run admin -- create USER | reset-password USER)
+                        then the tab "Gebruikers" for the team and two-factor sign-in, or in another terminal:
+                        npm run admin -- create USER | reset-password USER | reset-totp USER)
         API document:   ${urls.gateway}/api/openapi.json
         Metrics:        ${SERVICES.map((s) => `${s.name} http://127.0.0.1:${s.metricsPort}/metrics`).join(", ")}
         Press Ctrl-C to stop.`);

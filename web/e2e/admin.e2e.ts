@@ -91,7 +91,7 @@ test("admin: signs in and lands on the dashboard's Analytics tab with a welcome 
   await page.keyboard.press("ArrowRight");
   assertEqual(await selected(), "Lease Aanvragen", "ArrowRight selects the next tab");
   await page.keyboard.press("End");
-  assertEqual(await selected(), "Social Media Pixels", "End selects the last tab");
+  assertEqual(await selected(), "Logboek", "End selects the last tab");
   await page.keyboard.press("ArrowRight");
   assertEqual(await selected(), "Analytics", "ArrowRight wraps to the first tab");
   assertEqual(

@@ -21,8 +21,14 @@ import { createStaticSite } from "./static";
 import { createWsProxy } from "./ws-proxy";
 import { csrfGuard, securityHeaders } from "./security";
 import { adminsRepository } from "./repositories/admins";
-import { authRoutes } from "./routes/auth";
+import { authRoutes, type AuthDeps } from "./routes/auth";
+import { accountRoutes } from "./routes/account";
+import { userRoutes } from "./routes/users";
+import { auditRoutes } from "./routes/audit";
+import { auditRepository } from "./repositories/audit";
 import { loginThrottle } from "./domain/login-throttle";
+import { loginTickets } from "./domain/login-tickets";
+import { secretBox } from "./domain/secret-box";
 
 export const GATEWAY_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -66,7 +72,7 @@ export async function startGateway(
     ctx.body = openApi;
   });
 
-  const router = authRoutes({
+  const authDeps: AuthDeps = {
     admins: adminsRepository(kit.db),
     session: kit.session,
     throttle: loginThrottle(kit.redis, kit.keys, {
@@ -76,9 +82,15 @@ export async function startGateway(
       baseLockMs: config.LOGIN_LOCK_MINUTES * 60_000,
       maxLockMs: config.LOGIN_MAX_LOCK_MINUTES * 60_000,
     }),
+    tickets: loginTickets(kit.redis, kit.keys),
+    secrets: secretBox(config.JWT_SECRET, "admin-totp-secret"),
+    audit: auditRepository(kit.db),
     secureCookies: (ctx) => httpsSite || ctx.protocol === "https",
     clientIp: (ctx) => clientIp(ctx.req, trusted),
-  });
+  };
+  const publicHost = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).hostname : undefined;
+  // The name the authenticator app shows above the code.
+  const issuer = (ctx: Context) => `Beheer ${publicHost ?? ctx.hostname}`;
 
   /**
    * Everything that is not the gateway's own: proxy /api to the service that API_ROUTES names for
@@ -122,6 +134,16 @@ export async function startGateway(
     return next();
   }
 
+  // The audit log keeps two years: pruned at start and daily (any replica may; it is idempotent).
+  const prune = () =>
+    authDeps.audit.prune().then(
+      (removed) => removed > 0 && kit.logger.info({ removed }, "audit log pruned"),
+      (err: Error) => kit.logger.warn({ err: err.message }, "audit log not pruned"),
+    );
+  void prune();
+  const pruning = setInterval(() => void prune(), 24 * 60 * 60_000);
+  pruning.unref();
+
   const running = await startService(kit, {
     fastPath: beaconPath({
       batcher: beacons,
@@ -130,7 +152,13 @@ export async function startGateway(
       httpsOnly: httpsSite,
       logger: kit.logger,
     }),
-    routes: [own, router],
+    routes: [
+      own,
+      authRoutes(authDeps),
+      accountRoutes(authDeps, { issuer }),
+      userRoutes(authDeps),
+      auditRoutes(authDeps),
+    ],
     traceFromHeaders: false,
     outer: [securityHeaders(httpsSite)],
     before: [csrfGuard(config.PUBLIC_ORIGIN), routeRequest],
@@ -143,6 +171,7 @@ export async function startGateway(
     }),
     onStop: [
       async () => {
+        clearInterval(pruning);
         await Promise.all(Object.values(upstreams).map((u) => u.close()));
       },
     ],

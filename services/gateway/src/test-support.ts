@@ -14,7 +14,7 @@ import {
   type Redis,
   type SessionDeps,
 } from "@lease/platform";
-import { baseRedisUrl } from "@lease/platform/testing";
+import { baseRedisUrl, freePort, testEnv } from "@lease/platform/testing";
 import { hashPassword } from "./domain/passwords";
 import { adminsRepository } from "./repositories/admins";
 
@@ -23,6 +23,23 @@ import { adminsRepository } from "./repositories/admins";
 // Test bodies are checked field by field with expect(); typing each answer adds nothing there.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TestResponse = Omit<Response, "json"> & { json(): Promise<any> };
+
+/** The gateway alone on a test database: every service it routes to is an address nobody answers. */
+export async function gatewayOnlyEnv(
+  databaseUrl: string,
+  extra: Record<string, string> = {},
+): Promise<NodeJS.ProcessEnv> {
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  return testEnv({
+    DATABASE_URL: databaseUrl,
+    LEADS_URL: dead,
+    SETTINGS_URL: dead,
+    TRACKING_URL: dead,
+    MAILER_URL: dead,
+    WEB_DIST_DIR: "/nonexistent",
+    ...extra,
+  });
+}
 
 export async function connectRedis(): Promise<Redis> {
   const redis = createRedis(baseRedisUrl(), "commands", createLogger("test", "silent"));

@@ -11,6 +11,8 @@ import { InboxTab } from "./tabs/InboxTab";
 import { LeaseRequestsTab } from "./tabs/LeaseRequestsTab";
 import { PixelsTab } from "./tabs/PixelsTab";
 import { ThemeSettingsTab } from "./tabs/ThemeSettingsTab";
+import { UsersTab } from "./tabs/UsersTab";
+import { AuditLogTab } from "./tabs/AuditLogTab";
 import type { LoginState } from "./lib/session";
 import { dashboardTitle, useLeadAlerts } from "./lib/use-lead-alerts";
 
@@ -22,6 +24,8 @@ const TABS = [
   { id: "email", label: "E-mail Instellingen", Panel: EmailSettingsTab },
   { id: "inbox", label: "E-mail Inbox", Panel: InboxTab },
   { id: "pixels", label: "Social Media Pixels", Panel: PixelsTab },
+  { id: "gebruikers", label: "Gebruikers", Panel: UsersTab },
+  { id: "logboek", label: "Logboek", Panel: AuditLogTab },
 ] as const;
 type TabId = (typeof TABS)[number]["id"];
 

@@ -1,15 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { LOGIN_FAILED_MESSAGE } from "@lease/contracts";
+import { LOGIN_FAILED_MESSAGE, NEW_PASSWORD_MIN_LENGTH, type LoginResponse } from "@lease/contracts";
 import { useEffect, useState, type FormEvent } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
-import { ADMIN_KEYS, fetchMe, login } from "./api";
+import { ADMIN_KEYS, fetchMe, fieldErrors, login, loginWithCode, loginWithNewPassword } from "./api";
 import { Button, SettingsField, TEXT_INPUT } from "./components/ui";
 import { returnPath, sessionExpired } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";
 export const PASSWORD_REQUIRED = "Wachtwoord is verplicht";
+export const CODE_REQUIRED = "Vul de code in";
+export const PASSWORDS_DIFFER = "De wachtwoorden zijn niet gelijk";
+export const NEW_PASSWORD_TOO_SHORT = `Het wachtwoord moet minimaal ${NEW_PASSWORD_MIN_LENGTH} tekens hebben`;
+
+/** The step after a right password: an authenticator code, or an own password instead of a one-time one. */
+type NextStep = Extract<LoginResponse, { next: string }>;
 
 export default function AdminLoginPage() {
   const navigate = useNavigate();
@@ -28,20 +34,25 @@ export default function AdminLoginPage() {
     if (signedIn) navigate(target, { replace: true });
   }, [signedIn, target, navigate]);
 
-  const mutation = useMutation({
-    mutationFn: login,
-    onSuccess: (session) => {
-      queryClient.setQueryData(ADMIN_KEYS.me, session);
-      notify({ title: "Succesvol ingelogd", description: "Je bent nu ingelogd als admin." });
-    },
-    onError: (error) => {
-      notify({
-        title: "Inloggen mislukt",
-        description: userErrorMessage(error, LOGIN_FAILED_MESSAGE),
-        variant: "destructive",
-      });
-    },
-  });
+  const [step, setStep] = useState<NextStep | null>(null);
+  const signedInNow = (answer: LoginResponse) => {
+    if ("next" in answer) {
+      setStep(answer);
+      return;
+    }
+    queryClient.setQueryData(ADMIN_KEYS.me, answer);
+    notify({ title: "Succesvol ingelogd", description: "Je bent nu ingelogd als admin." });
+  };
+  const failed = (error: unknown) => {
+    // An expired or used-up sign-in starts over at the password.
+    if (/^401: .*login_expired/.test(error instanceof Error ? error.message : "")) setStep(null);
+    notify({
+      title: "Inloggen mislukt",
+      description: userErrorMessage(error, LOGIN_FAILED_MESSAGE),
+      variant: "destructive",
+    });
+  };
+  const mutation = useMutation({ mutationFn: login, onSuccess: signedInNow, onError: failed });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -55,6 +66,17 @@ export default function AdminLoginPage() {
   };
 
   const pending = mutation.isPending;
+  if (step) {
+    return (
+      <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">
+        {step.next === "totp" ? (
+          <CodeStep ticket={step.ticket} onAnswer={signedInNow} onError={failed} />
+        ) : (
+          <NewPasswordStep ticket={step.ticket} onAnswer={signedInNow} onError={failed} />
+        )}
+      </main>
+    );
+  }
   return (
     <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">
       <form
@@ -107,5 +129,128 @@ export default function AdminLoginPage() {
         </Button>
       </form>
     </main>
+  );
+}
+
+const STEP_FORM =
+  "w-full max-w-sm space-y-5 rounded-card border border-gray-200 bg-white p-6 shadow-sm sm:p-8";
+
+interface StepProps {
+  ticket: string;
+  onAnswer: (answer: LoginResponse) => void;
+  onError: (error: unknown) => void;
+}
+
+/** Two-factor sign-in: the authenticator's code, or one of the recovery codes. */
+function CodeStep({ ticket, onAnswer, onError }: StepProps) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string>();
+  const mutation = useMutation({
+    mutationFn: (value: string) => loginWithCode(ticket, value),
+    onSuccess: onAnswer,
+    onError: (failure) => {
+      setCode("");
+      onError(failure);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = code.replace(/\s/g, "");
+    setError(value ? undefined : CODE_REQUIRED);
+    if (value) mutation.mutate(value);
+  };
+  return (
+    <form onSubmit={submit} noValidate className={STEP_FORM} aria-labelledby="code-titel">
+      <h1 id="code-titel" className="text-center text-2xl font-bold text-gray-900">
+        Tweestapsverificatie
+      </h1>
+      <p className="text-sm text-gray-700">
+        Vul de code uit je authenticator-app in. Telefoon niet bij de hand? Gebruik een van je herstelcodes.
+      </p>
+      <SettingsField id="code" label="Verificatiecode" error={error}>
+        <input
+          id="code"
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="text"
+          autoFocus
+          className={TEXT_INPUT}
+          value={code}
+          disabled={mutation.isPending}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? "code-fout" : undefined}
+          onChange={(event) => setCode(event.target.value)}
+        />
+      </SettingsField>
+      <Button type="submit" className="w-full py-3" disabled={mutation.isPending}>
+        {mutation.isPending ? "Controleren..." : "Bevestigen"}
+      </Button>
+    </form>
+  );
+}
+
+/** After a one-time password: the admin chooses their own before the panel opens. */
+function NewPasswordStep({ ticket, onAnswer, onError }: StepProps) {
+  const [password, setPassword] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [errors, setErrors] = useState<{ newPassword?: string; repeat?: string }>({});
+  const mutation = useMutation({
+    mutationFn: () => loginWithNewPassword(ticket, password),
+    onSuccess: onAnswer,
+    onError: (failure) => {
+      const fields = fieldErrors(failure);
+      if (fields.newPassword) setErrors({ newPassword: fields.newPassword });
+      else onError(failure);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const next = {
+      newPassword: password.length < NEW_PASSWORD_MIN_LENGTH ? NEW_PASSWORD_TOO_SHORT : undefined,
+      repeat: repeat !== password ? PASSWORDS_DIFFER : undefined,
+    };
+    setErrors(next);
+    if (!next.newPassword && !next.repeat) mutation.mutate();
+  };
+  return (
+    <form onSubmit={submit} noValidate className={STEP_FORM} aria-labelledby="nieuw-titel">
+      <h1 id="nieuw-titel" className="text-center text-2xl font-bold text-gray-900">
+        Kies je wachtwoord
+      </h1>
+      <p className="text-sm text-gray-700">
+        Je bent ingelogd met een eenmalig wachtwoord. Kies nu een eigen wachtwoord van minimaal{" "}
+        {NEW_PASSWORD_MIN_LENGTH} tekens.
+      </p>
+      <SettingsField id="new-password" label="Nieuw wachtwoord" error={errors.newPassword}>
+        <input
+          id="new-password"
+          type="password"
+          autoComplete="new-password"
+          autoFocus
+          className={TEXT_INPUT}
+          value={password}
+          disabled={mutation.isPending}
+          aria-invalid={Boolean(errors.newPassword)}
+          aria-describedby={errors.newPassword ? "new-password-fout" : undefined}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+      </SettingsField>
+      <SettingsField id="repeat-password" label="Herhaal nieuw wachtwoord" error={errors.repeat}>
+        <input
+          id="repeat-password"
+          type="password"
+          autoComplete="new-password"
+          className={TEXT_INPUT}
+          value={repeat}
+          disabled={mutation.isPending}
+          aria-invalid={Boolean(errors.repeat)}
+          aria-describedby={errors.repeat ? "repeat-password-fout" : undefined}
+          onChange={(event) => setRepeat(event.target.value)}
+        />
+      </SettingsField>
+      <Button type="submit" className="w-full py-3" disabled={mutation.isPending}>
+        {mutation.isPending ? "Opslaan..." : "Opslaan en inloggen"}
+      </Button>
+    </form>
   );
 }

@@ -1,6 +1,14 @@
 // The admin panel's calls (SPEC §7), each answer parsed with its contracts schema.
 import {
   ActiveVisitorList,
+  AdminAccount,
+  AdminUser,
+  AdminUserList,
+  AuditLogPage,
+  CreatedAdminUser,
+  LoginResponse,
+  RecoveryCodes,
+  TotpSetup,
   Analytics,
   AdminCompanySettings,
   AdminSession,
@@ -43,9 +51,46 @@ export const ADMIN_KEYS = {
   visitorStats: ["/api/admin/visitor-stats"],
   activeVisitors: ["/api/admin/active-visitors"],
   analytics: ["/api/admin/analytics"],
+  account: ["/api/admin/account"],
+  users: ["/api/admin/users"],
+  auditLog: ["/api/admin/audit-log"],
 } as const;
 
-export const login = (body: LoginBody) => call(AdminSession, "POST", "/api/admin/login", body);
+/** Signed in, or the next step (an authenticator code, an own password) with its ticket. */
+export const login = (body: LoginBody) => call(LoginResponse, "POST", "/api/admin/login", body);
+export const loginWithCode = (ticket: string, code: string) =>
+  call(LoginResponse, "POST", "/api/admin/login/totp", { ticket, code });
+export const loginWithNewPassword = (ticket: string, newPassword: string) =>
+  call(AdminSession, "POST", "/api/admin/login/new-password", { ticket, newPassword });
+
+export const fetchAccount = () => call(AdminAccount, "GET", "/api/admin/account");
+export const changePassword = (currentPassword: string, newPassword: string) =>
+  call(AdminSession, "PUT", "/api/admin/account/password", { currentPassword, newPassword });
+export const startTotpSetup = () => call(TotpSetup, "POST", "/api/admin/account/totp/setup");
+export const confirmTotp = (code: string) =>
+  call(RecoveryCodes, "POST", "/api/admin/account/totp/confirm", { code });
+export const disableTotp = (currentPassword: string) =>
+  call(AdminAccount, "POST", "/api/admin/account/totp/disable", { currentPassword });
+
+/** A page of the audit log; `before` is the last entry's time of the previous page. */
+export const fetchAuditLog = (filter: {
+  action?: string;
+  actor?: string;
+  before?: string;
+  limit?: number;
+}) => {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter))
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  return call(AuditLogPage, "GET", `/api/admin/audit-log?${params.toString()}`);
+};
+export const fetchUsers = () => call(AdminUserList, "GET", "/api/admin/users");
+export const createUser = (username: string) =>
+  call(CreatedAdminUser, "POST", "/api/admin/users", { username });
+export const setUserDisabled = (id: string, disabled: boolean) =>
+  call(AdminUser, "PATCH", `/api/admin/users/${encodeURIComponent(id)}`, { disabled });
+export const removeUser = (id: string) =>
+  apiRequest<unknown>("DELETE", `/api/admin/users/${encodeURIComponent(id)}`);
 export const fetchMe = () => call(AdminSession, "GET", "/api/admin/me");
 export const logout = () => apiRequest<unknown>("POST", "/api/admin/logout");
 

@@ -9,3 +9,5 @@ export * from "./settings";
 export * from "./internal";
 export * from "./lead-history";
 export * from "./follow-up";
+export * from "./admin-users";
+export * from "./audit-log";

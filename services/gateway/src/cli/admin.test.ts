@@ -183,6 +183,21 @@ describe("admin CLI", () => {
     expect(await stored("admin")).toBeDefined();
   });
 
+  it("reset-totp turns two-factor sign-in off (a lost phone), recovery codes included", async () => {
+    const repo = adminsRepository(createDatabase(pool));
+    const admin = (await stored("admin"))!;
+    await repo.setPendingTotp(admin.id, "v1.sealed");
+    expect(await repo.enableTotp(admin.id, 1, ["a", "b"])).toBe(true);
+    expect(await repo.recoveryCodesLeft(admin.id)).toBe(2);
+    const res = await run(["reset-totp", "admin"]);
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('Two-factor sign-in of "admin" is off');
+    const after = (await stored("admin"))!;
+    expect([after.totpSecret, after.totpEnabledAt]).toEqual([null, null]);
+    expect(await repo.recoveryCodesLeft(admin.id)).toBe(0);
+    expect((await run(["reset-totp", "niemand"])).code).toBe(1);
+  });
+
   it("shows the usage for an unknown command or a bad username", async () => {
     expect((await run(["drop", "beheerder"])).code).toBe(2);
     expect((await run(["create", "met spatie"], "nieuw-wachtwoord-2024\n")).code).toBe(2);

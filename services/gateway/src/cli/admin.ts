@@ -15,16 +15,20 @@ import {
   redactUrl,
   withTimeout,
 } from "@lease/platform";
+import { ADMIN_USERNAME_PATTERN } from "@lease/contracts";
 import { adminsRepository, type AdminsRepository } from "../repositories/admins";
 import { hashPassword, newPasswordProblem } from "../domain/passwords";
 import { GATEWAY_MIGRATIONS } from "../service";
 
 // Admin accounts: `npm run admin -- create USER`, `reset-password USER` (password from a prompt
-// or stdin), `delete USER`, and `ensure-first` (used by npm start: creates the first admin when
-// none exists). reset-password and delete end every session of that admin at once (in Redis).
+// or stdin), `delete USER`, `reset-totp USER` (two-factor sign-in off, for a lost phone without
+// recovery codes) and `ensure-first` (used by npm start: creates the first admin when none
+// exists). reset-password and delete end every session of that admin at once (in Redis). The team
+// is managed in the admin panel too ("Gebruikers": create with a one-time password, disable, remove).
 
-const USAGE = "usage: npm run admin -- create USER | reset-password USER | delete USER | ensure-first";
-const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
+const USAGE =
+  "usage: npm run admin -- create USER | reset-password USER | delete USER | reset-totp USER | ensure-first";
+const USERNAME = ADMIN_USERNAME_PATTERN;
 const logger = createLogger("admin-cli", "warn");
 
 interface SessionStore {
@@ -123,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (
-      !["create", "reset-password", "delete"].includes(command ?? "") ||
+      !["create", "reset-password", "delete", "reset-totp"].includes(command ?? "") ||
       !username ||
       !USERNAME.test(username)
     ) {
@@ -131,6 +135,16 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (command === "delete") return await deleteAdmin(admins, username);
+    if (command === "reset-totp") {
+      const admin = await admins.findByUsername(username);
+      if (!admin) {
+        console.error(`no admin "${username}"`);
+        return 1;
+      }
+      await admins.disableTotp(admin.id);
+      console.log(`Two-factor sign-in of "${username}" is off; they sign in with their password alone.`);
+      return 0;
+    }
     const password = await readPassword();
     const problem = newPasswordProblem(password);
     if (problem) {
@@ -163,12 +177,17 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function deleteAdmin(admins: AdminsRepository, username: string): Promise<number> {
-  if (!(await admins.findByUsername(username))) {
+  const admin = await admins.findByUsername(username);
+  if (!admin) {
     console.error(`no admin "${username}"`);
     return 1;
   }
   if ((await admins.count()) <= 1) {
     console.error(`"${username}" is the only admin; create another one first`);
+    return 1;
+  }
+  if (!admin.disabledAt && (await admins.activeCount()) <= 1) {
+    console.error(`"${username}" is the only active admin; enable or create another one first`);
     return 1;
   }
   const store = await connectSessionStore();

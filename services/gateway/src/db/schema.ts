@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { pgSchema, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, pgSchema, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const gateway = pgSchema("gateway");
 
@@ -11,4 +11,47 @@ export const admins = gateway.table("admins", {
   /** argon2id encoded hash, never the password itself. */
   password: text("password").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Set by another admin: a disabled admin cannot sign in (and their sessions have ended). */
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  /** A one-time password from the panel: the admin chooses their own at the next sign-in. */
+  mustChangePassword: boolean("must_change_password").notNull().default(false),
+  lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+  /** The TOTP secret, AES-256-GCM encrypted (domain/secret-box.ts); null without two-factor sign-in. */
+  totpSecret: text("totp_secret"),
+  /** Null while the secret is only being set up (not yet confirmed with a first code). */
+  totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+  /** The 30-second step of the last code accepted: a code is never accepted twice. */
+  totpLastStep: bigint("totp_last_step", { mode: "number" }),
 });
+
+/** Who did what when (sign-ins, admin account changes); kept two years (AUDIT_RETENTION_DAYS). */
+export const auditLog = gateway.table(
+  "audit_log",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    at: timestamp("at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target"),
+    detail: text("detail"),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_actor_at_idx").on(t.actor, t.at)],
+);
+
+/** One-time recovery codes for two-factor sign-in, stored as SHA-256 hashes. */
+export const adminRecoveryCodes = gateway.table(
+  "admin_recovery_codes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    adminId: uuid("admin_id")
+      .notNull()
+      .references(() => admins.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("admin_recovery_codes_admin_idx").on(t.adminId)],
+);

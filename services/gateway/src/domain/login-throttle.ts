@@ -91,6 +91,19 @@ return 0
 `;
 
 /**
+ * The password was right but a second factor follows: the password's attempt is given back (pair,
+ * address, username), while the pair's earlier failures stay. Each wrong code then counts as one
+ * failure, however often the right password is sent in between, and the owner signing in from a
+ * fresh address during a distributed attack still reaches the code step.
+ */
+const PASSED_LUA = `${SHARED_LUA}
+giveBack(KEYS[1])
+giveBack(KEYS[4])
+giveBack(KEYS[7])
+return 0
+`;
+
+/**
  * Brute-force brake for admin sign-in, kept in Redis so every gateway replica shares it. An
  * "address" is an IPv4 address or an IPv6 /64 (addressBlock).
  *
@@ -104,7 +117,7 @@ return 0
  *   failures (the owner's) still gets its password checked, so the owner is never locked out.
  * - An attempt is counted before its password is checked, so a burst of parallel guesses cannot
  *   slip past a limit; a success clears the pair and the username and gives the address its
- *   attempt back.
+ *   attempt back. With two-factor sign-in the code is such an attempt too (passed, then begin).
  */
 export function loginThrottle(redis: Redis, keys: Keyspace, options: Partial<ThrottleOptions> = {}) {
   const o = { ...DEFAULT_THROTTLE, ...options };
@@ -137,6 +150,10 @@ export function loginThrottle(redis: Redis, keys: Keyspace, options: Partial<Thr
     /** The reserved attempt failed; the pair or address is locked when it reached its limit. */
     async failed(username: string, ip: string): Promise<void> {
       await run(FAILED_LUA, username, ip);
+    },
+    /** The reserved attempt passed its first factor; the second one is checked as a new attempt. */
+    async passed(username: string, ip: string): Promise<void> {
+      await run(PASSED_LUA, username, ip);
     },
     /** The reserved attempt succeeded. */
     async succeeded(username: string, ip: string): Promise<void> {

@@ -1,35 +1,179 @@
-import { count, eq } from "drizzle-orm";
+import { and, asc, count, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "@lease/platform";
-import { admins } from "../db/schema";
+import { adminRecoveryCodes, admins } from "../db/schema";
 
 export type AdminRow = typeof admins.$inferSelect;
 
+/** Why a disable or removal was refused: the acting admin themself, or the last active admin. */
+export type GuardedChange =
+  { ok: true; row: AdminRow } | { ok: false; reason: "not_found" | "self" | "last_active" };
+
 export function adminsRepository(db: Database) {
+  /**
+   * A disable or removal, one at a time (an advisory lock), so two admins disabling each other at
+   * once cannot leave no active admin. Refuses the acting admin and the last active admin.
+   */
+  const guarded = (
+    actor: string,
+    id: string,
+    change: (tx: Database, row: AdminRow) => Promise<AdminRow | undefined>,
+  ): Promise<GuardedChange> =>
+    db.transaction(async (tx): Promise<GuardedChange> => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('gateway:admins'))`);
+      const [row] = await tx.select().from(admins).where(eq(admins.id, id)).limit(1);
+      if (!row) return { ok: false, reason: "not_found" };
+      if (row.username === actor) return { ok: false, reason: "self" };
+      if (!row.disabledAt) {
+        const [others] = await tx
+          .select({ n: count() })
+          .from(admins)
+          .where(and(isNull(admins.disabledAt), ne(admins.id, id)));
+        if ((others?.n ?? 0) === 0) return { ok: false, reason: "last_active" };
+      }
+      const changed = await change(tx as unknown as Database, row);
+      return changed ? { ok: true, row: changed } : { ok: false, reason: "not_found" };
+    });
+
   return {
     async findByUsername(username: string): Promise<AdminRow | undefined> {
       const rows = await db.select().from(admins).where(eq(admins.username, username)).limit(1);
       return rows[0];
     },
+    async findById(id: string): Promise<AdminRow | undefined> {
+      const rows = await db.select().from(admins).where(eq(admins.id, id)).limit(1);
+      return rows[0];
+    },
+    /** Every admin by username (a team: tens of rows at most, bounded by who may create them). */
+    list(): Promise<AdminRow[]> {
+      return db.select().from(admins).orderBy(asc(admins.username)).limit(1000);
+    },
     async count(): Promise<number> {
       const [row] = await db.select({ n: count() }).from(admins);
       return row?.n ?? 0;
     },
-    async create(username: string, passwordHash: string): Promise<AdminRow> {
-      const [row] = await db.insert(admins).values({ username, password: passwordHash }).returning();
-      if (!row) throw new Error("insert returned nothing");
+    async activeCount(): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(admins).where(isNull(admins.disabledAt));
+      return row?.n ?? 0;
+    },
+    /** undefined when the username is taken. */
+    async create(
+      username: string,
+      passwordHash: string,
+      opts: { mustChangePassword?: boolean } = {},
+    ): Promise<AdminRow | undefined> {
+      const [row] = await db
+        .insert(admins)
+        .values({ username, password: passwordHash, mustChangePassword: opts.mustChangePassword ?? false })
+        .onConflictDoNothing({ target: admins.username })
+        .returning();
       return row;
     },
+    /** A new password chosen by the admin (or set by the CLI): no longer a one-time one. */
     async setPassword(username: string, passwordHash: string): Promise<boolean> {
       const rows = await db
         .update(admins)
-        .set({ password: passwordHash })
+        .set({ password: passwordHash, mustChangePassword: false })
         .where(eq(admins.username, username))
         .returning({ id: admins.id });
       return rows.length > 0;
     },
+    async recordLogin(id: string): Promise<void> {
+      await db.update(admins).set({ lastLoginAt: new Date() }).where(eq(admins.id, id));
+    },
     async remove(username: string): Promise<boolean> {
       const rows = await db.delete(admins).where(eq(admins.username, username)).returning({ id: admins.id });
       return rows.length > 0;
+    },
+    setDisabled(actor: string, id: string, disabled: boolean): Promise<GuardedChange> {
+      if (!disabled) {
+        return db
+          .update(admins)
+          .set({ disabledAt: null })
+          .where(eq(admins.id, id))
+          .returning()
+          .then(([row]): GuardedChange => (row ? { ok: true, row } : { ok: false, reason: "not_found" }));
+      }
+      return guarded(actor, id, async (tx, row) => {
+        if (row.disabledAt) return row;
+        const [changed] = await tx
+          .update(admins)
+          .set({ disabledAt: new Date() })
+          .where(eq(admins.id, id))
+          .returning();
+        return changed;
+      });
+    },
+    removeById(actor: string, id: string): Promise<GuardedChange> {
+      return guarded(actor, id, async (tx) => {
+        const [removed] = await tx.delete(admins).where(eq(admins.id, id)).returning();
+        return removed;
+      });
+    },
+
+    /** A new, not yet confirmed authenticator secret (sealed); refused while one is enabled. */
+    async setPendingTotp(id: string, sealedSecret: string): Promise<boolean> {
+      const rows = await db
+        .update(admins)
+        .set({ totpSecret: sealedSecret, totpEnabledAt: null, totpLastStep: null })
+        .where(and(eq(admins.id, id), isNull(admins.totpEnabledAt)))
+        .returning({ id: admins.id });
+      return rows.length > 0;
+    },
+    /** Confirmed: two-factor sign-in is on, with fresh recovery codes (their hashes). */
+    async enableTotp(id: string, step: number, recoveryCodeHashes: string[]): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(admins)
+          .set({ totpEnabledAt: new Date(), totpLastStep: step })
+          .where(and(eq(admins.id, id), isNull(admins.totpEnabledAt), sql`${admins.totpSecret} IS NOT NULL`))
+          .returning({ id: admins.id });
+        if (rows.length === 0) return false;
+        await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, id));
+        await tx
+          .insert(adminRecoveryCodes)
+          .values(recoveryCodeHashes.map((codeHash) => ({ adminId: id, codeHash })));
+        return true;
+      });
+    },
+    async disableTotp(id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(admins)
+          .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null })
+          .where(eq(admins.id, id));
+        await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, id));
+      });
+    },
+    /** Records the step of an accepted code; false when that step (or a later one) was used already. */
+    async useTotpStep(id: string, step: number): Promise<boolean> {
+      const rows = await db
+        .update(admins)
+        .set({ totpLastStep: step })
+        .where(and(eq(admins.id, id), or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step))))
+        .returning({ id: admins.id });
+      return rows.length > 0;
+    },
+    /** Spends one recovery code; false when it is no unused code of this admin. */
+    async useRecoveryCode(id: string, codeHash: string): Promise<boolean> {
+      const rows = await db
+        .update(adminRecoveryCodes)
+        .set({ usedAt: new Date() })
+        .where(
+          and(
+            eq(adminRecoveryCodes.adminId, id),
+            eq(adminRecoveryCodes.codeHash, codeHash),
+            isNull(adminRecoveryCodes.usedAt),
+          ),
+        )
+        .returning({ id: adminRecoveryCodes.id });
+      return rows.length > 0;
+    },
+    async recoveryCodesLeft(id: string): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(adminRecoveryCodes)
+        .where(and(eq(adminRecoveryCodes.adminId, id), isNull(adminRecoveryCodes.usedAt)));
+      return row?.n ?? 0;
     },
   };
 }

@@ -1,0 +1,543 @@
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createDatabase,
+  createLogger,
+  createPool,
+  type Redis,
+  type RunningService,
+  type SessionDeps,
+} from "@lease/platform";
+import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
+import { startGateway } from "../service";
+import { adminsRepository } from "../repositories/admins";
+import { totpCode } from "../domain/totp";
+import {
+  connectRedis,
+  createAdmin,
+  gatewayOnlyEnv,
+  sessionDepsFor,
+  type TestResponse,
+} from "../test-support";
+
+// The team (issue 19.4) over HTTP against real Postgres and Redis: admins managed by admins, a
+// one-time password replaced at the first sign-in, one's own password change ending the other
+// sessions, and two-factor sign-in with TOTP and recovery codes.
+
+const PASSWORD = "correct horse battery staple";
+const logLines: Record<string, unknown>[] = [];
+let db: TestDatabase;
+let gw: RunningService;
+let env: NodeJS.ProcessEnv;
+let redis: Redis;
+let deps: SessionDeps;
+let sql: pg.Pool;
+let origin: string;
+let adminCookie: string;
+
+function call(
+  path: string,
+  init: {
+    method?: string;
+    body?: unknown;
+    cookie?: string;
+    ip?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<TestResponse> {
+  const headers: Record<string, string> = { origin, "content-type": "application/json", ...init.headers };
+  if (init.cookie) headers.cookie = init.cookie;
+  headers["x-forwarded-for"] = init.ip ?? "192.0.2.10";
+  return fetch(`${gw.url}${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+const cookieOf = (res: TestResponse) => {
+  const token = /admin_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+  return token ? `admin_session=${token}` : undefined;
+};
+const login = (username: string, password: string, ip?: string) =>
+  call("/api/admin/login", { method: "POST", body: { username, password }, ip });
+
+/** Signs in with the password alone (no second step expected); the session cookie. */
+async function signIn(username: string, password: string, ip?: string): Promise<string> {
+  const res = await login(username, password, ip);
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({ admin: { username } });
+  return cookieOf(res)!;
+}
+
+async function createUser(username: string): Promise<{ id: string; oneTimePassword: string }> {
+  const res = await call("/api/admin/users", { method: "POST", body: { username }, cookie: adminCookie });
+  expect(res.status).toBe(201);
+  const body = await res.json();
+  return { id: body.user.id, oneTimePassword: body.oneTimePassword };
+}
+
+/** A new admin through the panel, signed in once with their own password. */
+async function activeUser(username: string, password: string): Promise<{ id: string; cookie: string }> {
+  const { id, oneTimePassword } = await createUser(username);
+  const first = await (await login(username, oneTimePassword)).json();
+  const res = await call("/api/admin/login/new-password", {
+    method: "POST",
+    body: { ticket: first.ticket, newPassword: password },
+  });
+  expect(res.status).toBe(200);
+  return { id, cookie: cookieOf(res)! };
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase("gwteam");
+  env = await gatewayOnlyEnv(db.url, { TRUSTED_PROXIES: "127.0.0.1" });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
+  gw = await startGateway(env, { logger: pino({ level: "info" }, sink) });
+  origin = gw.url;
+  redis = await connectRedis();
+  deps = sessionDepsFor(env, redis);
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  await createAdmin(db.url, "admin", PASSWORD);
+  adminCookie = await signIn("admin", PASSWORD, "192.0.2.1");
+});
+
+afterAll(async () => {
+  await gw.stop();
+  await sql.end();
+  redis.disconnect();
+  await db.drop();
+});
+
+describe("admins managed in the panel", () => {
+  it("lists the admins, never a password or secret", async () => {
+    const res = await call("/api/admin/users", { cookie: adminCookie });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const me = body.items.find((u: { username: string }) => u.username === "admin");
+    expect(me).toMatchObject({ disabled: false, mustChangePassword: false, totpEnabled: false });
+    expect(me.lastLoginAt).not.toBeNull();
+    expect(Object.keys(me).sort()).toEqual(
+      ["createdAt", "disabled", "id", "lastLoginAt", "mustChangePassword", "totpEnabled", "username"].sort(),
+    );
+  });
+
+  it("is admin-only and CSRF-protected", async () => {
+    expect((await call("/api/admin/users")).status).toBe(401);
+    const noSession = await call("/api/admin/users", { method: "POST", body: { username: "x" } });
+    expect(noSession.status).toBe(401);
+    const crossSite = await call("/api/admin/users", {
+      method: "POST",
+      body: { username: "evil" },
+      cookie: adminCookie,
+      headers: { origin: "https://evil.example" },
+    });
+    expect(crossSite.status).toBe(403);
+    const form = await call("/api/admin/users", {
+      method: "POST",
+      body: { username: "form" },
+      cookie: adminCookie,
+      headers: { "content-type": "text/plain" },
+    });
+    expect(form.status).toBe(415);
+    expect((await sql.query("SELECT 1 FROM gateway.admins WHERE username IN ('evil','form')")).rowCount).toBe(
+      0,
+    );
+  });
+
+  it("creates an admin with a one-time password shown once; a taken or bad username is refused in Dutch", async () => {
+    const res = await call("/api/admin/users", {
+      method: "POST",
+      body: { username: "tweede" },
+      cookie: adminCookie,
+    });
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.user).toMatchObject({ username: "tweede", mustChangePassword: true, disabled: false });
+    expect(body.oneTimePassword.length).toBeGreaterThanOrEqual(16);
+    const [row] = (await sql.query("SELECT password FROM gateway.admins WHERE username = 'tweede'")).rows;
+    expect(row.password).toMatch(/^\$argon2id\$/);
+    expect(JSON.stringify(logLines)).not.toContain(body.oneTimePassword);
+
+    const again = await call("/api/admin/users", {
+      method: "POST",
+      body: { username: "tweede" },
+      cookie: adminCookie,
+    });
+    expect(again.status).toBe(409);
+    expect((await again.json()).message).toBe('Er bestaat al een beheerder "tweede"');
+    const bad = await call("/api/admin/users", {
+      method: "POST",
+      body: { username: "met spatie" },
+      cookie: adminCookie,
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).fields[0]).toEqual({
+      path: "username",
+      message: "Gebruik 1 tot 100 letters, cijfers of . _ @ -",
+    });
+  });
+
+  it("signs in with the one-time password only to choose an own password", async () => {
+    const { oneTimePassword } = await createUser("nieuw");
+    const first = await login("nieuw", oneTimePassword);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("set-cookie")).toBeNull();
+    const step = await first.json();
+    expect(step.next).toBe("new_password");
+    // The ticket is no session.
+    expect((await call("/api/admin/me", { cookie: `admin_session=${step.ticket}` })).status).toBe(401);
+
+    const newPassword = (password: string) =>
+      call("/api/admin/login/new-password", {
+        method: "POST",
+        body: { ticket: step.ticket, newPassword: password },
+      });
+    const short = await newPassword("kort");
+    expect(short.status).toBe(400);
+    expect((await short.json()).fields[0].message).toBe("Het wachtwoord moet minimaal 12 tekens hebben");
+    const same = await newPassword(oneTimePassword);
+    expect(same.status).toBe(400);
+    expect((await same.json()).fields[0].message).toBe("Kies een ander wachtwoord dan het huidige");
+
+    const done = await newPassword("mijn eigen wachtwoord");
+    expect(done.status).toBe(200);
+    expect(await done.json()).toEqual({ admin: { username: "nieuw" } });
+    expect((await call("/api/admin/me", { cookie: cookieOf(done) })).status).toBe(200);
+    // The ticket was spent; the one-time password is gone; the own one signs in at once.
+    expect((await newPassword("nog een ander wachtwoord")).status).toBe(401);
+    expect((await login("nieuw", oneTimePassword, "192.0.2.30")).status).toBe(401);
+    await signIn("nieuw", "mijn eigen wachtwoord");
+  });
+
+  it("refuses to disable or remove oneself (409, Dutch)", async () => {
+    const [me] = (await sql.query("SELECT id FROM gateway.admins WHERE username = 'admin'")).rows;
+    const disable = await call(`/api/admin/users/${me.id}`, {
+      method: "PATCH",
+      body: { disabled: true },
+      cookie: adminCookie,
+    });
+    expect(disable.status).toBe(409);
+    expect((await disable.json()).message).toBe("Je kunt je eigen account niet uitschakelen");
+    const remove = await call(`/api/admin/users/${me.id}`, { method: "DELETE", cookie: adminCookie });
+    expect(remove.status).toBe(409);
+    expect((await remove.json()).message).toBe("Je kunt je eigen account niet verwijderen");
+    const unknown = await call("/api/admin/users/00000000-0000-4000-8000-000000000000", {
+      method: "DELETE",
+      cookie: adminCookie,
+    });
+    expect(unknown.status).toBe(404);
+    expect((await call("/api/admin/users/geen-id", { method: "DELETE", cookie: adminCookie })).status).toBe(
+      400,
+    );
+  });
+
+  it("disabling ends the admin's sessions at once and stops their sign-in until enabled again", async () => {
+    const { id, cookie } = await activeUser("uitzetten", "uitzetten wachtwoord");
+    expect((await call("/api/admin/me", { cookie })).status).toBe(200);
+    const res = await call(`/api/admin/users/${id}`, {
+      method: "PATCH",
+      body: { disabled: true },
+      cookie: adminCookie,
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).disabled).toBe(true);
+    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    const refused = await login("uitzetten", "uitzetten wachtwoord");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      code: "account_disabled",
+      message: "Dit account is uitgeschakeld. Vraag een andere beheerder om het weer in te schakelen.",
+    });
+    // A wrong password still says nothing about the account.
+    expect((await login("uitzetten", "niet het wachtwoord", "192.0.2.31")).status).toBe(401);
+
+    const enable = await call(`/api/admin/users/${id}`, {
+      method: "PATCH",
+      body: { disabled: false },
+      cookie: adminCookie,
+    });
+    expect(enable.status).toBe(200);
+    await signIn("uitzetten", "uitzetten wachtwoord");
+  });
+
+  it("removing ends the admin's sessions; the name can be given again, without the old sessions", async () => {
+    const { id, cookie } = await activeUser("weg", "weg wachtwoord 123");
+    const res = await call(`/api/admin/users/${id}`, { method: "DELETE", cookie: adminCookie });
+    expect(res.status).toBe(204);
+    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    expect((await sql.query("SELECT 1 FROM gateway.admins WHERE id = $1", [id])).rowCount).toBe(0);
+    await createUser("weg");
+    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+  });
+
+  it("never leaves no active admin: the last active one cannot be disabled or removed", async () => {
+    const pool = createPool(db.url, createLogger("test", "silent"), 1);
+    try {
+      const repo = adminsRepository(createDatabase(pool));
+      await sql.query("UPDATE gateway.admins SET disabled_at = now() WHERE username <> 'admin'");
+      const [me] = (await sql.query("SELECT id FROM gateway.admins WHERE username = 'admin'")).rows;
+      // Another actor (e.g. one disabled in the same moment) still cannot take the last one out.
+      expect(await repo.setDisabled("someone-else", me.id, true)).toEqual({
+        ok: false,
+        reason: "last_active",
+      });
+      expect(await repo.removeById("someone-else", me.id)).toEqual({ ok: false, reason: "last_active" });
+    } finally {
+      await sql.query("UPDATE gateway.admins SET disabled_at = NULL");
+      await pool.end();
+    }
+    // Two admins disabling each other at once: one wins, the other is refused; one stays active.
+    const a = await activeUser("wederzijds-a", "wederzijds wachtwoord a");
+    const b = await activeUser("wederzijds-b", "wederzijds wachtwoord b");
+    await sql.query(
+      "UPDATE gateway.admins SET disabled_at = now() WHERE username NOT IN ('wederzijds-a', 'wederzijds-b')",
+    );
+    try {
+      const [ab, ba] = await Promise.all([
+        call(`/api/admin/users/${b.id}`, { method: "PATCH", body: { disabled: true }, cookie: a.cookie }),
+        call(`/api/admin/users/${a.id}`, { method: "PATCH", body: { disabled: true }, cookie: b.cookie }),
+      ]);
+      expect([ab.status, ba.status].filter((s) => s === 200)).toHaveLength(1);
+      const loser = ab.status === 200 ? ba : ab;
+      // Refused as the last active admin, or already signed out by the winner.
+      expect([401, 409]).toContain(loser.status);
+      if (loser.status === 409)
+        expect((await loser.json()).message).toBe(
+          "De laatste actieve beheerder kan niet worden uitgeschakeld",
+        );
+      const active = await sql.query(
+        "SELECT 1 FROM gateway.admins WHERE disabled_at IS NULL AND username LIKE 'wederzijds-%'",
+      );
+      expect(active.rowCount).toBe(1);
+    } finally {
+      await sql.query("UPDATE gateway.admins SET disabled_at = NULL");
+    }
+  });
+});
+
+describe("one's own password", () => {
+  it("needs the current password, then ends every other session and renews this one", async () => {
+    await activeUser("wissel", "eerste wachtwoord!");
+    const here = await signIn("wissel", "eerste wachtwoord!");
+    const elsewhere = await signIn("wissel", "eerste wachtwoord!", "198.51.100.40");
+    const change = (body: unknown) =>
+      call("/api/admin/account/password", { method: "PUT", body, cookie: here });
+
+    const wrong = await change({ currentPassword: "niet goed", newPassword: "tweede wachtwoord!" });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).fields).toEqual([
+      { path: "currentPassword", message: "Het huidige wachtwoord klopt niet" },
+    ]);
+    const missing = await change({ newPassword: "tweede wachtwoord!" });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).fields[0].message).toBe("Huidig wachtwoord is verplicht");
+
+    const ended: unknown[] = [];
+    const subscriber = await connectRedis();
+    await subscriber.subscribe(deps.keys("events", "sessions-ended"));
+    subscriber.on("message", (_channel, message) => ended.push(JSON.parse(message)));
+    try {
+      const res = await change({ currentPassword: "eerste wachtwoord!", newPassword: "tweede wachtwoord!" });
+      expect(res.status).toBe(200);
+      const renewed = cookieOf(res)!;
+      expect((await call("/api/admin/me", { cookie: renewed })).status).toBe(200);
+      expect((await call("/api/admin/me", { cookie: here })).status).toBe(401);
+      expect((await call("/api/admin/me", { cookie: elsewhere })).status).toBe(401);
+      await expect.poll(() => ended.length).toBeGreaterThan(0);
+    } finally {
+      subscriber.disconnect();
+    }
+    expect((await login("wissel", "eerste wachtwoord!", "192.0.2.41")).status).toBe(401);
+    await signIn("wissel", "tweede wachtwoord!");
+    expect(JSON.stringify(logLines)).not.toContain("tweede wachtwoord!");
+  });
+});
+
+describe("two-factor sign-in (TOTP)", () => {
+  async function enable(cookie: string): Promise<{ secret: string; codes: string[] }> {
+    const setup = await call("/api/admin/account/totp/setup", { method: "POST", cookie });
+    expect(setup.status).toBe(200);
+    const { secret, uri } = await setup.json();
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    const url = new URL(uri);
+    expect(url.protocol).toBe("otpauth:");
+    expect(url.searchParams.get("secret")).toBe(secret);
+    const confirm = await call("/api/admin/account/totp/confirm", {
+      method: "POST",
+      body: { code: totpCode(secret) },
+      cookie,
+    });
+    expect(confirm.status).toBe(200);
+    return { secret, codes: (await confirm.json()).codes };
+  }
+
+  it("is set up with a QR URI and a first code; gives ten recovery codes; the secret is stored sealed", async () => {
+    const { cookie } = await activeUser("tfa", "tfa wachtwoord 123");
+    expect(await (await call("/api/admin/account", { cookie })).json()).toEqual({
+      username: "tfa",
+      totpEnabled: false,
+      recoveryCodesLeft: 0,
+    });
+    const setup = await (await call("/api/admin/account/totp/setup", { method: "POST", cookie })).json();
+    expect(decodeURIComponent(setup.uri)).toMatch(/^otpauth:\/\/totp\/Beheer 127\.0\.0\.1:tfa\?/);
+    const wrong = await call("/api/admin/account/totp/confirm", {
+      method: "POST",
+      body: { code: "000000" },
+      cookie,
+    });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).fields[0].path).toBe("code");
+    const notDigits = await call("/api/admin/account/totp/confirm", {
+      method: "POST",
+      body: { code: "abc" },
+      cookie,
+    });
+    expect((await notDigits.json()).fields[0].message).toBe("Vul de 6 cijfers uit je authenticator-app in");
+
+    const { secret, codes } = await enable(cookie);
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect(await (await call("/api/admin/account", { cookie })).json()).toEqual({
+      username: "tfa",
+      totpEnabled: true,
+      recoveryCodesLeft: 10,
+    });
+    const [row] = (await sql.query("SELECT totp_secret FROM gateway.admins WHERE username = 'tfa'")).rows;
+    expect(row.totp_secret).toMatch(/^v1\./);
+    expect(row.totp_secret).not.toContain(secret);
+    const stored = (await sql.query("SELECT code_hash FROM gateway.admin_recovery_codes")).rows.map(
+      (r) => r.code_hash,
+    );
+    for (const code of codes) expect(stored.join()).not.toContain(code);
+    // Never handed out again.
+    const again = await call("/api/admin/account/totp/setup", { method: "POST", cookie });
+    expect(again.status).toBe(409);
+    expect((await again.json()).message).toBe("Tweestapsverificatie staat al aan");
+    const users = await (await call("/api/admin/users", { cookie: adminCookie })).json();
+    expect(users.items.find((u: { username: string }) => u.username === "tfa").totpEnabled).toBe(true);
+    expect(JSON.stringify(users)).not.toContain(secret);
+    expect(JSON.stringify(logLines)).not.toContain(secret);
+  });
+
+  it("asks for the code after the password; a code signs in once; a recovery code once", async () => {
+    const { cookie } = await activeUser("tfa-login", "tfa login wachtwoord");
+    const { secret, codes } = await enable(cookie);
+    const first = await login("tfa-login", "tfa login wachtwoord", "192.0.2.60");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("set-cookie")).toBeNull();
+    const step = await first.json();
+    expect(step.next).toBe("totp");
+    const code = (ticket: string, value: string, ip = "192.0.2.60") =>
+      call("/api/admin/login/totp", { method: "POST", body: { ticket, code: value }, ip });
+
+    const wrong = await code(step.ticket, "123456");
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({
+      code: "invalid_code",
+      message: "Onjuiste code. Probeer het opnieuw.",
+    });
+    // The confirm step used the current code: the next one (within the drift) signs in.
+    const next = totpCode(secret, Date.now() + 30_000);
+    const ok = await code(step.ticket, next);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ admin: { username: "tfa-login" } });
+    expect((await call("/api/admin/me", { cookie: cookieOf(ok) })).status).toBe(200);
+    // The ticket is spent, and the same code does not sign in twice.
+    expect((await code(step.ticket, next)).status).toBe(401);
+    const second = await (await login("tfa-login", "tfa login wachtwoord", "192.0.2.61")).json();
+    expect((await code(second.ticket, next, "192.0.2.61")).status).toBe(401);
+
+    const recovery = await code(second.ticket, codes[0]!.toUpperCase(), "192.0.2.61");
+    expect(recovery.status).toBe(200);
+    const third = await (await login("tfa-login", "tfa login wachtwoord", "192.0.2.62")).json();
+    expect((await code(third.ticket, codes[0]!, "192.0.2.62")).status).toBe(401);
+    expect((await (await call("/api/admin/account", { cookie })).json()).recoveryCodesLeft).toBe(9);
+    // No log field holds the code (a bare 6-digit search could hit a timestamp).
+    expect(JSON.stringify(logLines)).not.toContain(`"${next}"`);
+    expect(JSON.stringify(logLines)).not.toContain(codes[0]);
+    expect(JSON.stringify(logLines)).not.toContain(step.ticket);
+  });
+
+  it("brakes the code step like the password: wrong codes lock the username for that address", async () => {
+    const { cookie } = await activeUser("tfa-rem", "tfa rem wachtwoord");
+    const { secret } = await enable(cookie);
+    const ip = "203.0.113.70";
+    const step = await (await login("tfa-rem", "tfa rem wachtwoord", ip)).json();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await call("/api/admin/login/totp", {
+        method: "POST",
+        body: { ticket: step.ticket, code: "000000" },
+        ip,
+      });
+      statuses.push(res.status);
+    }
+    // The fifth wrong code locks the username for this address (and ends the ticket).
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    // The right password again clears nothing: that address stays locked for the username.
+    const again = await login("tfa-rem", "tfa rem wachtwoord", ip);
+    expect(again.status).toBe(429);
+    expect(again.headers.get("retry-after")).toMatch(/^\d+$/);
+    // The owner, from an address of their own, still gets to the code step and in.
+    const owner = await (await login("tfa-rem", "tfa rem wachtwoord", "192.0.2.71")).json();
+    const ok = await call("/api/admin/login/totp", {
+      method: "POST",
+      body: { ticket: owner.ticket, code: totpCode(secret, Date.now() + 30_000) },
+      ip: "192.0.2.71",
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("a ticket takes five wrong codes at most; a made-up ticket is refused", async () => {
+    const { cookie } = await activeUser("tfa-ticket", "tfa ticket wachtwoord");
+    await enable(cookie);
+    const step = await (await login("tfa-ticket", "tfa ticket wachtwoord", "192.0.2.80")).json();
+    let last: TestResponse | undefined;
+    // A different address per try: only the ticket's own count ends it.
+    for (let i = 0; i < 5; i++)
+      last = await call("/api/admin/login/totp", {
+        method: "POST",
+        body: { ticket: step.ticket, code: "000000" },
+        ip: `192.0.2.${81 + i}`,
+      });
+    expect(await last!.json()).toEqual({
+      code: "login_expired",
+      message: "Te vaak een onjuiste code. Log opnieuw in.",
+    });
+    expect(await redis.exists(deps.keys("login", "ticket", step.ticket))).toBe(0);
+    const madeUp = await call("/api/admin/login/totp", {
+      method: "POST",
+      body: { ticket: "A".repeat(43), code: "000000" },
+    });
+    expect(madeUp.status).toBe(401);
+    expect((await madeUp.json()).message).toBe("Je inlogpoging is verlopen. Log opnieuw in.");
+    expect(await redis.exists(deps.keys("login", "ticket", "A".repeat(43)))).toBe(0);
+  });
+
+  it("is turned off with the current password", async () => {
+    const { cookie } = await activeUser("tfa-uit", "tfa uit wachtwoord");
+    await enable(cookie);
+    const wrong = await call("/api/admin/account/totp/disable", {
+      method: "POST",
+      body: { currentPassword: "fout" },
+      cookie,
+    });
+    expect(wrong.status).toBe(400);
+    const off = await call("/api/admin/account/totp/disable", {
+      method: "POST",
+      body: { currentPassword: "tfa uit wachtwoord" },
+      cookie,
+    });
+    expect(off.status).toBe(200);
+    expect(await off.json()).toEqual({ username: "tfa-uit", totpEnabled: false, recoveryCodesLeft: 0 });
+    await signIn("tfa-uit", "tfa uit wachtwoord");
+  });
+});

@@ -1,0 +1,114 @@
+import { randomBytes } from "node:crypto";
+import {
+  AdminUser,
+  AdminUserIdParam,
+  AdminUserList,
+  CreateAdminUserBody,
+  CreatedAdminUser,
+  UpdateAdminUserBody,
+} from "@lease/contracts";
+import {
+  HttpError,
+  contractRouter,
+  endAllSessions,
+  notFound,
+  parseOr400,
+  requireAdmin,
+  type ContractRouter,
+} from "@lease/platform";
+import type { AdminRow, GuardedChange } from "../repositories/admins";
+import { hashPassword } from "../domain/passwords";
+import { audited, type AuthDeps } from "./auth";
+
+export const NO_SUCH_ADMIN_MESSAGE = "Deze beheerder bestaat niet (meer)";
+const REFUSALS = {
+  disable: {
+    self: "Je kunt je eigen account niet uitschakelen",
+    last_active: "De laatste actieve beheerder kan niet worden uitgeschakeld",
+  },
+  remove: {
+    self: "Je kunt je eigen account niet verwijderen",
+    last_active: "De laatste actieve beheerder kan niet worden verwijderd",
+  },
+} as const;
+
+export const toAdminUser = (row: AdminRow): AdminUser =>
+  AdminUser.parse({
+    id: row.id,
+    username: row.username,
+    createdAt: row.createdAt.toISOString(),
+    lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
+    disabled: Boolean(row.disabledAt),
+    mustChangePassword: row.mustChangePassword,
+    totpEnabled: Boolean(row.totpEnabledAt),
+  });
+
+function refused(result: Exclude<GuardedChange, { ok: true }>, action: keyof typeof REFUSALS): HttpError {
+  if (result.reason === "not_found") return notFound(NO_SUCH_ADMIN_MESSAGE);
+  return new HttpError(409, "conflict", REFUSALS[action][result.reason]);
+}
+
+/** The team: every admin may list, create, disable, enable and remove the others. */
+export function userRoutes(deps: AuthDeps): ContractRouter {
+  const router = contractRouter("gateway", requireAdmin(deps.session));
+
+  router.get("/api/admin/users", async (ctx) => {
+    ctx.body = AdminUserList.parse({ items: (await deps.admins.list()).map(toAdminUser) });
+  });
+
+  router.post("/api/admin/users", async (ctx) => {
+    const { username } = parseOr400(CreateAdminUserBody, ctx.request.body);
+    // 96 random bits; the new admin replaces it at the first sign-in.
+    const oneTimePassword = randomBytes(12).toString("base64url");
+    const row = await deps.admins.create(username, await hashPassword(oneTimePassword), {
+      mustChangePassword: true,
+    });
+    if (!row) throw new HttpError(409, "conflict", `Er bestaat al een beheerder "${username}"`);
+    ctx.state.log.info({ by: ctx.state.admin!.username, username, outcome: "admin_created" }, "admin users");
+    await audited(deps, ctx, { actor: ctx.state.admin!.username, action: "admin.created", target: username });
+    ctx.status = 201;
+    ctx.body = CreatedAdminUser.parse({ user: toAdminUser(row), oneTimePassword });
+  });
+
+  router.patch("/api/admin/users/{id}", async (ctx) => {
+    const { id } = parseOr400(AdminUserIdParam, ctx.params);
+    const { disabled } = parseOr400(UpdateAdminUserBody, ctx.request.body);
+    const result = await deps.admins.setDisabled(ctx.state.admin!.username, id, disabled);
+    if (!result.ok) throw refused(result, "disable");
+    // A disabled admin is out at once: every session ends, open sockets close.
+    if (disabled) await endAllSessions(deps.session, result.row.username, ctx.state.log);
+    ctx.state.log.info(
+      {
+        by: ctx.state.admin!.username,
+        username: result.row.username,
+        outcome: disabled ? "admin_disabled" : "admin_enabled",
+      },
+      "admin users",
+    );
+    await audited(deps, ctx, {
+      actor: ctx.state.admin!.username,
+      action: disabled ? "admin.disabled" : "admin.enabled",
+      target: result.row.username,
+    });
+    ctx.body = toAdminUser(result.row);
+  });
+
+  router.delete("/api/admin/users/{id}", async (ctx) => {
+    const { id } = parseOr400(AdminUserIdParam, ctx.params);
+    const result = await deps.admins.removeById(ctx.state.admin!.username, id);
+    if (!result.ok) throw refused(result, "remove");
+    await endAllSessions(deps.session, result.row.username, ctx.state.log);
+    ctx.state.log.info(
+      { by: ctx.state.admin!.username, username: result.row.username, outcome: "admin_removed" },
+      "admin users",
+    );
+    await audited(deps, ctx, {
+      actor: ctx.state.admin!.username,
+      action: "admin.removed",
+      target: result.row.username,
+    });
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,496 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  ADMIN_USERNAME_MESSAGE,
+  ADMIN_USERNAME_PATTERN,
+  NEW_PASSWORD_MIN_LENGTH,
+  type AdminUser,
+  type TotpSetup,
+} from "@lease/contracts";
+import { useState, type FormEvent } from "react";
+import { userErrorMessage } from "../../api/client";
+import { useNotice } from "../../components/notice";
+import {
+  ADMIN_KEYS,
+  changePassword,
+  confirmTotp,
+  createUser,
+  disableTotp,
+  fetchAccount,
+  fetchMe,
+  fetchUsers,
+  fieldErrors,
+  removeUser,
+  setUserDisabled,
+  startTotpSetup,
+} from "../api";
+import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { QrCode } from "../components/QrCode";
+import { formatAmsterdamDateTime } from "../lib/format";
+
+const NEW_PASSWORD_TOO_SHORT = `Het wachtwoord moet minimaal ${NEW_PASSWORD_MIN_LENGTH} tekens hebben`;
+const PASSWORDS_DIFFER = "De wachtwoorden zijn niet gelijk";
+
+/** "Gebruikers": one's own account (password, two-factor sign-in) and the team of admins. */
+export function UsersTab() {
+  return (
+    <div className="space-y-6">
+      <AccountPanel />
+      <TeamPanel />
+    </div>
+  );
+}
+
+function AccountPanel() {
+  return (
+    <Panel title="Mijn account">
+      <div className="grid gap-8 lg:grid-cols-2">
+        <ChangePasswordForm />
+        <TwoFactor />
+      </div>
+    </Panel>
+  );
+}
+
+function ChangePasswordForm() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [errors, setErrors] = useState<{ currentPassword?: string; newPassword?: string; repeat?: string }>(
+    {},
+  );
+  const mutation = useMutation({
+    mutationFn: () => changePassword(current, next),
+    onSuccess: (session) => {
+      queryClient.setQueryData(ADMIN_KEYS.me, session);
+      setCurrent("");
+      setNext("");
+      setRepeat("");
+      notify({
+        title: "Wachtwoord gewijzigd",
+        description: "Je andere sessies zijn beëindigd; hier blijf je ingelogd.",
+      });
+    },
+    onError: (error) => {
+      const fields = fieldErrors(error);
+      if (fields.currentPassword || fields.newPassword) setErrors(fields);
+      else
+        notify({
+          title: "Wijzigen mislukt",
+          description: userErrorMessage(error, "Het wachtwoord kon niet worden gewijzigd."),
+          variant: "destructive",
+        });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = {
+      currentPassword: current ? undefined : "Huidig wachtwoord is verplicht",
+      newPassword: next.length < NEW_PASSWORD_MIN_LENGTH ? NEW_PASSWORD_TOO_SHORT : undefined,
+      repeat: repeat !== next ? PASSWORDS_DIFFER : undefined,
+    };
+    setErrors(found);
+    if (!found.currentPassword && !found.newPassword && !found.repeat) mutation.mutate();
+  };
+  const field = (
+    id: string,
+    label: string,
+    value: string,
+    set: (value: string) => void,
+    error: string | undefined,
+    autoComplete: string,
+  ) => (
+    <SettingsField id={id} label={label} error={error}>
+      <input
+        id={id}
+        type="password"
+        autoComplete={autoComplete}
+        className={TEXT_INPUT}
+        value={value}
+        disabled={mutation.isPending}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-fout` : undefined}
+        onChange={(event) => set(event.target.value)}
+      />
+    </SettingsField>
+  );
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" aria-labelledby="wachtwoord-wijzigen">
+      <h3 id="wachtwoord-wijzigen" className="font-semibold text-gray-900">
+        Wachtwoord wijzigen
+      </h3>
+      {field(
+        "huidig-wachtwoord",
+        "Huidig wachtwoord",
+        current,
+        setCurrent,
+        errors.currentPassword,
+        "current-password",
+      )}
+      {field("nieuw-wachtwoord", "Nieuw wachtwoord", next, setNext, errors.newPassword, "new-password")}
+      {field(
+        "herhaal-wachtwoord",
+        "Herhaal nieuw wachtwoord",
+        repeat,
+        setRepeat,
+        errors.repeat,
+        "new-password",
+      )}
+      <p className="text-xs text-gray-600">Al je andere sessies worden daarbij beëindigd.</p>
+      <Button type="submit" disabled={mutation.isPending}>
+        {mutation.isPending ? "Opslaan..." : "Wachtwoord wijzigen"}
+      </Button>
+    </form>
+  );
+}
+
+/** Two-factor sign-in: set up with a QR code and a first code, ten recovery codes, off with the password. */
+function TwoFactor() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const account = useQuery({ queryKey: ADMIN_KEYS.account, queryFn: fetchAccount, staleTime: 0 });
+  const [setup, setSetup] = useState<TotpSetup | null>(null);
+  const [code, setCode] = useState("");
+  const [codeError, setCodeError] = useState<string>();
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const [password, setPassword] = useState("");
+  const [passwordError, setPasswordError] = useState<string>();
+  const failed = (title: string) => (error: unknown) =>
+    notify({ title, description: userErrorMessage(error, "Probeer het opnieuw."), variant: "destructive" });
+
+  const start = useMutation({
+    mutationFn: startTotpSetup,
+    onSuccess: (answer) => {
+      setSetup(answer);
+      setCode("");
+      setCodeError(undefined);
+    },
+    onError: failed("Instellen mislukt"),
+  });
+  const confirm = useMutation({
+    mutationFn: () => confirmTotp(code.replace(/\s/g, "")),
+    onSuccess: ({ codes }) => {
+      setSetup(null);
+      setRecoveryCodes(codes);
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.account });
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
+      notify({ title: "Tweestapsverificatie staat aan", description: "Bewaar je herstelcodes goed." });
+    },
+    onError: (error) => {
+      const fields = fieldErrors(error);
+      if (fields.code) setCodeError(fields.code);
+      else failed("Bevestigen mislukt")(error);
+    },
+  });
+  const turnOff = useMutation({
+    mutationFn: () => disableTotp(password),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(ADMIN_KEYS.account, answer);
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
+      setPassword("");
+      setPasswordError(undefined);
+      setRecoveryCodes(null);
+      notify({ title: "Tweestapsverificatie staat uit" });
+    },
+    onError: (error) => {
+      const fields = fieldErrors(error);
+      if (fields.currentPassword) setPasswordError(fields.currentPassword);
+      else failed("Uitzetten mislukt")(error);
+    },
+  });
+
+  if (!account.data) return <LoadingText />;
+  const on = account.data.totpEnabled;
+  return (
+    <section className="space-y-4" aria-labelledby="tweestaps-titel">
+      <h3 id="tweestaps-titel" className="font-semibold text-gray-900">
+        Tweestapsverificatie
+      </h3>
+      <p className="text-sm text-gray-700" data-testid="tweestaps-status">
+        {on
+          ? `Staat aan: bij het inloggen vraagt het beheer een code uit je authenticator-app. ${account.data.recoveryCodesLeft} herstelcodes over.`
+          : "Staat uit. Zet het aan om bij het inloggen ook een code uit een authenticator-app te vragen."}
+      </p>
+      {recoveryCodes && (
+        <div className="rounded-card border border-yellow-300 bg-yellow-50 p-4" data-testid="herstelcodes">
+          <p className="font-semibold text-yellow-900">Je herstelcodes</p>
+          <p className="mt-1 text-sm text-yellow-900">
+            Bewaar ze op een veilige plek: ze worden maar één keer getoond. Elke code werkt één keer, als je
+            je telefoon niet bij de hand hebt.
+          </p>
+          <ul className="mt-3 grid grid-cols-2 gap-1 font-mono text-sm text-gray-900">
+            {recoveryCodes.map((recovery) => (
+              <li key={recovery}>{recovery}</li>
+            ))}
+          </ul>
+          <Button variant="secondary" className="mt-3" onClick={() => setRecoveryCodes(null)}>
+            Ik heb ze bewaard
+          </Button>
+        </div>
+      )}
+      {!on && !setup && (
+        <Button onClick={() => start.mutate()} disabled={start.isPending}>
+          Tweestapsverificatie instellen
+        </Button>
+      )}
+      {!on && setup && (
+        <form
+          className="space-y-4"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!/^\d{6}$/.test(code.replace(/\s/g, "")))
+              setCodeError("Vul de 6 cijfers uit je authenticator-app in");
+            else confirm.mutate();
+          }}
+        >
+          <p className="text-sm text-gray-700">
+            Scan de QR-code met je authenticator-app (bijvoorbeeld Google Authenticator of Microsoft
+            Authenticator) en vul de code in die de app toont.
+          </p>
+          <QrCode value={setup.uri} label="QR-code voor je authenticator-app" />
+          <p className="text-sm text-gray-700">
+            Kun je niet scannen? Vul deze sleutel in de app in:{" "}
+            <code className="font-mono break-all" data-testid="totp-sleutel">
+              {setup.secret}
+            </code>
+          </p>
+          <SettingsField id="totp-code" label="Code uit de app" error={codeError}>
+            <input
+              id="totp-code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              className={TEXT_INPUT}
+              value={code}
+              disabled={confirm.isPending}
+              aria-invalid={Boolean(codeError)}
+              aria-describedby={codeError ? "totp-code-fout" : undefined}
+              onChange={(event) => setCode(event.target.value)}
+            />
+          </SettingsField>
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" disabled={confirm.isPending}>
+              Bevestigen en aanzetten
+            </Button>
+            <Button variant="secondary" onClick={() => setSetup(null)}>
+              Annuleren
+            </Button>
+          </div>
+        </form>
+      )}
+      {on && (
+        <form
+          className="space-y-4"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!password) setPasswordError("Huidig wachtwoord is verplicht");
+            else turnOff.mutate();
+          }}
+        >
+          <SettingsField
+            id="uitzetten-wachtwoord"
+            label="Je wachtwoord, om uit te zetten"
+            error={passwordError}
+          >
+            <input
+              id="uitzetten-wachtwoord"
+              type="password"
+              autoComplete="current-password"
+              className={TEXT_INPUT}
+              value={password}
+              disabled={turnOff.isPending}
+              aria-invalid={Boolean(passwordError)}
+              aria-describedby={passwordError ? "uitzetten-wachtwoord-fout" : undefined}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </SettingsField>
+          <Button variant="danger" type="submit" disabled={turnOff.isPending}>
+            Tweestapsverificatie uitzetten
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function TeamPanel() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false });
+  const users = useQuery({ queryKey: ADMIN_KEYS.users, queryFn: fetchUsers, staleTime: 0 });
+  const [username, setUsername] = useState("");
+  const [usernameError, setUsernameError] = useState<string>();
+  const [created, setCreated] = useState<{ username: string; password: string } | null>(null);
+  const reload = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
+  const failed = (title: string) => (error: unknown) =>
+    notify({ title, description: userErrorMessage(error, "Probeer het opnieuw."), variant: "destructive" });
+
+  const create = useMutation({
+    mutationFn: () => createUser(username.trim()),
+    onSuccess: (answer) => {
+      setCreated({ username: answer.user.username, password: answer.oneTimePassword });
+      setUsername("");
+      void reload();
+    },
+    onError: (error) => {
+      const fields = fieldErrors(error);
+      if (fields.username) setUsernameError(fields.username);
+      else failed("Aanmaken mislukt")(error);
+    },
+  });
+  const toggle = useMutation({
+    mutationFn: (user: AdminUser) => setUserDisabled(user.id, !user.disabled),
+    onSuccess: (user) => {
+      notify({
+        title: user.disabled ? "Uitgeschakeld" : "Ingeschakeld",
+        description: user.disabled
+          ? `${user.username} kan niet meer inloggen; alle sessies zijn beëindigd.`
+          : `${user.username} kan weer inloggen.`,
+      });
+      void reload();
+    },
+    onError: failed("Wijzigen mislukt"),
+  });
+  const remove = useMutation({
+    mutationFn: (user: AdminUser) => removeUser(user.id),
+    onSuccess: (_answer, user) => {
+      notify({ title: "Verwijderd", description: `${user.username} is verwijderd.` });
+      void reload();
+    },
+    onError: failed("Verwijderen mislukt"),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const name = username.trim();
+    const problem = !name
+      ? "Gebruikersnaam is verplicht"
+      : ADMIN_USERNAME_PATTERN.test(name)
+        ? undefined
+        : ADMIN_USERNAME_MESSAGE;
+    setUsernameError(problem);
+    if (!problem) {
+      setCreated(null);
+      create.mutate();
+    }
+  };
+
+  const self = me.data?.admin.username;
+  return (
+    <Panel title="Beheerders">
+      <form onSubmit={submit} noValidate className="mb-6 flex flex-wrap items-end gap-3">
+        <div className="min-w-60 flex-1">
+          <SettingsField
+            id="nieuwe-gebruiker"
+            label="Nieuwe beheerder (gebruikersnaam)"
+            error={usernameError}
+          >
+            <input
+              id="nieuwe-gebruiker"
+              autoComplete="off"
+              className={TEXT_INPUT}
+              value={username}
+              disabled={create.isPending}
+              aria-invalid={Boolean(usernameError)}
+              aria-describedby={usernameError ? "nieuwe-gebruiker-fout" : undefined}
+              onChange={(event) => setUsername(event.target.value)}
+            />
+          </SettingsField>
+        </div>
+        <Button type="submit" disabled={create.isPending}>
+          Beheerder aanmaken
+        </Button>
+      </form>
+      {created && (
+        <div
+          className="mb-6 rounded-card border border-green-300 bg-green-50 p-4 text-sm text-green-900"
+          role="status"
+          data-testid="eenmalig-wachtwoord"
+        >
+          <p className="font-semibold">Beheerder {created.username} is aangemaakt</p>
+          <p className="mt-1">
+            Eenmalig wachtwoord:{" "}
+            <code className="rounded bg-white px-1.5 py-0.5 font-mono text-gray-900" data-testid="wachtwoord">
+              {created.password}
+            </code>
+          </p>
+          <p className="mt-1">
+            Geef het veilig door: het wordt maar één keer getoond. Bij de eerste keer inloggen kiest{" "}
+            {created.username} een eigen wachtwoord.
+          </p>
+          <Button variant="secondary" className="mt-3" onClick={() => setCreated(null)}>
+            Sluiten
+          </Button>
+        </div>
+      )}
+      {!users.data ? (
+        <LoadingText />
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="min-w-full text-left text-sm">
+            <thead className="border-b border-gray-200 text-gray-600">
+              <tr>
+                <th className="py-2 pr-4 font-semibold">Gebruikersnaam</th>
+                <th className="py-2 pr-4 font-semibold">Status</th>
+                <th className="py-2 pr-4 font-semibold">Tweestapsverificatie</th>
+                <th className="py-2 pr-4 font-semibold">Laatst ingelogd</th>
+                <th className="py-2 font-semibold">
+                  <span className="sr-only">Acties</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.items.map((user) => (
+                <tr key={user.id} className="border-b border-gray-100" data-testid="gebruiker">
+                  <td className="py-2 pr-4 font-medium text-gray-900">
+                    {user.username}
+                    {user.username === self && <span className="ml-1 text-gray-600">(jij)</span>}
+                  </td>
+                  <td className="py-2 pr-4">
+                    <span className="inline-flex flex-wrap gap-1">
+                      <Badge tone={user.disabled ? "gray" : "green"}>
+                        {user.disabled ? "Uitgeschakeld" : "Actief"}
+                      </Badge>
+                      {user.mustChangePassword && <Badge tone="yellow">Eenmalig wachtwoord</Badge>}
+                    </span>
+                  </td>
+                  <td className="py-2 pr-4">{user.totpEnabled ? "Aan" : "Uit"}</td>
+                  <td className="py-2 pr-4 text-gray-700">
+                    {user.lastLoginAt ? formatAmsterdamDateTime(user.lastLoginAt) : "Nog nooit"}
+                  </td>
+                  <td className="py-2">
+                    {user.username !== self && (
+                      <span className="flex flex-wrap justify-end gap-2">
+                        <Button
+                          variant="secondary"
+                          disabled={toggle.isPending}
+                          aria-label={`${user.disabled ? "Inschakelen" : "Uitschakelen"}: ${user.username}`}
+                          onClick={() => toggle.mutate(user)}
+                        >
+                          {user.disabled ? "Inschakelen" : "Uitschakelen"}
+                        </Button>
+                        <Button
+                          variant="danger"
+                          disabled={remove.isPending}
+                          aria-label={`Verwijderen: ${user.username}`}
+                          onClick={() => {
+                            if (window.confirm(`Weet je zeker dat je ${user.username} wilt verwijderen?`))
+                              remove.mutate(user);
+                          }}
+                        >
+                          Verwijderen
+                        </Button>
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}
