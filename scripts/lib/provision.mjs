@@ -457,12 +457,29 @@ export async function deleteRedisKeysWithPrefix(redisUrl, prefix) {
   }
 }
 
-/** Installs dependencies when node_modules is missing or older than the lockfile. */
+/**
+ * Installs dependencies when node_modules is missing or does not hold what the lockfile names (a
+ * pull that added or bumped a package): every package of package-lock.json that is not optional
+ * (platform builds) must be in npm's record of what it installed, at the same version.
+ */
 export function ensureDependencies() {
-  if (existsSync("node_modules/.package-lock.json") && existsSync("node_modules/zod")) return;
+  if (existsSync("node_modules/zod") && installedMatchesLock()) return;
   say("installing dependencies (npm ci)");
   const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: "inherit" });
   if (r.status !== 0) throw new ProvisionError("npm ci failed");
+}
+
+function installedMatchesLock() {
+  try {
+    const wanted = JSON.parse(readFileSync("package-lock.json", "utf8")).packages ?? {};
+    const installed = JSON.parse(readFileSync("node_modules/.package-lock.json", "utf8")).packages ?? {};
+    return Object.entries(wanted).every(
+      ([key, pkg]) =>
+        !key.includes("node_modules/") || pkg.optional || installed[key]?.version === pkg.version,
+    );
+  } catch {
+    return false;
+  }
 }
 
 export function writeFileIfMissing(file, content) {
