@@ -1,14 +1,9 @@
-import type {
-  Analytics,
-  AnalyticsBreakdownRow,
-  AnalyticsCampaignRow,
-  AnalyticsFilter,
-  AnalyticsPoint,
-} from "@lease/contracts";
+import type { Analytics, AnalyticsFilter, AnalyticsPoint } from "@lease/contracts";
 import type { Pool } from "@lease/platform";
 import { addDays, dayStart } from "../domain/calendar";
 import { DIMS, campaignValue, type Dim } from "../domain/breakdowns";
 import { bucketOf, coverOf, previousPeriod, slotsOf, type Cover, type Period } from "../domain/periods";
+import { breakdownTables, dimValueNames } from "./breakdown-tables";
 import type { PageDirectory } from "./dictionary";
 
 /** Rows of each breakdown, as in the unfiltered read. */
@@ -318,7 +313,10 @@ export class FilteredAnalyticsReader {
       : [];
     const ofLanding = rows.filter((row) => row.dim === DIMS.landingPage).map((row) => row.value_id);
     const ofProfile = rows.filter((row) => row.dim !== DIMS.landingPage).map((row) => row.value_id);
-    const [names, paths] = await Promise.all([this.dimValueNames(ofProfile), this.pages.paths(ofLanding)]);
+    const [names, paths] = await Promise.all([
+      dimValueNames(this.pool, ofProfile),
+      this.pages.paths(ofLanding),
+    ]);
     const list = (dim: Dim) =>
       rows
         .filter((row) => row.dim === dim)
@@ -332,29 +330,7 @@ export class FilteredAnalyticsReader {
           };
         })
         .sort((a, b) => b.visitors - a.visitors || a.value.localeCompare(b.value));
-    const campaigns: AnalyticsCampaignRow[] = list(DIMS.campaign).map((row) => {
-      const [source = "", medium = "", campaign = ""] = JSON.parse(row.value) as string[];
-      return { ...row, value: `${source} / ${medium} / ${campaign}`, source, medium, campaign };
-    });
-    const plain = (dim: Dim): AnalyticsBreakdownRow[] => list(dim);
-    return {
-      channels: plain(DIMS.channel),
-      sources: plain(DIMS.source),
-      campaigns,
-      landingPages: plain(DIMS.landingPage),
-      countries: plain(DIMS.country),
-      devices: plain(DIMS.device),
-      browsers: plain(DIMS.browser),
-    };
-  }
-
-  private async dimValueNames(ids: number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const r = await this.pool.query<{ id: number; value: string }>(
-      "SELECT id, value FROM tracking.dim_values WHERE id = ANY($1::int[])",
-      [ids],
-    );
-    return new Map(r.rows.map((row) => [row.id, row.value]));
+    return breakdownTables(list);
   }
 }
 

@@ -1,7 +1,5 @@
 import type {
   Analytics,
-  AnalyticsBreakdownRow,
-  AnalyticsCampaignRow,
   AnalyticsPoint,
   AnalyticsTopPage,
   TopPage,
@@ -13,6 +11,7 @@ import { HOUR_MS, addDays, addMonths, amsterdamDate, dayStart, monthOf, weekStar
 import { Hll } from "../domain/hll";
 import { DIMS, dimScope, type Dim } from "../domain/breakdowns";
 import { bucketOf, coverOf, previousPeriod, slotsOf, type Cover, type Period } from "../domain/periods";
+import { breakdownTables, dimValueNames } from "./breakdown-tables";
 import type { PageDirectory } from "./dictionary";
 import { SITE_SCOPE, precisionOf } from "./sketches";
 
@@ -185,7 +184,10 @@ export class AnalyticsReader {
       );
     const chosen = [...top].flatMap(([dim, list]) => list.map((v) => ({ dim, ...v })));
     const [names, paths, sketches] = await Promise.all([
-      this.dimValueNames(chosen.filter((c) => c.dim !== DIMS.landingPage).map((c) => c.valueId)),
+      dimValueNames(
+        this.pool,
+        chosen.filter((c) => c.dim !== DIMS.landingPage).map((c) => c.valueId),
+      ),
       this.pages.paths(chosen.filter((c) => c.dim === DIMS.landingPage).map((c) => c.valueId)),
       oneDay
         ? Promise.resolve([])
@@ -206,29 +208,7 @@ export class AnalyticsReader {
           };
         })
         .sort((a, b) => b.visitors - a.visitors || a.value.localeCompare(b.value));
-    const campaigns: AnalyticsCampaignRow[] = rows(DIMS.campaign).map((row) => {
-      const [source = "", medium = "", campaign = ""] = JSON.parse(row.value) as string[];
-      return { ...row, value: `${source} / ${medium} / ${campaign}`, source, medium, campaign };
-    });
-    const plain = (dim: Dim): AnalyticsBreakdownRow[] => rows(dim);
-    return {
-      channels: plain(DIMS.channel),
-      sources: plain(DIMS.source),
-      campaigns,
-      landingPages: plain(DIMS.landingPage),
-      countries: plain(DIMS.country),
-      devices: plain(DIMS.device),
-      browsers: plain(DIMS.browser),
-    };
-  }
-
-  private async dimValueNames(ids: number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const r = await this.pool.query<{ id: number; value: string }>(
-      "SELECT id, value FROM tracking.dim_values WHERE id = ANY($1::int[])",
-      [ids],
-    );
-    return new Map(r.rows.map((row) => [row.id, row.value]));
+    return breakdownTables(rows);
   }
 
   private async topPages(cover: Cover): Promise<AnalyticsTopPage[]> {
