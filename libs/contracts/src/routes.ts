@@ -185,7 +185,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/audit-log",
     service: "gateway",
     auth: "admin",
-    summary: "The audit log, newest first (sign-ins and admin account changes; kept two years)",
+    summary:
+      "The audit log, newest first, filtered by action, admin, target and period (sign-ins, admin accounts, lease request status changes and deletions, inbox deletions, settings saved, e-mails sent; kept two years)",
     request: { query: AuditLogQuery },
     responses: { 200: { description: "A page of entries", schema: AuditLogPage } },
   },

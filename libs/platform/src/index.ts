@@ -17,4 +17,5 @@ export * from "./routes";
 export * from "./upgrade";
 export * from "./internal-client";
 export * from "./client-ip";
+export * from "./audit";
 export { notJson, parseJsonText, readRawBody } from "./body";

@@ -1,11 +1,14 @@
 import { Histogram } from "prom-client";
 import type { Context, Next } from "koa";
-import { buildOpenApiDocument, serviceForPath, type ServiceName } from "@lease/contracts";
+import { QUEUES, buildOpenApiDocument, serviceForPath, type ServiceName } from "@lease/contracts";
 import {
   HttpError,
   clientIp,
   contractRouter,
   createKit,
+  createQueueClient,
+  createWorker,
+  queueMetrics,
   parseTrustedProxies,
   loadConfig,
   requireAdmin,
@@ -144,6 +147,24 @@ export async function startGateway(
   const pruning = setInterval(() => void prune(), 24 * 60 * 60_000);
   pruning.unref();
 
+  // What admins did in the other services (status changes, deletions, settings, e-mails sent)
+  // arrives as audit.record jobs; each is recorded once under its event id.
+  const auditQueue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
+  const auditJobs = queueMetrics(auditQueue, [QUEUES.audit]);
+  const auditWorker = createWorker({
+    connection: kit.bullConnection(),
+    redisPrefix: config.REDIS_PREFIX,
+    queue: QUEUES.audit,
+    handlers: {
+      "audit.record": async (event) => {
+        await authDeps.audit.recordEvent(event);
+      },
+    },
+    logger: kit.logger.child({ component: "audit-worker" }),
+    concurrency: 4,
+    metrics: auditJobs,
+  });
+
   const running = await startService(kit, {
     fastPath: beaconPath({
       batcher: beacons,
@@ -173,9 +194,13 @@ export async function startGateway(
       async () => {
         clearInterval(pruning);
         await Promise.all(Object.values(upstreams).map((u) => u.close()));
+        await auditWorker.close();
+        await auditQueue.close();
       },
     ],
   });
   running.app.metrics.registry.registerMetric(batchSizes);
+  // The attempts only: the queue's job counts come from the mailer, which reads every queue's.
+  running.app.metrics.registry.registerMetric(auditJobs.attempts);
   return running;
 }

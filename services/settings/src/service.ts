@@ -1,6 +1,7 @@
 import { CHANNELS, SettingsChangedEvent } from "@lease/contracts";
 import {
   createKit,
+  createQueueClient,
   loadConfig,
   startService,
   subscribeEvent,
@@ -53,6 +54,8 @@ export async function startSettings(
       "not subscribed to settings changes; relying on the snapshot expiry",
     ),
   );
+  // Saves are recorded in the gateway's audit log (the audit.record job).
+  const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
   const domain = settingsDomain({
     company,
     theme: themeSettingsRepository(kit.db),
@@ -61,6 +64,7 @@ export async function startSettings(
     keys: kit.keys,
     logger: kit.logger,
     changed: (kind) => snapshots.drop(kind),
+    queue,
   });
   return startService(kit, {
     routes: [
@@ -68,5 +72,6 @@ export async function startSettings(
       adminRoutes(domain, kit.session),
       internalRoutes(domain, config.INTERNAL_TOKEN),
     ],
+    onStop: [() => queue.close()],
   });
 }

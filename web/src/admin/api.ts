@@ -76,6 +76,8 @@ export const disableTotp = (currentPassword: string) =>
 export const fetchAuditLog = (filter: {
   action?: string;
   actor?: string;
+  target?: string;
+  from?: string;
   before?: string;
   limit?: number;
 }) => {

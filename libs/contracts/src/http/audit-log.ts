@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { IsoDateTime, Uuid } from "../entities/common";
 
-// The audit log (who, what, when), kept two years. The gateway records its own events: sign-ins and
-// changes to admin accounts; other services' events (status changes, deletions, settings, e-mails
-// sent) are not in it yet.
+// The audit log (who, what, when), kept two years. The gateway records its own events (sign-ins,
+// changes to admin accounts) and those the other services send it on the `audit` queue
+// (`audit.record`, libs/contracts/src/jobs): status changes and deletions of lease requests, inbox
+// entries deleted, settings saved (which section and fields, never a value), e-mails sent from the
+// panel. A target is an id or an admin's username, never a lead's personal data.
 
 export const AUDIT_RETENTION_DAYS = 2 * 365;
 
@@ -16,6 +18,16 @@ export const AUDIT_ACTIONS = [
   "account.password_changed",
   "account.totp_enabled",
   "account.totp_disabled",
+  "lead.status_changed",
+  "lead.deleted",
+  "email.deleted",
+  "settings.company_changed",
+  "settings.email_changed",
+  "settings.pixels_changed",
+  "settings.theme_changed",
+  "email.sent",
+  "email.resent",
+  "email.test_sent",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, { error: "Onbekende actie" });
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -30,7 +42,52 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "account.password_changed": "Eigen wachtwoord gewijzigd",
   "account.totp_enabled": "Tweestapsverificatie aangezet",
   "account.totp_disabled": "Tweestapsverificatie uitgezet",
+  "lead.status_changed": "Status aanvraag gewijzigd",
+  "lead.deleted": "Aanvraag verwijderd",
+  "email.deleted": "E-mail uit inbox verwijderd",
+  "settings.company_changed": "Bedrijfsgegevens gewijzigd",
+  "settings.email_changed": "E-mailinstellingen gewijzigd",
+  "settings.pixels_changed": "Pixels gewijzigd",
+  "settings.theme_changed": "Thema gewijzigd",
+  "email.sent": "E-mail verstuurd",
+  "email.resent": "E-mail opnieuw verstuurd",
+  "email.test_sent": "Test-e-mail verstuurd",
 };
+
+/** Field names a settings entry's detail lists (comma-separated), as the panel shows them. */
+export const AUDIT_FIELD_LABELS: Record<string, string> = {
+  companyName: "bedrijfsnaam",
+  mobileAbbreviation: "mobiele afkorting",
+  kvkNumber: "KvK-nummer",
+  btwNumber: "BTW-nummer",
+  address: "adres",
+  city: "plaats",
+  postalCode: "postcode",
+  phoneNumber: "telefoonnummer",
+  emailAddress: "e-mailadres",
+  website: "website",
+  description: "omschrijving",
+  sendgridApiKey: "SendGrid API key",
+  fromEmailAddress: "afzenderadres",
+  notifyCompanyEmail: "melding per e-mail",
+  facebookPixelId: "Meta Pixel ID",
+  snapchatPixelId: "Snapchat Pixel ID",
+  tiktokPixelId: "TikTok Pixel ID",
+  primaryColor: "hoofdkleur",
+  primaryHover: "hoofdkleur bij aanwijzen",
+  accentColor: "accentkleur",
+  backgroundGradientStart: "achtergrondverloop begin",
+  backgroundGradientEnd: "achtergrondverloop eind",
+  textPrimary: "tekstkleur",
+  textSecondary: "tweede tekstkleur",
+  buttonRadius: "afronding knoppen",
+  cardRadius: "afronding kaarten",
+};
+
+/** Bounds of what a service may send for one entry (the audit.record job). */
+export const AUDIT_ACTOR_MAX = 100;
+export const AUDIT_TARGET_MAX = 200;
+export const AUDIT_DETAIL_MAX = 500;
 
 export const AuditEntry = z
   .object({
@@ -38,8 +95,18 @@ export const AuditEntry = z
     at: IsoDateTime,
     actor: z.string().describe("Username of the admin who did it"),
     action: AuditAction,
-    target: z.string().nullable().describe("What it was done to (an admin's username), if anything"),
-    detail: z.string().nullable().describe("e.g. how a sign-in was made (password, totp, recovery)"),
+    target: z
+      .string()
+      .nullable()
+      .describe(
+        "What it was done to, if anything: an admin's username, a lease request's or e-mail's id; never a lead's personal data",
+      ),
+    detail: z
+      .string()
+      .nullable()
+      .describe(
+        "e.g. how a sign-in was made (password, totp, recovery), a status change (`nieuw → bekeken`), the settings fields changed (`companyName, phoneNumber`; never a value)",
+      ),
   })
   .describe("One audit log entry");
 export type AuditEntry = z.infer<typeof AuditEntry>;
@@ -49,6 +116,13 @@ export const AUDIT_PAGE_MAX = 200;
 export const AuditLogQuery = z.object({
   action: AuditAction.optional(),
   actor: z.string().trim().max(100, { error: "Maximaal 100 tekens" }).optional(),
+  target: z
+    .string()
+    .trim()
+    .max(AUDIT_TARGET_MAX, { error: `Maximaal ${AUDIT_TARGET_MAX} tekens` })
+    .optional()
+    .describe("Only entries about this target (exact: a username or an id)"),
+  from: IsoDateTime.optional().describe("Only entries at or after this moment"),
   before: IsoDateTime.optional().describe(
     "Only entries before this moment (the last `at` of the previous page)",
   ),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IsoDateTime } from "../entities/common";
 import { LeadAttribution } from "../entities/lease-request";
+import { AUDIT_ACTOR_MAX, AUDIT_DETAIL_MAX, AUDIT_TARGET_MAX, AuditAction } from "../http/audit-log";
 import { SessionId } from "../http/tracking";
 import { QUEUES, type QueueName } from "./queues";
 
@@ -54,6 +55,21 @@ export const AttributionJobData = z
   .describe("Store the attribution of the visit that sent a lease request or contact message");
 export type AttributionJobData = z.infer<typeof AttributionJobData>;
 
+// An admin's action in another service, for the gateway's audit log: ids and field names only
+// (never a lead's name or e-mail address, never a settings value). `eventId` is the audit row's id,
+// so a job delivered twice records one row.
+export const AuditRecordJobData = z
+  .object({
+    eventId: z.uuid(),
+    at: IsoDateTime.describe("When it happened"),
+    actor: z.string().min(1).max(AUDIT_ACTOR_MAX).describe("The signed-in admin's username"),
+    action: AuditAction,
+    target: z.string().max(AUDIT_TARGET_MAX).nullable(),
+    detail: z.string().max(AUDIT_DETAIL_MAX).nullable(),
+  })
+  .describe("Record one entry in the gateway's audit log");
+export type AuditRecordJobData = z.infer<typeof AuditRecordJobData>;
+
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   queue: QueueName;
   schema: S;
@@ -101,6 +117,12 @@ export const JOBS = {
     queue: QUEUES.leads,
     schema: AttributionJobData,
     attempts: 10,
+    backoff: { type: "exponential", delay: 1_000 },
+  },
+  "audit.record": {
+    queue: QUEUES.audit,
+    schema: AuditRecordJobData,
+    attempts: 20,
     backoff: { type: "exponential", delay: 1_000 },
   },
 } as const satisfies Record<string, JobDefinition>;

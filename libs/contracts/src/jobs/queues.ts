@@ -8,5 +8,7 @@ export const QUEUES = {
   tracking: "tracking",
   /** The attribution tracking computed for a lead, back to the leads service. */
   leads: "leads",
+  /** What an admin did in another service, for the gateway's audit log. */
+  audit: "audit",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -1,9 +1,10 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, gte, lt } from "drizzle-orm";
 import {
   AUDIT_RETENTION_DAYS,
   type AuditAction,
   type AuditEntry,
   type AuditLogQuery,
+  type AuditRecordJobData,
 } from "@lease/contracts";
 import type { Database } from "@lease/platform";
 import { auditLog } from "../db/schema";
@@ -26,6 +27,25 @@ export function auditRepository(db: Database) {
         detail: entry.detail ?? null,
       });
     },
+    /**
+     * An entry another service sent (the audit.record job): its event id is the row id, so a job
+     * delivered again adds nothing. True when a row was added.
+     */
+    async recordEvent(event: AuditRecordJobData): Promise<boolean> {
+      const rows = await db
+        .insert(auditLog)
+        .values({
+          id: event.eventId,
+          at: new Date(event.at),
+          actor: event.actor,
+          action: event.action,
+          target: event.target,
+          detail: event.detail,
+        })
+        .onConflictDoNothing({ target: auditLog.id })
+        .returning({ id: auditLog.id });
+      return rows.length > 0;
+    },
     async page(query: AuditLogQuery): Promise<AuditEntry[]> {
       const rows = await db
         .select()
@@ -34,6 +54,8 @@ export function auditRepository(db: Database) {
           and(
             query.action ? eq(auditLog.action, query.action) : undefined,
             query.actor ? eq(auditLog.actor, query.actor) : undefined,
+            query.target ? eq(auditLog.target, query.target) : undefined,
+            query.from ? gte(auditLog.at, new Date(query.from)) : undefined,
             query.before ? lt(auditLog.at, new Date(query.before)) : undefined,
           ),
         )

@@ -1,6 +1,18 @@
 import pg from "pg";
+import { QUEUES } from "@lease/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, createLogger, createPool, type RunningService } from "@lease/platform";
+import { randomUUID } from "node:crypto";
+import {
+  auditEvent,
+  createDatabase,
+  createLogger,
+  createPool,
+  createQueueClient,
+  createRedis,
+  type QueueClient,
+  type Redis,
+  type RunningService,
+} from "@lease/platform";
 import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
 import { startGateway } from "../service";
 import { auditRepository } from "../repositories/audit";
@@ -14,6 +26,7 @@ let db: TestDatabase;
 let gw: RunningService;
 let sql: pg.Pool;
 let cookie: string;
+let env: NodeJS.ProcessEnv;
 
 function call(
   path: string,
@@ -32,7 +45,8 @@ const cookieOf = (res: TestResponse) =>
 
 beforeAll(async () => {
   db = await createTestDatabase("gwaudit");
-  gw = await startGateway(await gatewayOnlyEnv(db.url));
+  env = await gatewayOnlyEnv(db.url);
+  gw = await startGateway(env);
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
   await createAdmin(db.url, "admin", PASSWORD);
   const res = await call("/api/admin/login", {
@@ -104,6 +118,100 @@ describe("audit log", () => {
     expect((await bad.json()).fields[0].message).toBe("Onbekende actie");
     expect((await call("/api/admin/audit-log?limit=5000", { cookie })).status).toBe(400);
     expect((await call("/api/admin/audit-log")).status).toBe(401);
+  });
+
+  describe("entries from the other services (the audit queue)", () => {
+    let bull: Redis;
+    let queue: QueueClient;
+    beforeAll(() => {
+      bull = createRedis(env.REDIS_URL!, "bullmq", createLogger("test", "silent"));
+      queue = createQueueClient(bull, env.REDIS_PREFIX!);
+    });
+    afterAll(async () => {
+      await queue.close();
+      bull.disconnect();
+    });
+    const rowsOf = async (eventId: string) =>
+      (
+        await sql.query("SELECT actor, action, target, detail FROM gateway.audit_log WHERE id = $1", [
+          eventId,
+        ])
+      ).rows;
+    async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+      const until = Date.now() + 10_000;
+      for (;;) {
+        const value = await read();
+        if (done(value) || Date.now() > until) return value;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+
+    it("records each event once, however often its job is delivered, at the time it happened", async () => {
+      const leadId = randomUUID();
+      const event = {
+        ...auditEvent("piet", "lead.status_changed", leadId, "nieuw → bekeken"),
+        at: "2026-01-02T10:00:00.000Z",
+      };
+      // The same event in two jobs (a relay that published twice, a retried job): one row.
+      await queue.enqueue("audit.record", event, { jobId: randomUUID() });
+      await queue.enqueue("audit.record", event, { jobId: randomUUID() });
+      const rows = await waitFor(
+        () => rowsOf(event.eventId),
+        (r) => r.length > 0,
+      );
+      expect(rows).toEqual([
+        { actor: "piet", action: "lead.status_changed", target: leadId, detail: "nieuw → bekeken" },
+      ]);
+      // Both jobs ran; the second added nothing.
+      const done = await waitFor(
+        () => queue.raw(QUEUES.audit).getJobCounts("completed"),
+        (c) => (c.completed ?? 0) >= 2,
+      );
+      expect(done.completed).toBe(2);
+      expect(
+        (await sql.query("SELECT count(*)::int AS n FROM gateway.audit_log WHERE target = $1", [leadId]))
+          .rows,
+      ).toEqual([{ n: 1 }]);
+
+      const byTarget = await (await call(`/api/admin/audit-log?target=${leadId}`, { cookie })).json();
+      expect(byTarget.items).toEqual([
+        {
+          id: event.eventId,
+          at: "2026-01-02T10:00:00.000Z",
+          actor: "piet",
+          action: "lead.status_changed",
+          target: leadId,
+          detail: "nieuw → bekeken",
+        },
+      ]);
+    });
+
+    it("filters by period (from, before) and target; refuses a malformed one (400)", async () => {
+      const inside = await (
+        await call("/api/admin/audit-log?from=2026-01-02T00:00:00.000Z&before=2026-01-03T00:00:00.000Z", {
+          cookie,
+        })
+      ).json();
+      expect(inside.items.map((e: { actor: string }) => e.actor)).toEqual(["piet"]);
+      const after = await (
+        await call("/api/admin/audit-log?from=2026-01-02T10:00:00.001Z&actor=piet", { cookie })
+      ).json();
+      expect(after.items).toEqual([]);
+      expect((await call("/api/admin/audit-log?from=gisteren", { cookie })).status).toBe(400);
+      expect((await call(`/api/admin/audit-log?target=${"x".repeat(201)}`, { cookie })).status).toBe(400);
+    });
+
+    it("refuses a job that does not fit the catalog (no row, no retry)", async () => {
+      const eventId = randomUUID();
+      await queue
+        .raw("audit")
+        .add("audit.record", { eventId, at: new Date().toISOString(), actor: "x", action: "drop.tables" });
+      await waitFor(
+        () => queue.raw(QUEUES.audit).getJobCounts("failed"),
+        (c) => (c.failed ?? 0) >= 1,
+      );
+      expect(await rowsOf(eventId)).toEqual([]);
+    });
   });
 
   it("keeps two years: older entries are pruned", async () => {

@@ -100,6 +100,7 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
     async updateStatus(id: string, body: UpdateLeaseStatusBody, by: string): Promise<LeaseRequest> {
       const row = await repo.updateStatus(id, body.status, body.isRead, by);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      onStored(); // a status change queues an audit entry
       return toLeaseRequest(row);
     },
 
@@ -111,8 +112,10 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
 
     followUpsDue: () => repo.followUpsDue(),
 
-    async delete(id: string): Promise<void> {
-      if (!(await repo.delete(id))) throw notFound(NOT_FOUND_MESSAGE);
+    /** `by`: the admin's username, for the audit log. */
+    async delete(id: string, by: string): Promise<void> {
+      if (!(await repo.delete(id, by))) throw notFound(NOT_FOUND_MESSAGE);
+      onStored();
     },
   };
 }

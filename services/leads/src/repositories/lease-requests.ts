@@ -1,13 +1,14 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type {
   AnalyticsChannel,
+  AuditRecordJobData,
   JobSource,
   LeadAttribution,
   LeaseRequest,
   LeaseStatus,
 } from "@lease/contracts";
-import { currentTraceparent, type Database, type Pool } from "@lease/platform";
-import { contactMessages, leaseRequests, statusChanges } from "../db/schema";
+import { auditEvent, currentTraceparent, type Database, type Pool } from "@lease/platform";
+import { contactMessages, leaseRequests, outbox, statusChanges } from "../db/schema";
 
 export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
@@ -60,6 +61,17 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     attribution: row.attribution ?? null,
     followUpOn: row.followUpOn,
   };
+}
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** An audit entry for the gateway's log, queued through the outbox in the caller's transaction. */
+async function queueAudit(tx: Tx, event: AuditRecordJobData): Promise<void> {
+  await tx.insert(outbox).values({
+    jobName: "audit.record",
+    payload: event,
+    traceContext: currentTraceparent() ?? null,
+  });
 }
 
 /** Today in Amsterdam, the site's day, as Postgres sees it. */
@@ -259,7 +271,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
 
     /**
      * Sets status and read flag; a status that changes is recorded with the admin who changed it
-     * (the lead's timeline), in the same transaction. Undefined when the request does not exist.
+     * (the lead's timeline) and queued for the audit log (outbox), in the same transaction.
+     * Undefined when the request does not exist.
      */
     async updateStatus(
       id: string,
@@ -279,10 +292,15 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           .set({ status, isRead })
           .where(eq(leaseRequests.id, id))
           .returning();
-        if (before.status !== status)
+        if (before.status !== status) {
           await tx
             .insert(statusChanges)
             .values({ leaseRequestId: id, fromStatus: before.status, toStatus: status, changedBy });
+          await queueAudit(
+            tx,
+            auditEvent(changedBy, "lead.status_changed", id, `${before.status} → ${status}`),
+          );
+        }
         return row;
       });
     },
@@ -303,12 +321,17 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       return row?.n ?? 0;
     },
 
-    async delete(id: string): Promise<boolean> {
-      const rows = await db
-        .delete(leaseRequests)
-        .where(eq(leaseRequests.id, id))
-        .returning({ id: leaseRequests.id });
-      return rows.length > 0;
+    /** Deletes a request; the deletion is queued for the audit log (outbox) in the same transaction. */
+    async delete(id: string, deletedBy: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .delete(leaseRequests)
+          .where(eq(leaseRequests.id, id))
+          .returning({ id: leaseRequests.id });
+        if (rows.length === 0) return false;
+        await queueAudit(tx, auditEvent(deletedBy, "lead.deleted", id));
+        return true;
+      });
     },
   };
 }

@@ -41,7 +41,7 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
 
   router.delete("/api/admin/lease-requests/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
-    await deps.leads.delete(id);
+    await deps.leads.delete(id, ctx.state.admin!.username);
     ctx.status = 204;
   });
 

@@ -10,7 +10,9 @@ import {
 import {
   HttpError,
   InternalCallError,
+  auditEvent,
   notFound,
+  sendAuditEvents,
   serviceUnavailable,
   withTimeout,
   type Logger,
@@ -97,6 +99,10 @@ export function emailsDomain(deps: {
     return { id: inboxId, outgoingId, to };
   }
 
+  /** What the admin did, for the gateway's audit log: ids only (never an address or a body). */
+  const audit = (log: Logger, ...events: Parameters<typeof auditEvent>) =>
+    sendAuditEvents(deps.queue, [auditEvent(...events)], log);
+
   return {
     /**
      * The newest `limit` e-mails of a folder and the counts over the whole folder; with a lease
@@ -122,7 +128,7 @@ export function emailsDomain(deps: {
     },
 
     /** Sends a failed e-mail again (the admin's "Opnieuw versturen"). */
-    async retry(id: string, requestId: string, log: Logger) {
+    async retry(id: string, requestId: string, log: Logger, actor: string) {
       const row = await deps.outgoing.requeueFailed(id);
       if (!row) {
         if (!(await deps.inbox.get(id))) throw notFound(NOT_FOUND_MESSAGE);
@@ -130,6 +136,7 @@ export function emailsDomain(deps: {
       }
       // A job id of its own: the first attempt's job may still be kept (and a kept id is not queued again).
       await enqueue(row.id, `${row.id}-retry-${row.attempts}`, requestId, log);
+      await audit(log, actor, "email.resent", id);
       return { id, status: "queued" as const };
     },
 
@@ -140,11 +147,16 @@ export function emailsDomain(deps: {
       return row;
     },
 
-    async delete(id: string): Promise<void> {
+    async delete(id: string, log: Logger, actor: string): Promise<void> {
       if (!(await deps.inbox.delete(id))) throw notFound(NOT_FOUND_MESSAGE);
+      await audit(log, actor, "email.deleted", id);
     },
 
-    async send(body: SendEmailBody, requestId: string, log: Logger) {
+    /**
+     * A follow-up or other e-mail from the panel. Audited with the lease request as target when it
+     * is for one (the sent-mail entry in the detail), else the sent-mail entry itself.
+     */
+    async send(body: SendEmailBody, requestId: string, log: Logger, actor: string) {
       const { id, outgoingId } = await record(
         (s) => ({
           to: body.to,
@@ -155,6 +167,8 @@ export function emailsDomain(deps: {
         requestId,
       );
       await enqueue(outgoingId, outgoingId, requestId, log);
+      if (body.leaseRequestId) await audit(log, actor, "email.sent", body.leaseRequestId, `e-mail ${id}`);
+      else await audit(log, actor, "email.sent", id);
       return { id, status: "queued" as const };
     },
 
@@ -162,7 +176,7 @@ export function emailsDomain(deps: {
      * The e-mail settings' test button: a test e-mail to the configured sender address, sent at
      * once; the provider's answer (or its silence) is the result: 200, or 502 with its reason.
      */
-    async sendTest(requestId: string, log: Logger): Promise<EmailSettingsTestResponse> {
+    async sendTest(requestId: string, log: Logger, actor: string): Promise<EmailSettingsTestResponse> {
       const settings = await currentSettings(requestId);
       const to = settings.fromEmailAddress?.trim();
       if (!isConfigured(settings) || !to) throw new HttpError(409, "conflict", MISSING_MAIL_SETTINGS_MESSAGE);
@@ -171,6 +185,7 @@ export function emailsDomain(deps: {
         requestId,
       );
       const { sent, reason } = await deps.delivery.sendNow(outgoingId, TEST_EMAIL_TIMEOUT_MS, log);
+      await audit(log, actor, "email.test_sent", id, sent ? "verzonden" : "mislukt");
       if (!sent)
         throw new HttpError(502, "test_email_failed", `${TEST_EMAIL_FAILED_MESSAGE} ${reason ?? ""}`.trim());
       return { id, status: "sent", to };

@@ -29,7 +29,7 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
   router.post("/api/admin/emails/{id}/retry", async (ctx) => {
     const { id } = parseOr400(EmailIdParam, ctx.params);
     ctx.status = 202;
-    ctx.body = await deps.emails.retry(id, ctx.state.requestId, ctx.state.log);
+    ctx.body = await deps.emails.retry(id, ctx.state.requestId, ctx.state.log, ctx.state.admin!.username);
   });
 
   router.put("/api/admin/emails/{id}/read", async (ctx) => {
@@ -39,18 +39,18 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
 
   router.delete("/api/admin/emails/{id}", async (ctx) => {
     const { id } = parseOr400(EmailIdParam, ctx.params);
-    await deps.emails.delete(id);
+    await deps.emails.delete(id, ctx.state.log, ctx.state.admin!.username);
     ctx.status = 204;
   });
 
   router.post("/api/admin/email-settings/test", async (ctx) => {
-    ctx.body = await deps.emails.sendTest(ctx.state.requestId, ctx.state.log);
+    ctx.body = await deps.emails.sendTest(ctx.state.requestId, ctx.state.log, ctx.state.admin!.username);
   });
 
   router.post("/api/admin/send-email", async (ctx) => {
     const body = parseOr400(SendEmailBody, ctx.request.body);
     ctx.status = 202;
-    ctx.body = await deps.emails.send(body, ctx.state.requestId, ctx.state.log);
+    ctx.body = await deps.emails.send(body, ctx.state.requestId, ctx.state.log, ctx.state.admin!.username);
   });
 
   return router;

@@ -17,7 +17,7 @@ export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Contr
   });
   router.put("/api/admin/company-settings", async (ctx) => {
     const body = parseOr400(UpdateCompanySettingsBody, ctx.request.body ?? {});
-    ctx.body = await domain.updateCompany(body);
+    ctx.body = await domain.updateCompany(body, ctx.state.admin!.username);
     ctx.state.log.info(
       { admin: ctx.state.admin?.username, fields: Object.keys(body) },
       "company settings saved",
@@ -25,10 +25,10 @@ export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Contr
   });
   router.put("/api/admin/theme-settings", async (ctx) => {
     const body = parseOr400(UpdateThemeSettingsBody, ctx.request.body ?? {});
-    ctx.body = await domain.updateTheme(body);
+    ctx.body = await domain.updateTheme(body, ctx.state.admin!.username);
   });
   router.post("/api/admin/theme-settings/reset", async (ctx) => {
-    ctx.body = await domain.resetTheme();
+    ctx.body = await domain.resetTheme(ctx.state.admin!.username);
   });
   return router;
 }

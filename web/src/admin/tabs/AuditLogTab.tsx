@@ -1,5 +1,11 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from "@lease/contracts";
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  AUDIT_FIELD_LABELS,
+  type AuditAction,
+  type AuditEntry,
+} from "@lease/contracts";
 import { useState } from "react";
 import { ADMIN_KEYS, fetchAuditLog } from "../api";
 import { Button, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
@@ -13,14 +19,53 @@ const DETAILS: Record<string, string> = {
   new_password: "met eenmalig wachtwoord, daarna eigen wachtwoord gekozen",
 };
 
-/** "Logboek": who did what when (sign-ins, changes to admin accounts), filtered by action and admin. */
+/** The detail as the panel shows it: sign-in ways and settings fields in words, the rest as recorded. */
+function detailText(entry: AuditEntry): string | null {
+  if (!entry.detail) return null;
+  if (entry.action === "login.success") return DETAILS[entry.detail] ?? null;
+  if (entry.action.startsWith("settings."))
+    return entry.detail
+      .split(", ")
+      .map((field) => AUDIT_FIELD_LABELS[field] ?? field)
+      .join(", ");
+  return entry.detail;
+}
+
+/** The moment an Amsterdam day (YYYY-MM-DD) begins, as an ISO instant; undefined when not a day. */
+function amsterdamDayStart(day: string, addDays = 0): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return undefined;
+  const utcMidnight = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + addDays);
+  // Amsterdam's clock at that UTC midnight reads 01:00 or 02:00: the offset of that day's start.
+  const hour = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Europe/Amsterdam",
+    hour: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(utcMidnight));
+  return new Date(utcMidnight - Number(hour) * 3600_000).toISOString();
+}
+
+/**
+ * "Logboek": who did what when (sign-ins, admin accounts, lease requests, inbox, settings, e-mails
+ * sent), filtered by action, admin, target and period.
+ */
 export function AuditLogTab() {
   const [action, setAction] = useState<AuditAction | "">("");
   const [actor, setActor] = useState("");
-  const filter = { action, actor: actor.trim() };
+  const [target, setTarget] = useState("");
+  const [fromDay, setFromDay] = useState("");
+  const [toDay, setToDay] = useState("");
+  const filter = {
+    action,
+    actor: actor.trim(),
+    target: target.trim(),
+    from: amsterdamDayStart(fromDay),
+    until: amsterdamDayStart(toDay, 1),
+  };
+  const { until, ...query } = filter;
   const log = useInfiniteQuery({
     queryKey: [...ADMIN_KEYS.auditLog, filter],
-    queryFn: ({ pageParam }) => fetchAuditLog({ ...filter, before: pageParam, limit: PAGE }),
+    queryFn: ({ pageParam }) => fetchAuditLog({ ...query, before: pageParam ?? until, limit: PAGE }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.items.length === PAGE ? last.items[PAGE - 1]!.at : undefined),
     staleTime: 0,
@@ -29,7 +74,9 @@ export function AuditLogTab() {
   return (
     <Panel title="Logboek">
       <p className="mb-4 text-sm text-gray-700">
-        Wie wat wanneer deed: inloggen en wijzigingen aan beheerders en eigen accounts. Twee jaar bewaard.
+        Wie wat wanneer deed: inloggen, wijzigingen aan beheerders en eigen accounts, statuswijzigingen en
+        verwijderde aanvragen, verwijderde e-mails, gewijzigde instellingen en verstuurde e-mails. Twee jaar
+        bewaard.
       </p>
       <div className="mb-4 flex flex-wrap gap-4">
         <div>
@@ -63,6 +110,43 @@ export function AuditLogTab() {
             onChange={(event) => setActor(event.target.value)}
           />
         </div>
+        <div>
+          <label htmlFor="logboek-doel" className="text-sm font-semibold text-gray-800">
+            Waarop
+          </label>
+          <input
+            id="logboek-doel"
+            className={TEXT_INPUT}
+            value={target}
+            maxLength={200}
+            placeholder="Gebruikersnaam of ID"
+            onChange={(event) => setTarget(event.target.value)}
+          />
+        </div>
+        <div>
+          <label htmlFor="logboek-vanaf" className="text-sm font-semibold text-gray-800">
+            Vanaf
+          </label>
+          <input
+            id="logboek-vanaf"
+            type="date"
+            className={TEXT_INPUT}
+            value={fromDay}
+            onChange={(event) => setFromDay(event.target.value)}
+          />
+        </div>
+        <div>
+          <label htmlFor="logboek-tot" className="text-sm font-semibold text-gray-800">
+            Tot en met
+          </label>
+          <input
+            id="logboek-tot"
+            type="date"
+            className={TEXT_INPUT}
+            value={toDay}
+            onChange={(event) => setToDay(event.target.value)}
+          />
+        </div>
       </div>
       {!log.data ? (
         <LoadingText />
@@ -88,11 +172,9 @@ export function AuditLogTab() {
                   <td className="py-2 pr-4 font-medium text-gray-900">{entry.actor}</td>
                   <td className="py-2 pr-4">
                     {AUDIT_ACTION_LABELS[entry.action]}
-                    {entry.detail && DETAILS[entry.detail] && (
-                      <span className="text-gray-600"> ({DETAILS[entry.detail]})</span>
-                    )}
+                    {detailText(entry) && <span className="text-gray-600"> ({detailText(entry)})</span>}
                   </td>
-                  <td className="py-2 text-gray-700">{entry.target ?? ""}</td>
+                  <td className="py-2 font-mono text-xs break-all text-gray-700">{entry.target ?? ""}</td>
                 </tr>
               ))}
             </tbody>

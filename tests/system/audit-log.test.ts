@@ -1,0 +1,188 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuditLogPage, type AuditAction, type AuditEntry } from "@lease/contracts";
+import { startFullStack, type FullStack } from "./stack";
+
+// Issue 19.4 across the services: what an admin does in leads (status changes, deletions), settings
+// (which section and fields, never a value) and the mailer (e-mails sent, test e-mails, inbox
+// deletions) reaches the gateway's one audit log over the audit queue, with the admin's username
+// as the actor and ids only as targets: nothing of the lead's personal data, never the API key.
+
+const LEAD_EMAIL = "logboek@klant.nl";
+const LEAD_PHONE = "06 11223344";
+const LEAD_COMPANY = "Logboek Klant BV";
+const API_KEY = "SG.logboek-secret-0123456789abcdef";
+
+let stack: FullStack;
+let cookie: string;
+let sql: pg.Pool;
+
+beforeAll(async () => {
+  stack = await startFullStack({ LEAD_RATE_LIMIT: "100000", WORKER_NICE: "0" });
+  cookie = await stack.adminCookie();
+  sql = new pg.Pool({ connectionString: stack.db.url, max: 2 });
+}, 120_000);
+
+afterAll(async () => {
+  await sql?.end();
+  await stack?.stop();
+});
+
+function call(method: string, path: string, body?: unknown) {
+  return fetch(`${stack.gateway.url}${path}`, {
+    method,
+    headers: {
+      origin: stack.origin,
+      cookie,
+      // Every state change carries the JSON content type (the CSRF check), a body or not.
+      ...(method === "GET" ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function auditLog(query = ""): Promise<AuditEntry[]> {
+  const res = await call("GET", `/api/admin/audit-log?limit=200${query}`);
+  expect(res.status).toBe(200);
+  return AuditLogPage.parse(await res.json()).items;
+}
+
+/** The entries of these actions once `count` of them are there (they arrive over the queue). */
+async function entriesOf(actions: AuditAction[], count: number): Promise<AuditEntry[]> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const items = (await auditLog()).filter((e) => actions.includes(e.action));
+    if (items.length >= count || Date.now() > until) return items;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const brief = (e: AuditEntry) => [e.action, e.actor, e.target, e.detail];
+
+async function newLead(): Promise<string> {
+  const res = await call("POST", "/api/lease-requests", {
+    carUrl: "https://www.autoscout24.nl/aanbod/kia-ev6",
+    contactNumber: LEAD_PHONE,
+    email: LEAD_EMAIL,
+    companyName: LEAD_COMPANY,
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+describe("the audit log across the services", () => {
+  let leadId: string;
+
+  it("records a lease request's status change (only a real change) by lead id, queued with the change", async () => {
+    leadId = await newLead();
+    const status = (s: string) =>
+      call("PATCH", `/api/admin/lease-requests/${leadId}/status`, { status: s, isRead: true });
+    expect((await status("bekeken")).status).toBe(200);
+    expect((await status("bekeken")).status).toBe(200); // no change: no entry
+    expect((await status("gereageerd")).status).toBe(200);
+    // The status change and its audit entry are written in one transaction (the outbox).
+    const queued = await sql.query(
+      "SELECT count(*)::int AS n FROM leads.outbox WHERE job_name = 'audit.record' AND payload->>'target' = $1",
+      [leadId],
+    );
+    expect(queued.rows).toEqual([{ n: 2 }]);
+
+    const changes = await entriesOf(["lead.status_changed"], 2);
+    expect(changes.map(brief)).toEqual([
+      ["lead.status_changed", "admin", leadId, "bekeken → gereageerd"],
+      ["lead.status_changed", "admin", leadId, "nieuw → bekeken"],
+    ]);
+  });
+
+  it("records the e-mails sent from the panel (follow-up, test) and an inbox deletion, by id only", async () => {
+    const saved = await call("PUT", "/api/admin/company-settings", {
+      sendgridApiKey: API_KEY,
+      fromEmailAddress: "noreply@logboek.nl",
+    });
+    expect(saved.status).toBe(200);
+    const sent = await call("POST", "/api/admin/send-email", {
+      to: LEAD_EMAIL,
+      subject: "Follow-up op uw lease aanvraag",
+      message: "Beste klant, hierbij onze offerte.",
+      leaseRequestId: leadId,
+    });
+    expect(sent.status).toBe(202);
+    const sentId = ((await sent.json()) as { id: string }).id;
+    // SendGrid is an address nobody answers here: the test e-mail fails, and is recorded as such.
+    const test = await call("POST", "/api/admin/email-settings/test");
+    expect(test.status).toBe(502);
+    expect((await call("DELETE", `/api/admin/emails/${sentId}`)).status).toBe(204);
+
+    const [deleted] = await entriesOf(["email.deleted"], 1);
+    const [follow] = await entriesOf(["email.sent"], 1);
+    const [tested] = await entriesOf(["email.test_sent"], 1);
+    expect(brief(follow!)).toEqual(["email.sent", "admin", leadId, `e-mail ${sentId}`]);
+    expect(brief(deleted!)).toEqual(["email.deleted", "admin", sentId, null]);
+    expect(tested!.actor).toBe("admin");
+    expect(tested!.detail).toBe("mislukt");
+  });
+
+  it("records which settings sections and fields changed, never a value; an unchanged save adds nothing", async () => {
+    const before = (await auditLog()).filter((e) => e.action.startsWith("settings.")).length;
+    const body = {
+      companyName: "Logboek Lease BV",
+      phoneNumber: "020 1234567",
+      facebookPixelId: "1234567890",
+      sendgridApiKey: `${API_KEY}-nieuw`,
+      notifyCompanyEmail: false,
+    };
+    expect((await call("PUT", "/api/admin/company-settings", body)).status).toBe(200);
+    expect((await call("PUT", "/api/admin/company-settings", body)).status).toBe(200); // same again
+    expect((await call("PUT", "/api/admin/theme-settings", { primaryColor: "#123456" })).status).toBe(200);
+    const actions: AuditAction[] = [
+      "settings.company_changed",
+      "settings.email_changed",
+      "settings.pixels_changed",
+      "settings.theme_changed",
+    ];
+    await entriesOf(["settings.theme_changed"], 1);
+    // The theme was saved last: once its entry is in, the company saves' entries are too.
+    await new Promise((r) => setTimeout(r, 500));
+    const entries = await entriesOf(actions, before + 4);
+    const latest = entries.slice(0, entries.length - before).map(brief);
+    expect(latest).toHaveLength(4);
+    expect(latest).toEqual(
+      expect.arrayContaining([
+        ["settings.company_changed", "admin", null, "companyName, phoneNumber"],
+        ["settings.email_changed", "admin", null, "notifyCompanyEmail, sendgridApiKey"],
+        ["settings.pixels_changed", "admin", null, "facebookPixelId"],
+        ["settings.theme_changed", "admin", null, "primaryColor"],
+      ]),
+    );
+    // The first save of the key and sender was recorded too.
+    expect(entries.map(brief)).toContainEqual([
+      "settings.email_changed",
+      "admin",
+      null,
+      "fromEmailAddress, sendgridApiKey",
+    ]);
+  });
+
+  it("records a deletion, and holds nothing of the lead's personal data or the key anywhere", async () => {
+    expect((await call("DELETE", `/api/admin/lease-requests/${leadId}`)).status).toBe(204);
+    const [deleted] = await entriesOf(["lead.deleted"], 1);
+    expect(brief(deleted!)).toEqual(["lead.deleted", "admin", leadId, null]);
+
+    const filtered = await auditLog(`&target=${leadId}&actor=admin`);
+    expect(filtered.map((e) => e.action)).toEqual([
+      "lead.deleted",
+      "email.sent",
+      "lead.status_changed",
+      "lead.status_changed",
+    ]);
+
+    const { rows } = await sql.query("SELECT row_to_json(a)::text AS row FROM gateway.audit_log a");
+    const everything = rows.map((r: { row: string }) => r.row).join("\n");
+    for (const secret of [LEAD_EMAIL, LEAD_PHONE, LEAD_COMPANY, API_KEY, "noreply@logboek.nl", "1234567890"])
+      expect(everything).not.toContain(secret);
+    const outbox = await sql.query(
+      "SELECT payload::text AS p FROM leads.outbox WHERE job_name = 'audit.record'",
+    );
+    for (const row of outbox.rows as { p: string }[]) expect(row.p).not.toContain(LEAD_EMAIL);
+  });
+});

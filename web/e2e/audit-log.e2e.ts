@@ -1,0 +1,117 @@
+// Issue 19.4 against the real stack: a lead's status changed and a company setting saved in the
+// panel show in "Logboek" with the admin who did it (they travel from leads and settings to the
+// gateway over the audit queue), and the log filters by action, admin, target and period.
+import { expectAccessible } from "./axe";
+import { afterAll, assert, assertEqual, eventually, test } from "./harness";
+import { ADMIN_USERNAME, adminWorld, closeAdminWorld, type AdminWorld } from "./admin/world";
+import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
+
+afterAll(closeAdminWorld);
+
+async function postLead(world: AdminWorld, email: string): Promise<string> {
+  const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: world.baseUrl },
+    body: JSON.stringify({
+      carUrl: "https://www.autoscout24.nl/aanbod/logboek-e2e",
+      contactNumber: "0613131313",
+      email,
+      companyName: "Logboek Klant BV",
+    }),
+  });
+  assertEqual(answer.status, 201, "quote accepted");
+  return ((await answer.json()) as { id: string }).id;
+}
+
+/** An Amsterdam day as the date inputs take it (YYYY-MM-DD), `days` from today. */
+const amsterdamDay = (days = 0) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(
+    new Date(Date.now() + days * 24 * 3600_000),
+  );
+
+test("logboek: a status change and a settings change in the panel, by whom, filtered", async () => {
+  const world = await adminWorld();
+  const email = `logboek-${Date.now()}@audit-e2e.nl`;
+  const leadId = await postLead(world, email);
+  const { page } = await world.open("/admin-login");
+  await signIn(page, ADMIN_USERNAME, world.password);
+  await page.getByTestId("welkom").waitFor();
+  await dismissNotice(page);
+
+  // A status change of the lead.
+  await openTab(page, "Lease Aanvragen");
+  const item = page.getByTestId("lease-item").filter({ hasText: email }).first();
+  await item.waitFor();
+  await item.click();
+  const detail = page.getByTestId("lease-detail");
+  await detail.getByRole("button", { name: "Markeer als Gereageerd" }).click();
+  await expectNotice(page, "Status Bijgewerkt");
+  await dismissNotice(page);
+
+  // A company setting.
+  await openTab(page, "Bedrijfsgegevens");
+  await page.getByRole("button", { name: "Bewerken" }).click();
+  await page.getByLabel("Bedrijfsnaam").fill(`Logboek Lease ${Date.now()}`);
+  await page.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Instellingen Opgeslagen");
+  await dismissNotice(page);
+
+  // Both arrive over the queue; then the log shows them.
+  await eventually(
+    async () =>
+      (
+        await world.sql.query(
+          "SELECT 1 FROM gateway.audit_log WHERE (action = 'lead.status_changed' AND target = $1 AND detail LIKE '% → gereageerd') OR (action = 'settings.company_changed' AND detail LIKE '%companyName%')",
+          [leadId],
+        )
+      ).rowCount === 2,
+    "both entries in the audit log",
+    15_000,
+  );
+  const rows = page.getByTestId("logboek-regel");
+  await openTab(page, "Logboek");
+  const statusRow = rows.filter({ hasText: "Status aanvraag gewijzigd" }).filter({ hasText: "→ gereageerd" });
+  await statusRow.filter({ hasText: leadId }).filter({ hasText: ADMIN_USERNAME }).first().waitFor();
+  await rows
+    .filter({ hasText: "Bedrijfsgegevens gewijzigd" })
+    .filter({ hasText: "(bedrijfsnaam)" })
+    .filter({ hasText: ADMIN_USERNAME })
+    .first()
+    .waitFor();
+  assert(!(await rows.allInnerTexts()).join("\n").includes(email), "no e-mail address in the log");
+  await expectAccessible(page, "Logboek with its filters");
+
+  // By action: only settings entries.
+  await page.getByLabel("Actie", { exact: true }).selectOption("settings.company_changed");
+  await eventually(
+    async () => (await rows.filter({ hasText: "Status aanvraag gewijzigd" }).count()) === 0,
+    "the status change filtered out",
+  );
+  await rows.filter({ hasText: "Bedrijfsgegevens gewijzigd" }).first().waitFor();
+  await page.getByLabel("Actie", { exact: true }).selectOption("");
+
+  // By target: only this lead's entries, every one by this admin.
+  await page.getByLabel("Waarop", { exact: true }).fill(leadId);
+  await eventually(
+    async () => (await rows.filter({ hasText: "Bedrijfsgegevens gewijzigd" }).count()) === 0,
+    "the settings entry filtered out",
+  );
+  await statusRow.first().waitFor();
+  for (const text of await rows.allInnerTexts()) {
+    assert(text.includes(leadId), `only the lead's entries, got "${text}"`);
+    assert(text.includes(ADMIN_USERNAME), `by ${ADMIN_USERNAME}, got "${text}"`);
+  }
+
+  // By admin and period: another admin has none; from tomorrow there are none; today has them.
+  await page.getByLabel("Beheerder", { exact: true }).fill("niemand");
+  await page.getByText("Geen vermeldingen.").waitFor();
+  await page.getByLabel("Beheerder", { exact: true }).fill(ADMIN_USERNAME);
+  await statusRow.first().waitFor();
+  await page.getByLabel("Vanaf", { exact: true }).fill(amsterdamDay(1));
+  await page.getByText("Geen vermeldingen.").waitFor();
+  await page.getByLabel("Vanaf", { exact: true }).fill(amsterdamDay(0));
+  await page.getByLabel("Tot en met", { exact: true }).fill(amsterdamDay(0));
+  await statusRow.first().waitFor();
+  await page.getByLabel("Tot en met", { exact: true }).fill(amsterdamDay(-1));
+  await page.getByText("Geen vermeldingen.").waitFor();
+});
