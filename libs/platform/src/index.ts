@@ -18,3 +18,4 @@ export * from "./upgrade";
 export * from "./internal-client";
 export * from "./client-ip";
 export { notJson, parseJsonText, readRawBody } from "./body";
+export * from "./privacy";

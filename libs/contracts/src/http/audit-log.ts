@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   "account.password_changed",
   "account.totp_enabled",
   "account.totp_disabled",
+  "privacy.exported",
+  "privacy.erased",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, { error: "Onbekende actie" });
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -30,6 +32,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "account.password_changed": "Eigen wachtwoord gewijzigd",
   "account.totp_enabled": "Tweestapsverificatie aangezet",
   "account.totp_disabled": "Tweestapsverificatie uitgezet",
+  "privacy.exported": "Gegevens van een persoon geëxporteerd",
+  "privacy.erased": "Gegevens van een persoon gewist",
 };
 
 export const AuditEntry = z

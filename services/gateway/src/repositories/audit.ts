@@ -1,11 +1,11 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import {
   AUDIT_RETENTION_DAYS,
   type AuditAction,
   type AuditEntry,
   type AuditLogQuery,
 } from "@lease/contracts";
-import type { Database } from "@lease/platform";
+import { addressPattern, type Database } from "@lease/platform";
 import { auditLog } from "../db/schema";
 
 export interface AuditRecord {
@@ -47,6 +47,22 @@ export function auditRepository(db: Database) {
         target: row.target,
         detail: row.detail,
       }));
+    },
+    /**
+     * An erasure (AVG) leaves the address in no entry: a target or detail naming it becomes
+     * "[gewist]". The entries themselves (who did what, when) stay. The number changed.
+     */
+    async forgetAddress(email: string): Promise<number> {
+      const pattern = addressPattern(email);
+      const rows = await db
+        .update(auditLog)
+        .set({
+          target: sql`CASE WHEN ${auditLog.target} ~* ${pattern} THEN '[gewist]' ELSE ${auditLog.target} END`,
+          detail: sql`CASE WHEN ${auditLog.detail} ~* ${pattern} THEN '[gewist]' ELSE ${auditLog.detail} END`,
+        })
+        .where(sql`${auditLog.target} ~* ${pattern} OR ${auditLog.detail} ~* ${pattern}`)
+        .returning({ id: auditLog.id });
+      return rows.length;
     },
     /** Removes what is older than the retention (two years); the number removed. */
     async prune(now = new Date()): Promise<number> {
