@@ -88,8 +88,8 @@ export function AuditLogTab() {
                   <td className="py-2 pr-4 font-medium text-gray-900">{entry.actor}</td>
                   <td className="py-2 pr-4">
                     {AUDIT_ACTION_LABELS[entry.action]}
-                    {entry.detail && DETAILS[entry.detail] && (
-                      <span className="text-gray-600"> ({DETAILS[entry.detail]})</span>
+                    {entry.detail && (
+                      <span className="text-gray-600"> ({DETAILS[entry.detail] ?? entry.detail})</span>
                     )}
                   </td>
                   <td className="py-2 text-gray-700">{entry.target ?? ""}</td>
