@@ -223,6 +223,11 @@ describe("people's data (AVG)", () => {
   it("finds, exports and erases everything held about an address, and the audit log never names it", async () => {
     const mine = await person("Privacy.Persoon@Klant.nl", "mine");
     const other = await person("jan.privacy.persoon@klant.nl", "other");
+    // A staff note on the other person's lead that mentions this address.
+    const mention = await call("POST", `/api/admin/lease-requests/${other.leadId}/notes`, {
+      body: `Collega van ${email.toUpperCase()}, belt ook.`,
+    });
+    expect(mention.status).toBe(201);
     // An audit entry naming the address (as an entry about an e-mail sent might) and a job that
     // still holds it in Redis, kept by BullMQ as the history of a queue.
     await sql.query(
@@ -324,6 +329,7 @@ describe("people's data (AVG)", () => {
       sentEmails: 3,
       conversions: 2,
       auditEntries: 1,
+      mentions: 1,
     });
     expect(result.removed.jobs).toBeGreaterThanOrEqual(1);
 
@@ -331,6 +337,11 @@ describe("people's data (AVG)", () => {
     expect(await findEverywhere(needles)).toEqual([]);
     expect(await findInRedis(needles)).toEqual([]);
     // The other person, whose address holds this one, keeps everything.
+    const notes = await sql.query<{ body: string }>(
+      "SELECT body FROM leads.lead_notes WHERE lease_request_id = $1 ORDER BY created_at",
+      [other.leadId],
+    );
+    expect(notes.rows.map((n) => n.body)).toEqual(["Notitie other", "Collega van [gewist], belt ook."]);
     expect(await count("SELECT count(*) AS n FROM leads.lease_requests WHERE id = $1", [other.leadId])).toBe(
       1,
     );

@@ -157,6 +157,7 @@ export type PrivacyDomain = ReturnType<typeof privacyDomain>;
 
 const EXTRA_LABELS: Record<string, string> = {
   jobs: "wachtrijtaken",
+  mentions: "vermeldingen in andere aanvragen en notities (vervangen door [gewist])",
   auditEntries: "logboekregels zonder adres",
 };
 

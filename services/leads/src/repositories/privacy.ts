@@ -1,5 +1,5 @@
 import type { PrivacyRecord } from "@lease/contracts";
-import type { Pool, PoolClient } from "@lease/platform";
+import { addressPattern, type Pool, type PoolClient } from "@lease/platform";
 
 // People's data (AVG) in the leads schema: a person's lease requests and contact messages (matched
 // on the trimmed, lower-cased address), their notes and status changes, and the outbox rows that
@@ -13,7 +13,16 @@ export interface LeadsHeld {
   outbox: PrivacyRecord[];
 }
 
-export type LeadsErased = Record<keyof LeadsHeld, number> & { ids: string[] };
+export type LeadsErased = Record<keyof LeadsHeld | "mentions", number> & { ids: string[] };
+
+/** Free text of other people's leads and of staff notes that may mention someone's address. */
+const MENTION_COLUMNS = [
+  ["leads.lead_notes", "body"],
+  ["leads.lease_requests", "message"],
+  ["leads.contact_messages", "message"],
+] as const;
+/** Adjacent mentions share a boundary character, so one pass may leave one: a few passes at most. */
+const MENTION_PASSES = 3;
 
 const LEASE_REQUESTS = `SELECT id FROM leads.lease_requests WHERE email_key = $1 OR lower(btrim(email)) = $1`;
 const CONTACT_MESSAGES = `SELECT id FROM leads.contact_messages WHERE lower(btrim(email)) = $1`;
@@ -82,8 +91,21 @@ export function privacyRepository(pool: Pool) {
         const contactMessages = await count(`DELETE FROM leads.contact_messages WHERE id = ANY($1::uuid[])`, [
           contacts.rows.map((r) => r.id),
         ]);
+        // What stays (another person's lead, a note on it) keeps its text, with the address replaced.
+        let mentions = 0;
+        const pattern = addressPattern(email);
+        for (const [table, column] of MENTION_COLUMNS)
+          for (let pass = 0; pass < MENTION_PASSES; pass++) {
+            const changed = await count(
+              `UPDATE ${table} SET ${column} = regexp_replace(${column}, $1, '\\1[gewist]\\2', 'gi')
+                WHERE ${column} ~* $1`,
+              [pattern],
+            );
+            if (pass === 0) mentions += changed;
+            if (changed === 0) break;
+          }
         await client.query("COMMIT");
-        return { leaseRequests, contactMessages, notes, statusChanges, outbox, ids };
+        return { leaseRequests, contactMessages, notes, statusChanges, outbox, mentions, ids };
       } catch (err) {
         await client.query("ROLLBACK").catch(() => undefined);
         throw err;
