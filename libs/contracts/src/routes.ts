@@ -41,6 +41,13 @@ import {
   UpdateLeaseStatusBody,
 } from "./http/lease-requests";
 import { SetFollowUpBody } from "./http/follow-up";
+import {
+  PrivacyErasure,
+  PrivacyEraseBody,
+  PrivacyExport,
+  PrivacySearchBody,
+  PrivacySummary,
+} from "./http/privacy";
 import { LeadHistory, LeadNote, NoteBody, NoteIdParams } from "./http/lead-history";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
 import { TRACK_BATCH_PATH } from "./http/internal";
@@ -230,6 +237,47 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Remove an admin (every session ends at once)",
     request: { params: AdminUserIdParam },
     responses: { ...noContent, 409: { description: "Oneself or the last active admin (code conflict)" } },
+  },
+  // People's data (AVG): POST so the address stays out of URLs and access logs.
+  {
+    method: "POST",
+    path: "/api/admin/privacy/search",
+    service: "gateway",
+    auth: "admin",
+    summary: "What is held about an e-mail address: counts per kind, with the oldest and newest date",
+    request: { body: PrivacySearchBody },
+    responses: {
+      200: { description: "The summary", schema: PrivacySummary },
+      502: { description: "A service did not answer (code privacy_incomplete); nothing is changed" },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/privacy/export",
+    service: "gateway",
+    auth: "admin",
+    summary: "Everything held about an e-mail address as one JSON file (an attachment); audited",
+    request: { body: PrivacySearchBody },
+    responses: {
+      200: { description: "The JSON file", schema: PrivacyExport },
+      502: { description: "A service did not answer (code privacy_incomplete)" },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/privacy/erase",
+    service: "gateway",
+    auth: "admin",
+    summary:
+      'Erase everything held about an e-mail address in every service (confirm: "WISSEN"); idempotent, audited without the address',
+    request: { body: PrivacyEraseBody },
+    responses: {
+      200: { description: "Erased", schema: PrivacyErasure },
+      502: {
+        description:
+          "A service did not answer (code privacy_incomplete): part may be erased; the same request again finishes it",
+      },
+    },
   },
   {
     method: "GET",
@@ -555,6 +603,13 @@ export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; servi
     { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
     { method: "GET", path: "/internal/mail-settings", service: "settings" },
     { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },
+    // People's data (AVG): the gateway finds and erases an address in each service.
+    { method: "POST", path: "/internal/privacy/find", service: "leads" },
+    { method: "POST", path: "/internal/privacy/erase", service: "leads" },
+    { method: "POST", path: "/internal/privacy/find", service: "mailer" },
+    { method: "POST", path: "/internal/privacy/erase", service: "mailer" },
+    { method: "POST", path: "/internal/privacy/find", service: "tracking" },
+    { method: "POST", path: "/internal/privacy/erase", service: "tracking" },
   ];
 
 /** A path template in the form metrics use: "/api/admin/lease-requests/{id}" → "/api/admin/lease-requests/:id". */

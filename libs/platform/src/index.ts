@@ -19,3 +19,4 @@ export * from "./internal-client";
 export * from "./client-ip";
 export * from "./audit";
 export { notJson, parseJsonText, readRawBody } from "./body";
+export * from "./privacy";

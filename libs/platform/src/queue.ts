@@ -273,3 +273,56 @@ export function createWorker(opts: WorkerOptions): Worker {
 const jobLabel = (name: string) => (name in JOBS ? name : "unknown");
 
 export type { Worker };
+
+/** The job states an erasure looks through; active jobs are locked by a worker and finish first. */
+const SCRUB_STATES = ["completed", "failed", "waiting", "delayed", "prioritized", "paused"] as const;
+const SCRUB_PAGE = 500;
+
+/**
+ * Removes every job of a queue whose data, result or failure text holds one of `needles` (matched
+ * lower-cased): BullMQ keeps finished jobs for a day (failed ones a week), and an erasure must
+ * leave nothing of a person behind there either. Answers how many jobs were removed.
+ */
+export async function removeJobsHolding(
+  client: QueueClient,
+  queue: string,
+  needles: readonly string[],
+): Promise<number> {
+  const wanted = needles.map((n) => n.toLowerCase()).filter((n) => n.length > 0);
+  if (wanted.length === 0) return 0;
+  const q = client.raw(queue);
+  let removed = 0;
+  for (const state of SCRUB_STATES) {
+    for (let start = 0; ;) {
+      const jobs = await q.getJobs([state], start, start + SCRUB_PAGE - 1, true);
+      let gone = 0;
+      for (const job of jobs) {
+        if (!job?.id) continue;
+        const text = JSON.stringify([job.data, job.returnvalue, job.failedReason, job.stacktrace]);
+        if (!wanted.some((n) => text.toLowerCase().includes(n))) continue;
+        await job.remove();
+        gone++;
+      }
+      removed += gone;
+      if (jobs.length < SCRUB_PAGE) break;
+      start += SCRUB_PAGE - gone;
+    }
+  }
+  await dropEventsHolding(q, wanted);
+  return removed;
+}
+
+/** The queue's event stream names job ids (e.g. `attribution-<lead id>`): those entries go too. */
+async function dropEventsHolding(q: Queue, wanted: readonly string[]): Promise<void> {
+  const client = (await q.client) as unknown as Redis;
+  const key = q.keys.events!;
+  for (let from = "-"; ;) {
+    const entries = await client.xrange(key, from, "+", "COUNT", SCRUB_PAGE);
+    const drop = entries
+      .filter(([, fields]) => wanted.some((n) => fields.join(" ").toLowerCase().includes(n)))
+      .map(([id]) => id);
+    if (drop.length > 0) await client.xdel(key, ...drop);
+    if (entries.length < SCRUB_PAGE) break;
+    from = `(${entries.at(-1)![0]}`;
+  }
+}

@@ -29,6 +29,8 @@ import { accountRoutes } from "./routes/account";
 import { userRoutes } from "./routes/users";
 import { auditRoutes } from "./routes/audit";
 import { auditRepository } from "./repositories/audit";
+import { privacyRoutes } from "./routes/privacy";
+import { privacyDomain } from "./domain/privacy";
 import { loginThrottle } from "./domain/login-throttle";
 import { loginTickets } from "./domain/login-tickets";
 import { secretBox } from "./domain/secret-box";
@@ -179,6 +181,16 @@ export async function startGateway(
       accountRoutes(authDeps, { issuer }),
       userRoutes(authDeps),
       auditRoutes(authDeps),
+      privacyRoutes({
+        session: kit.session,
+        audit: authDeps.audit,
+        privacy: privacyDomain({
+          services: upstreams,
+          internalToken: config.INTERNAL_TOKEN,
+          timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+          logger: kit.logger,
+        }),
+      }),
     ],
     traceFromHeaders: false,
     outer: [securityHeaders(httpsSite)],

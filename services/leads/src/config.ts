@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PRIVACY_RETENTION_DAYS } from "@lease/contracts";
 import { baseConfigSchema } from "@lease/platform";
 
 export const leadsConfigSchema = baseConfigSchema.extend({
@@ -11,5 +12,7 @@ export const leadsConfigSchema = baseConfigSchema.extend({
   TRUSTED_PROXIES: z.string().default("127.0.0.1,::1"),
   /** How often the outbox relay looks for rows nobody nudged it about. */
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(200),
+  /** Lease requests and contact messages are removed this many days after receipt (privacy policy). */
+  LEAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(PRIVACY_RETENTION_DAYS),
 });
 export type LeadsConfig = z.infer<typeof leadsConfigSchema>;

@@ -1,2 +1,3 @@
 export { startLeads } from "./service";
 export { leadsConfigSchema } from "./config";
+export { privacyRepository } from "./repositories/privacy";

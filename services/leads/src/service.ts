@@ -26,6 +26,9 @@ import { adminRoutes } from "./routes/admin";
 import { internalRoutes } from "./routes/internal";
 import { leadHistoryRoutes } from "./routes/lead-history";
 import { publicRoutes } from "./routes/public";
+import { privacyRoutes } from "./routes/privacy";
+import { privacyRepository } from "./repositories/privacy";
+import { scheduleLeadRetention } from "./domain/retention";
 
 export const LEADS_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -74,6 +77,12 @@ export async function startLeads(
     concurrency: 4,
     metrics: attributionJobs,
   });
+  const privacy = privacyRepository(kit.pool);
+  const stopRetention = scheduleLeadRetention(
+    privacy,
+    config.LEAD_RETENTION_DAYS,
+    kit.logger.child({ component: "retention" }),
+  );
   const running = await startService(kit, {
     routes: [
       publicRoutes({
@@ -89,8 +98,9 @@ export async function startLeads(
       adminRoutes({ leads, session: kit.session }),
       leadHistoryRoutes({ history, session: kit.session }),
       internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
+      privacyRoutes({ privacy, queue, internalToken: config.INTERNAL_TOKEN }),
     ],
-    onStop: [() => relay.stop(), () => worker.close(), () => queue.close()],
+    onStop: [async () => stopRetention(), () => relay.stop(), () => worker.close(), () => queue.close()],
   });
   outboxMetrics(running.app.metrics.registry, () => outbox.pendingStats());
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's.

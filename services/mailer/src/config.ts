@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PRIVACY_RETENTION_DAYS } from "@lease/contracts";
 import { baseConfigSchema, publicOriginSchema } from "@lease/platform";
 
 const serviceUrl = (name: string) => z.url({ error: `${name} must be the http:// URL of the service` });
@@ -21,6 +22,8 @@ export const mailerConfigSchema = baseConfigSchema.extend({
   SEND_STALE_CLAIM_MS: z.coerce.number().int().min(1000).default(60_000),
   /** How often queued e-mails whose enqueue failed (Redis down) are queued again. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** E-mails (inbox, sent mail, delivery records) are removed this many days after they were made (privacy policy). */
+  MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(PRIVACY_RETENTION_DAYS),
   /**
    * The process's scheduling niceness (0-19). Sending e-mail and logging the inbox is background
    * work: on a machine shared with the processes that answer visitors, it yields the CPU to them, so

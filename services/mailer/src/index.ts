@@ -1,2 +1,3 @@
 export { startMailer } from "./service";
 export { mailerConfigSchema } from "./config";
+export { privacyRepository as mailPrivacyRepository } from "./repositories/privacy";

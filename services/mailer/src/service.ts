@@ -28,6 +28,9 @@ import { startSweeper } from "./jobs/sweeper";
 import { inboxRepository } from "./repositories/inbox";
 import { outgoingRepository } from "./repositories/outgoing";
 import { adminRoutes } from "./routes/admin";
+import { privacyRoutes } from "./routes/privacy";
+import { privacyRepository } from "./repositories/privacy";
+import { scheduleMailRetention } from "./jobs/retention";
 
 export const MAILER_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -118,10 +121,20 @@ export async function startMailer(
   const sweeper = startSweeper({ outgoing, queue, intervalMs: config.SWEEP_INTERVAL_MS, logger: log });
   const emails = emailsDomain({ inbox, outgoing, settings, queue, delivery: send });
 
+  const privacy = privacyRepository(kit.pool);
+  const stopRetention = scheduleMailRetention(
+    privacy,
+    config.MAIL_RETENTION_DAYS,
+    log.child({ component: "retention" }),
+  );
+
   const running = await startService(kit, {
-    routes: [adminRoutes({ emails, session: kit.session })],
+    routes: [
+      adminRoutes({ emails, session: kit.session }),
+      privacyRoutes({ privacy, queue, internalToken: config.INTERNAL_TOKEN }),
+    ],
     readiness: { redisEvictionPolicy: policyCheck },
-    onStop: [() => sweeper.stop(), () => worker.close(), () => queue.close()],
+    onStop: [async () => stopRetention(), () => sweeper.stop(), () => worker.close(), () => queue.close()],
   });
   queueFigures.register(running.app.metrics.registry);
   running.app.metrics.registry.registerMetric(sends);

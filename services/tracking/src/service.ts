@@ -46,6 +46,8 @@ import { backfillLegacy } from "./repositories/backfill";
 import { writerDeps } from "./repositories/page-views";
 import { compactSketches } from "./repositories/sketches";
 import { trackBatchRoute, trackRoutes } from "./routes/track";
+import { privacyRoutes } from "./routes/privacy";
+import { privacyRepository } from "./repositories/privacy";
 import type { HitOutcome } from "./domain/ingest";
 
 export const TRACKING_MIGRATIONS = new URL("../migrations", import.meta.url);
@@ -255,6 +257,7 @@ export async function startTracking(
   const svc = await startService(kit, {
     routes: [
       trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted),
+      privacyRoutes({ privacy: privacyRepository(kit.pool), queue, internalToken: config.INTERNAL_TOKEN }),
       trackRoutes(ingestDeps, memoize(parseTrustedProxies(config.TRUSTED_PROXIES)), counted),
       adminRoutes({
         session: kit.session,

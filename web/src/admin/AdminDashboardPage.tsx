@@ -13,6 +13,7 @@ import { PixelsTab } from "./tabs/PixelsTab";
 import { ThemeSettingsTab } from "./tabs/ThemeSettingsTab";
 import { UsersTab } from "./tabs/UsersTab";
 import { AuditLogTab } from "./tabs/AuditLogTab";
+import { PrivacyTab } from "./tabs/PrivacyTab";
 import type { LoginState } from "./lib/session";
 import { dashboardTitle, useLeadAlerts } from "./lib/use-lead-alerts";
 
@@ -25,6 +26,7 @@ const TABS = [
   { id: "inbox", label: "E-mail Inbox", Panel: InboxTab },
   { id: "pixels", label: "Social Media Pixels", Panel: PixelsTab },
   { id: "gebruikers", label: "Gebruikers", Panel: UsersTab },
+  { id: "privacy", label: "Privacy", Panel: PrivacyTab },
   { id: "logboek", label: "Logboek", Panel: AuditLogTab },
 ] as const;
 type TabId = (typeof TABS)[number]["id"];

@@ -5,6 +5,9 @@ import {
   AdminUser,
   AdminUserList,
   AuditLogPage,
+  PRIVACY_ERASE_CONFIRMATION,
+  PrivacyErasure,
+  PrivacySummary,
   CreatedAdminUser,
   LoginResponse,
   RecoveryCodes,
@@ -234,4 +237,32 @@ export function fieldErrors(error: unknown): Record<string, string> {
 export function errorStatus(error: unknown): number | undefined {
   const match = error instanceof Error ? /^(\d{3}): /.exec(error.message) : null;
   return match ? Number(match[1]) : undefined;
+}
+
+// People's data (AVG): the address goes in the body (POST), never in a URL.
+export const searchPersonalData = (email: string) =>
+  call(PrivacySummary, "POST", "/api/admin/privacy/search", { email });
+export const erasePersonalData = (email: string) =>
+  call(PrivacyErasure, "POST", "/api/admin/privacy/erase", { email, confirm: PRIVACY_ERASE_CONFIRMATION });
+
+/** The export as the file the gateway names (a JSON attachment), downloaded in the browser. */
+export async function downloadPersonalData(email: string): Promise<void> {
+  const response = await fetch("/api/admin/privacy/export", {
+    method: "POST",
+    credentials: "include",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
+  if (!response.ok) throw new Error(`${response.status}: ${await response.text().catch(() => "")}`);
+  const name =
+    /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ??
+    "persoonsgegevens.json";
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   "email.sent",
   "email.resent",
   "email.test_sent",
+  "privacy.exported",
+  "privacy.erased",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, { error: "Onbekende actie" });
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -52,6 +54,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "email.sent": "E-mail verstuurd",
   "email.resent": "E-mail opnieuw verstuurd",
   "email.test_sent": "Test-e-mail verstuurd",
+  "privacy.exported": "Gegevens van een persoon geëxporteerd",
+  "privacy.erased": "Gegevens van een persoon gewist",
 };
 
 /** Field names a settings entry's detail lists (comma-separated), as the panel shows them. */

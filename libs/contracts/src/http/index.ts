@@ -11,3 +11,4 @@ export * from "./lead-history";
 export * from "./follow-up";
 export * from "./admin-users";
 export * from "./audit-log";
+export * from "./privacy";

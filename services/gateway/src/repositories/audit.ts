@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import {
   AUDIT_RETENTION_DAYS,
   type AuditAction,
@@ -6,7 +6,7 @@ import {
   type AuditLogQuery,
   type AuditRecordJobData,
 } from "@lease/contracts";
-import type { Database } from "@lease/platform";
+import { addressPattern, type Database } from "@lease/platform";
 import { auditLog } from "../db/schema";
 
 export interface AuditRecord {
@@ -69,6 +69,22 @@ export function auditRepository(db: Database) {
         target: row.target,
         detail: row.detail,
       }));
+    },
+    /**
+     * An erasure (AVG) leaves the address in no entry: a target or detail naming it becomes
+     * "[gewist]". The entries themselves (who did what, when) stay. The number changed.
+     */
+    async forgetAddress(email: string): Promise<number> {
+      const pattern = addressPattern(email);
+      const rows = await db
+        .update(auditLog)
+        .set({
+          target: sql`CASE WHEN ${auditLog.target} ~* ${pattern} THEN '[gewist]' ELSE ${auditLog.target} END`,
+          detail: sql`CASE WHEN ${auditLog.detail} ~* ${pattern} THEN '[gewist]' ELSE ${auditLog.detail} END`,
+        })
+        .where(sql`${auditLog.target} ~* ${pattern} OR ${auditLog.detail} ~* ${pattern}`)
+        .returning({ id: auditLog.id });
+      return rows.length;
     },
     /** Removes what is older than the retention (two years); the number removed. */
     async prune(now = new Date()): Promise<number> {

@@ -12,6 +12,11 @@ import {
 const RETENTION: [string, string, string][] = [
   ["Contractgegevens", "7 jaar na het einde van het contract", "Wettelijke fiscale bewaarplicht"],
   ["Afgewezen of niet doorgezette aanvragen", "1 jaar", "Afhandeling van vragen en klachten"],
+  [
+    "Offerteaanvragen, contactberichten en de e-mails daarover",
+    "1 jaar na ontvangst",
+    "Afhandeling van uw aanvraag, vragen en klachten",
+  ],
   ["Analytische gegevens", "26 maanden", "Verbeteren van de website"],
   ["Marketingtoestemming", "3 jaar na het laatste contact", "Toestemming, altijd in te trekken"],
 ];

@@ -1,0 +1,66 @@
+import {
+  PrivacyErasure,
+  PrivacyEraseBody,
+  PrivacyExport,
+  PrivacySearchBody,
+  PrivacySummary,
+} from "@lease/contracts";
+import {
+  contractRouter,
+  parseOr400,
+  requireAdmin,
+  type ContractRouter,
+  type SessionDeps,
+} from "@lease/platform";
+import { describeCounts, type PrivacyDomain } from "../domain/privacy";
+import type { AuditRepository } from "../repositories/audit";
+import { audited } from "./auth";
+
+/**
+ * People's data (AVG): search, export (one JSON file) and erasure of everything held about an
+ * e-mail address. The export and the erasure are audited with counts only, never the address.
+ */
+export function privacyRoutes(deps: {
+  session: SessionDeps;
+  audit: AuditRepository;
+  privacy: PrivacyDomain;
+}): ContractRouter {
+  const router = contractRouter("gateway", requireAdmin(deps.session));
+
+  router.post("/api/admin/privacy/search", async (ctx) => {
+    const { email } = parseOr400(PrivacySearchBody, ctx.request.body);
+    ctx.body = PrivacySummary.parse(deps.privacy.summarize(await deps.privacy.collect(email)));
+  });
+
+  router.post("/api/admin/privacy/export", async (ctx) => {
+    const { email } = parseOr400(PrivacySearchBody, ctx.request.body);
+    const data = await deps.privacy.collect(email);
+    const exportedAt = new Date().toISOString();
+    const file = PrivacyExport.parse({ email, exportedAt, data });
+    const counts = Object.fromEntries(deps.privacy.summarize(data).kinds.map((k) => [k.kind, k.count]));
+    await audited(deps, ctx, {
+      actor: ctx.state.admin!.username,
+      action: "privacy.exported",
+      detail: describeCounts(counts),
+    });
+    ctx.set("Content-Disposition", `attachment; filename="persoonsgegevens-${exportedAt.slice(0, 10)}.json"`);
+    ctx.set("Cache-Control", "no-store");
+    ctx.type = "application/json";
+    ctx.body = JSON.stringify(file, null, 2);
+  });
+
+  router.post("/api/admin/privacy/erase", async (ctx) => {
+    const { email } = parseOr400(PrivacyEraseBody, ctx.request.body);
+    const removed = await deps.privacy.erase(email);
+    removed.auditEntries = await deps.audit.forgetAddress(email);
+    await audited(deps, ctx, {
+      actor: ctx.state.admin!.username,
+      action: "privacy.erased",
+      detail: describeCounts(removed),
+    });
+    const total = Object.values(removed).reduce((n, c) => n + c, 0);
+    ctx.body = PrivacyErasure.parse({ removed, total });
+  });
+
+  return router;
+}

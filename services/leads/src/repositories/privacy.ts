@@ -1,0 +1,141 @@
+import type { PrivacyRecord } from "@lease/contracts";
+import { addressPattern, type Pool, type PoolClient } from "@lease/platform";
+
+// People's data (AVG) in the leads schema: a person's lease requests and contact messages (matched
+// on the trimmed, lower-cased address), their notes and status changes, and the outbox rows that
+// name them. Rows are answered as stored (to_jsonb: the table's own column names).
+
+export interface LeadsHeld {
+  leaseRequests: PrivacyRecord[];
+  contactMessages: PrivacyRecord[];
+  notes: PrivacyRecord[];
+  statusChanges: PrivacyRecord[];
+  outbox: PrivacyRecord[];
+}
+
+export type LeadsErased = Record<keyof LeadsHeld | "mentions", number> & { ids: string[] };
+
+/** Free text of other people's leads and of staff notes that may mention someone's address. */
+const MENTION_COLUMNS = [
+  ["leads.lead_notes", "body"],
+  ["leads.lease_requests", "message"],
+  ["leads.contact_messages", "message"],
+] as const;
+/** Adjacent mentions share a boundary character, so one pass may leave one: a few passes at most. */
+const MENTION_PASSES = 3;
+
+const LEASE_REQUESTS = `SELECT id FROM leads.lease_requests WHERE email_key = $1 OR lower(btrim(email)) = $1`;
+const CONTACT_MESSAGES = `SELECT id FROM leads.contact_messages WHERE lower(btrim(email)) = $1`;
+// The outbox payload holds ids; a payload that holds the address itself is matched as well.
+const OUTBOX = `FROM leads.outbox o
+  WHERE o.payload->>'sourceId' = ANY($2::text[]) OR position($1 in lower(o.payload::text)) > 0`;
+
+async function rows(db: Pool | PoolClient, sql: string, params: unknown[]): Promise<PrivacyRecord[]> {
+  const r = await db.query<{ row: PrivacyRecord }>(sql, params);
+  return r.rows.map((x) => x.row);
+}
+
+export function privacyRepository(pool: Pool) {
+  return {
+    async find(email: string): Promise<LeadsHeld> {
+      const leaseRequests = await rows(
+        pool,
+        `SELECT to_jsonb(r) AS row FROM leads.lease_requests r WHERE r.id IN (${LEASE_REQUESTS}) ORDER BY r.created_at`,
+        [email],
+      );
+      const contactMessages = await rows(
+        pool,
+        `SELECT to_jsonb(c) AS row FROM leads.contact_messages c WHERE c.id IN (${CONTACT_MESSAGES}) ORDER BY c.created_at`,
+        [email],
+      );
+      const requestIds = leaseRequests.map((r) => String(r.id));
+      const ids = [...requestIds, ...contactMessages.map((r) => String(r.id))];
+      const [notes, statusChanges, outbox] = await Promise.all([
+        rows(
+          pool,
+          `SELECT to_jsonb(n) AS row FROM leads.lead_notes n WHERE n.lease_request_id = ANY($1::uuid[]) ORDER BY n.created_at`,
+          [requestIds],
+        ),
+        rows(
+          pool,
+          `SELECT to_jsonb(s) AS row FROM leads.status_changes s WHERE s.lease_request_id = ANY($1::uuid[]) ORDER BY s.changed_at`,
+          [requestIds],
+        ),
+        rows(pool, `SELECT to_jsonb(o) AS row ${OUTBOX} ORDER BY o.created_at`, [email, ids]),
+      ]);
+      return { leaseRequests, contactMessages, notes, statusChanges, outbox };
+    },
+
+    /** Removes all of it in one transaction; answers the counts and the ids of the leads removed. */
+    async erase(email: string): Promise<LeadsErased> {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const requests = await client.query<{ id: string }>(`${LEASE_REQUESTS} FOR UPDATE`, [email]);
+        const contacts = await client.query<{ id: string }>(`${CONTACT_MESSAGES} FOR UPDATE`, [email]);
+        const requestIds = requests.rows.map((r) => r.id);
+        const ids = [...requestIds, ...contacts.rows.map((r) => r.id)];
+        const count = async (sql: string, params: unknown[]) =>
+          (await client.query(sql, params)).rowCount ?? 0;
+        const outbox = await count(`DELETE ${OUTBOX}`, [email, ids]);
+        const notes = await count(`DELETE FROM leads.lead_notes WHERE lease_request_id = ANY($1::uuid[])`, [
+          requestIds,
+        ]);
+        const statusChanges = await count(
+          `DELETE FROM leads.status_changes WHERE lease_request_id = ANY($1::uuid[])`,
+          [requestIds],
+        );
+        const leaseRequests = await count(`DELETE FROM leads.lease_requests WHERE id = ANY($1::uuid[])`, [
+          requestIds,
+        ]);
+        const contactMessages = await count(`DELETE FROM leads.contact_messages WHERE id = ANY($1::uuid[])`, [
+          contacts.rows.map((r) => r.id),
+        ]);
+        // What stays (another person's lead, a note on it) keeps its text, with the address replaced.
+        let mentions = 0;
+        const pattern = addressPattern(email);
+        for (const [table, column] of MENTION_COLUMNS)
+          for (let pass = 0; pass < MENTION_PASSES; pass++) {
+            const changed = await count(
+              `UPDATE ${table} SET ${column} = regexp_replace(${column}, $1, '\\1[gewist]\\2', 'gi')
+                WHERE ${column} ~* $1`,
+              [pattern],
+            );
+            if (pass === 0) mentions += changed;
+            if (changed === 0) break;
+          }
+        await client.query("COMMIT");
+        return { leaseRequests, contactMessages, notes, statusChanges, outbox, mentions, ids };
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+
+    /**
+     * The retention of the privacy policy: lease requests and contact messages received more than
+     * `days` ago go, with their notes and status changes (cascade) and outbox rows. Idempotent, so
+     * replicas running it at once only find less to do.
+     */
+    async removeOlderThan(
+      days: number,
+      now = new Date(),
+    ): Promise<{ leaseRequests: number; contactMessages: number }> {
+      const cutoff = new Date(now.getTime() - days * 24 * 60 * 60_000).toISOString();
+      const r = await pool.query<{ lease_requests: number; contact_messages: number }>(
+        `WITH requests AS (DELETE FROM leads.lease_requests WHERE created_at < $1 RETURNING id),
+              contacts AS (DELETE FROM leads.contact_messages WHERE created_at < $1 RETURNING id),
+              jobs AS (DELETE FROM leads.outbox WHERE payload->>'sourceId' IN
+                         (SELECT id::text FROM requests UNION ALL SELECT id::text FROM contacts))
+         SELECT (SELECT count(*) FROM requests)::int AS lease_requests,
+                (SELECT count(*) FROM contacts)::int AS contact_messages`,
+        [cutoff],
+      );
+      const row = r.rows[0]!;
+      return { leaseRequests: row.lease_requests, contactMessages: row.contact_messages };
+    },
+  };
+}
+export type PrivacyRepository = ReturnType<typeof privacyRepository>;

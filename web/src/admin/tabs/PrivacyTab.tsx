@@ -1,0 +1,210 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  EMAIL_MESSAGE,
+  PRIVACY_KIND_LABELS,
+  PrivacySearchBody,
+  type PrivacyErasure,
+  type PrivacySummary,
+} from "@lease/contracts";
+import { useState, type FormEvent } from "react";
+import { userErrorMessage } from "../../api/client";
+import { downloadPersonalData, erasePersonalData, searchPersonalData } from "../api";
+import { Button, Panel, TEXT_INPUT } from "../components/ui";
+import { formatAmsterdamDateTime } from "../lib/format";
+
+type Result = { tone: "ok" | "error"; text: string };
+
+/**
+ * "Privacy": everything held about one e-mail address (AVG): what and how much, exported as one
+ * JSON file, or erased everywhere after a confirmation.
+ */
+export function PrivacyTab() {
+  const queryClient = useQueryClient();
+  const [input, setInput] = useState("");
+  const [invalid, setInvalid] = useState<string | null>(null);
+  // The address the summary below belongs to (export and erasure act on it, not on the input).
+  const [email, setEmail] = useState<string | null>(null);
+  const [summary, setSummary] = useState<PrivacySummary | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
+
+  const search = useMutation({
+    mutationFn: (address: string) => searchPersonalData(address),
+    onSuccess: (found, address) => {
+      setEmail(address);
+      setSummary(found);
+    },
+    onError: (error) =>
+      setResult({ tone: "error", text: userErrorMessage(error, "Zoeken is mislukt. Probeer het opnieuw.") }),
+  });
+  const exporting = useMutation({
+    mutationFn: (address: string) => downloadPersonalData(address),
+    onSuccess: () => setResult({ tone: "ok", text: "De gegevens zijn geëxporteerd als JSON-bestand." }),
+    onError: (error) =>
+      setResult({
+        tone: "error",
+        text: userErrorMessage(error, "Exporteren is mislukt. Probeer het opnieuw."),
+      }),
+  });
+  const erase = useMutation({
+    mutationFn: (address: string) => erasePersonalData(address),
+    onSuccess: async (erased: PrivacyErasure, address) => {
+      setConfirming(false);
+      setResult({ tone: "ok", text: erasedMessage(erased) });
+      // Lists elsewhere in the panel may have shown this person.
+      void queryClient.invalidateQueries();
+      setSummary(await searchPersonalData(address).catch(() => null));
+    },
+    onError: (error) => {
+      setConfirming(false);
+      setResult({ tone: "error", text: userErrorMessage(error, "Wissen is mislukt. Probeer het opnieuw.") });
+    },
+  });
+
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    setResult(null);
+    setConfirming(false);
+    const parsed = PrivacySearchBody.safeParse({ email: input });
+    if (!parsed.success) {
+      setInvalid(EMAIL_MESSAGE);
+      return;
+    }
+    setInvalid(null);
+    search.mutate(parsed.data.email);
+  };
+
+  const busy = search.isPending || exporting.isPending || erase.isPending;
+  const held = summary?.kinds.filter((kind) => kind.count > 0) ?? [];
+
+  return (
+    <Panel title="Gegevens van een persoon">
+      <p className="mb-4 text-sm text-gray-700">
+        Zoek alles wat over een e-mailadres is opgeslagen (aanvragen, contactberichten, notities, e-mails en
+        bezoekherkomst), exporteer het als één bestand of wis het op verzoek van de persoon (AVG). Het logboek
+        vermeldt een export of wissing zonder het adres.
+      </p>
+      <form className="mb-6 flex flex-wrap items-end gap-3" onSubmit={onSearch} noValidate>
+        <div className="min-w-64 flex-1">
+          <label htmlFor="privacy-email" className="text-sm font-semibold text-gray-800">
+            E-mailadres
+          </label>
+          <input
+            id="privacy-email"
+            type="email"
+            className={TEXT_INPUT}
+            value={input}
+            maxLength={254}
+            autoComplete="off"
+            aria-invalid={invalid ? true : undefined}
+            aria-describedby={invalid ? "privacy-email-fout" : undefined}
+            onChange={(event) => setInput(event.target.value)}
+          />
+          {invalid && (
+            <p id="privacy-email-fout" className="mt-1 text-sm text-red-700">
+              {invalid}
+            </p>
+          )}
+        </div>
+        <Button type="submit" disabled={busy}>
+          {search.isPending ? "Zoeken..." : "Zoeken"}
+        </Button>
+      </form>
+
+      {result && (
+        <p
+          role={result.tone === "error" ? "alert" : "status"}
+          className={`mb-4 rounded-card border p-3 text-sm ${
+            result.tone === "error"
+              ? "border-red-300 bg-red-50 text-red-800"
+              : "border-green-300 bg-green-50 text-green-800"
+          }`}
+        >
+          {result.text}
+        </p>
+      )}
+
+      {summary && email && (
+        <section aria-labelledby="privacy-resultaat">
+          <h3 id="privacy-resultaat" className="mb-2 font-semibold text-gray-900">
+            Opgeslagen over {email}
+          </h3>
+          {held.length === 0 ? (
+            <p className="py-4 text-gray-700">Niets gevonden over dit e-mailadres.</p>
+          ) : (
+            <>
+              <div className="overflow-x-auto">
+                <table className="min-w-full text-left text-sm">
+                  <thead className="border-b border-gray-200 text-gray-600">
+                    <tr>
+                      <th className="py-2 pr-4 font-semibold">Soort gegevens</th>
+                      <th className="py-2 pr-4 font-semibold">Aantal</th>
+                      <th className="py-2 pr-4 font-semibold">Oudste</th>
+                      <th className="py-2 font-semibold">Nieuwste</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {held.map((kind) => (
+                      <tr key={kind.kind} className="border-b border-gray-100">
+                        <td className="py-2 pr-4">{PRIVACY_KIND_LABELS[kind.kind]}</td>
+                        <td className="py-2 pr-4">{kind.count}</td>
+                        <td className="py-2 pr-4">{formatAmsterdamDateTime(kind.first)}</td>
+                        <td className="py-2">{formatAmsterdamDateTime(kind.last)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <div className="mt-4 flex flex-wrap gap-3">
+                <Button variant="secondary" disabled={busy} onClick={() => exporting.mutate(email)}>
+                  {exporting.isPending ? "Exporteren..." : "Exporteren (JSON)"}
+                </Button>
+                <Button variant="danger" disabled={busy} onClick={() => setConfirming(true)}>
+                  Wissen
+                </Button>
+              </div>
+              {confirming && (
+                <div
+                  role="alertdialog"
+                  aria-modal="false"
+                  aria-labelledby="privacy-bevestig-titel"
+                  aria-describedby="privacy-bevestig-tekst"
+                  className="mt-4 rounded-card border border-red-300 bg-red-50 p-4"
+                >
+                  <h4 id="privacy-bevestig-titel" className="font-semibold text-red-900">
+                    Alle gegevens van {email} wissen?
+                  </h4>
+                  <p id="privacy-bevestig-tekst" className="mt-1 text-sm text-red-900">
+                    {summary.total} {summary.total === 1 ? "gegeven wordt" : "gegevens worden"} in alle
+                    onderdelen definitief verwijderd. Dit kan niet ongedaan worden gemaakt.
+                  </p>
+                  <div className="mt-3 flex flex-wrap gap-3">
+                    <Button variant="danger" disabled={erase.isPending} onClick={() => erase.mutate(email)}>
+                      {erase.isPending ? "Wissen..." : "Ja, definitief wissen"}
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      disabled={erase.isPending}
+                      onClick={() => setConfirming(false)}
+                    >
+                      Annuleren
+                    </Button>
+                  </div>
+                </div>
+              )}
+            </>
+          )}
+        </section>
+      )}
+    </Panel>
+  );
+}
+
+function erasedMessage(erased: PrivacyErasure): string {
+  const rows = Object.entries(erased.removed)
+    .filter(([kind]) => kind in PRIVACY_KIND_LABELS)
+    .reduce((n, [, count]) => n + count, 0);
+  return rows === 0
+    ? "Er was niets (meer) te wissen voor dit e-mailadres."
+    : `Gewist: ${rows} ${rows === 1 ? "gegeven" : "gegevens"} over dit e-mailadres, in alle onderdelen.`;
+}
