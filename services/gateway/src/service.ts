@@ -184,6 +184,7 @@ export async function startGateway(
       privacyRoutes({
         session: kit.session,
         audit: authDeps.audit,
+        auditQueue,
         privacy: privacyDomain({
           services: upstreams,
           internalToken: config.INTERNAL_TOKEN,

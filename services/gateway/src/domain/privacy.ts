@@ -136,9 +136,15 @@ export function privacyDomain(deps: {
      * Erases the address everywhere: tracking and the mailer first (they are told the person's
      * lead ids, which only leads can find), leads last, so a retry after a failure still finds
      * the leads and finishes. Each service's part is idempotent. Answers the counts removed.
+     * `forgetIds` runs first, with the lead ids (the gateway's own references to them: the audit
+     * log), while leads can still name them.
      */
-    async erase(email: string): Promise<Record<string, number>> {
+    async erase(
+      email: string,
+      forgetIds?: (ids: string[]) => Promise<Record<string, number>>,
+    ): Promise<Record<string, number>> {
       const { ids } = await leadIdsOf(email);
+      const forgotten = forgetIds ? await forgetIds(ids) : {};
       const body = { email, leadIds: ids };
       const failure = "Het wissen is niet afgerond (wat al gewist is, blijft gewist)";
       const erase = async (service: keyof PrivacyServices) =>
@@ -146,7 +152,7 @@ export function privacyDomain(deps: {
       const tracking = await erase("tracking");
       const mailer = await erase("mailer");
       const leads = await erase("leads");
-      const removed: Record<string, number> = {};
+      const removed: Record<string, number> = { ...forgotten };
       for (const part of [leads, mailer, tracking])
         for (const [kind, n] of Object.entries(part)) removed[kind] = (removed[kind] ?? 0) + n;
       return removed;

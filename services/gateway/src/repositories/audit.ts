@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import {
   AUDIT_RETENTION_DAYS,
   type AuditAction,
@@ -83,6 +83,19 @@ export function auditRepository(db: Database) {
           detail: sql`CASE WHEN ${auditLog.detail} ~* ${pattern} THEN '[gewist]' ELSE ${auditLog.detail} END`,
         })
         .where(sql`${auditLog.target} ~* ${pattern} OR ${auditLog.detail} ~* ${pattern}`)
+        .returning({ id: auditLog.id });
+      return rows.length;
+    },
+    /**
+     * Entries about the erased person's leads (status changes, deletions, e-mails sent) keep who
+     * did what and when, but no longer name the lead: target "[gewist]". The number changed.
+     */
+    async forgetTargets(ids: string[]): Promise<number> {
+      if (ids.length === 0) return 0;
+      const rows = await db
+        .update(auditLog)
+        .set({ target: "[gewist]" })
+        .where(inArray(auditLog.target, ids))
         .returning({ id: auditLog.id });
       return rows.length;
     },

@@ -4,12 +4,15 @@ import {
   PrivacyExport,
   PrivacySearchBody,
   PrivacySummary,
+  QUEUES,
 } from "@lease/contracts";
 import {
   contractRouter,
   parseOr400,
+  removeJobsHolding,
   requireAdmin,
   type ContractRouter,
+  type QueueClient,
   type SessionDeps,
 } from "@lease/platform";
 import { describeCounts, type PrivacyDomain } from "../domain/privacy";
@@ -23,6 +26,7 @@ import { audited } from "./auth";
 export function privacyRoutes(deps: {
   session: SessionDeps;
   audit: AuditRepository;
+  auditQueue: QueueClient;
   privacy: PrivacyDomain;
 }): ContractRouter {
   const router = contractRouter("gateway", requireAdmin(deps.session));
@@ -51,8 +55,13 @@ export function privacyRoutes(deps: {
 
   router.post("/api/admin/privacy/erase", async (ctx) => {
     const { email } = parseOr400(PrivacyEraseBody, ctx.request.body);
-    const removed = await deps.privacy.erase(email);
-    removed.auditEntries = await deps.audit.forgetAddress(email);
+    // The gateway's own references to the person's leads: audit entries naming them (their target
+    // becomes "[gewist]") and audit.record jobs BullMQ still keeps that name them or the address.
+    const removed = await deps.privacy.erase(email, async (ids) => ({
+      auditEntries: await deps.audit.forgetTargets(ids),
+      jobs: await removeJobsHolding(deps.auditQueue, QUEUES.audit, [email, ...ids]),
+    }));
+    removed.auditEntries = (removed.auditEntries ?? 0) + (await deps.audit.forgetAddress(email));
     await audited(deps, ctx, {
       actor: ctx.state.admin!.username,
       action: "privacy.erased",

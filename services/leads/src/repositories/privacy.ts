@@ -26,9 +26,11 @@ const MENTION_PASSES = 3;
 
 const LEASE_REQUESTS = `SELECT id FROM leads.lease_requests WHERE email_key = $1 OR lower(btrim(email)) = $1`;
 const CONTACT_MESSAGES = `SELECT id FROM leads.contact_messages WHERE lower(btrim(email)) = $1`;
-// The outbox payload holds ids; a payload that holds the address itself is matched as well.
+// The outbox payload holds ids (a job's sourceId, an audit entry's target); a payload that holds
+// the address itself is matched as well.
 const OUTBOX = `FROM leads.outbox o
-  WHERE o.payload->>'sourceId' = ANY($2::text[]) OR position($1 in lower(o.payload::text)) > 0`;
+  WHERE o.payload->>'sourceId' = ANY($2::text[]) OR o.payload->>'target' = ANY($2::text[])
+     OR position($1 in lower(o.payload::text)) > 0`;
 
 async function rows(db: Pool | PoolClient, sql: string, params: unknown[]): Promise<PrivacyRecord[]> {
   const r = await db.query<{ row: PrivacyRecord }>(sql, params);
