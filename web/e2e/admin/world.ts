@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
 import {
   startSendgridReceiver,
   type SendgridReceiver,
-} from "../../../services/mailer/src/testing/sendgrid-receiver";
+} from "@lease/platform/testing";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, DESKTOP } from "../harness";
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
