@@ -169,8 +169,20 @@ test('panel: "Standaard herstellen" asks first and is part of editing: Cancel ke
   world,
 }) => {
   const page = await signedIn(world);
+  // A custom theme stored to start from.
+  const saved = await page.evaluate(() =>
+    fetch("/api/admin/theme-settings", {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ primaryColor: "#7C3AED" }),
+    }).then((r) => r.status),
+  );
+  assertEqual(saved, 200, "a custom theme saved");
+  await page.reload();
+  await page.getByTestId("welkom").waitFor();
   await openTab(page, "Theme Instellingen");
   const primary = page.getByLabel("Primaire kleur", { exact: true });
+  await primary.waitFor();
   const stored = await primary.inputValue();
   assert(stored !== "#EA580C", `a custom theme to start from, got ${stored}`);
   await page.getByRole("button", { name: "Bewerken" }).click();
