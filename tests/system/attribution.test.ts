@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Analytics, LeadAttribution, LeaseRequest, LeaseRequestListResponse } from "@lease/contracts";
 import pg from "pg";
 import { createLogger, createQueueClient, createRedis, type QueueClient } from "@lease/platform";
+import { waitFor } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 // Conversions and lead attribution through the whole backend, as a browser sends them: visits to
@@ -56,17 +57,7 @@ async function visit(sessionId: string, page: string, referrer = "") {
 /** Waits until the visit stream is empty: every page view so far is in Postgres. */
 async function settle() {
   const streamKey = `${stack.env.REDIS_PREFIX}:tracking:stream`;
-  await until(async () => (await stack.redis.xlen(streamKey)) === 0, "page views written");
-}
-
-async function until<T>(probe: () => Promise<T | false | undefined | null>, what: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(async () => (await stack.redis.xlen(streamKey)) === 0, 30_000, "page views written");
 }
 
 async function send(path: string, body: Record<string, unknown>): Promise<string> {
@@ -118,10 +109,14 @@ describe("conversions and lead attribution", () => {
     await visit(s, "/");
     await settle();
     campaignLead = await quote("najaar@bedrijf.nl", s);
-    const lead = await until(async () => {
-      const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${campaignLead}`);
-      return found.attribution && found;
-    }, "the lead's attribution");
+    const lead = await waitFor(
+      async () => {
+        const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${campaignLead}`);
+        return found.attribution && found;
+      },
+      30_000,
+      "the lead's attribution",
+    );
     expect(lead.attribution).toEqual({
       channel: "Paid Search",
       source: "google",
@@ -159,7 +154,7 @@ describe("conversions and lead attribution", () => {
       message: "Bel mij eens terug over een offerte",
       sessionId: s,
     });
-    const attribution = await until(
+    const attribution = await waitFor(
       async () =>
         (
           await sql.query<{ attribution: LeadAttribution | null }>(
@@ -167,6 +162,7 @@ describe("conversions and lead attribution", () => {
             [contactId],
           )
         ).rows[0]?.attribution,
+      30_000,
       "the contact message's attribution",
     );
     expect(attribution).toMatchObject({
@@ -191,10 +187,14 @@ describe("conversions and lead attribution", () => {
     for (let i = 0; i < 55; i++) await visit(s, paths[i % paths.length]!);
     await settle();
     const id = await quote("lang@bedrijf.nl", s);
-    const lead = await until(async () => {
-      const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${id}`);
-      return found.attribution && found;
-    }, "the long visit's attribution");
+    const lead = await waitFor(
+      async () => {
+        const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${id}`);
+        return found.attribution && found;
+      },
+      30_000,
+      "the long visit's attribution",
+    );
     expect(lead.attribution).toMatchObject({
       channel: "Direct",
       landingPage: "/",
@@ -205,13 +205,14 @@ describe("conversions and lead attribution", () => {
 
   it("counts a form without a session id (no analytics consent) as an unattributed conversion", async () => {
     anonymousLead = await quote("anoniem@bedrijf.nl");
-    const row = await until(
+    const row = await waitFor(
       async () =>
         (
           await sql.query("SELECT profile_id, kind FROM tracking.conversions WHERE lead_id = $1", [
             anonymousLead,
           ])
         ).rows[0],
+      30_000,
       "the conversion recorded",
     );
     expect(row).toEqual({ profile_id: null, kind: "quote" });
@@ -219,10 +220,14 @@ describe("conversions and lead attribution", () => {
   });
 
   it("shows today's conversions in the analytics: totals, campaign, channel and landing page", async () => {
-    const data = await until(async () => {
-      const a = await analyticsToday();
-      return a.totals.conversions === 4 && a;
-    }, "four conversions today");
+    const data = await waitFor(
+      async () => {
+        const a = await analyticsToday();
+        return a.totals.conversions === 4 && a;
+      },
+      30_000,
+      "four conversions today",
+    );
     expect(data.totals).toMatchObject({ quotes: 3, contacts: 1, conversions: 4 });
     expect(data.totals.conversionRate).toBeCloseTo((4 / data.totals.visitors) * 100, 0);
     const najaar = data.campaigns.find((c) => c.campaign === "najaar");
@@ -249,8 +254,9 @@ describe("conversions and lead attribution", () => {
       { source: "lease_request", sourceId: anonymousLead, sessionId: null, at: new Date().toISOString() },
       { jobId: `again-${anonymousLead}` },
     );
-    await until(
+    await waitFor(
       async () => (await queue.raw("tracking").getJobState(`again-${anonymousLead}`)) === "completed",
+      30_000,
       "the repeated job done",
     );
     expect(await conversionsOf(anonymousLead)).toBe(1);

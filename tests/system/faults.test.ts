@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOwnRedis, type OwnRedis } from "@lease/platform/testing";
-import { startTcpProxy } from "@lease/platform/testing";
+import { startOwnRedis, type OwnRedis, startTcpProxy, waitFor } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 // Faults across the whole backend: after each, the counts in Postgres equal what was acknowledged.
@@ -74,14 +73,6 @@ const visitReq = (i: number) => {
   }).then((r) => ({ sessionId, status: r.status }));
 };
 
-async function eventually(check: () => Promise<boolean>, ms: number) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return check();
-}
 const count = async (query: string, params: unknown[] = []) =>
   Number((await sql.query(query, params)).rows[0].count);
 
@@ -113,7 +104,12 @@ describe("faults", () => {
         "SELECT count(*) FROM mailer.email_messages WHERE message_type = 'lease_request' AND source_id = ANY($1)",
         [accepted],
       );
-    await eventually(async () => (await inboxed()) === accepted.length, 45_000);
+    await waitFor(
+      async () => (await inboxed()) === accepted.length,
+      45_000,
+      "every accepted lead in the inbox",
+      250,
+    );
     expect(await inboxed()).toBe(accepted.length);
     expect(
       await count(
@@ -124,7 +120,12 @@ describe("faults", () => {
     const keysOf = "SELECT tracking.key64(s) FROM unnest($1::text[]) AS s";
     const persistedAcked = () =>
       count(`SELECT count(*) FROM tracking.page_views WHERE session_key IN (${keysOf})`, [ackedSessions]);
-    await eventually(async () => (await persistedAcked()) >= visitsAcked, 20_000);
+    await waitFor(
+      async () => (await persistedAcked()) >= visitsAcked,
+      20_000,
+      "every acknowledged visit persisted",
+      250,
+    );
     // Every acknowledged visit is persisted exactly once...
     expect({ persisted: await persistedAcked(), acknowledged: visitsAcked }).toEqual({
       persisted: visitsAcked,
@@ -167,12 +168,12 @@ describe("faults", () => {
     } finally {
       pgProxy.restore();
     }
-    expect(
-      await eventually(
-        async () => (await fetch(`${stack.services.leads.url}/readyz`)).status === 200,
-        15_000,
-      ),
-    ).toBe(true);
+    await waitFor(
+      async () => (await fetch(`${stack.services.leads.url}/readyz`)).status === 200,
+      15_000,
+      "leads ready again",
+      250,
+    );
     const after = await quote(1001);
     expect(after.status).toBe(201);
     expect(

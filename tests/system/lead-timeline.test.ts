@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LeadHistory, LeadNote, type EmailMessageList, type SendEmailResponse } from "@lease/contracts";
-import {
-  startSendgridReceiver,
-  type SendgridReceiver,
-} from "../../services/mailer/src/testing/sendgrid-receiver";
+import { startSendgridReceiver, type SendgridReceiver } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 // Issue 19.2 through the gateway: a note, a status change and an e-mail sent to the lead end up on

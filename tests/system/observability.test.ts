@@ -3,11 +3,15 @@ import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { adminCookie, createTestDatabase, freePort, type TestDatabase } from "@lease/platform/testing";
 import {
+  adminCookie,
+  createTestDatabase,
+  freePort,
   startSendgridReceiver,
+  waitFor,
   type SendgridReceiver,
-} from "../../services/mailer/src/testing/sendgrid-receiver";
+  type TestDatabase,
+} from "@lease/platform/testing";
 import { buildServices } from "../../scripts/build.mjs";
 import { hasPrometheus, startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus.mjs";
 import { startStack, type Stack } from "../../scripts/lib/stack.mjs";
@@ -60,16 +64,6 @@ async function startOtlpReceiver() {
     spans,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, ms: number, what: string) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 const LOG_DIR = ".tmp/stack-observability";

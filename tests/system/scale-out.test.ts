@@ -3,7 +3,7 @@ import pg from "pg";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueSession, keyspace } from "@lease/platform";
-import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
+import { createTestDatabase, waitFor, type TestDatabase } from "@lease/platform/testing";
 import { buildServices } from "../../scripts/build.mjs";
 import { startStack, type Stack } from "../../scripts/lib/stack.mjs";
 
@@ -63,13 +63,12 @@ describe("scale-out", () => {
     });
     const sid = sessionId("ws");
     expect((await visit(gwA, sid, "/fleet-management")).status).toBe(204);
-    const deadline = Date.now() + 5000;
-    while (
-      Date.now() < deadline &&
-      !messages.some((m) => m.data?.activeVisitors?.some((v) => v.page === "/fleet-management"))
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(
+      () => messages.some((m) => m.data?.activeVisitors?.some((v) => v.page === "/fleet-management")),
+      5000,
+      "the visit on the other gateway's socket",
+      50,
+    );
     ws.close();
     expect(
       messages.some(
@@ -188,9 +187,7 @@ describe("scale-out", () => {
       });
       expect(res.status).toBe(201);
       const { id } = (await res.json()) as { id: string };
-      const deadline = Date.now() + 2000;
-      while (Date.now() < deadline && !sockets.every((s) => s.leads.includes(id)))
-        await new Promise((r) => setTimeout(r, 25));
+      await waitFor(() => sockets.every((s) => s.leads.includes(id)), 2000, "the lead on every socket", 25);
       // Each socket hears of it exactly once, whichever leads and tracking replica it went through.
       expect(sockets.map((s) => s.leads.filter((l) => l === id).length)).toEqual([1, 1, 1]);
     } finally {

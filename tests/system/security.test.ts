@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTES, INTERNAL_ROUTES, UNMATCHED_ROUTE, metricRoute } from "@lease/contracts";
-import { runProcess, startTcpProxy } from "@lease/platform/testing";
+import { runProcess, startTcpProxy, waitFor } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 const BROWSER_UA =
@@ -299,9 +299,11 @@ describe("hostile bodies and headers from outside", () => {
     } finally {
       gatewayPostgres.restore();
     }
-    const deadline = Date.now() + 10_000;
-    while ((await fetch(`${stack.gateway.url}/readyz`)).status !== 200 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    await waitFor(
+      async () => (await fetch(`${stack.gateway.url}/readyz`)).status === 200,
+      10_000,
+      "the gateway ready again",
+    );
     expect((await fetch(`${stack.gateway.url}/readyz`)).status).toBe(200);
   });
 });

@@ -11,10 +11,7 @@ import {
 } from "@lease/contracts";
 import { QUEUES } from "@lease/contracts";
 import { createQueueClient } from "@lease/platform";
-import {
-  startSendgridReceiver,
-  type SendgridReceiver,
-} from "../../services/mailer/src/testing/sendgrid-receiver";
+import { startSendgridReceiver, waitFor, type SendgridReceiver } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 // Issue 19.1, speed to lead: a quote request reaches an open admin panel within 2 s over the admin
@@ -82,16 +79,6 @@ async function adminSocket() {
   return { ws, leads };
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, ms: number) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const quote = (email: string) =>
   fetch(`${stack.gateway.url}/api/lease-requests`, {
     method: "POST",
@@ -114,7 +101,12 @@ describe("speed to lead", () => {
       expect(res.status).toBe(201);
       const { id } = (await res.json()) as { id: string };
       for (const socket of [one, two]) {
-        const seen = await waitFor(() => socket.leads.find((l) => l.message.data.id === id), 2_000);
+        const seen = await waitFor(
+          () => socket.leads.find((l) => l.message.data.id === id),
+          2_000,
+          "the lead on the admin socket",
+          25,
+        );
         expect(seen.message.data.source).toBe("lease_request");
         expect(seen.at - sent).toBeLessThan(2_000);
       }
@@ -124,7 +116,12 @@ describe("speed to lead", () => {
       ).json()) as LeaseRequestListResponse;
       expect(list.items[0]).toMatchObject({ id, isRead: false });
 
-      const mail = await waitFor(() => receiver.accepted().find((m) => m.text.includes(id)), 15_000);
+      const mail = await waitFor(
+        () => receiver.accepted().find((m) => m.text.includes(id)),
+        15_000,
+        "the company e-mail",
+        25,
+      );
       const link = `${ORIGIN}/admin?tab=aanvragen&lead=${id}`;
       expect(mail.to).toEqual(["verkoop@snellease.nl"]);
       expect(mail.text).toContain(`Bekijk de aanvraag in het beheer: ${link}`);
@@ -151,11 +148,18 @@ describe("speed to lead", () => {
       });
       expect(res.status).toBe(201);
       const { id } = (await res.json()) as { id: string };
-      const seen = await waitFor(() => socket.leads.find((l) => l.message.data.id === id), 2_000);
+      const seen = await waitFor(
+        () => socket.leads.find((l) => l.message.data.id === id),
+        2_000,
+        "the lead on the admin socket",
+        25,
+      );
       expect(seen.message.data.source).toBe("contact_form");
       const mail = await waitFor(
         () => receiver.accepted().find((m) => m.text.includes("Carla Contact")),
         15_000,
+        "the contact e-mail",
+        25,
       );
       expect(mail.text).toContain(`Bekijk het bericht in het beheer: ${ORIGIN}/admin?tab=inbox`);
     } finally {
@@ -180,7 +184,12 @@ describe("speed to lead", () => {
     try {
       const res = await quote("stil@klant.nl");
       const { id } = (await res.json()) as { id: string };
-      await waitFor(() => socket.leads.find((l) => l.message.data.id === id), 2_000);
+      await waitFor(
+        () => socket.leads.find((l) => l.message.data.id === id),
+        2_000,
+        "the lead on the admin socket",
+        25,
+      );
       // The lead's mail job (inbox entry and notification) ran to completion and decided not to send.
       const { rows } = await sql.query<{ id: string; n: number }>(
         "SELECT id FROM leads.outbox WHERE job_name = 'lead.received' AND payload->>'sourceId' = $1",
@@ -189,6 +198,8 @@ describe("speed to lead", () => {
       await waitFor(
         async () => (await queue.raw(QUEUES.mail).getJobState(String(rows[0]!.id))) === "completed",
         15_000,
+        "the mail job completed",
+        25,
       );
       // The inbox still logs it.
       await waitFor(
@@ -197,6 +208,8 @@ describe("speed to lead", () => {
             (m) => m.senderEmail === "stil@klant.nl",
           ),
         15_000,
+        "the inbox entry",
+        25,
       );
       expect(receiver.accepted().some((m) => m.text.includes(id))).toBe(false);
       const { rows: outgoing } = await sql.query<{ id: string; n: number }>(
@@ -224,7 +237,12 @@ describe("speed to lead", () => {
     expect(set.status).toBe(200);
     const res = await quote("nog-een@klant.nl");
     const { id } = (await res.json()) as { id: string };
-    const mail = await waitFor(() => receiver.accepted().find((m) => m.text.includes(id)), 15_000);
+    const mail = await waitFor(
+      () => receiver.accepted().find((m) => m.text.includes(id)),
+      15_000,
+      "the company e-mail",
+      25,
+    );
     expect(mail.text).toContain("Vandaag op te volgen: 1 aanvraag");
     expect(mail.html).toContain("Vandaag op te volgen: 1 aanvraag");
   });

@@ -3,11 +3,15 @@
 import { contrastRatio } from "../src/lib/contrast";
 import { PUBLIC_PATHS } from "../src/lib/url";
 import { expectAccessible } from "./axe";
-import { assert, assertEqual, eventually, MOBILE, test } from "./harness";
+import { assert, assertEqual, waitFor, MOBILE, test } from "./fixtures";
 
 const PAGES = [...PUBLIC_PATHS, "/deze-pagina-bestaat-niet"];
 
-test("axe: no serious or critical violation on any public page, with the cookie banner open", async (t) => {
+test("axe: no serious or critical violation on any public page, with the cookie banner open", async ({
+  site: t,
+}) => {
+  // axe over every public page: a minute alone on a quiet machine.
+  test.slow();
   for (const path of PAGES) {
     const { page, context } = await t.open(path, { consent: "none" });
     await page.getByRole("dialog", { name: "Wij gebruiken cookies" }).waitFor();
@@ -16,7 +20,7 @@ test("axe: no serious or critical violation on any public page, with the cookie 
   }
 });
 
-test("axe: the public pages pass at 375 px too", async (t) => {
+test("axe: the public pages pass at 375 px too", async ({ site: t }) => {
   for (const path of ["/financiele-lease", "/operationele-lease"]) {
     const { page, context } = await t.open(path, { viewport: MOBILE });
     await page.waitForLoadState("networkidle");
@@ -32,7 +36,9 @@ const hex = (css: string) =>
     .map((c) => Number(c).toString(16).padStart(2, "0"))
     .join("")}`;
 
-test("white text on the default orange and orange links reach 4.5:1; the brand orange stays", async (t) => {
+test("white text on the default orange and orange links reach 4.5:1; the brand orange stays", async ({
+  site: t,
+}) => {
   const { page } = await t.open("/");
   const colours = await page.evaluate(() => {
     const button = document.querySelector('nav[aria-label="Hoofdmenu"] a[href="/#aanvraag"]')!;
@@ -54,12 +60,15 @@ test("white text on the default orange and orange links reach 4.5:1; the brand o
   assertEqual(ratio.brand.toUpperCase(), "#EA580C", "the brand colour itself is kept");
 });
 
-test("the cookie banner takes focus when it opens: one Tab reaches its first control", async (t) => {
+test("the cookie banner takes focus when it opens: one Tab reaches its first control", async ({
+  site: t,
+}) => {
   const { page } = await t.open("/cookie-beleid", { consent: "none" });
   const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
   await banner.waitFor();
-  await eventually(
+  await waitFor(
     () => page.evaluate(() => document.activeElement?.getAttribute("role") === "dialog"),
+    5000,
     "focus on the banner",
   );
   await page.keyboard.press("Tab");
@@ -72,13 +81,15 @@ test("the cookie banner takes focus when it opens: one Tab reaches its first con
   // Reopened from the policy page, and closed again: focus returns to the button that opened it.
   const reopen = page.getByRole("button", { name: "Cookie Instellingen" });
   await reopen.click();
-  await eventually(
+  await waitFor(
     () => page.evaluate(() => document.activeElement?.getAttribute("role") === "dialog"),
+    5000,
     "focus on the reopened banner",
   );
   await page.getByRole("dialog").getByRole("button", { name: "Accepteren" }).click();
-  await eventually(
+  await waitFor(
     () => page.evaluate(() => document.activeElement?.textContent?.trim() === "Cookie Instellingen"),
+    5000,
     "focus back on Cookie Instellingen",
   );
 });

@@ -1,13 +1,14 @@
 // The admin story against the real stack (SPEC §2, §4, §8): sign in, handle a quote from the public
 // site, reply to it through the local SendGrid receiver, change the site's settings and watch a
-// live visit. Each step builds on the previous one. Runs inside web/e2e/run.mjs, or on its own:
-//   node scripts/build.mjs all && node --import tsx web/e2e/admin.e2e.ts
+// live visit. The file has a stack of its own (fixtures.ts) and each test signs in in a browser of
+// its own, but the story's data builds step on step (the quote of one step is read, answered and
+// deleted by later ones; the counters count from an empty database), so the steps run in order
+// and a failed step skips the rest: `npm run e2e -- admin.e2e.ts`.
 import { spawnSync } from "node:child_process";
-import type { BrowserContext, Page, Route } from "playwright-core";
-import { afterAll, assert, assertEqual, eventually, test } from "./harness";
-import { ADMIN_USERNAME, REPO_ROOT, adminWorld, closeAdminWorld } from "./admin/world";
+import type { Route } from "@playwright/test";
+import { assert, assertEqual, waitFor, test, ADMIN_USERNAME } from "./fixtures";
+import { REPO_ROOT } from "./world";
 import { counter, dismissNotice, expectNotice, openTab, signIn, waitForCounter } from "./admin/helpers";
-import { runStandalone } from "./admin/standalone";
 
 const LEAD = {
   carUrl: "https://www.autoscout24.nl/aanbod/tesla-model-3-e2e",
@@ -18,16 +19,11 @@ const LEAD = {
 const COMPANY = { name: "Lease Centrum E2E", phone: "020 765 4321", email: "info@lease-e2e.nl" };
 const MAIL = { key: "SG.e2e-test-key-0123456789", sender: "noreply@lease-e2e.nl" };
 
-let admin: { page: Page; context: BrowserContext } | null = null;
-// The last test closes the world too; this covers a run whose filter skips it.
-afterAll(closeAdminWorld);
-function adminPage(): Page {
-  assert(admin, "the admin is not signed in (an earlier step failed)");
-  return admin.page;
-}
+test.describe.configure({ mode: "serial" });
 
-test("admin: /admin without a session goes to the login page; empty and wrong logins show their messages", async () => {
-  const world = await adminWorld();
+test("admin: /admin without a session goes to the login page; empty and wrong logins show their messages", async ({
+  world,
+}) => {
   // The real answers, a little later, so the pending states can be seen.
   const slow = (ms: number) => async (route: Route) => {
     await new Promise((done) => setTimeout(done, ms));
@@ -56,16 +52,15 @@ test("admin: /admin without a session goes to the login page; empty and wrong lo
   assert(page.url().endsWith("/admin-login"), "a failed login stays on the login page");
 });
 
-test("admin: signs in and lands on the dashboard's Analytics tab with a welcome line", async () => {
-  const world = await adminWorld();
-  admin = await world.open("/admin-login");
-  const { page } = admin;
-  await eventually(async () => (await page.title()) === "Inloggen | Beheer", "the login page's own title");
+test("admin: signs in and lands on the dashboard's Analytics tab with a welcome line", async ({ world }) => {
+  const { page } = await world.open("/admin-login");
+  await waitFor(async () => (await page.title()) === "Inloggen | Beheer", 5000, "the login page's own title");
   await signIn(page, ADMIN_USERNAME, world.password);
   await expectNotice(page, "Succesvol ingelogd", "Je bent nu ingelogd als admin.");
   await page.waitForURL("**/admin");
-  await eventually(
+  await waitFor(
     async () => /^(\(\d+\) )?Analytics \| Beheer$/.test(await page.title()),
+    5000,
     "the open tab's own title",
   );
   await page
@@ -102,8 +97,10 @@ test("admin: signs in and lands on the dashboard's Analytics tab with a welcome 
   assertEqual(await page.locator('[role="tab"][tabindex="0"]').count(), 1, "one tab stop for the tab list");
 });
 
-test('admin: a quote sent on the public site appears as "Nieuw" with the counters', async () => {
-  const world = await adminWorld();
+test('admin: a quote sent on the public site appears as "Nieuw" with the counters', async ({
+  world,
+  signedIn,
+}) => {
   const { page: site } = await world.open("/#aanvraag");
   await site.locator("#aanvraag-auto").fill(LEAD.carUrl);
   await site.locator("#aanvraag-telefoon").fill(LEAD.phone);
@@ -113,7 +110,7 @@ test('admin: a quote sent on the public site appears as "Nieuw" with the counter
   await site.getByRole("button", { name: "Aanvraag Versturen" }).click();
   await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
 
-  const page = adminPage();
+  const page = signedIn.page;
   await openTab(page, "Lease Aanvragen");
   await page.getByRole("button", { name: "Vernieuwen" }).click();
   const item = page.getByTestId("lease-item").filter({ hasText: LEAD.company });
@@ -128,8 +125,11 @@ test('admin: a quote sent on the public site appears as "Nieuw" with the counter
   await page.getByText("Selecteer een aanvraag om de details te bekijken").waitFor();
 });
 
-test('admin: opening the request marks it read and shows it as "Bekeken" with safe links', async () => {
-  const page = adminPage();
+test('admin: opening the request marks it read and shows it as "Bekeken" with safe links', async ({
+  signedIn,
+}) => {
+  const page = signedIn.page;
+  await openTab(page, "Lease Aanvragen");
   await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
   const detail = page.getByTestId("lease-detail");
   await detail.getByRole("heading", { name: LEAD.company }).waitFor();
@@ -148,9 +148,8 @@ test('admin: opening the request marks it read and shows it as "Bekeken" with sa
   await detail.getByRole("button", { name: "Markeer als Gereageerd" }).waitFor();
 });
 
-test("admin: company details saved show on the public footer", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: company details saved show on the public footer", async ({ world, signedIn }) => {
+  const page = signedIn.page;
   await openTab(page, "Bedrijfsgegevens");
   const name = page.getByLabel("Bedrijfsnaam");
   await name.waitFor();
@@ -176,9 +175,11 @@ test("admin: company details saved show on the public footer", async () => {
   await footer.getByText("KvK: 12345678").waitFor();
 });
 
-test('admin: sending before a mail provider is set shows "Fout bij Verzenden" with the server\'s message', async () => {
-  const world = await adminWorld();
-  const compose = await admin!.context.newPage();
+test('admin: sending before a mail provider is set shows "Fout bij Verzenden" with the server\'s message', async ({
+  world,
+  signedIn,
+}) => {
+  const compose = await signedIn.context.newPage();
   await compose.goto(`${world.baseUrl}/email-compose`);
   await compose.getByLabel("Aan").fill("klant@example.nl");
   await compose.getByLabel("Onderwerp").fill("Nog geen provider");
@@ -192,9 +193,11 @@ test('admin: sending before a mail provider is set shows "Fout bij Verzenden" wi
   await compose.close();
 });
 
-test("admin: e-mail settings are saved, masked, and the test e-mail reaches SendGrid", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: e-mail settings are saved, masked, and the test e-mail reaches SendGrid", async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
   await openTab(page, "E-mail Instellingen");
   await page.getByText("Niet geconfigureerd").waitFor();
   const save = page.getByRole("button", { name: "Opslaan" });
@@ -219,24 +222,26 @@ test("admin: e-mail settings are saved, masked, and the test e-mail reaches Send
   const before = world.receiver.accepted().length;
   await page.getByRole("button", { name: "Test e-mail versturen" }).click();
   await expectNotice(page, "Test e-mail verzonden", `Controleer de inbox van ${MAIL.sender}`);
-  await eventually(() => world.receiver.accepted().length > before, "the test e-mail at SendGrid", 15_000);
+  await waitFor(() => world.receiver.accepted().length > before, 15_000, "the test e-mail at SendGrid");
   const mail = world.receiver.accepted().at(-1)!;
   assertEqual(mail.to, [MAIL.sender], "test e-mail recipient");
   assertEqual(mail.apiKey, MAIL.key, "the stored key is used");
 });
 
-test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the status is set to Gereageerd by hand", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the status is set to Gereageerd by hand", async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
   await openTab(page, "Lease Aanvragen");
   await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
   const [compose] = await Promise.all([
-    admin!.context.waitForEvent("page"),
+    signedIn.context.waitForEvent("page"),
     page.getByRole("button", { name: "E-mail Versturen" }).click(),
   ]);
   await compose.waitForURL(/\/email-compose\?requestId=/);
   const to = compose.getByLabel("Aan");
-  await eventually(async () => (await to.inputValue()) === LEAD.email, "the pre-filled recipient", 10_000);
+  await waitFor(async () => (await to.inputValue()) === LEAD.email, 10_000, "the pre-filled recipient");
   assertEqual(
     await compose.getByLabel("Onderwerp").inputValue(),
     `Follow-up op uw lease aanvraag - ${COMPANY.name}`,
@@ -268,7 +273,7 @@ test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the
   const closed = compose.waitForEvent("close", { timeout: 10_000 });
   await compose.getByRole("button", { name: "Verzenden" }).click();
   await closed;
-  await eventually(() => world.receiver.accepted().length > before, "the reply at SendGrid", 15_000);
+  await waitFor(() => world.receiver.accepted().length > before, 15_000, "the reply at SendGrid");
   const mail = world.receiver.accepted().at(-1)!;
   assertEqual(mail.to, [LEAD.email], "reply recipient");
   assert(mail.text.includes("De Tesla is beschikbaar."), "the admin's own text is sent");
@@ -287,8 +292,10 @@ test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the
   );
 });
 
-test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply, and opening marks read", async () => {
-  const page = adminPage();
+test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply, and opening marks read", async ({
+  signedIn,
+}) => {
+  const page = signedIn.page;
   await openTab(page, "E-mail Inbox");
   const entry = page.getByTestId("inbox-item").filter({ hasText: "Lease Aanvraag" }).first();
   await entry.waitFor({ timeout: 10_000 });
@@ -298,10 +305,10 @@ test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply,
   await entry.click();
   const detail = page.getByTestId("email-detail");
   await detail.getByText("Lease Aanvraag").first().waitFor();
-  await eventually(
+  await waitFor(
     async () => (await page.getByText(/\d+ ongelezen/).innerText()) === `${unreadBefore - 1} ongelezen`,
-    "the unread count to drop",
     10_000,
+    "the unread count to drop",
   );
   assertEqual(await entry.getAttribute("data-unread"), "false", "opened e-mail is read");
   // The reply is sent mail, not an unread inbox item.
@@ -317,9 +324,11 @@ test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply,
   await page.getByRole("button", { name: "Ontvangen", exact: true }).click();
 });
 
-test("admin: a long inbox counts every e-mail and loads the older ones on request", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: a long inbox counts every e-mail and loads the older ones on request", async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
   // Older than everything else: they sort to the end of the newest-first list.
   await world.sql.query(
     `INSERT INTO mailer.email_messages
@@ -338,10 +347,10 @@ test("admin: a long inbox counts every e-mail and loads the older ones on reques
   await page.getByRole("button", { name: "Vernieuwen" }).click();
   await page.getByText(`E-mail Inbox (${total})`).waitFor({ timeout: 10_000 });
   const items = page.getByTestId("inbox-item");
-  await eventually(async () => (await items.count()) === 500, "the newest 500 listed");
+  await waitFor(async () => (await items.count()) === 500, 5000, "the newest 500 listed");
   await page.getByText(`500 van ${total} e-mails getoond`).waitFor();
   await page.getByRole("button", { name: "Meer laden" }).click();
-  await eventually(async () => (await items.count()) === total, "every e-mail listed", 10_000);
+  await waitFor(async () => (await items.count()) === total, 10_000, "every e-mail listed");
   assert((await items.last().innerText()).includes("Archief 1"), "the oldest e-mail comes last");
   assertEqual(await page.getByRole("button", { name: "Meer laden" }).count(), 0, "nothing more to load");
   // A refresh re-reads every loaded page: the older e-mails stay listed.
@@ -350,10 +359,12 @@ test("admin: a long inbox counts every e-mail and loads the older ones on reques
   assertEqual(await items.count(), total, "every e-mail still listed after a refresh");
 });
 
-test('admin: a send that SendGrid refuses shows as "Verzenden mislukt" in sent mail', async () => {
-  const world = await adminWorld();
-  const page = adminPage();
-  const compose = await admin!.context.newPage();
+test('admin: a send that SendGrid refuses shows as "Verzenden mislukt" in sent mail', async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
+  const compose = await signedIn.context.newPage();
   await compose.goto(`${world.baseUrl}/email-compose`);
   await compose.getByLabel("Aan").fill("geweigerd@example.nl");
   await compose.getByLabel("Onderwerp").fill("Wordt geweigerd");
@@ -366,19 +377,18 @@ test('admin: a send that SendGrid refuses shows as "Verzenden mislukt" in sent m
   await openTab(page, "E-mail Inbox");
   await page.getByRole("button", { name: "Verzonden", exact: true }).click();
   const item = page.getByTestId("inbox-item").filter({ hasText: "Wordt geweigerd" });
-  await eventually(
+  await waitFor(
     async () => {
       await page.getByRole("button", { name: "Vernieuwen" }).click();
       return (await item.getByText("Verzenden mislukt").count()) > 0;
     },
-    'the failed send marked "Verzenden mislukt"',
     20_000,
+    'the failed send marked "Verzenden mislukt"',
   );
 });
 
-test("admin: a theme saved changes the public site's colours", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: a theme saved changes the public site's colours", async ({ world, signedIn }) => {
+  const page = signedIn.page;
   await openTab(page, "Theme Instellingen");
   await page.getByRole("button", { name: "Bewerken" }).click();
   await page.getByRole("button", { name: "Professional Blue" }).click();
@@ -394,7 +404,7 @@ test("admin: a theme saved changes the public site's colours", async () => {
   await expectNotice(page, "Theme Opgeslagen");
 
   const { page: site } = await world.open("/");
-  await eventually(
+  await waitFor(
     async () =>
       (
         await site.evaluate(() =>
@@ -403,8 +413,8 @@ test("admin: a theme saved changes the public site's colours", async () => {
       )
         .trim()
         .toUpperCase() === "#2563EB",
-    "the public primary colour",
     10_000,
+    "the public primary colour",
   );
 
   // Reset to default, confirmed and saved, stores the default theme again.
@@ -421,8 +431,10 @@ test("admin: a theme saved changes the public site's colours", async () => {
   );
 });
 
-test('admin: a pixel id saved turns its badge "Actief"; a wrong one shows the server message', async () => {
-  const page = adminPage();
+test('admin: a pixel id saved turns its badge "Actief"; a wrong one shows the server message', async ({
+  signedIn,
+}) => {
+  const page = signedIn.page;
   await openTab(page, "Social Media Pixels");
   const card = page.getByTestId("pixel-facebookPixelId");
   await card.getByText("Inactief").waitFor();
@@ -449,9 +461,11 @@ test('admin: a pixel id saved turns its badge "Actief"; a wrong one shows the se
   await card.getByText("Actief", { exact: true }).waitFor();
 });
 
-test('admin: a repeat quote is marked "Mogelijk dubbel"; search, status filter and CSV export follow the filter', async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test('admin: a repeat quote is marked "Mogelijk dubbel"; search, status filter and CSV export follow the filter', async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
   for (const carUrl of [
     "https://www.autoscout24.nl/aanbod/bmw-1",
     "https://www.autoscout24.nl/aanbod/bmw-2",
@@ -467,7 +481,7 @@ test('admin: a repeat quote is marked "Mogelijk dubbel"; search, status filter a
   await page.getByRole("button", { name: "Vernieuwen" }).click();
   await waitForCounter(page, "Totaal", "3");
   const repeats = page.getByTestId("lease-item").filter({ hasText: "dubbel@example.nl" });
-  await eventually(async () => (await repeats.count()) === 2, "both repeat quotes listed");
+  await waitFor(async () => (await repeats.count()) === 2, 5000, "both repeat quotes listed");
   assertEqual(
     await repeats.filter({ hasText: "Mogelijk dubbel" }).count(),
     1,
@@ -496,15 +510,16 @@ test('admin: a repeat quote is marked "Mogelijk dubbel"; search, status filter a
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByTestId("lease-detail").getByRole("button", { name: "Verwijderen" }).click();
     await page.getByText("Selecteer een aanvraag om de details te bekijken").waitFor();
-    await eventually(
+    await waitFor(
       async () => (await repeats.count()) === left - 1,
+      5000,
       "the deleted request to leave the list",
     );
   }
 });
 
-test("admin: deleting the request clears the selection and the list", async () => {
-  const page = adminPage();
+test("admin: deleting the request clears the selection and the list", async ({ signedIn }) => {
+  const page = signedIn.page;
   await openTab(page, "Lease Aanvragen");
   await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
   page.once("dialog", (dialog) => void dialog.accept());
@@ -515,9 +530,8 @@ test("admin: deleting the request clears the selection and the list", async () =
   await waitForCounter(page, "Totaal", "0");
 });
 
-test("admin: a visit in a second browser appears live on the Analytics tab", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: a visit in a second browser appears live on the Analytics tab", async ({ world, signedIn }) => {
+  const page = signedIn.page;
   await dismissNotice(page);
   await openTab(page, "Analytics");
   await page
@@ -529,9 +543,11 @@ test("admin: a visit in a second browser appears live on the Analytics tab", asy
   await page.getByTestId("top-pages").getByText("Fleet Management").waitFor({ timeout: 8_000 });
 });
 
-test("admin: the live list shows a consenting visitor's address block, never the address; without consent neither address nor browser", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: the live list shows a consenting visitor's address block, never the address; without consent neither address nor browser", async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
   await openTab(page, "Analytics");
   const table = page.getByTestId("active-visitors");
   await world.open("/over-ons", {
@@ -550,9 +566,11 @@ test("admin: the live list shows a consenting visitor's address block, never the
   assert(!(await table.innerText()).includes("127.0.0.1"), "no full address anywhere in the live list");
 });
 
-test("admin: the Analytics tab shows a chosen period from the history, kept in the URL", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: the Analytics tab shows a chosen period from the history, kept in the URL", async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
   const day = (offset: number) =>
     new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(
       Date.now() + offset * 86_400_000,
@@ -621,8 +639,10 @@ test("admin: the Analytics tab shows a chosen period from the history, kept in t
   await totals.getByText("Paginaweergaven (3)").waitFor();
 });
 
-test("admin: a click on a campaign filters the whole Analytics tab and the URL; Back and Forward follow", async () => {
-  const page = adminPage();
+test("admin: a click on a campaign filters the whole Analytics tab and the URL; Back and Forward follow", async ({
+  signedIn,
+}) => {
+  const page = signedIn.page;
   await openTab(page, "Analytics");
   // Yesterday of the history imported above: an ad click (google / cpc / najaar, 2 page views)
   // and a direct visit, both landing on /over-ons.
@@ -681,9 +701,8 @@ test("admin: a click on a campaign filters the whole Analytics tab and the URL; 
   await page.getByTestId("top-pages").getByText("Over Ons").waitFor();
 });
 
-test("admin: works on a tablet and a phone without sideways scrolling", async () => {
-  const world = await adminWorld();
-  const page = adminPage();
+test("admin: works on a tablet and a phone without sideways scrolling", async ({ world, signedIn }) => {
+  const page = signedIn.page;
   // Long unbroken text, as real mail has: a tracking link and a long address.
   const longUrl = `https://www.autoscout24.nl/aanbod/${"volkswagen-id-buzz-pro-".repeat(8)}e2e?utm_source=nieuwsbrief`;
   await world.sql.query(
@@ -709,8 +728,9 @@ test("admin: works on a tablet and a phone without sideways scrolling", async ()
           const box = (svg as SVGSVGElement).viewBox.baseVal;
           return svg.getBoundingClientRect().width / box.width;
         });
-      await eventually(
+      await waitFor(
         async () => Math.abs((await scale()) - 1) < 0.02,
+        5000,
         `chart drawn 1:1 at ${viewport.width}px`,
       );
     }
@@ -722,11 +742,13 @@ test("admin: works on a tablet and a phone without sideways scrolling", async ()
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-test("admin: logout returns to the login page and the old cookie no longer works", async () => {
-  try {
-    const world = await adminWorld();
-    const page = adminPage();
-    const cookies = await admin!.context.cookies();
+test("admin: logout returns to the login page and the old cookie no longer works", async ({
+  world,
+  signedIn,
+}) => {
+  {
+    const page = signedIn.page;
+    const cookies = await signedIn.context.cookies();
     const session = cookies.find((cookie) => cookie.name === "admin_session");
     assert(session, "a session cookie was set");
     assert(session.httpOnly, "the session cookie is HttpOnly");
@@ -742,7 +764,7 @@ test("admin: logout returns to the login page and the old cookie no longer works
     // A session ended elsewhere while the dashboard is open: the next 401 leads to the login page.
     await signIn(page, ADMIN_USERNAME, world.password);
     await page.getByTestId("welkom").waitFor();
-    const fresh = (await admin!.context.cookies()).find((cookie) => cookie.name === "admin_session");
+    const fresh = (await signedIn.context.cookies()).find((cookie) => cookie.name === "admin_session");
     const ended = await fetch(`${world.baseUrl}/api/admin/logout`, {
       method: "POST",
       headers: {
@@ -758,10 +780,5 @@ test("admin: logout returns to the login page and the old cookie no longer works
       .click({ timeout: 2000 })
       .catch(() => undefined);
     await page.waitForURL("**/admin-login");
-  } finally {
-    admin = null;
-    await closeAdminWorld();
   }
 });
-
-await runStandalone(import.meta.url);

@@ -1,24 +1,18 @@
 // Where a lead came from, tried as a new visitor and the broker would (issue 16's example): a
 // visit lands from a paid Google ad with analytics consent, sends a quote request, and the admin
 // sees the lead's "Herkomst", finds it by channel and campaign in the list, and sees the
-// conversion of campaign "najaar" in today's Analytics. Runs inside web/e2e/run.mjs, or alone:
-//   node scripts/build.mjs all && node --import tsx web/e2e/attribution.e2e.ts
-import type { Page } from "playwright-core";
-import { afterAll, assert, assertEqual, eventually, test } from "./harness";
-import { ADMIN_USERNAME, adminWorld, closeAdminWorld } from "./admin/world";
+// conversion of campaign "najaar" in today's Analytics. One story on a stack of its own: the steps
+// count the story's leads from an empty database, so they run in order (`npm run e2e -- attribution`).
+import { assert, assertEqual, waitFor, test, ADMIN_USERNAME } from "./fixtures";
 import { expectNotice, openTab, signIn } from "./admin/helpers";
-import { runStandalone } from "./admin/standalone";
 import { expectAccessible } from "./axe";
 
 const LANDING = "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X";
 const COMPANY = "Najaar Campagne BV";
 
-afterAll(closeAdminWorld);
+test.describe.configure({ mode: "serial" });
 
-let admin: Page | null = null;
-
-test("attribution: a quote from a paid Google visit shows its Herkomst on the lead", async () => {
-  const world = await adminWorld();
+test("attribution: a quote from a paid Google visit shows its Herkomst on the lead", async ({ world }) => {
   const { page: site } = await world.open(LANDING, {
     // The visitor accepted analytical cookies: the browser keeps its visitor-session id.
     before: (context) =>
@@ -34,22 +28,21 @@ test("attribution: a quote from a paid Google visit shows its Herkomst on the le
   await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
 
   const { page } = await world.open("/admin-login");
-  admin = page;
   await signIn(page, ADMIN_USERNAME, world.password);
   await expectNotice(page, "Succesvol ingelogd");
   await openTab(page, "Lease Aanvragen");
   const item = page.getByTestId("lease-item").filter({ hasText: COMPANY });
   // Tracking answers with the attribution a few seconds after the form (its conversion job waits
   // for the visit's last page views to be written).
-  await eventually(
+  await waitFor(
     async () => {
       await page.waitForTimeout(500);
       await page.getByRole("button", { name: "Vernieuwen" }).click();
       await item.click();
       return (await page.getByTestId("lead-attribution").innerText()).includes("Betaald zoeken");
     },
-    "the lead's Herkomst",
     20_000,
+    "the lead's Herkomst",
   );
   const herkomst = page.getByTestId("lead-attribution");
   await herkomst.getByRole("heading", { name: "Herkomst" }).waitFor();
@@ -62,12 +55,15 @@ test("attribution: a quote from a paid Google visit shows its Herkomst on the le
   await expectAccessible(page, "a lead's Herkomst");
 });
 
-test("attribution: the lead list filters by channel and campaign, and the CSV follows", async () => {
-  assert(admin, "the admin is not signed in (an earlier step failed)");
-  const page = admin;
-  const other = await fetch(`${(await adminWorld()).baseUrl}/api/lease-requests`, {
+test("attribution: the lead list filters by channel and campaign, and the CSV follows", async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
+  await openTab(page, "Lease Aanvragen");
+  const other = await fetch(`${world.baseUrl}/api/lease-requests`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: (await adminWorld()).baseUrl },
+    headers: { "content-type": "application/json", origin: world.baseUrl },
     body: JSON.stringify({
       carUrl: "https://www.autoscout24.nl/aanbod/zonder-campagne",
       contactNumber: "0699887766",
@@ -96,9 +92,8 @@ test("attribution: the lead list filters by channel and campaign, and the CSV fo
   assert(!csv.includes("direct@bedrijf.nl"), "the CSV holds only the campaign's lead");
 });
 
-test('attribution: today\'s Analytics shows the conversion of campaign "najaar"', async () => {
-  assert(admin, "the admin is not signed in (an earlier step failed)");
-  const page = admin;
+test('attribution: today\'s Analytics shows the conversion of campaign "najaar"', async ({ signedIn }) => {
+  const page = signedIn.page;
   await openTab(page, "Analytics");
   await page.getByRole("group", { name: "Periode" }).getByRole("button", { name: "Vandaag" }).click();
   // Both quotes are conversions of today; the one without a visit is counted but unattributed.
@@ -117,5 +112,3 @@ test('attribution: today\'s Analytics shows the conversion of campaign "najaar"'
   assertEqual((await channel.locator("td").nth(3).innerText()).trim(), "1", "the channel's quote");
   await expectAccessible(page, "Analytics with conversions");
 });
-
-await runStandalone(import.meta.url);

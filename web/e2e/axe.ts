@@ -1,6 +1,6 @@
 // axe-core in the browser tests: WCAG 2.0-2.2 A and AA rules; a serious or critical violation fails.
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "playwright-core";
+import type { Page } from "@playwright/test";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 

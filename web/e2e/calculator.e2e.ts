@@ -1,7 +1,7 @@
-import type { Page } from "playwright-core";
+import type { Page } from "@playwright/test";
 import { CALCULATOR_DEFAULTS, calculateLease } from "../src/lib/calculator";
 import { formatEuro } from "../src/lib/format";
-import { assert, assertEqual, eventually, test } from "./harness";
+import { assert, assertEqual, waitFor, test } from "./fixtures";
 
 async function results(page: Page) {
   const read = (id: string) => page.getByTestId(id).innerText();
@@ -14,7 +14,7 @@ async function results(page: Page) {
   };
 }
 
-test("the calculator shows the default result: € 606 per month", async (t) => {
+test("the calculator shows the default result: € 606 per month", async ({ site: t }) => {
   const { page } = await t.open("/");
   assertEqual(
     await results(page),
@@ -23,7 +23,7 @@ test("the calculator shows the default result: € 606 per month", async (t) => 
   );
 });
 
-test("the calculator recomputes live for other inputs", async (t) => {
+test("the calculator recomputes live for other inputs", async ({ site: t }) => {
   const { page } = await t.open("/");
   await page.getByLabel("Catalogusprijs van de auto").fill("40000");
   await page.getByLabel("Aanbetaling").fill("10000");
@@ -41,14 +41,15 @@ test("the calculator recomputes live for other inputs", async (t) => {
   assertEqual((await results(page)).monthly, "€ 500", "0% interest: 30000 / 60");
 });
 
-test("a price change that leaves the down payment above 50% resets it to 20%", async (t) => {
+test("a price change that leaves the down payment above 50% resets it to 20%", async ({ site: t }) => {
   const { page } = await t.open("/");
   await page.getByLabel("Catalogusprijs van de auto").fill("8000");
   // The state holds 1600; the range element itself can only show multiples of its 500 step. A
   // price typed before hydration is applied by the early-input recorder a moment later: wait for it.
   const shown = () => page.getByTestId("calc-aanbetaling-waarde").innerText();
-  await eventually(
+  await waitFor(
     async () => (await shown()) === "€ 1.600 (20%)",
+    5000,
     "the down payment reset to 20% of 8000",
   ).catch(async (error: unknown) => {
     throw new Error(`${String(error)}; shown: "${await shown()}"`);
@@ -60,7 +61,7 @@ test("a price change that leaves the down payment above 50% resets it to 20%", a
   );
 });
 
-test("the interest rate is clamped to 0-20 and a zero price gives zeros", async (t) => {
+test("the interest rate is clamped to 0-20 and a zero price gives zeros", async ({ site: t }) => {
   const { page } = await t.open("/");
   await page.getByLabel("Rente (%)").fill("25");
   await page.getByLabel("Rente (%)").blur();
@@ -73,7 +74,7 @@ test("the interest rate is clamped to 0-20 and a zero price gives zeros", async 
   );
 });
 
-test("what a visitor set before the page hydrated is kept and computed", async (t) => {
+test("what a visitor set before the page hydrated is kept and computed", async ({ site: t }) => {
   let release: () => void = () => undefined;
   const scripts = new Promise<void>((done) => (release = done));
   const { page } = await t.open("/", { holdScriptsUntil: scripts });
@@ -86,10 +87,10 @@ test("what a visitor set before the page hydrated is kept and computed", async (
   assertEqual((await results(page)).monthly, "€ 606", "nothing computed before the scripts run");
 
   release();
-  await eventually(
+  await waitFor(
     async () => (await results(page)).monthly === "€ 850",
-    "the hydrated calculator computes what was entered early",
     15_000,
+    "the hydrated calculator computes what was entered early",
   );
   assertEqual(
     await results(page),
@@ -101,10 +102,10 @@ test("what a visitor set before the page hydrated is kept and computed", async (
   assertEqual(await page.getByLabel(/Onderhoud/).isChecked(), true, "maintenance still ticked");
 });
 
-test("Dutch notation: a decimal comma in the rate and a thousands dot in the price", async (t) => {
+test("Dutch notation: a decimal comma in the rate and a thousands dot in the price", async ({ site: t }) => {
   const { page } = await t.open("/");
   const rate = page.getByLabel("Rente (%)");
-  await eventually(async () => (await rate.inputValue()) === "4,5", "the rate shown with a comma", 15_000);
+  await waitFor(async () => (await rate.inputValue()) === "4,5", 15_000, "the rate shown with a comma");
   // Typed key by key, as a person does: the emptied field and "4," on the way must not stick.
   await rate.click();
   await rate.press("Control+a");
@@ -131,11 +132,13 @@ test("Dutch notation: a decimal comma in the rate and a thousands dot in the pri
   assertEqual(await price.inputValue(), "200000", "the price kept within the 200.000 maximum");
 });
 
-test("the price settles within 1.000-200.000 and the rate in steps of 0.1, as computed", async (t) => {
+test("the price settles within 1.000-200.000 and the rate in steps of 0.1, as computed", async ({
+  site: t,
+}) => {
   const { page } = await t.open("/");
   const price = page.getByLabel("Catalogusprijs van de auto");
   const rate = page.getByLabel("Rente (%)");
-  await eventually(async () => (await rate.inputValue()) === "4,5", "hydrated", 15_000);
+  await waitFor(async () => (await rate.inputValue()) === "4,5", 15_000, "hydrated");
   await price.fill("500");
   await price.blur();
   assertEqual(await price.inputValue(), "1000", "500 becomes the 1.000 minimum");

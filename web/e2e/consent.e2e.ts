@@ -1,4 +1,4 @@
-import { assert, assertEqual, eventually, test } from "./harness";
+import { assert, assertEqual, waitFor, test } from "./fixtures";
 
 const PIXELS = {
   facebookPixelId: "1234567890123",
@@ -9,7 +9,7 @@ const PIXEL_HOSTS = ["connect.facebook.net", "sc-static.net", "analytics.tiktok.
 
 const pixelRequests = (urls: string[]) => urls.filter((url) => PIXEL_HOSTS.includes(new URL(url).host));
 
-test("the cookie banner shows on a first visit and no pixel loads before consent", async (t) => {
+test("the cookie banner shows on a first visit and no pixel loads before consent", async ({ site: t }) => {
   const { page } = await t.open("/", { consent: "none", company: PIXELS });
   const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
   await banner.waitFor();
@@ -22,14 +22,15 @@ test("the cookie banner shows on a first visit and no pixel loads before consent
   assert(!html.includes(PIXELS.facebookPixelId), "pixel id written into the HTML");
 });
 
-test("accepting loads the configured pixels, with a page view per route change", async (t) => {
+test("accepting loads the configured pixels, with a page view per route change", async ({ site: t }) => {
   const { page, context } = await t.open("/", {
     consent: "none",
     company: { facebookPixelId: PIXELS.facebookPixelId },
   });
   await page.getByRole("button", { name: "Accepteren" }).click();
-  await eventually(
+  await waitFor(
     () => t.externalRequests.some((url) => url === "https://connect.facebook.net/en_US/fbevents.js"),
+    5000,
     "Meta script",
   );
   assertEqual(
@@ -51,13 +52,15 @@ test("accepting loads the configured pixels, with a page view per route change",
   assertEqual(await pageViews(), 1, "first page view");
   await page.locator("footer").getByRole("link", { name: "Fleet Management" }).click();
   await page.waitForURL("**/fleet-management");
-  await eventually(async () => (await pageViews()) === 2, "page view after the route change");
+  await waitFor(async () => (await pageViews()) === 2, 5000, "page view after the route change");
   assert(!(await page.getByRole("dialog").isVisible()), "banner closed after the choice");
 });
 
-test("all three pixels load after consent when their ids are set; invalid ids never load", async (t) => {
+test("all three pixels load after consent when their ids are set; invalid ids never load", async ({
+  site: t,
+}) => {
   const { page } = await t.open("/", { consent: { analytics: false, marketing: true }, company: PIXELS });
-  await eventually(() => pixelRequests(t.externalRequests).length === 3, "three pixel scripts");
+  await waitFor(() => pixelRequests(t.externalRequests).length === 3, 5000, "three pixel scripts");
   const urls = pixelRequests(t.externalRequests);
   assert(urls.includes("https://sc-static.net/scevent.min.js"), "Snapchat script");
   assert(
@@ -75,7 +78,9 @@ test("all three pixels load after consent when their ids are set; invalid ids ne
   assertEqual(pixelRequests(t.externalRequests).length, 3, "no pixel for invalid ids");
 });
 
-test("refusing or choosing settings without marketing keeps pixels off; /cookie-beleid reopens the banner", async (t) => {
+test("refusing or choosing settings without marketing keeps pixels off; /cookie-beleid reopens the banner", async ({
+  site: t,
+}) => {
   const { page, context } = await t.open("/cookie-beleid", { consent: "none", company: PIXELS });
   await page.getByRole("button", { name: "Weigeren" }).click();
   assertEqual(
@@ -101,15 +106,21 @@ test("refusing or choosing settings without marketing keeps pixels off; /cookie-
   await banner.getByRole("button", { name: "Instellingen" }).click();
   await banner.getByLabel(/Marketing/).check();
   await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
-  await eventually(() => pixelRequests(t.externalRequests).length === 3, "pixels after granting marketing");
+  await waitFor(
+    () => pixelRequests(t.externalRequests).length === 3,
+    5000,
+    "pixels after granting marketing",
+  );
 });
 
-test("withdrawing marketing consent takes the pixels and their cookies away without a manual reload", async (t) => {
+test("withdrawing marketing consent takes the pixels and their cookies away without a manual reload", async ({
+  site: t,
+}) => {
   const { page, context } = await t.open("/", {
     consent: { analytics: false, marketing: true },
     company: PIXELS,
   });
-  await eventually(() => pixelRequests(t.externalRequests).length === 3, "three pixel scripts");
+  await waitFor(() => pixelRequests(t.externalRequests).length === 3, 5000, "three pixel scripts");
   // What the vendors' scripts would have set on the site's own domain.
   await context.addCookies(
     ["_fbp", "_scid", "_ttp"].map((name) => ({ name, value: "vendor", url: t.baseUrl })),
@@ -129,7 +140,7 @@ test("withdrawing marketing consent takes the pixels and their cookies away with
       return !w.fbq && !w.snaptr && !w.ttq;
     })) &&
     !(await context.cookies()).some((c) => ["_fbp", "_scid", "_ttp"].includes(c.name));
-  await eventually(gone, "pixels, their globals and their cookies gone", 10_000);
+  await waitFor(gone, 10_000, "pixels, their globals and their cookies gone");
   await page.waitForLoadState("networkidle");
   const requests = pixelRequests(t.externalRequests).length;
   await page.locator("footer").getByRole("link", { name: "Over Ons" }).click();

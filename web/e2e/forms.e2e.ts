@@ -1,5 +1,5 @@
-import type { Page } from "playwright-core";
-import { assert, assertEqual, eventually, isApiRequest, test } from "./harness";
+import type { Page } from "@playwright/test";
+import { assert, assertEqual, waitFor, isApiRequest, test } from "./fixtures";
 
 const FALLBACK =
   "Er is een onverwachte fout opgetreden. Probeer het opnieuw of neem contact op via telefoon.";
@@ -8,7 +8,7 @@ async function fillValid(page: Page) {
   const form = page.locator("#aanvraag");
   // The submit button is disabled until the form has hydrated (each page section hydrates on its
   // own); what is typed earlier is adopted then (see the test on early input below).
-  await eventually(() => form.locator('button[type="submit"]').isEnabled(), "the form hydrated", 15_000);
+  await waitFor(() => form.locator('button[type="submit"]').isEnabled(), 15_000, "the form hydrated");
   await form.getByLabel("Link naar de auto").fill("https://www.autoscout24.nl/aanbod/volkswagen-id4");
   await form.getByLabel("Telefoonnummer").fill("06 12345678");
   await form.getByLabel("E-mailadres").fill("jan@bedrijf.nl");
@@ -23,7 +23,7 @@ async function notice(page: Page) {
   return { text: await box.innerText(), variant: await box.getAttribute("data-variant") };
 }
 
-test("the quote form shows the client messages of the spec", async (t) => {
+test("the quote form shows the client messages of the spec", async ({ site: t }) => {
   const { page } = await t.open("/");
   const form = page.locator("#aanvraag");
   await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
@@ -61,7 +61,7 @@ test("the quote form shows the client messages of the spec", async (t) => {
   assertEqual(await form.getByLabel("Link naar de auto").inputValue(), "", "reset clears the form");
 });
 
-test("the honeypot field is invisible to people and screen readers", async (t) => {
+test("the honeypot field is invisible to people and screen readers", async ({ site: t }) => {
   const { page } = await t.open("/");
   const honeypot = page.locator('#aanvraag input[name="website"]');
   assertEqual(await honeypot.getAttribute("tabindex"), "-1", "tabindex");
@@ -71,7 +71,7 @@ test("the honeypot field is invisible to people and screen readers", async (t) =
   assert(box === null || box.x + box.width < 0, "honeypot is off-screen");
 });
 
-test("a valid quote request is sent, confirmed and can be followed by a new one", async (t) => {
+test("a valid quote request is sent, confirmed and can be followed by a new one", async ({ site: t }) => {
   const { page } = await t.open("/");
   await fillValid(page);
   let release: () => void = () => undefined;
@@ -82,8 +82,9 @@ test("a valid quote request is sent, confirmed and can be followed by a new one"
   });
   const button = page.locator("#aanvraag").getByRole("button", { name: /Versturen/ });
   await button.click();
-  await eventually(
+  await waitFor(
     async () => (await button.innerText()) === "Versturen..." && (await button.isDisabled()),
+    5000,
     "sending state",
   );
   release();
@@ -92,12 +93,13 @@ test("a valid quote request is sent, confirmed and can be followed by a new one"
   assert(shown.text.includes("Aanvraag Succesvol Verzonden!"), `notice: ${shown.text}`);
   assert(shown.text.includes("24 uur"), "success text mentions 24 hours");
   if (t.sql) {
-    const rows = await eventually(
+    const rows = await waitFor(
       () =>
         t.sql!(
           "SELECT car_url, contact_number, company_name, lease_term, message FROM leads.lease_requests WHERE email = $1",
           ["jan@bedrijf.nl"],
         ),
+      5000,
       "the lead in the database",
     ).then((r) => (r.length ? r : []));
     assert(rows.length >= 1, "the lead is stored");
@@ -122,7 +124,9 @@ test("a valid quote request is sent, confirmed and can be followed by a new one"
   );
 });
 
-test('a failed request shows "Fout bij Versturen" with the server message, or the fallback', async (t) => {
+test('a failed request shows "Fout bij Versturen" with the server message, or the fallback', async ({
+  site: t,
+}) => {
   const { page } = await t.open("/");
   await fillValid(page);
   await page.route("**/api/lease-requests", (route) =>
@@ -143,11 +147,11 @@ test('a failed request shows "Fout bij Versturen" with the server message, or th
   await page.unroute("**/api/lease-requests");
   await page.route("**/api/lease-requests", (route) => route.abort("connectionrefused"));
   await page.locator("#aanvraag").getByRole("button", { name: "Aanvraag Versturen" }).click();
-  await eventually(async () => (await notice(page)).text.includes(FALLBACK), "fallback text");
+  await waitFor(async () => (await notice(page)).text.includes(FALLBACK), 5000, "fallback text");
   assertEqual(await page.getByTestId("notice").count(), 1, "one notice at a time");
 });
 
-test("the contact form posts name, e-mail, phone, message and the honeypot", async (t) => {
+test("the contact form posts name, e-mail, phone, message and the honeypot", async ({ site: t }) => {
   const { page } = await t.open("/");
   const form = page.locator("#contact form");
   await form.getByRole("button", { name: "Bericht Versturen" }).click();
@@ -178,10 +182,13 @@ test("the contact form posts name, e-mail, phone, message and the honeypot", asy
   }
 });
 
-test("with analytics consent the contact form also sends the visitor id the browser keeps, for the lead's attribution", async (t) => {
+test("with analytics consent the contact form also sends the visitor id the browser keeps, for the lead's attribution", async ({
+  site: t,
+}) => {
   const { page } = await t.open("/", { consent: { analytics: true, marketing: false } });
-  const stored = await eventually(
+  const stored = await waitFor(
     () => page.evaluate(() => window.localStorage.getItem("visitor-session")),
+    5000,
     "the visitor id stored",
   );
   const form = page.locator("#contact form");
@@ -194,7 +201,7 @@ test("with analytics consent the contact form also sends the visitor id the brow
   assert((await notice(page)).text.includes("Bericht Verzonden"), "contact confirmation");
 });
 
-test("what a visitor typed before the page hydrated is kept and sent", async (t) => {
+test("what a visitor typed before the page hydrated is kept and sent", async ({ site: t }) => {
   let release: () => void = () => undefined;
   const scripts = new Promise<void>((done) => (release = done));
   const { page } = await t.open("/", { holdScriptsUntil: scripts });
@@ -209,7 +216,7 @@ test("what a visitor typed before the page hydrated is kept and sent", async (t)
   await page.locator("#contact form").getByLabel("Naam").fill("Vroege Vogel");
 
   release();
-  await eventually(() => submit.isEnabled(), "the form hydrated", 15_000);
+  await waitFor(() => submit.isEnabled(), 15_000, "the form hydrated");
   assertEqual(
     await form.getByLabel("E-mailadres").inputValue(),
     "vroeg@bedrijf.nl",
@@ -237,8 +244,9 @@ test("what a visitor typed before the page hydrated is kept and sent", async (t)
   // The contact form adopted its early input too: only the fields left empty are reported.
   const contact = page.locator("#contact form");
   await contact.getByRole("button", { name: "Bericht Versturen" }).click();
-  await eventually(
+  await waitFor(
     async () => (await contact.innerText()).includes("Voer een geldig e-mailadres in"),
+    5000,
     "the contact form checked its fields",
   );
   assert(!(await contact.innerText()).includes("Naam is verplicht"), "the early name counts");

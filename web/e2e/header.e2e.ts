@@ -1,5 +1,5 @@
-import { assert, assertEqual, eventually, MOBILE, test } from "./harness";
-import type { Page } from "playwright-core";
+import { assert, assertEqual, waitFor, MOBILE, test } from "./fixtures";
+import type { Page } from "@playwright/test";
 
 async function inView(page: Page, id: string): Promise<boolean> {
   return page.evaluate((target) => {
@@ -8,7 +8,7 @@ async function inView(page: Page, id: string): Promise<boolean> {
   }, id);
 }
 
-test("header section links smooth-scroll on the home page", async (t) => {
+test("header section links smooth-scroll on the home page", async ({ site: t }) => {
   const { page } = await t.open("/");
   const nav = page.getByRole("navigation", { name: "Hoofdmenu" });
   for (const [label, id] of [
@@ -18,35 +18,35 @@ test("header section links smooth-scroll on the home page", async (t) => {
     ["Diensten", "diensten"],
   ] as const) {
     await nav.getByRole("link", { name: label, exact: true }).click();
-    await eventually(() => inView(page, id), `#${id} scrolled into view after "${label}"`);
+    await waitFor(() => inView(page, id), 5000, `#${id} scrolled into view after "${label}"`);
     assertEqual(new URL(page.url()).pathname, "/", "stays on the home page");
   }
 });
 
-test("from another page a section link goes to / and then scrolls to the section", async (t) => {
+test("from another page a section link goes to / and then scrolls to the section", async ({ site: t }) => {
   const { page } = await t.open("/fleet-management");
   await page.getByRole("navigation", { name: "Hoofdmenu" }).getByRole("link", { name: "Calculator" }).click();
   await page.waitForURL((url) => url.pathname === "/");
-  await eventually(() => inView(page, "calculator"), "#calculator in view");
+  await waitFor(() => inView(page, "calculator"), 5000, "#calculator in view");
 });
 
-test("Over Ons opens /over-ons at the top", async (t) => {
+test("Over Ons opens /over-ons at the top", async ({ site: t }) => {
   const { page } = await t.open("/");
   await page.evaluate(() => window.scrollTo(0, 2000));
   await page.getByRole("navigation", { name: "Hoofdmenu" }).getByRole("link", { name: "Over Ons" }).click();
   await page.waitForURL("**/over-ons");
-  await eventually(async () => (await page.locator("h1").innerText()) === "Over Ons", "the Over Ons page");
-  await eventually(async () => (await page.evaluate(() => window.scrollY)) === 0, "top of /over-ons");
+  await waitFor(async () => (await page.locator("h1").innerText()) === "Over Ons", 5000, "the Over Ons page");
+  await waitFor(async () => (await page.evaluate(() => window.scrollY)) === 0, 5000, "top of /over-ons");
 });
 
-test("the Over Ons contact button goes to / and scrolls to the contact section", async (t) => {
+test("the Over Ons contact button goes to / and scrolls to the contact section", async ({ site: t }) => {
   const { page } = await t.open("/over-ons");
   await page.getByRole("link", { name: "Neem Contact Op" }).click();
   await page.waitForURL((url) => url.pathname === "/");
-  await eventually(() => inView(page, "contact"), "#contact in view");
+  await waitFor(() => inView(page, "contact"), 5000, "#contact in view");
 });
 
-test("the mobile menu opens with the toggle and closes after a choice", async (t) => {
+test("the mobile menu opens with the toggle and closes after a choice", async ({ site: t }) => {
   const { page } = await t.open("/", { viewport: MOBILE });
   assert(
     !(await page.getByRole("navigation", { name: "Hoofdmenu" }).isVisible()),
@@ -62,41 +62,48 @@ test("the mobile menu opens with the toggle and closes after a choice", async (t
     "expanded",
   );
   await menu.getByRole("link", { name: "Calculator" }).click();
-  await eventually(async () => !(await menu.isVisible()), "menu closed after a choice");
-  await eventually(() => inView(page, "calculator"), "#calculator in view");
+  await waitFor(async () => !(await menu.isVisible()), 5000, "menu closed after a choice");
+  await waitFor(() => inView(page, "calculator"), 5000, "#calculator in view");
   await page.getByRole("button", { name: "Menu openen" }).click();
   await page.getByRole("button", { name: "Menu sluiten" }).click();
   assert(!(await menu.isVisible()), "toggle closes the menu");
   await page.getByRole("button", { name: "Menu openen" }).click();
   await page.keyboard.press("Escape");
-  await eventually(async () => !(await menu.isVisible()), "Escape closes the menu");
+  await waitFor(async () => !(await menu.isVisible()), 5000, "Escape closes the menu");
   const focused = await page.evaluate(() => document.activeElement?.getAttribute("aria-controls"));
   assertEqual(focused, "mobiel-menu", "focus back on the menu button");
 });
 
-test("the title shows the company name, and on small screens the abbreviation or initials", async (t) => {
+test("the title shows the company name, and on small screens the abbreviation or initials", async ({
+  site: t,
+}) => {
   const desktop = await t.open("/", { company: { companyName: "Van Dijk Auto Lease Groep Noord" } });
-  await eventually(
+  await waitFor(
     async () =>
       (await desktop.page.getByTestId("site-title-full").innerText()) === "Van Dijk Auto Lease Groep Noord",
+    5000,
     "company name in the header",
   );
   const initials = await t.open("/", {
     viewport: MOBILE,
     company: { companyName: "Van Dijk Auto Lease Groep Noord" },
   });
-  await eventually(
+  await waitFor(
     async () => (await initials.page.getByTestId("site-title-short").innerText()) === "VDAL",
+    5000,
     "initials",
   );
   const abbreviation = await t.open("/", { viewport: MOBILE, company: { mobileAbbreviation: "VDL" } });
-  await eventually(
+  await waitFor(
     async () => (await abbreviation.page.getByTestId("site-title-short").innerText()) === "VDL",
+    5000,
     "abbreviation",
   );
 });
 
-test("contact section and footer show the company settings, with fallbacks when empty", async (t) => {
+test("contact section and footer show the company settings, with fallbacks when empty", async ({
+  site: t,
+}) => {
   const empty = await t.open("/");
   const footer = empty.page.locator("footer");
   assert((await footer.innerText()).includes("Telefoonnummer op aanvraag"), "phone fallback");
@@ -119,8 +126,9 @@ test("contact section and footer show the company settings, with fallbacks when 
     },
   });
   const contact = page.locator("#contact");
-  await eventually(
+  await waitFor(
     async () => (await contact.innerText()).includes("020 123 45 67"),
+    5000,
     "phone in the contact section",
   );
   const text = await contact.innerText();
@@ -141,8 +149,9 @@ test("contact section and footer show the company settings, with fallbacks when 
   const terms = await t.open("/voorwaarden", {
     company: { companyName: "Lease Partners BV", city: "Utrecht" },
   });
-  await eventually(
+  await waitFor(
     async () => (await terms.page.getByTestId("bedrijfsgegevens").innerText()).includes("Lease Partners BV"),
+    5000,
     "company name on the terms",
   );
   const block = await terms.page.getByTestId("bedrijfsgegevens").innerText();
@@ -152,11 +161,12 @@ test("contact section and footer show the company settings, with fallbacks when 
   );
   // A name that ends in a full stop gets no second one in the copyright line.
   const bv = await t.open("/", { company: { companyName: "Autolease Nederland B.V." } });
-  await eventually(
+  await waitFor(
     async () =>
       (await bv.page.locator("footer").innerText()).includes(
         "© 2024 Autolease Nederland B.V. Alle rechten voorbehouden.",
       ),
+    5000,
     "one full stop after B.V.",
   );
 });

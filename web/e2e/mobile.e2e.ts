@@ -1,9 +1,9 @@
 // At 375 px (issue 20 point 7): the comparison, cost and legal tables are read without scrolling
 // sideways; each value keeps its column's name. (The admin's active visitors: panel.e2e.ts.)
-import { assert, assertEqual, MOBILE, test } from "./harness";
+import { assert, assertEqual, MOBILE, test } from "./fixtures";
 
 for (const path of ["/financiele-lease", "/operationele-lease", "/privacy-beleid", "/cookie-beleid"]) {
-  test(`the tables of ${path} fit a 375 px phone, every value labelled`, async (t) => {
+  test(`the tables of ${path} fit a 375 px phone, every value labelled`, async ({ site: t }) => {
     const { page } = await t.open(path, { viewport: MOBILE });
     const tables = page.locator('[role="region"]:has(table)');
     const count = await tables.count();

@@ -1,14 +1,14 @@
 // Quote form friction (issue 20 point 6) and focus after "Nieuwe Aanvraag" (point 5), on the real stack.
-import type { Page } from "playwright-core";
-import { assert, assertEqual, eventually, MOBILE, test } from "./harness";
+import type { Page } from "@playwright/test";
+import { assert, assertEqual, waitFor, MOBILE, test } from "./fixtures";
 
 async function hydrated(page: Page) {
   const form = page.locator("#aanvraag");
-  await eventually(() => form.locator('button[type="submit"]').isEnabled(), "the form hydrated", 15_000);
+  await waitFor(() => form.locator('button[type="submit"]').isEnabled(), 15_000, "the form hydrated");
   return form;
 }
 
-test("a link typed without https:// is accepted and stored with it", async (t) => {
+test("a link typed without https:// is accepted and stored with it", async ({ site: t }) => {
   const { page } = await t.open("/");
   const form = await hydrated(page);
   const email = `zonder-schema-${Date.now()}@bedrijf.nl`;
@@ -23,15 +23,18 @@ test("a link typed without https:// is accepted and stored with it", async (t) =
   await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
   await page.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
   if (t.sql) {
-    const row = await eventually(
+    const row = await waitFor(
       async () => (await t.sql!("SELECT car_url FROM leads.lease_requests WHERE email = $1", [email]))[0],
+      5000,
       "the lead in the database",
     );
     assertEqual(row?.car_url, "https://www.autoscout24.nl/aanbod/kia-ev6-e2e", "stored link");
   }
 });
 
-test("an empty submit marks each required field, and a field's message goes once it is corrected", async (t) => {
+test("an empty submit marks each required field, and a field's message goes once it is corrected", async ({
+  site: t,
+}) => {
   const { page } = await t.open("/");
   const form = await hydrated(page);
   await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
@@ -67,7 +70,9 @@ test("an empty submit marks each required field, and a field's message goes once
   );
 });
 
-test("on a phone the thanks is shown below the sticky header, and Nieuwe Aanvraag puts focus in the form", async (t) => {
+test("on a phone the thanks is shown below the sticky header, and Nieuwe Aanvraag puts focus in the form", async ({
+  site: t,
+}) => {
   const { page } = await t.open("/#aanvraag", { viewport: MOBILE });
   const form = await hydrated(page);
   await form.getByLabel("Link naar de auto").fill("https://www.autoscout24.nl/aanbod/mobiel-e2e");
@@ -77,13 +82,17 @@ test("on a phone the thanks is shown below the sticky header, and Nieuwe Aanvraa
   await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
   const heading = page.getByRole("heading", { name: "Bedankt voor uw aanvraag!" });
   await heading.waitFor({ timeout: 10_000 });
-  await eventually(async () => {
-    const [box, header] = await Promise.all([
-      heading.boundingBox(),
-      page.locator("header").first().boundingBox(),
-    ]);
-    return box && header && box.y >= header.y + header.height && box.y + box.height <= MOBILE.height;
-  }, "the thanks heading in view, below the sticky header");
+  await waitFor(
+    async () => {
+      const [box, header] = await Promise.all([
+        heading.boundingBox(),
+        page.locator("header").first().boundingBox(),
+      ]);
+      return box && header && box.y >= header.y + header.height && box.y + box.height <= MOBILE.height;
+    },
+    5000,
+    "the thanks heading in view, below the sticky header",
+  );
   assertEqual(
     await page.evaluate(() => document.activeElement?.id),
     "aanvraag-bedankt",
@@ -91,8 +100,9 @@ test("on a phone the thanks is shown below the sticky header, and Nieuwe Aanvraa
   );
 
   await page.getByRole("button", { name: "Nieuwe Aanvraag" }).click();
-  await eventually(
+  await waitFor(
     () => page.evaluate(() => document.activeElement?.id === "aanvraag-auto"),
+    5000,
     "focus in the form's first field",
   );
   const box = await form.getByLabel("Link naar de auto").boundingBox();

@@ -1,4 +1,4 @@
-import { assert, assertEqual, eventually, pageErrors, test } from "./harness";
+import { assert, assertEqual, waitFor, pageErrors, test } from "./fixtures";
 
 const HEADINGS: Record<string, string> = {
   "/": "Zakelijk een auto leasen? Ook met een BKR-registratie.",
@@ -37,7 +37,7 @@ const SECTION_HEADINGS: Record<string, string[]> = {
   "/cookie-beleid": ["Noodzakelijke cookies", "Analytische cookies", "Marketingcookies"],
 };
 
-test("every public route renders its headings after hydration, without errors", async (t) => {
+test("every public route renders its headings after hydration, without errors", async ({ site: t }) => {
   for (const [path, heading] of Object.entries(HEADINGS)) {
     const { page, context } = await t.open(path);
     assertEqual(await page.locator("h1").first().innerText(), heading, `h1 of ${path}`);
@@ -51,7 +51,9 @@ test("every public route renders its headings after hydration, without errors", 
   }
 });
 
-test("pre-rendered HTML carries content, title, description, canonical and Open Graph, and no inline script", async (t) => {
+test("pre-rendered HTML carries content, title, description, canonical and Open Graph, and no inline script", async ({
+  site: t,
+}) => {
   for (const [path, heading] of Object.entries(HEADINGS)) {
     const response = await fetch(new URL(path, t.baseUrl));
     assertEqual(response.status, 200, `status of ${path}`);
@@ -80,7 +82,7 @@ test("pre-rendered HTML carries content, title, description, canonical and Open 
   );
 });
 
-test("pages are readable without JavaScript", async (t) => {
+test("pages are readable without JavaScript", async ({ site: t }) => {
   const { page } = await t.open("/financiele-lease", { javaScriptEnabled: false });
   assertEqual(await page.locator("h1").innerText(), "Financiële Lease", "h1 without JS");
   assert(await page.getByRole("table").first().isVisible(), "comparison table visible without JS");
@@ -91,7 +93,7 @@ test("pages are readable without JavaScript", async (t) => {
   );
 });
 
-test('an unknown path answers 404 and shows "404 Page Not Found"', async (t) => {
+test('an unknown path answers 404 and shows "404 Page Not Found"', async ({ site: t }) => {
   const response = await fetch(new URL("/bestaat-niet", t.baseUrl));
   assertEqual(response.status, 404, "status");
   const { page } = await t.open("/bestaat-niet/dieper");
@@ -100,7 +102,7 @@ test('an unknown path answers 404 and shows "404 Page Not Found"', async (t) => 
   assertEqual(pageErrors(page), [], "errors on the 404 page");
 });
 
-test("the home page never downloads admin code; /admin renders from the app shell", async (t) => {
+test("the home page never downloads admin code; /admin renders from the app shell", async ({ site: t }) => {
   const { page } = await t.open("/");
   const scripts: string[] = [];
   page.on("request", (request) => {
@@ -111,14 +113,14 @@ test("the home page never downloads admin code; /admin renders from the app shel
   assert(scripts.length > 0, "no scripts seen");
   assert(!scripts.some((url) => /Admin|EmailCompose/.test(url)), `admin chunk loaded: ${scripts.join(", ")}`);
   const admin = await t.open("/admin");
-  await eventually(() => admin.page.locator("h1").innerText(), "admin placeholder heading");
+  await waitFor(() => admin.page.locator("h1").innerText(), 5000, "admin placeholder heading");
   assert((await admin.page.locator("h1").innerText()) !== HEADINGS["/"], "admin shows the home page");
 });
 
-test("content pages open at the top", async (t) => {
+test("content pages open at the top", async ({ site: t }) => {
   const { page } = await t.open("/");
   await page.locator("footer").scrollIntoViewIfNeeded();
   await page.getByRole("link", { name: "Algemene Voorwaarden" }).click();
   await page.waitForURL("**/voorwaarden");
-  await eventually(async () => (await page.evaluate(() => window.scrollY)) === 0, "scroll to top");
+  await waitFor(async () => (await page.evaluate(() => window.scrollY)) === 0, 5000, "scroll to top");
 });

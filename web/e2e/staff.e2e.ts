@@ -1,27 +1,18 @@
 // Issue 19 against the real stack (gateway, services, PostgreSQL, Redis; SendGrid is the local
 // receiver): a quote reaches an open panel within 2 s with the e-mail that links to it, the e-mail
 // settings switch, and a lead's timeline with a note, a status change and a sent e-mail.
-import type { Page } from "playwright-core";
+import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { afterAll, assert, assertEqual, eventually, test } from "./harness";
-import { ADMIN_USERNAME, adminWorld, closeAdminWorld, type AdminWorld } from "./admin/world";
+import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
 import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
-
-afterAll(closeAdminWorld);
 
 const MAIL = {
   key: "SG.staff-e2e-key-0123456789",
   sender: "noreply@staff-e2e.nl",
   company: "verkoop@staff-e2e.nl",
 };
-let staff: Page | null = null;
-
+/** A signed-in admin in a browser of the test's own, with SendGrid and the company's e-mail set. */
 async function signedIn(world: AdminWorld): Promise<Page> {
-  if (staff && !staff.isClosed()) {
-    await staff.goto(`${world.baseUrl}/admin`);
-    await staff.getByTestId("welkom").waitFor();
-    return staff;
-  }
   const { page } = await world.open("/admin-login");
   await signIn(page, ADMIN_USERNAME, world.password);
   await page.getByTestId("welkom").waitFor();
@@ -43,7 +34,6 @@ async function signedIn(world: AdminWorld): Promise<Page> {
     },
   );
   assertEqual(status, 200, "mail settings saved");
-  staff = page;
   return page;
 }
 
@@ -69,8 +59,9 @@ const unreadCount = (page: Page) =>
       .then((body: { counts: { unread: number } }) => body.counts.unread),
   );
 
-test("staff: a quote shows in the open panel within 2 s, on top, counted in the title, and its e-mail links to it", async () => {
-  const world = await adminWorld();
+test("staff: a quote shows in the open panel within 2 s, on top, counted in the title, and its e-mail links to it", async ({
+  world,
+}) => {
   const page = await signedIn(world);
   await openTab(page, "Lease Aanvragen");
   await page.getByRole("button", { name: "Vernieuwen", exact: true }).waitFor();
@@ -82,20 +73,21 @@ test("staff: a quote shows in the open panel within 2 s, on top, counted in the 
   await page.getByTestId("notice").filter({ hasText: "Nieuwe Aanvraag" }).waitFor({ timeout: 2_000 });
   const noticed = Date.now() - sent;
   assert(noticed < 2_000, `the notice within 2 s (took ${noticed} ms)`);
-  await eventually(
+  await waitFor(
     async () => (await page.getByTestId("lease-item").first().innerText()).includes(email),
-    "the new lead on top of the list without a refresh",
     2_000,
+    "the new lead on top of the list without a refresh",
   );
-  await eventually(
+  await waitFor(
     async () => (await page.title()) === `(${before + 1}) Lease Aanvragen | Beheer`,
+    5000,
     "the unread count in the title",
   );
 
-  const mail = await eventually(
+  const mail = await waitFor(
     () => world.receiver.accepted().find((m) => m.text.includes(id)),
-    "the company's e-mail at SendGrid",
     15_000,
+    "the company's e-mail at SendGrid",
   );
   assert(mail, "the company's e-mail");
   assertEqual(mail.to, [MAIL.company], "sent to the company");
@@ -107,19 +99,21 @@ test("staff: a quote shows in the open panel within 2 s, on top, counted in the 
   await page.goto(link);
   const detail = page.getByTestId("lease-detail");
   await detail.getByRole("link", { name: email }).waitFor();
-  await eventually(() => !new URL(page.url()).searchParams.has("lead"), "the link's parameter is dropped");
+  await waitFor(() => !new URL(page.url()).searchParams.has("lead"), 5000, "the link's parameter is dropped");
   assertEqual(new URL(page.url()).searchParams.get("tab"), "aanvragen", "the tab stays");
-  await eventually(async () => (await unreadCount(page)) === before, "opened, so read");
-  await eventually(
+  await waitFor(async () => (await unreadCount(page)) === before, 5000, "opened, so read");
+  await waitFor(
     async () =>
       (await page.title()).replace(/^\(\d+\) /, "") === "Lease Aanvragen | Beheer" &&
       (before === 0 ? !(await page.title()).startsWith("(") : (await page.title()).startsWith(`(${before})`)),
+    5000,
     "the title counts one fewer",
   );
 });
 
-test("staff: the e-mail settings switch turns the company's e-mail about new requests off and on", async () => {
-  const world = await adminWorld();
+test("staff: the e-mail settings switch turns the company's e-mail about new requests off and on", async ({
+  world,
+}) => {
   const page = await signedIn(world);
   await openTab(page, "E-mail Instellingen");
   const toggle = page.getByLabel("Melding per e-mail bij nieuwe aanvragen");
@@ -143,7 +137,7 @@ test("staff: the e-mail settings switch turns the company's e-mail about new req
     )
     .then((r) => r.rows);
   assert(job, "the notify job was written");
-  await eventually(
+  await waitFor(
     async () =>
       (
         await world.sql.query(
@@ -151,26 +145,21 @@ test("staff: the e-mail settings switch turns the company's e-mail about new req
           [id],
         )
       ).rowCount === 1,
-    "the inbox entry",
     15_000,
+    "the inbox entry",
   );
   await page.getByLabel("Melding per e-mail bij nieuwe aanvragen").check();
   await expectNotice(page, "Opgeslagen", "staat aan");
   // A quote after switching on is mailed again; the one before never was.
   const later = await postLead(world, `weer-${Date.now()}@staff-e2e.nl`, "Weer BV");
-  await eventually(
-    () => world.receiver.accepted().some((m) => m.text.includes(later)),
-    "mailed again",
-    15_000,
-  );
+  await waitFor(() => world.receiver.accepted().some((m) => m.text.includes(later)), 15_000, "mailed again");
   const outgoing = await world.sql.query("SELECT 1 FROM mailer.outgoing_emails WHERE lease_request_id = $1", [
     id,
   ]);
   assertEqual(outgoing.rowCount, 0, "no e-mail recorded for the quote while off");
 });
 
-test("staff: a note, a status change and a sent e-mail on one timeline, newest first", async () => {
-  const world = await adminWorld();
+test("staff: a note, a status change and a sent e-mail on one timeline, newest first", async ({ world }) => {
   const page = await signedIn(world);
   const email = `tijdlijn-${Date.now()}@staff-e2e.nl`;
   await postLead(world, email, "Tijdlijn BV");
@@ -200,10 +189,10 @@ test("staff: a note, a status change and a sent e-mail on one timeline, newest f
     detail.getByRole("button", { name: "E-mail Versturen" }).click(),
   ]);
   await compose.waitForURL(/\/email-compose\?requestId=/);
-  await eventually(
+  await waitFor(
     async () => (await compose.getByLabel("Aan").inputValue()) === email,
-    "the pre-filled recipient",
     10_000,
+    "the pre-filled recipient",
   );
   await compose.getByLabel("Onderwerp").fill("Uw offerte van Tijdlijn");
   await compose.getByLabel("Bericht").fill("Beste klant, in de bijlage vindt u de offerte.");
@@ -227,11 +216,16 @@ test("staff: a note, a status change and a sent e-mail on one timeline, newest f
   page.once("dialog", (dialog) => void dialog.accept());
   await timeline.getByRole("button", { name: "Notitie verwijderen" }).click();
   await expectNotice(page, "Notitie Verwijderd");
-  await eventually(async () => (await timeline.locator('[data-kind="note"]').count()) === 0, "the note gone");
+  await waitFor(
+    async () => (await timeline.locator('[data-kind="note"]').count()) === 0,
+    5000,
+    "the note gone",
+  );
 });
 
-test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is counted in the e-mail and the day's first visit", async () => {
-  const world = await adminWorld();
+test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is counted in the e-mail and the day's first visit", async ({
+  world,
+}) => {
   const page = await signedIn(world);
   const email = `opvolgen-${Date.now()}@staff-e2e.nl`;
   await postLead(world, email, "Opvolg BV");
@@ -260,8 +254,9 @@ test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is
   const filterButton = page.getByRole("button", { name: `Vandaag opvolgen (${due})` });
   await filterButton.click();
   assertEqual(await filterButton.getAttribute("aria-pressed"), "true", "the filter is on");
-  await eventually(
+  await waitFor(
     async () => (await page.getByTestId("lease-item").count()) === due,
+    5000,
     "only the due ones listed",
   );
   await item.waitFor();
@@ -269,10 +264,10 @@ test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is
 
   // The company's e-mail about the next quote counts them.
   const next = await postLead(world, `daarna-${Date.now()}@staff-e2e.nl`, "Daarna BV");
-  const mail = await eventually(
+  const mail = await waitFor(
     () => world.receiver.accepted().find((m) => m.text.includes(next)),
-    "the next quote's e-mail",
     15_000,
+    "the next quote's e-mail",
   );
   assert(mail, "the next quote's e-mail");
   assert(
@@ -298,5 +293,5 @@ test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is
   // Cleared again, so the other stories see no follow-ups.
   await detail.getByRole("button", { name: "Wissen" }).click();
   await expectNotice(page, "Opvolgdatum Opgeslagen", "De opvolgdatum is gewist.");
-  await eventually(async () => (await item.getByText(/Opvolgen/).count()) === 0, "no badge once cleared");
+  await waitFor(async () => (await item.getByText(/Opvolgen/).count()) === 0, 5000, "no badge once cleared");
 });

@@ -3,14 +3,11 @@
 // ends), turning on two-factor sign-in with the QR code's secret and signing in with a code; then
 // disabled by the first admin, which ends the second admin's session at once, removed, and all of it
 // in the audit log ("Logboek").
-import type { Page } from "playwright-core";
+import type { Page } from "@playwright/test";
 import { totpCode } from "../../services/gateway/src/domain/totp";
 import { expectAccessible } from "./axe";
-import { afterAll, assert, assertEqual, eventually, test } from "./harness";
-import { ADMIN_USERNAME, adminWorld, closeAdminWorld } from "./admin/world";
+import { assert, assertEqual, waitFor, test, ADMIN_USERNAME } from "./fixtures";
 import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
-
-afterAll(closeAdminWorld);
 
 const COLLEAGUE = "collega";
 const FIRST_PASSWORD = "collega eigen wachtwoord 1";
@@ -19,9 +16,9 @@ const SECOND_PASSWORD = "collega eigen wachtwoord 2";
 const row = (page: Page, username: string) =>
   page.getByTestId("gebruiker").filter({ has: page.getByRole("cell", { name: new RegExp(`^${username}`) }) });
 
-test("team: a second admin with a one-time password, an own password, a password change and TOTP sign-in", async () => {
-  const world = await adminWorld();
-
+test("team: a second admin with a one-time password, an own password, a password change and TOTP sign-in", async ({
+  world,
+}) => {
   // The first admin creates the colleague; the one-time password shows once.
   const { page: admin } = await world.open("/admin-login");
   await signIn(admin, ADMIN_USERNAME, world.password);
@@ -129,7 +126,7 @@ test("team: a second admin with a one-time password, an own password, a password
   admin.once("dialog", (dialog) => void dialog.accept());
   await colleagueRow.getByRole("button", { name: `Verwijderen: ${COLLEAGUE}` }).click();
   await expectNotice(admin, "Verwijderd");
-  await eventually(async () => (await row(admin, COLLEAGUE).count()) === 0, "the colleague's row is gone");
+  await waitFor(async () => (await row(admin, COLLEAGUE).count()) === 0, 5000, "the colleague's row is gone");
 
   // The audit log names who did what, filtered by action.
   await openTab(admin, "Logboek");

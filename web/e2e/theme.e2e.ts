@@ -1,6 +1,6 @@
-import { assertEqual, eventually, test } from "./harness";
+import { assertEqual, waitFor, test } from "./fixtures";
 
-test("theme settings reach the CSS variables and the coloured elements", async (t) => {
+test("theme settings reach the CSS variables and the coloured elements", async ({ site: t }) => {
   const { page } = await t.open("/", {
     theme: {
       primaryColor: "#2563EB",
@@ -11,7 +11,11 @@ test("theme settings reach the CSS variables and the coloured elements", async (
   });
   const variable = (name: string) =>
     page.evaluate((n) => document.documentElement.style.getPropertyValue(n), name);
-  await eventually(async () => (await variable("--color-primary")) === "#2563EB", "--color-primary applied");
+  await waitFor(
+    async () => (await variable("--color-primary")) === "#2563EB",
+    5000,
+    "--color-primary applied",
+  );
   assertEqual(await variable("--color-accent"), "#059669", "--color-accent");
   assertEqual(await variable("--radius-button"), "9999px", "--radius-button");
   assertEqual(await variable("--gradient-start"), "#111111", "--gradient-start");
@@ -25,8 +29,9 @@ test("theme settings reach the CSS variables and the coloured elements", async (
       return `${computed.backgroundColor} ${computed.borderTopLeftRadius}`;
     });
   // Buttons animate colour changes: wait for the transition to finish.
-  await eventually(
+  await waitFor(
     async () => (await style()) === "rgb(37, 99, 235) 9999px",
+    5000,
     "button in the theme colour and radius",
   );
 });

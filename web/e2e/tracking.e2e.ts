@@ -1,9 +1,11 @@
-import { DESKTOP_CHROME_UA, assert, assertEqual, eventually, isApiRequest, test } from "./harness";
-import type { BrowserContext, Page, Request } from "playwright-core";
+import { DESKTOP_CHROME_UA, assert, assertEqual, waitFor, isApiRequest, test } from "./fixtures";
+import type { BrowserContext, Page, Request } from "@playwright/test";
 
 const ANALYTICS_ONLY = { analytics: true, marketing: false };
 
-test("with analytics consent a visit is tracked on load and on every history change, with a stable session id", async (t) => {
+test("with analytics consent a visit is tracked on load and on every history change, with a stable session id", async ({
+  site: t,
+}) => {
   const visits: Record<string, unknown>[] = [];
   const { page, context } = await t.open("about:blank", {
     userAgent: DESKTOP_CHROME_UA,
@@ -15,7 +17,7 @@ test("with analytics consent a visit is tracked on load and on every history cha
   });
   await page.goto(new URL("/", t.baseUrl).href);
   // The tracker starts after hydration, which can take a while on a busy machine.
-  await eventually(() => visits.length >= 1, "visit on load", 30_000);
+  await waitFor(() => visits.length >= 1, 30_000, "visit on load");
   const sessionId = String(visits[0]!.sessionId);
   assert(/^session-[a-z0-9]+-\d{13}$/.test(sessionId), `session id format: ${sessionId}`);
   assertEqual(
@@ -26,13 +28,13 @@ test("with analytics consent a visit is tracked on load and on every history cha
   assertEqual(visits[0]!.page, "/", "page");
 
   await page.locator("footer").getByRole("link", { name: "Privacy Beleid" }).click();
-  await eventually(() => visits.length >= 2, "visit after pushState", 15_000);
+  await waitFor(() => visits.length >= 2, 15_000, "visit after pushState");
   assertEqual(visits[1], { sessionId, page: "/privacy-beleid", referrer: "" }, "second visit");
   await page.goBack();
-  await eventually(() => visits.length >= 3, "visit after popstate", 15_000);
+  await waitFor(() => visits.length >= 3, 15_000, "visit after popstate");
   assertEqual(visits[2]!.page, "/", "visit after popstate");
   await page.evaluate(() => history.replaceState(null, "", "/?bron=test"));
-  await eventually(() => visits.length >= 4, "visit after replaceState");
+  await waitFor(() => visits.length >= 4, 5000, "visit after replaceState");
   // Each history change is exactly one visit: nothing counted twice.
   assertEqual(
     visits.map((visit) => visit.page),
@@ -41,7 +43,7 @@ test("with analytics consent a visit is tracked on load and on every history cha
   );
   if (t.sql) {
     // Page views reach PostgreSQL in batches (about every second).
-    await eventually(
+    await waitFor(
       async () =>
         Number(
           (
@@ -50,13 +52,13 @@ test("with analytics consent a visit is tracked on load and on every history cha
             ])
           )[0]!.count,
         ) >= 4,
-      "the visits persisted as page views",
       10_000,
+      "the visits persisted as page views",
     );
   }
 });
 
-test("a heartbeat is sent every 30 seconds and tracking failures stay silent", async (t) => {
+test("a heartbeat is sent every 30 seconds and tracking failures stay silent", async ({ site: t }) => {
   const { page, context } = await t.open("about:blank", { consent: ANALYTICS_ONLY });
   await context.clock.install();
   const heartbeats: unknown[] = [];
@@ -71,11 +73,11 @@ test("a heartbeat is sent every 30 seconds and tracking failures stay silent", a
   await page.goto(new URL("/", t.baseUrl).href);
   await page.locator("h1").waitFor();
   // The tracking client starts after hydration; its first visit shows the heartbeat timer is set.
-  await eventually(() => visits >= 1, "the first visit", 15_000);
+  await waitFor(() => visits >= 1, 15_000, "the first visit");
   await page.clock.runFor(30_500);
-  await eventually(() => heartbeats.length === 1, "first heartbeat");
+  await waitFor(() => heartbeats.length === 1, 5000, "first heartbeat");
   await page.clock.runFor(30_000);
-  await eventually(() => heartbeats.length === 2, "second heartbeat");
+  await waitFor(() => heartbeats.length === 2, 5000, "second heartbeat");
   const sessionId = await page.evaluate(() => localStorage.getItem("visitor-session"));
   assertEqual(heartbeats[0], { sessionId }, "heartbeat body");
   assertEqual(errors, [], "no page errors from failed tracking");
@@ -91,7 +93,9 @@ async function deviceState(page: Page, context: BrowserContext) {
 }
 const NOTHING_KEPT = { localStorage: [], sessionStorage: [], cookies: [] };
 
-test("without analytics consent (no choice yet, then Weigeren) the visit is counted but nothing is stored on the device", async (t) => {
+test("without analytics consent (no choice yet, then Weigeren) the visit is counted but nothing is stored on the device", async ({
+  site: t,
+}) => {
   const started = new Date();
   const visits: Record<string, unknown>[] = [];
   const heartbeats: unknown[] = [];
@@ -103,21 +107,21 @@ test("without analytics consent (no choice yet, then Weigeren) the visit is coun
     if (isApiRequest(request, "/api/track/heartbeat")) heartbeats.push(request.postDataJSON());
   });
   await page.goto(new URL("/over-ons", t.baseUrl).href);
-  await eventually(() => visits.length >= 1, "the visit on load, before any choice", 30_000);
+  await waitFor(() => visits.length >= 1, 30_000, "the visit on load, before any choice");
   assertEqual(visits[0], { page: "/over-ons", referrer: "" }, "a visit without an id");
   assertEqual(await deviceState(page, context), NOTHING_KEPT, "before a choice");
 
   await page.getByRole("button", { name: "Weigeren" }).click();
   await page.clock.runFor(30_500);
-  await eventually(() => heartbeats.length >= 1, "a heartbeat after Weigeren");
+  await waitFor(() => heartbeats.length >= 1, 5000, "a heartbeat after Weigeren");
   assertEqual(heartbeats[0], {}, "a heartbeat without an id");
   await page.locator("footer").getByRole("link", { name: "Fleet Management" }).click();
-  await eventually(() => visits.length >= 2, "the visit after navigating");
+  await waitFor(() => visits.length >= 2, 5000, "the visit after navigating");
   assertEqual(visits[1], { page: "/fleet-management", referrer: "" }, "still no id after Weigeren");
   assertEqual(await deviceState(page, context), NOTHING_KEPT, "after Weigeren");
   if (t.sql) {
     // Counted all the same: the page views reach PostgreSQL under the server's daily id.
-    await eventually(
+    await waitFor(
       async () =>
         Number(
           (
@@ -128,13 +132,15 @@ test("without analytics consent (no choice yet, then Weigeren) the visit is coun
             )
           )[0]!.count,
         ) >= 2,
-      "both visits counted",
       10_000,
+      "both visits counted",
     );
   }
 });
 
-test("withdrawing analytics consent removes the visitor id from the device at once; the visit goes on without it", async (t) => {
+test("withdrawing analytics consent removes the visitor id from the device at once; the visit goes on without it", async ({
+  site: t,
+}) => {
   const visits: Record<string, unknown>[] = [];
   const { page, context } = await t.open("about:blank", { userAgent: DESKTOP_CHROME_UA, consent: "none" });
   context.on("request", (request: Request) => {
@@ -143,9 +149,13 @@ test("withdrawing analytics consent removes the visitor id from the device at on
   });
   await page.goto(new URL("/cookie-beleid", t.baseUrl).href);
   await page.getByRole("button", { name: "Accepteren" }).click();
-  const id = await eventually(() => page.evaluate(() => localStorage.getItem("visitor-session")), "the id");
+  const id = await waitFor(
+    () => page.evaluate(() => localStorage.getItem("visitor-session")),
+    5000,
+    "the id",
+  );
   await page.locator("footer").getByRole("link", { name: "Over Ons" }).click();
-  await eventually(() => visits.some((v) => v.page === "/over-ons"), "visit with consent");
+  await waitFor(() => visits.some((v) => v.page === "/over-ons"), 5000, "visit with consent");
   assertEqual(visits.find((v) => v.page === "/over-ons")?.sessionId, id, "the id after consent");
 
   await page.locator("footer").getByRole("link", { name: "Cookie Beleid" }).click();
@@ -156,7 +166,7 @@ test("withdrawing analytics consent removes the visitor id from the device at on
   await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
   assertEqual(await deviceState(page, context), NOTHING_KEPT, "right after withdrawing");
   await page.locator("footer").getByRole("link", { name: "Algemene Voorwaarden" }).click();
-  await eventually(() => visits.some((v) => v.page === "/voorwaarden"), "visit after withdrawal");
+  await waitFor(() => visits.some((v) => v.page === "/voorwaarden"), 5000, "visit after withdrawal");
   assertEqual(
     visits.find((v) => v.page === "/voorwaarden"),
     { page: "/voorwaarden", referrer: "" },

@@ -4,16 +4,14 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseConfigSchema, loadConfig } from "./config";
 import { createKit, startService, type RunningService } from "./kit";
-import { createTestDatabase, startOwnRedis, testEnv, type OwnRedis, type TestDatabase } from "./testing";
-
-const waitFor = async (check: () => Promise<boolean>, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-};
+import {
+  createTestDatabase,
+  startOwnRedis,
+  testEnv,
+  waitFor,
+  type OwnRedis,
+  type TestDatabase,
+} from "./testing";
 
 describe("a service's lifecycle", () => {
   let db: TestDatabase;
@@ -57,7 +55,8 @@ describe("a service's lifecycle", () => {
 
   it("turns readiness false when Redis stops, keeps liveness, and recovers by itself", async () => {
     await redis.stop();
-    expect(await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 503)).toBe(true);
+    await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 503, 10_000, "readyz 503");
+    expect((await fetch(`${svc.url}/readyz`)).status).toBe(503);
     const text = await (await fetch(`${svc.url}/readyz`)).text();
     // Status only on the (possibly public) port; what went wrong is in the log, once.
     expect(JSON.parse(text)).toEqual({
@@ -74,7 +73,8 @@ describe("a service's lifecycle", () => {
     expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
 
     await redis.start();
-    expect(await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 200, 15_000)).toBe(true);
+    await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 200, 15_000, "readyz 200");
+    expect((await fetch(`${svc.url}/readyz`)).status).toBe(200);
     expect(logLines.some((l) => l.includes("readiness check passes again"))).toBe(true);
   });
 

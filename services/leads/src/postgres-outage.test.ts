@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import type { RunningService } from "@lease/platform";
 import { startLeads } from "./service";
-import { postJson, validLead } from "./testing/helpers";
+import { postJson, validLead } from "./testing";
 import { startTcpProxy } from "@lease/platform/testing";
 
 // The service reaches Postgres through a TCP proxy the test can cut: deterministic, and the

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmailMessageList } from "@lease/contracts";
 import type { RunningService } from "@lease/platform";
-import { adminCookie, createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
+import {
+  adminCookie,
+  createTestDatabase,
+  testEnv,
+  type TestDatabase,
+  startSendgridReceiver,
+  type SendgridReceiver,
+} from "@lease/platform/testing";
 import { startMailer } from "./service";
-import { startSendgridReceiver, type SendgridReceiver } from "./testing/sendgrid-receiver";
-import { CONFIGURED, startSettingsFixture } from "./testing/settings-fixture";
+import { CONFIGURED, startSettingsFixture } from "./testing";
 
 // The e-mail settings' test button goes from the gateway straight to the mailer, which reads the
 // settings itself (here: the settings stand-in) and waits for the provider (the local receiver).

@@ -9,10 +9,10 @@ import {
   testEnv,
   type OwnRedis,
   type TestDatabase,
+  waitFor,
 } from "@lease/platform/testing";
 import { startMailer } from "./service";
-import { CONFIGURED, startSettingsFixture } from "./testing/settings-fixture";
-import { waitFor } from "./testing/stack";
+import { CONFIGURED, startSettingsFixture } from "./testing";
 
 let db: TestDatabase;
 let settings: Awaited<ReturnType<typeof startSettingsFixture>>;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, createPool, type RunningService } from "@lease/platform";
 import { startSettings } from "./service";
-import { startSettingsHarness, type SettingsHarness } from "./test-support";
+import { startSettingsHarness, type SettingsHarness } from "./testing";
 
 // Rotating SETTINGS_ENCRYPTION_KEY: the old key goes to SETTINGS_ENCRYPTION_KEY_PREVIOUS for one
 // rollout, the stored SendGrid key moves to the new key at start, then the old key can go.

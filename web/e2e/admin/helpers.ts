@@ -1,5 +1,5 @@
-import type { Locator, Page } from "playwright-core";
-import { assert } from "../harness";
+import type { Locator, Page } from "@playwright/test";
+import { assert } from "../fixtures";
 
 const WAIT_MS = 10_000;
 

@@ -21,7 +21,7 @@ import {
   testEnv,
   type TestDatabase,
 } from "@lease/platform/testing";
-import { connectRedis, sessionDepsFor } from "../test-support";
+import { connectRedis, sessionDepsFor } from "../testing";
 import { verifyPassword } from "../domain/passwords";
 import { adminsRepository } from "../repositories/admins";
 import { GATEWAY_MIGRATIONS } from "../service";

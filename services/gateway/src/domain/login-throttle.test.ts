@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyspace, type Redis } from "@lease/platform";
 import { testRedisPrefix } from "@lease/platform/testing";
-import { connectRedis } from "../test-support";
+import { connectRedis } from "../testing";
 import { DEFAULT_THROTTLE, loginThrottle, type ThrottleOptions } from "./login-throttle";
 
 // The sign-in brake with short windows (milliseconds instead of minutes) against real Redis.

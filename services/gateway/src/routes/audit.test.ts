@@ -16,7 +16,7 @@ import {
 import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
 import { startGateway } from "../service";
 import { auditRepository } from "../repositories/audit";
-import { createAdmin, gatewayOnlyEnv, type TestResponse } from "../test-support";
+import { createAdmin, gatewayOnlyEnv, type TestResponse } from "../testing";
 
 // The gateway's audit log (issue 19.4): who did what when for sign-ins and admin account changes,
 // filtered by action and admin, newest first, kept two years.

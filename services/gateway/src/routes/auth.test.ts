@@ -12,7 +12,7 @@ import {
   createAdmin,
   sessionDepsFor,
   type TestResponse,
-} from "../test-support";
+} from "../testing";
 
 // Sign-in, session and CSRF rules of the gateway, over HTTP against real Postgres and Redis.
 

@@ -14,13 +14,7 @@ import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
 import { startGateway } from "../service";
 import { adminsRepository } from "../repositories/admins";
 import { totpCode } from "../domain/totp";
-import {
-  connectRedis,
-  createAdmin,
-  gatewayOnlyEnv,
-  sessionDepsFor,
-  type TestResponse,
-} from "../test-support";
+import { connectRedis, createAdmin, gatewayOnlyEnv, sessionDepsFor, type TestResponse } from "../testing";
 
 // The team (issue 19.4) over HTTP against real Postgres and Redis: admins managed by admins, a
 // one-time password replaced at the first sign-in, one's own password change ending the other

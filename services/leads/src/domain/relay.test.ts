@@ -5,7 +5,8 @@ import { QUEUES } from "@lease/contracts";
 import { createQueueClient, type QueueClient, type RunningService } from "@lease/platform";
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { startLeads } from "../service";
-import { postJson, validLead, waitFor } from "../testing/helpers";
+import { waitFor } from "@lease/platform/testing";
+import { postJson, validLead } from "../testing";
 
 let db: TestDatabase;
 let replicas: RunningService[] = [];

@@ -10,7 +10,7 @@ import {
   NOTE_TOO_LONG_MESSAGE,
 } from "@lease/contracts";
 import { startLeads } from "../service";
-import { postJson, validLead } from "../testing/helpers";
+import { postJson, validLead } from "../testing";
 
 // Issue 19.2: a lease request's history (received, status changes with who and when, notes) and
 // the notes staff keep on it, each editable and deletable by its author alone.

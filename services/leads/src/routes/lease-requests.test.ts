@@ -4,7 +4,7 @@ import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/
 import type { RunningService } from "@lease/platform";
 import { ConversionJobData, type LeaseRequestListResponse } from "@lease/contracts";
 import { startLeads } from "../service";
-import { adminCookie, postJson, validLead } from "../testing/helpers";
+import { adminCookie, postJson, validLead } from "../testing";
 
 let db: TestDatabase;
 let svc: RunningService;

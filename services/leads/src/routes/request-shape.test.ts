@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import type { RunningService } from "@lease/platform";
 import { startLeads } from "../service";
-import { postJson, validLead } from "../testing/helpers";
+import { postJson, validLead } from "../testing";
 
 let db: TestDatabase;
 let svc: RunningService;

@@ -9,13 +9,13 @@ import {
   runMigrations,
   type QueueClient,
 } from "@lease/platform";
-import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { createTestDatabase, testEnv, waitFor, type TestDatabase } from "@lease/platform/testing";
 import { delivery } from "../domain/delivery";
 import { sendgridTransport } from "../domain/transport";
 import { inboxRepository } from "../repositories/inbox";
 import { outgoingRepository } from "../repositories/outgoing";
 import { MAILER_MIGRATIONS } from "../service";
-import { CONFIGURED } from "../testing/settings-fixture";
+import { CONFIGURED } from "../testing";
 import { onFinalFailure } from "./handlers";
 import { startSweeper } from "./sweeper";
 
@@ -104,12 +104,12 @@ describe("failure visibility and recovery", () => {
     );
     const sweeper = startSweeper({ outgoing, queue, intervalMs: 100, logger });
     try {
-      const deadline = Date.now() + 5000;
-      let job;
-      while (!job && Date.now() < deadline) {
-        job = await queue.raw(QUEUES.mail).getJob(outgoingId);
-        if (!job) await new Promise((r) => setTimeout(r, 50));
-      }
+      const job = await waitFor(
+        () => queue.raw(QUEUES.mail).getJob(outgoingId),
+        5000,
+        "the sweeper's re-queued send",
+        50,
+      );
       expect(job?.name).toBe("mail.send");
       expect(job?.data).toMatchObject({ outgoingEmailId: outgoingId });
     } finally {

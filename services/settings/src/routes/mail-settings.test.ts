@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "@lease/platform";
 import { testEnv } from "@lease/platform/testing";
 import { startSettings } from "../service";
-import { startSettingsHarness, type SettingsHarness } from "../test-support";
+import { startSettingsHarness, type SettingsHarness } from "../testing";
 
 const API_KEY = "SG.another-test-key-0123456789abcdef.QRST";
 

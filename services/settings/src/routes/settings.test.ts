@@ -7,8 +7,8 @@ import {
   THEME_DEFAULTS,
 } from "@lease/contracts";
 import { createLogger, createPool, createRedis, keyspace, subscribeEvent } from "@lease/platform";
-import { baseRedisUrl } from "@lease/platform/testing";
-import { startSettingsHarness, type SettingsHarness } from "../test-support";
+import { baseRedisUrl, waitFor } from "@lease/platform/testing";
+import { startSettingsHarness, type SettingsHarness } from "../testing";
 
 const API_KEY = "SG.test-key-abcdefghijklmnopqrstuvwxyz.0123456789-WXYZ";
 
@@ -303,8 +303,7 @@ describe("settings-changed", () => {
       await put("/api/admin/company-settings", { city: "Rotterdam" });
       await put("/api/admin/theme-settings", { primaryColor: "#7C3AED" });
       await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
-      const deadline = Date.now() + 2000;
-      while (events.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => events.length >= 3, 2000, "three settings events", 20);
       expect(events.map((e) => e.kind)).toEqual(["company", "theme", "theme"]);
       // A refused update announces nothing.
       await put("/api/admin/theme-settings", { primaryColor: "nope" });

@@ -11,7 +11,8 @@ import {
   sessionTokenFromCookieHeader,
   verifySession,
 } from "@lease/platform";
-import { ManualClock, startHarness, sessionId, type Harness } from "../test-helpers";
+import { waitFor } from "@lease/platform/testing";
+import { ManualClock, startHarness, sessionId, type Harness } from "../testing";
 
 let a: Harness;
 let b: Harness;
@@ -220,8 +221,7 @@ describe("/ws live visitor feed", () => {
       await dead.next(() => true);
       // A paused socket reads nothing, so it never answers a ping.
       (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-      const deadline = Date.now() + 2000;
-      while (c.svc.sockets() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => c.svc.sockets() === 0, 2000, "the silent socket closed", 50);
       expect(c.svc.sockets()).toBe(0);
       dead.ws.terminate();
 

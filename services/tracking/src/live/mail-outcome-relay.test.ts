@@ -4,7 +4,7 @@ import WebSocket from "ws";
 import { Redis } from "ioredis";
 import { CHANNELS, ServerWsMessage, type MailOutcomeMessage } from "@lease/contracts";
 import { keyspace } from "@lease/platform";
-import { startHarness, type Harness } from "../test-helpers";
+import { startHarness, type Harness } from "../testing";
 
 // The mailer publishes each provider answer for an e-mail the admin sent; tracking relays it on
 // the admin socket it already serves, so the compose window and sent mail update without polling.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import type { Analytics } from "@lease/contracts";
 import { runRetention } from "../domain/retention";
-import { ManualClock, startHarness, type Harness } from "../test-helpers";
+import { ManualClock, startHarness, type Harness } from "../testing";
 import { insertBatch, writerDeps, type TrackEvent, type WriterDeps } from "./page-views";
 import { Partitions } from "./partitions";
 import { compactAll } from "./sketches";

@@ -6,7 +6,7 @@ import pg from "pg";
 import type { Analytics } from "@lease/contracts";
 import { importVisits } from "../cli/import-visits";
 import { runRetention } from "../domain/retention";
-import { ManualClock, startHarness, type Harness } from "../test-helpers";
+import { ManualClock, startHarness, type Harness } from "../testing";
 import { insertBatch, writerDeps, type TrackEvent, type WriterDeps } from "./page-views";
 import { Partitions } from "./partitions";
 import { compactAll } from "./sketches";

@@ -2,9 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import type { VisitorSeries } from "@lease/contracts";
 import { Redis } from "ioredis";
-import { baseRedisUrl, startOwnRedis, testRedisPrefix, type OwnRedis } from "@lease/platform/testing";
+import {
+  baseRedisUrl,
+  startOwnRedis,
+  testRedisPrefix,
+  waitFor,
+  type OwnRedis,
+} from "@lease/platform/testing";
 import { STREAM_GROUP } from "../live/stream-writer";
-import { metric, startHarness, sessionId, type Harness } from "../test-helpers";
+import { metric, startHarness, sessionId, type Harness } from "../testing";
 
 let h: Harness;
 let db: pg.Pool;
@@ -16,15 +22,6 @@ afterAll(async () => {
   await db?.end();
   await h?.close();
 });
-
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const countRows = async (sql: string, params: unknown[] = []) =>
   Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
@@ -47,11 +44,10 @@ describe("page views in Postgres", () => {
       ),
     );
     const ofTheseSessions = `session_key IN (SELECT tracking.key64(s) FROM unnest($1::text[]) AS s)`;
-    const rows = await waitFor(
-      () => countRows(`SELECT count(*) AS n FROM tracking.page_views WHERE ${ofTheseSessions}`, [ids]),
-      (v) => v === n,
-    );
-    expect(rows).toBe(n);
+    const pageViews = () =>
+      countRows(`SELECT count(*) AS n FROM tracking.page_views WHERE ${ofTheseSessions}`, [ids]);
+    await waitFor(async () => (await pageViews()) === n, 5000, `${n} page views`, 50);
+    expect(await pageViews()).toBe(n);
     const inserts =
       (await metric(h.svc.metricsUrl, "tracking_db_insert_statements_total", 'table="page_views"')) - before;
     expect(inserts).toBeGreaterThan(0);
@@ -67,12 +63,8 @@ describe("page views in Postgres", () => {
     const redis = new Redis(h.env.REDIS_URL!);
     try {
       const streamKey = `${h.env.REDIS_PREFIX}:tracking:stream`;
-      expect(
-        await waitFor(
-          () => redis.xlen(streamKey),
-          (len) => len === 0,
-        ),
-      ).toBe(0);
+      await waitFor(async () => (await redis.xlen(streamKey)) === 0, 5000, "an empty stream", 50);
+      expect(await redis.xlen(streamKey)).toBe(0);
       // /metrics reports the backlog against its bound, for alerting before hits are refused.
       expect(await metric(h.svc.metricsUrl, "tracking_stream_backlog")).toBe(0);
       expect(await metric(h.svc.metricsUrl, "tracking_stream_backlog_max")).toBe(200_000);
@@ -255,16 +247,14 @@ describe("stream durability", () => {
         env: { ...h.env, REDIS_PREFIX: prefix, STREAM_CLAIM_IDLE_MS: "200" },
         db: h.db,
       });
-      const rows = await waitFor(
-        () =>
-          countRows(
-            `SELECT count(*) AS n FROM tracking.page_views
-             WHERE event_key = tracking.key32($1) AND occurred_at = '2026-11-18T09:00:00Z'`,
-            [id],
-          ),
-        (n) => n === 1,
-      );
-      expect(rows).toBe(1);
+      const written = () =>
+        countRows(
+          `SELECT count(*) AS n FROM tracking.page_views
+           WHERE event_key = tracking.key32($1) AND occurred_at = '2026-11-18T09:00:00Z'`,
+          [id],
+        );
+      await waitFor(async () => (await written()) === 1, 5000, "the claimed page view written", 50);
+      expect(await written()).toBe(1);
       const pending = (await redis.xpending(stream, STREAM_GROUP)) as [number, ...unknown[]];
       expect(pending[0]).toBe(0);
     } finally {

@@ -7,7 +7,7 @@ import {
   type VisitorStats,
 } from "@lease/contracts";
 import { INTERNAL_TOKEN_HEADER } from "@lease/platform";
-import { BROWSER_UA, sessionId, startHarness, type Harness } from "../test-helpers";
+import { BROWSER_UA, sessionId, startHarness, type Harness } from "../testing";
 
 // The gateway's coalesced beacons: one call, one answer per hit, each exactly what the hit's own
 // POST /api/track/* would have answered.

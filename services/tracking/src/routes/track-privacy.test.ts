@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTHER_PAGE, type ActiveVisitor, type VisitorStats } from "@lease/contracts";
 import { anonymousVisitorId } from "../domain/anonymous-id";
 import { dayStart } from "../domain/calendar";
-import { BROWSER_UA, metric, sessionId, startHarness, type Harness } from "../test-helpers";
+import { BROWSER_UA, metric, sessionId, startHarness, type Harness } from "../testing";
 
 // Visits without analytics consent, made-up paths and the per-address budget, through the service.
 let h: Harness;

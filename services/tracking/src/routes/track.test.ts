@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActiveVisitor, VisitorStats } from "@lease/contracts";
-import { startHarness, sessionId, type Harness } from "../test-helpers";
+import { startHarness, sessionId, type Harness } from "../testing";
 import { startTracking } from "../service";
 
 let h: Harness;

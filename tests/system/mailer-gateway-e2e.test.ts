@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMAIL_TYPE_LABELS, type EmailMessageList, type LeaseRequestListResponse } from "@lease/contracts";
 import type { RunningService } from "@lease/platform";
-import { freePort } from "@lease/platform/testing";
+import { freePort, waitFor } from "@lease/platform/testing";
 import { startGateway } from "@lease/gateway";
-import { startPipeline, waitFor, type Pipeline } from "./testing/stack";
+import { startPipeline, type Pipeline } from "./mail-pipeline";
 
 // The "done when": a quote submitted through the gateway is stored, appears in the admin
 // list, shows up in the inbox as "Lease Aanvraag" and reaches the SendGrid receiver.

@@ -4,14 +4,15 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUEUES } from "@lease/contracts";
 import { createQueueClient, type QueueClient } from "@lease/platform";
-import { UNKNOWN_OUTCOME_ERROR } from "./domain/delivery";
-import { postLead, startPipeline, waitFor, type Pipeline } from "./testing/stack";
+import { UNKNOWN_OUTCOME_ERROR } from "../../services/mailer/src/domain/delivery";
+import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
+import { waitFor } from "@lease/platform/testing";
 
 // The mailer runs as a real child process and is SIGKILLed in the middle of 100 jobs (100 leads:
 // one job each for its inbox entry and the company's notification). After a restart every job must
 // complete, each inbox row must exist once and no e-mail may reach the provider twice.
 
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const LEADS = 100;
 const CONCURRENCY = 5;
 

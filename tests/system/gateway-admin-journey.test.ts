@@ -4,8 +4,8 @@ import { THEME_DEFAULTS } from "@lease/contracts";
 import { ConfigError, type RunningService } from "@lease/platform";
 import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { startSettings } from "@lease/settings";
-import { startGateway } from "./service";
-import { createAdmin, type TestResponse } from "./test-support";
+import { startGateway } from "@lease/gateway";
+import { createAdmin, type TestResponse } from "../../services/gateway/src/testing";
 
 // "Done when": an admin signs in through the gateway, sees /api/admin/me, changes company and
 // theme settings that the public endpoints then serve, and signs out — with the real settings service.

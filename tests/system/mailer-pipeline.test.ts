@@ -2,8 +2,9 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQueueClient } from "@lease/platform";
 import { QUEUES, type EmailMessageList } from "@lease/contracts";
-import { CONFIGURED } from "./testing/settings-fixture";
-import { postLead, startPipeline, waitFor, type Pipeline } from "./testing/stack";
+import { CONFIGURED } from "../../services/mailer/src/testing";
+import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
+import { waitFor } from "@lease/platform/testing";
 
 const lead = {
   carUrl: "https://www.autoscout24.nl/aanbod/tesla-model-3",

@@ -5,8 +5,8 @@ import {
   testEnv,
   type TestDatabase,
 } from "@lease/platform/testing";
-import { startTracking, type RunningTracking } from "./service";
-import type { Clock } from "./domain/clock";
+import { startTracking, type RunningTracking } from "../service";
+import type { Clock } from "../domain/clock";
 
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOwnRedis, type OwnRedis } from "@lease/platform/testing";
-import { postLead, startPipeline, waitFor, type Pipeline } from "./testing/stack";
+import { startOwnRedis, type OwnRedis, waitFor } from "@lease/platform/testing";
+import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
 
 // Redis is only needed after the 201: leads are stored with their outbox rows in Postgres, and the
 // relay publishes them once Redis is back. Effects are counted in Postgres and at the receiver.

@@ -1,10 +1,16 @@
 import pg from "pg";
 import type { RunningService } from "@lease/platform";
-import { adminCookie, createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
+import {
+  adminCookie,
+  createTestDatabase,
+  startSendgridReceiver,
+  testEnv,
+  type SendgridReceiver,
+  type TestDatabase,
+} from "@lease/platform/testing";
 import { startLeads } from "@lease/leads";
-import { startMailer } from "../service";
-import { startSendgridReceiver, type SendgridReceiver } from "./sendgrid-receiver";
-import { startSettingsFixture } from "./settings-fixture";
+import { startMailer } from "@lease/mailer";
+import { startSettingsFixture } from "../../services/mailer/src/testing";
 
 export type SettingsFixture = Awaited<ReturnType<typeof startSettingsFixture>>;
 
@@ -68,23 +74,4 @@ export function postLead(url: string, body: Record<string, unknown>, ip = "203.0
     headers: { "content-type": "application/json", "x-forwarded-for": ip },
     body: JSON.stringify(body),
   });
-}
-
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 20_000,
-  what = "condition",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "@lease/platform";
-import { httpLeadsSource, type LeadsSource } from "../domain/leads-source";
-import { startMailer } from "../service";
-import { postLead, startPipeline, waitFor, type Pipeline } from "../testing/stack";
+import { httpLeadsSource, type LeadsSource } from "../../services/mailer/src/domain/leads-source";
+import { startMailer } from "@lease/mailer";
+import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
+import { waitFor } from "@lease/platform/testing";
 
 // A new lead is one job: the mailer reads it from leads once for its inbox entry and the company's
 // notification (two jobs used to read it twice over HTTP).

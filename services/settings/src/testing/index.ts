@@ -7,8 +7,8 @@ import {
   type RunningService,
   type SessionDeps,
 } from "@lease/platform";
-import { baseRedisUrl, createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
-import { startSettings } from "./service";
+import { baseRedisUrl, startTestService, type TestDatabase } from "@lease/platform/testing";
+import { startSettings } from "../service";
 
 // Shared by the settings tests: the real service on a database of its own.
 
@@ -31,14 +31,13 @@ export interface SettingsHarness {
 }
 
 export async function startSettingsHarness(): Promise<SettingsHarness> {
-  const db = await createTestDatabase("settings");
-  const internalToken = `internal-${randomBytes(24).toString("hex")}`;
-  const env = testEnv({
-    DATABASE_URL: db.url,
-    INTERNAL_TOKEN: internalToken,
-    SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  const { svc, db, env, stop } = await startTestService(startSettings, {
+    label: "settings",
+    env: {
+      INTERNAL_TOKEN: `internal-${randomBytes(24).toString("hex")}`,
+      SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    },
   });
-  const svc = await startSettings(env);
   const redis = createRedis(baseRedisUrl(), "commands", createLogger("test", "silent"));
   if (redis.status !== "ready") await new Promise((resolve) => redis.once("ready", resolve));
   const sessionDeps: SessionDeps = { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! };
@@ -62,9 +61,8 @@ export async function startSettingsHarness(): Promise<SettingsHarness> {
       });
     },
     async close() {
-      await svc.stop();
       redis.disconnect();
-      await db.drop();
+      await stop();
     },
   };
 }

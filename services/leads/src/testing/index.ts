@@ -22,22 +22,3 @@ export function postJson(
     body: JSON.stringify(body),
   });
 }
-
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 15_000,
-  what = "condition",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
-}

@@ -5,7 +5,7 @@ import {
   INBOX_UNREAD_HEADER,
   type EmailMessageList,
 } from "@lease/contracts";
-import { startPipeline, type Pipeline } from "./testing/stack";
+import { startPipeline, type Pipeline } from "./mail-pipeline";
 
 // More e-mails than one page: the list is capped by `limit`, the counts cover the whole inbox.
 let p: Pipeline;

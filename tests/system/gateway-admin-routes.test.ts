@@ -8,8 +8,8 @@ import { startLeads } from "@lease/leads";
 import { startMailer } from "@lease/mailer";
 import { startSettings } from "@lease/settings";
 import { startTracking } from "@lease/tracking";
-import { startGateway } from "./service";
-import { badTokens, connectRedis, cookieFor, sessionDepsFor } from "./test-support";
+import { startGateway } from "@lease/gateway";
+import { badTokens, connectRedis, cookieFor, sessionDepsFor } from "../../services/gateway/src/testing";
 
 // The route-table walk: every route marked auth "admin" in the contracts, and /ws, refuses every
 // kind of bad session with 401 — through the gateway, and again directly at the owning service

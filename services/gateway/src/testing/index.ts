@@ -15,8 +15,8 @@ import {
   type SessionDeps,
 } from "@lease/platform";
 import { baseRedisUrl, freePort, testEnv } from "@lease/platform/testing";
-import { hashPassword } from "./domain/passwords";
-import { adminsRepository } from "./repositories/admins";
+import { hashPassword } from "../domain/passwords";
+import { adminsRepository } from "../repositories/admins";
 
 // Shared by the gateway's auth tests: forged session tokens, admin accounts, a Redis connection.
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { CHANNELS, MailOutcomeEvent, type EmailFolder, type EmailMessageList } from "@lease/contracts";
 import { keyspace } from "@lease/platform";
-import { CONFIGURED } from "./testing/settings-fixture";
-import { postLead, startPipeline, waitFor, type Pipeline } from "./testing/stack";
+import { CONFIGURED } from "../../services/mailer/src/testing";
+import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
+import { waitFor } from "@lease/platform/testing";
 
 let p: Pipeline;
 let cookie: string;

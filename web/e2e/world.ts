@@ -1,0 +1,160 @@
+// The admin stack of one worker: the REAL built stack (gateway + four services from
+// services/*/dist) on a database of its own, an admin account, and the local SendGrid receiver as
+// the only fake. fixtures.ts starts it on a worker's first admin test and stops it with the worker.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "@playwright/test";
+import {
+  createTestDatabase,
+  startSendgridReceiver,
+  type SendgridReceiver,
+  type TestDatabase,
+} from "@lease/platform/testing";
+import { startStack } from "../../scripts/lib/stack.mjs";
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const ADMIN_USERNAME = "admin";
+const DESKTOP = { width: 1280, height: 800 };
+const DESKTOP_CHROME_UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+export interface WorldOpenOptions {
+  viewport?: { width: number; height: number };
+  /** Runs on the new context before the first navigation (routes, cookies). */
+  before?: (context: BrowserContext) => Promise<void>;
+  /** Default networkidle; "commit" returns as soon as navigation starts (to see loading states). */
+  waitUntil?: "networkidle" | "commit";
+}
+
+export interface AdminWorld {
+  baseUrl: string;
+  password: string;
+  receiver: SendgridReceiver;
+  sql: pg.Pool;
+  browser: Browser;
+  /** A fresh browser context (own cookies) on a page of the site, closed after the test. */
+  open(path: string, options?: WorldOpenOptions): Promise<{ page: Page; context: BrowserContext }>;
+  /** A plain context (no routes: the HTTP cache on), closed after the test. */
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** open(), recording the context in `contexts` (the fixture closes them after each test). */
+  openIn(
+    contexts: BrowserContext[],
+    path: string,
+    options?: WorldOpenOptions,
+  ): Promise<{ page: Page; context: BrowserContext }>;
+  close(): Promise<void>;
+}
+
+function requireBuilt(): void {
+  const missing = [
+    "services/gateway/dist/main.js",
+    "services/gateway/dist/admin.js",
+    "web/dist/app.html",
+  ].filter((file) => !existsSync(join(REPO_ROOT, file)));
+  if (missing.length > 0) {
+    throw new Error(`build first (node scripts/build.mjs all); missing: ${missing.join(", ")}`);
+  }
+}
+
+export async function startWorld(browser: Browser, label: string): Promise<AdminWorld> {
+  requireBuilt();
+  // stack.mjs starts services/<name>/dist by relative path.
+  process.chdir(REPO_ROOT);
+  const runDir = join(REPO_ROOT, ".tmp", "e2e", `admin-${label}-${randomBytes(3).toString("hex")}`);
+  mkdirSync(runDir, { recursive: true });
+  // A private copy of the built site, so a concurrent web build cannot change it mid-run.
+  const webDist = join(runDir, "web-dist");
+  cpSync(join(REPO_ROOT, "web", "dist"), webDist, { recursive: true });
+
+  const db: TestDatabase = await createTestDatabase(`admine2e${label}`);
+  const receiver = await startSendgridReceiver();
+  let stack: Awaited<ReturnType<typeof startStack>>;
+  try {
+    stack = await startStack({
+      databaseUrl: db.url,
+      redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+      env: {
+        SENDGRID_API_BASE_URL: receiver.url,
+        WEB_DIST_DIR: webDist,
+        LEAD_RATE_LIMIT: "1000",
+        MAIL_SETTINGS_CACHE_MS: "0",
+        LOG_LEVEL: process.env.STACK_LOG_LEVEL ?? "warn",
+      },
+      logDir: join(runDir, "logs"),
+    });
+  } catch (error) {
+    await receiver.close();
+    await db.drop();
+    throw error;
+  }
+  const stackUrl = stack.url as string;
+  const killAll = () => stack.processes.forEach(({ child }) => child.kill("SIGTERM"));
+  process.once("exit", killAll);
+
+  const password = `e2e-${randomBytes(12).toString("base64url")}`;
+  const created = spawnSync(process.execPath, ["services/gateway/dist/admin.js", "create", ADMIN_USERNAME], {
+    input: `${password}\n`,
+    env: { ...process.env, ...stack.env, DATABASE_URL: db.url },
+    encoding: "utf8",
+  });
+  if (created.status !== 0) throw new Error(`admin create failed: ${created.stderr || created.stdout}`);
+
+  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  // The database is dropped WITH (FORCE) at the end; a connection still closing then must not crash the run.
+  sql.on("error", () => undefined);
+  const untracked: BrowserContext[] = [];
+
+  const openIn: AdminWorld["openIn"] = async (
+    contexts,
+    path,
+    { viewport = DESKTOP, before, waitUntil = "networkidle" } = {},
+  ) => {
+    const context = await browser.newContext({
+      viewport,
+      locale: "nl-NL",
+      timezoneId: "Europe/Amsterdam",
+      // Tracking ignores bots, and headless Chromium names itself one.
+      userAgent: DESKTOP_CHROME_UA,
+    });
+    contexts.push(context);
+    context.setDefaultTimeout(10_000);
+    // Nothing leaves the machine.
+    await context.route(
+      (url) => url.host !== new URL(stackUrl).host,
+      (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "" }),
+    );
+    await before?.(context);
+    const page = await context.newPage();
+    // Pre-rendered pages are interactive once hydrated and their first API calls are answered.
+    await page.goto(new URL(path, stackUrl).href, { waitUntil });
+    return { page, context };
+  };
+
+  return {
+    baseUrl: stackUrl,
+    password,
+    receiver,
+    sql,
+    browser,
+    openIn,
+    open: (path, options) => openIn(untracked, path, options),
+    async newContext(options) {
+      const context = await browser.newContext(options);
+      untracked.push(context);
+      return context;
+    },
+    async close() {
+      await Promise.all(untracked.map((context) => context.close().catch(() => undefined)));
+      await sql.end().catch(() => undefined);
+      await stack.stop();
+      process.removeListener("exit", killAll);
+      await receiver.close();
+      await db.drop().catch(() => undefined);
+      rmSync(webDist, { recursive: true, force: true });
+    },
+  };
+}
