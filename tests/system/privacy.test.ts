@@ -19,7 +19,7 @@ import { mailPrivacyRepository, startMailer } from "@lease/mailer";
 import {
   startSendgridReceiver,
   type SendgridReceiver,
-} from "../../services/mailer/src/testing/sendgrid-receiver";
+} from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 // Issue 19.5 through the whole backend: what is held about an e-mail address (leads, mailer,

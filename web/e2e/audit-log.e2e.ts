@@ -2,11 +2,11 @@
 // panel show in "Logboek" with the admin who did it (they travel from leads and settings to the
 // gateway over the audit queue), and the log filters by action, admin, target and period.
 import { expectAccessible } from "./axe";
-import { afterAll, assert, assertEqual, eventually, test } from "./harness";
-import { ADMIN_USERNAME, adminWorld, closeAdminWorld, type AdminWorld } from "./admin/world";
+import { ADMIN_USERNAME, assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
 import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
 
-afterAll(closeAdminWorld);
+/** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
+const eventually = (check: () => unknown, what: string, ms = 5000) => waitFor(check, ms, what);
 
 async function postLead(world: AdminWorld, email: string): Promise<string> {
   const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
@@ -29,8 +29,7 @@ const amsterdamDay = (days = 0) =>
     new Date(Date.now() + days * 24 * 3600_000),
   );
 
-test("logboek: a status change and a settings change in the panel, by whom, filtered", async () => {
-  const world = await adminWorld();
+test("logboek: a status change and a settings change in the panel, by whom, filtered", async ({ world }) => {
   const email = `logboek-${Date.now()}@audit-e2e.nl`;
   const leadId = await postLead(world, email);
   const { page } = await world.open("/admin-login");

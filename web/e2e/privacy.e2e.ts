@@ -3,14 +3,15 @@
 // the confirmation, and then nothing of that address is found any more.
 import { readFile } from "node:fs/promises";
 import { expectAccessible } from "./axe";
-import { afterAll, assert, assertEqual, eventually, test } from "./harness";
-import { ADMIN_USERNAME, adminWorld, closeAdminWorld } from "./admin/world";
+import { ADMIN_USERNAME, assert, assertEqual, test, waitFor } from "./fixtures";
 import { dismissNotice, openTab, signIn } from "./admin/helpers";
 
-afterAll(closeAdminWorld);
+/** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
+const eventually = (check: () => unknown, what: string, ms = 5000) => waitFor(check, ms, what);
 
-test("privacy: a quote request found by address, exported as JSON, erased, and then nothing found", async () => {
-  const world = await adminWorld();
+test("privacy: a quote request found by address, exported as JSON, erased, and then nothing found", async ({
+  world,
+}) => {
   const email = `Privacy.E2E-${Date.now()}@Klant.nl`;
   const carUrl = `https://www.autoscout24.nl/aanbod/privacy-${Date.now()}`;
 
