@@ -16,10 +16,7 @@ import {
 } from "@lease/platform";
 import { privacyRepository } from "@lease/leads";
 import { mailPrivacyRepository, startMailer } from "@lease/mailer";
-import {
-  startSendgridReceiver,
-  type SendgridReceiver,
-} from "@lease/platform/testing";
+import { startSendgridReceiver, type SendgridReceiver } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
 // Issue 19.5 through the whole backend: what is held about an e-mail address (leads, mailer,

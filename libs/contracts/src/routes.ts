@@ -450,11 +450,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Reset the theme to the defaults",
     responses: { 200: { description: "Default theme, stored", schema: ThemeSettings } },
   },
-  // tracking
+  // visit beacons (gateway) and tracking
   {
     method: "POST",
     path: "/api/track/visit",
-    service: "tracking",
+    // Answered by the gateway, which batches the beacons to tracking's one ingest route
+    // (INTERNAL_ROUTES: TRACK_BATCH_PATH).
+    service: "gateway",
     auth: "public",
     summary: "Record a page visit",
     request: { body: TrackVisitBody },
@@ -463,7 +465,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: "POST",
     path: "/api/track/heartbeat",
-    service: "tracking",
+    // Answered by the gateway, which batches the beacons to tracking's one ingest route
+    // (INTERNAL_ROUTES: TRACK_BATCH_PATH).
+    service: "gateway",
     auth: "public",
     summary: "Keep a visitor session active",
     request: { body: TrackHeartbeatBody },

@@ -47,7 +47,7 @@ export interface ServiceApp {
 
 /**
  * A handler that may answer a request before Koa sees it (the gateway's beacon path). It either
- * answers the request itself or calls `next` (at once, or later with the body already read).
+ * answers the request itself or calls `next` at once.
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 

@@ -1,9 +1,11 @@
-import type { InternalTrackResult } from "@lease/contracts";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { TRACK_BEACON_MAX_BYTES, type InternalTrackResult } from "@lease/contracts";
 import {
   HttpError,
   SpanKind,
   clientIp,
   contextFrom,
+  contractRouter,
   endServerSpan,
   requestIdFrom,
   routeLabel,
@@ -14,26 +16,34 @@ import {
   type ServiceApp,
   type TrustedProxies,
 } from "@lease/platform";
-import { keepPreReadBody } from "./pre-read";
 import { UPSTREAM_INVALID_MESSAGE } from "./proxy";
 import { crossSiteRefusal, securityHeaderList } from "./security";
-import { BatchRefused, type TrackBatcher } from "./track-batcher";
+import type { TrackBatcher } from "./track-batcher";
 
-/** Beacons small enough to travel in a batch; anything larger takes the ordinary (Koa) path. */
-const BEACON_MAX_BYTES = 16 * 1024;
 const BEACON_PATHS: Record<string, "visit" | "heartbeat"> = {
   "/api/track/visit": "visit",
   "/api/track/heartbeat": "heartbeat",
 };
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
+const TOO_LARGE = new HttpError(
+  413,
+  "payload_too_large",
+  `Het verzoek is te groot (maximaal ${TRACK_BEACON_MAX_BYTES} bytes)`,
+);
+const NOT_JSON = new HttpError(415, "unsupported_media_type", "Stuur de gegevens als application/json");
 
 /**
- * The visit beacon path, in front of Koa: a campaign burst is mostly these, and each needs only
- * its body read, a place in the next batch to tracking, and its answer written. It answers what
- * Koa would have answered (the same security headers, request id, metrics and CSRF rules) and
- * leaves everything else to Koa: another method or path, a query string, no length or more than
- * 16 KB, not JSON, a request the CSRF rules refuse (Koa gives the 403 / 415), or a tracking
- * service that refuses batches (Koa proxies the beacon alone, with the body read here).
+ * The site's visit beacons, POST /api/track/visit and /heartbeat: the gateway's own routes, and the
+ * one way a beacon reaches tracking. A campaign burst is mostly these, so they are answered in front
+ * of Koa (Koa's per-request machinery doubled the gateway's CPU per beacon: loadtests/REPORT.md,
+ * "Visit beacon path"), with what Koa would add: the security headers, request id, CSRF rules,
+ * request metrics and trace. The body (JSON, at most 16 KB, not parsed here) goes with the
+ * visitor's address, user agent and cookie into the next batch to tracking's one ingest route
+ * (`createTrackBatcher`); each visitor gets the answer tracking gave for its own hit.
+ *
+ * `fastPath` takes every POST to the two paths (a query string is ignored); `routes` mounts the
+ * same handler as the contract's routes, so the route table names them and a request that reaches
+ * Koa anyway (none does while the fast path is installed) is answered the same.
  */
 export function beaconPath(deps: {
   batcher: TrackBatcher;
@@ -41,43 +51,60 @@ export function beaconPath(deps: {
   publicOrigin?: string;
   httpsOnly: boolean;
   logger: Logger;
-}): (app: ServiceApp) => FastPath {
-  return (app) => (req, res, next) => {
-    const kind = req.method === "POST" ? BEACON_PATHS[req.url ?? ""] : undefined;
-    if (!kind) return next();
+}) {
+  let app: ServiceApp | undefined;
+
+  function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    kind: "visit" | "heartbeat",
+    viaKoa: { requestId: string } | undefined,
+  ) {
     const h = req.headers;
-    const length = Number(h["content-length"]);
-    if (
-      !(length > 0 && length <= BEACON_MAX_BYTES) ||
-      h["transfer-encoding"] !== undefined ||
-      !JSON_TYPE.test(h["content-type"] ?? "")
-    )
-      return next();
     const header = (name: string) => {
       const v = h[name];
       return Array.isArray(v) ? v.join(", ") : (v ?? "");
     };
-    if (crossSiteRefusal("POST", req.url!, header, deps.publicOrigin)) return next();
-
-    const done = app.begin();
+    // Koa counts and traces what it handles itself.
+    const done = viaKoa ? () => undefined : app!.begin();
     const started = process.hrtime.bigint();
-    const span = tracingEnabled()
-      ? startSpan("POST", { kind: SpanKind.SERVER, parent: contextFrom(undefined) })
-      : undefined;
-    const requestId = requestIdFrom(h["x-request-id"]);
+    const span =
+      !viaKoa && tracingEnabled()
+        ? startSpan("POST", { kind: SpanKind.SERVER, parent: contextFrom(undefined) })
+        : undefined;
+    const requestId = viaKoa?.requestId ?? requestIdFrom(h["x-request-id"]);
+
+    const refusal =
+      crossSiteRefusal("POST", "/api/track/", header, deps.publicOrigin) ??
+      (JSON_TYPE.test(h["content-type"] ?? "") ? undefined : NOT_JSON);
+    if (refusal) {
+      answerError(refusal);
+      return void req.resume(); // the unread body is discarded
+    }
+    if (Number(h["content-length"]) > TRACK_BEACON_MAX_BYTES) return tooLarge();
+
     const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
+    let size = 0;
+    let over = false;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > TRACK_BEACON_MAX_BYTES) {
+        if (!over) tooLarge();
+        over = true;
+      } else chunks.push(c);
+    });
     req.once("error", () => {
       done();
+      span?.end();
       res.destroy();
     });
     req.once("end", () => {
-      const body = Buffer.concat(chunks);
+      if (over) return;
       deps.batcher
         .submit(
           {
             kind,
-            body: body.toString("utf8"),
+            body: Buffer.concat(chunks).toString("utf8"),
             ip: clientIp(req, deps.trusted),
             userAgent: h["user-agent"],
             cookie: h.cookie,
@@ -85,24 +112,26 @@ export function beaconPath(deps: {
           },
           span && { context: span.spanContext() },
         )
-        .then(
-          (result) => answer(result),
-          (err: unknown) => {
-            if (err instanceof BatchRefused) {
-              // Koa takes it from here (and counts it): the proxy sends the body read above.
-              done();
-              span?.end();
-              keepPreReadBody(req, body);
-              return next();
-            }
-            const e =
-              err instanceof HttpError ? err : new HttpError(502, "bad_gateway", UPSTREAM_INVALID_MESSAGE);
-            answer({ status: e.status, error: e.toBody(), headers: e.headers });
-          },
+        .then(answer, (err: unknown) =>
+          answerError(
+            err instanceof HttpError ? err : new HttpError(502, "bad_gateway", UPSTREAM_INVALID_MESSAGE),
+          ),
         );
     });
 
+    function tooLarge() {
+      // The rest of an oversized body is not read: the connection closes after the answer.
+      res.setHeader("Connection", "close");
+      answerError(TOO_LARGE);
+      req.resume();
+    }
+
+    function answerError(e: HttpError) {
+      answer({ status: e.status, error: e.toBody(), headers: e.headers });
+    }
+
     function answer(result: InternalTrackResult) {
+      if (res.headersSent) return;
       res.statusCode = result.status;
       const https = deps.httpsOnly || Boolean((req.socket as { encrypted?: boolean }).encrypted);
       for (const [name, value] of securityHeaderList(https)) res.setHeader(name, value);
@@ -110,16 +139,23 @@ export function beaconPath(deps: {
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
       if (result.status === 204) res.end();
       else {
-        const json = JSON.stringify(result.error ?? { code: "bad_gateway", message: "Ongeldig antwoord" });
+        const json = JSON.stringify(
+          result.error ?? { code: "bad_gateway", message: UPSTREAM_INVALID_MESSAGE },
+        );
         res.setHeader("Content-Type", "application/json; charset=utf-8");
         res.setHeader("Content-Length", Buffer.byteLength(json));
         res.end(json);
       }
       done();
+      if (viaKoa) return;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const labels = { method: "POST", route: routeLabel(req.url!), status: String(result.status) };
-      app.metrics.requests.inc(labels);
-      app.metrics.duration.observe(labels, seconds);
+      const labels = {
+        method: "POST",
+        route: routeLabel(`/api/track/${kind}`),
+        status: String(result.status),
+      };
+      app!.metrics.requests.inc(labels);
+      app!.metrics.duration.observe(labels, seconds);
       if (span) endServerSpan(span, labels.method, labels.route, result.status);
       if (result.status >= 500)
         deps.logger
@@ -129,5 +165,30 @@ export function beaconPath(deps: {
             "request failed",
           );
     }
-  };
+  }
+
+  const fastPath =
+    (serviceApp: ServiceApp): FastPath =>
+    (req, res, next) => {
+      app = serviceApp;
+      const url = req.url ?? "";
+      const q = url.indexOf("?");
+      const kind = req.method === "POST" ? BEACON_PATHS[q < 0 ? url : url.slice(0, q)] : undefined;
+      if (!kind) return next();
+      handle(req, res, kind, undefined);
+    };
+
+  const routes = contractRouter("gateway", undefined, { rawBody: true });
+  for (const [path, kind] of Object.entries(BEACON_PATHS)) {
+    routes.post(path, async function trackBeacon(ctx) {
+      ctx.respond = false;
+      await new Promise<void>((resolve) => {
+        ctx.res.once("finish", resolve);
+        ctx.res.once("close", resolve);
+        handle(ctx.req, ctx.res, kind, { requestId: ctx.state.requestId });
+      });
+    });
+  }
+
+  return { fastPath, routes };
 }

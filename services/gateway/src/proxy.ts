@@ -7,7 +7,6 @@ import {
   injectTraceHeaders,
   type TrustedProxies,
 } from "@lease/platform";
-import { takePreReadBody } from "./pre-read";
 
 // Hop-by-hop headers are about one connection and must not be forwarded (RFC 9110 §7.6.1).
 const HOP_BY_HOP = new Set([
@@ -39,10 +38,8 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export function createUpstream(name: string, urls: string, opts: { pipelining?: number } = {}): Upstream {
+export function createUpstream(name: string, urls: string): Upstream {
   // A keep-alive pool per replica: a burst reuses connections instead of opening thousands.
-  // With pipelining, requests marked `pipelined` share connections up to that depth: fewer
-  // sockets, and the service reads many requests per read under a burst.
   const targets = urls
     .split(",")
     .map((u) => u.trim())
@@ -52,7 +49,6 @@ export function createUpstream(name: string, urls: string, opts: { pipelining?: 
       pool: new Pool(new URL(u).origin, {
         connections: 128,
         keepAliveTimeout: 30_000,
-        pipelining: opts.pipelining ?? 1,
       }),
       downUntil: 0,
     }));
@@ -75,8 +71,6 @@ export function orderTargets(upstream: Upstream): Target[] {
 }
 
 function readBody(ctx: Context, limit: number): Promise<Buffer> {
-  const preRead = takePreReadBody(ctx.req);
-  if (preRead) return Promise.resolve(preRead);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -111,11 +105,6 @@ export async function proxyTo(
     timeoutMs: number;
     trustedProxies: TrustedProxies;
     bodyLimitBytes: number;
-    /**
-     * May share a connection with other requests in flight (undici pipelining): only for small,
-     * quick requests whose loss on a broken connection is acceptable (visit beacons).
-     */
-    pipelined?: boolean;
   },
 ): Promise<void> {
   const body =
@@ -140,7 +129,7 @@ export async function proxyTo(
   let lastError: NodeJS.ErrnoException | undefined;
   for (const target of orderTargets(upstream)) {
     try {
-      await attempt(ctx, target, headers, body, opts.timeoutMs, opts.pipelined ?? false);
+      await attempt(ctx, target, headers, body, opts.timeoutMs);
       return;
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
@@ -200,7 +189,6 @@ async function attempt(
   headers: Record<string, string | string[]>,
   body: Buffer,
   timeoutMs: number,
-  pipelined: boolean,
 ): Promise<void> {
   let res: Dispatcher.ResponseData;
   try {
@@ -211,7 +199,6 @@ async function attempt(
       body: body.length > 0 ? body : undefined,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-      ...(pipelined ? { idempotent: true, blocking: false } : {}),
     });
   } catch (err) {
     throw asUpstreamError(err);

@@ -17,7 +17,6 @@ import {
   type RunningService,
 } from "@lease/platform";
 import { gatewayConfigSchema, type GatewayConfig } from "./config";
-import { beaconPath } from "./beacon-path";
 import { createUpstream, proxyTo, type Upstream } from "./proxy";
 import { createTrackBatcher } from "./track-batcher";
 import { createStaticSite } from "./static";
@@ -28,6 +27,7 @@ import { authRoutes, type AuthDeps } from "./routes/auth";
 import { accountRoutes } from "./routes/account";
 import { userRoutes } from "./routes/users";
 import { auditRoutes } from "./routes/audit";
+import { beaconPath } from "./beacon-path";
 import { auditRepository } from "./repositories/audit";
 import { privacyRoutes } from "./routes/privacy";
 import { privacyDomain } from "./domain/privacy";
@@ -51,7 +51,7 @@ export async function startGateway(
   const upstreams: Record<Exclude<ServiceName, "gateway">, Upstream> = {
     leads: createUpstream("leads", config.LEADS_URL),
     settings: createUpstream("settings", config.SETTINGS_URL),
-    tracking: createUpstream("tracking", config.TRACKING_URL, { pipelining: 8 }),
+    tracking: createUpstream("tracking", config.TRACKING_URL),
     mailer: createUpstream("mailer", config.MAILER_URL),
   };
   const batchSizes = new Histogram({
@@ -60,11 +60,18 @@ export async function startGateway(
     buckets: [1, 2, 4, 8, 16, 32, 64, 128],
     registers: [],
   });
-  const beacons = createTrackBatcher(upstreams.tracking, {
+  const batcher = createTrackBatcher(upstreams.tracking, {
     internalToken: config.INTERNAL_TOKEN,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     logger: kit.logger,
     onBatch: (hits) => batchSizes.observe(hits),
+  });
+  const beacons = beaconPath({
+    batcher,
+    trusted,
+    publicOrigin: config.PUBLIC_ORIGIN,
+    httpsOnly: httpsSite,
+    logger: kit.logger,
   });
   const site = createStaticSite(config.WEB_DIST_DIR, { publicOrigin: config.PUBLIC_ORIGIN });
   const adminGate = requireAdmin(kit.session);
@@ -123,7 +130,6 @@ export async function startGateway(
         timeoutMs: config.UPSTREAM_TIMEOUT_MS,
         trustedProxies: trusted,
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
-        pipelined: path.startsWith("/api/track/"),
       });
     }
     if (site.serve(ctx)) return;
@@ -168,13 +174,7 @@ export async function startGateway(
   });
 
   const running = await startService(kit, {
-    fastPath: beaconPath({
-      batcher: beacons,
-      trusted,
-      publicOrigin: config.PUBLIC_ORIGIN,
-      httpsOnly: httpsSite,
-      logger: kit.logger,
-    }),
+    fastPath: beacons.fastPath,
     routes: [
       own,
       authRoutes(authDeps),
@@ -192,6 +192,7 @@ export async function startGateway(
           logger: kit.logger,
         }),
       }),
+      beacons.routes,
     ],
     traceFromHeaders: false,
     outer: [securityHeaders(httpsSite)],

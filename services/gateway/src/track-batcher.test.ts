@@ -10,7 +10,7 @@ import {
 import { HttpError, INTERNAL_TOKEN_HEADER, createLogger } from "@lease/platform";
 import { freePort } from "@lease/platform/testing";
 import { createUpstream, type Upstream } from "./proxy";
-import { BatchRefused, createTrackBatcher } from "./track-batcher";
+import { createTrackBatcher } from "./track-batcher";
 
 // The batcher alone, against a small HTTP server that checks each call the way tracking's batch
 // route does (token, schema) and answers hit by hit: 204 for "/ok" pages, 400 otherwise.
@@ -105,21 +105,32 @@ describe("beacon batcher", () => {
     expect(calls.map((c) => c.length)).toEqual([1]);
   });
 
-  it("gives up on batching for a call the service refuses (BatchRefused: the gateway sends them one by one)", async () => {
+  it("answers every beacon of a batch the service refuses 502, or 503 with Retry-After when it is unavailable", async () => {
+    const statusOf = async (r: PromiseSettledResult<unknown>) => {
+      expect(r.status).toBe("rejected");
+      const err = (r as PromiseRejectedResult).reason as HttpError;
+      expect(err).toBeInstanceOf(HttpError);
+      return [err.status, err.headers["Retry-After"]];
+    };
     const wrongToken = createTrackBatcher(upstream, {
       internalToken: "x".repeat(TOKEN.length),
       timeoutMs: 2000,
       logger,
     });
-    await expect(wrongToken.submit(hit(1))).rejects.toBeInstanceOf(BatchRefused);
-    answerStatus = 404;
+    expect(await statusOf((await Promise.allSettled([wrongToken.submit(hit(1))]))[0]!)).toEqual([
+      502,
+      undefined,
+    ]);
+    const batcher = createTrackBatcher(upstream, { internalToken: TOKEN, timeoutMs: 2000, logger });
     try {
-      const batcher = createTrackBatcher(upstream, { internalToken: TOKEN, timeoutMs: 2000, logger });
-      const both = await Promise.allSettled([batcher.submit(hit(1)), batcher.submit(hit(2))]);
-      expect(both.map((r) => r.status === "rejected" && r.reason instanceof BatchRefused)).toEqual([
-        true,
-        true,
-      ]);
+      for (const [answer, expected] of [
+        [404, [502, undefined]],
+        [503, [503, "5"]],
+      ] as const) {
+        answerStatus = answer;
+        const both = await Promise.allSettled([batcher.submit(hit(1)), batcher.submit(hit(2))]);
+        expect(await Promise.all(both.map(statusOf))).toEqual([expected, expected]);
+      }
     } finally {
       answerStatus = 200;
     }

@@ -12,35 +12,35 @@ import {
   inSpan,
   injectTraceHeaders,
   tracingEnabled,
-  type HttpError,
+  HttpError,
   type Link,
   type Logger,
 } from "@lease/platform";
-import { asUpstreamError, markIfRefused, orderTargets, upstreamError, type Upstream } from "./proxy";
+import {
+  UPSTREAM_INVALID_MESSAGE,
+  UPSTREAM_UNAVAILABLE_MESSAGE,
+  asUpstreamError,
+  markIfRefused,
+  orderTargets,
+  upstreamError,
+  type Upstream,
+} from "./proxy";
 
 /** A batch is sent at the latest when it holds this much (the service accepts up to 2 MB). */
 const BATCH_MAX_BYTES = 256 * 1024;
-/** While the service refuses batches (an older replica, a token mismatch), warn this rarely. */
+/** While the service refuses batches (a token mismatch, an incompatible replica), warn this rarely. */
 const WARN_EVERY_MS = 60_000;
-
-/** The service did not take the batch (not a transport failure): send each beacon on its own. */
-export class BatchRefused extends Error {
-  constructor(readonly status: number) {
-    super(`the tracking service answered ${status} to a beacon batch`);
-    this.name = "BatchRefused";
-  }
-}
 
 interface Pending {
   hit: InternalTrackHit;
   /** The beacon's span, when tracing is on: the batch's span links to every beacon it carries. */
   link?: Link;
   resolve: (result: InternalTrackResult) => void;
-  reject: (err: HttpError | BatchRefused) => void;
+  reject: (err: HttpError) => void;
 }
 
 export interface TrackBatcher {
-  /** Resolves with the answer the visitor gets; rejects with the gateway's error or BatchRefused. */
+  /** Resolves with the answer the visitor gets; rejects with the gateway's error. */
   submit(hit: InternalTrackHit, link?: Link): Promise<InternalTrackResult>;
 }
 
@@ -129,10 +129,16 @@ export function createTrackBatcher(
       lastWarn = Date.now();
       opts.logger.warn(
         { upstream: upstream.name, status, detail: detail.slice(0, 200) },
-        "beacon batch refused; sending beacons one by one",
+        "beacon batch refused",
       );
     }
-    const error = new BatchRefused(status);
+    // Not the visitor's fault and nothing they can fix: the page ignores either answer.
+    const error =
+      status === 503
+        ? new HttpError(503, "service_unavailable", UPSTREAM_UNAVAILABLE_MESSAGE, undefined, {
+            "Retry-After": "5",
+          })
+        : new HttpError(502, "bad_gateway", UPSTREAM_INVALID_MESSAGE);
     for (const p of batch) p.reject(error);
   }
 

