@@ -29,8 +29,12 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-const commitOf = (dir) =>
-  spawnSync("git", ["-C", dir, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).stdout.trim();
+/** How a checkout is named in the table: its folder, commit, and whether it has uncommitted changes. */
+const commitOf = (dir) => {
+  const git = (...args) => spawnSync("git", ["-C", dir, ...args], { encoding: "utf8" }).stdout.trim();
+  const dirty = git("status", "--porcelain", "--untracked-files=no") ? " +uncommitted" : "";
+  return `${path.basename(dir)} ${git("log", "-1", "--format=%h")}${dirty}`;
+};
 
 const run = randomBytes(3).toString("hex");
 let n = 0;
@@ -140,8 +144,7 @@ try {
   for (const s of stacks) await measure(s.stack.url, s.pids);
   for (let round = 1; round <= ROUNDS; round++) {
     rows.push({ what: "bare node:http 204", round, ...(await bare()) });
-    for (const s of stacks)
-      rows.push({ what: s.commit.slice(0, 50), round, ...(await measure(s.stack.url, s.pids)) });
+    for (const s of stacks) rows.push({ what: s.commit, round, ...(await measure(s.stack.url, s.pids)) });
   }
 } finally {
   for (const s of stacks) await s.stop();
