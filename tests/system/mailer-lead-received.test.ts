@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "@lease/platform";
-import { httpLeadsSource, type LeadsSource } from "../../services/mailer/src/domain/leads-source";
+import { httpLeadsSource, type LeadsSource } from "../../services/mailer/src/repositories/leads-source";
 import { startMailer } from "@lease/mailer";
 import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
 import { waitFor } from "@lease/platform/testing";

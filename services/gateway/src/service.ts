@@ -17,17 +17,17 @@ import {
   type RunningService,
 } from "@lease/platform";
 import { gatewayConfigSchema, type GatewayConfig } from "./config";
-import { createUpstream, proxyTo, type Upstream } from "./proxy";
-import { createTrackBatcher } from "./track-batcher";
-import { createStaticSite } from "./static";
-import { createWsProxy } from "./ws-proxy";
-import { csrfGuard, securityHeaders } from "./security";
+import { createUpstream, proxyTo, type Upstream } from "./routes/proxy";
+import { createTrackBatcher } from "./domain/track-batcher";
+import { createStaticSite } from "./routes/static";
+import { createWsProxy } from "./routes/ws-proxy";
+import { csrfGuard, securityHeaders } from "./domain/security";
 import { adminsRepository } from "./repositories/admins";
 import { authRoutes, type AuthDeps } from "./routes/auth";
 import { accountRoutes } from "./routes/account";
 import { userRoutes } from "./routes/users";
 import { auditRoutes } from "./routes/audit";
-import { beaconPath } from "./beacon-path";
+import { beaconPath } from "./routes/beacon-path";
 import { auditRepository } from "./repositories/audit";
 import { privacyRoutes } from "./routes/privacy";
 import { privacyDomain } from "./domain/privacy";

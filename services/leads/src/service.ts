@@ -18,7 +18,7 @@ import { leadsConfigSchema } from "./config";
 import { leaseRequestsDomain } from "./domain/lease-requests";
 import { redisRateLimiter } from "./domain/rate-limit";
 import { leadHistoryDomain } from "./domain/lead-history";
-import { startOutboxRelay } from "./domain/relay";
+import { startOutboxRelay } from "./jobs/relay";
 import { leadHistoryRepository } from "./repositories/lead-history";
 import { leaseRequestsRepository } from "./repositories/lease-requests";
 import { outboxRepository } from "./repositories/outbox";
@@ -28,7 +28,7 @@ import { leadHistoryRoutes } from "./routes/lead-history";
 import { publicRoutes } from "./routes/public";
 import { privacyRoutes } from "./routes/privacy";
 import { privacyRepository } from "./repositories/privacy";
-import { scheduleLeadRetention } from "./domain/retention";
+import { scheduleLeadRetention } from "./jobs/retention";
 
 export const LEADS_MIGRATIONS = new URL("../migrations", import.meta.url);
 

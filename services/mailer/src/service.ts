@@ -15,12 +15,12 @@ import { CHANNELS, MailOutcomeEvent, QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
 import { SEND_OUTCOMES, delivery } from "./domain/delivery";
 import { emailsDomain } from "./domain/emails";
-import { httpLeadsSource, type LeadsSource } from "./domain/leads-source";
+import { httpLeadsSource, type LeadsSource } from "./repositories/leads-source";
 import {
   httpMailSettingsSource,
   invalidateOnSettingsChange,
   type MailSettingsSource,
-} from "./domain/mail-settings";
+} from "./repositories/mail-settings";
 import { redisPolicyCheck } from "./domain/redis-policy";
 import { sendgridTransport } from "./domain/transport";
 import { mailHandlers, onFinalFailure } from "./jobs/handlers";

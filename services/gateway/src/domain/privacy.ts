@@ -8,7 +8,7 @@ import {
   type PrivacySummary,
 } from "@lease/contracts";
 import { HttpError, INTERNAL_TOKEN_HEADER, injectTraceHeaders, type Logger } from "@lease/platform";
-import { asUpstreamError, markIfRefused, orderTargets, type Upstream } from "../proxy";
+import { asUpstreamError, markIfRefused, orderTargets, type Upstream } from "../routes/proxy";
 
 // People's data (AVG), orchestrated here because the gateway owns the audit log: each service
 // finds and erases what it holds (its own tables and the jobs of the queue it consumes) behind

@@ -3,7 +3,11 @@ import { withTimeout, type Logger } from "@lease/platform";
 import type { Changed, OutgoingEmail, OutgoingRepository } from "../repositories/outgoing";
 import { companyName } from "./templates";
 import { NOT_CONFIGURED_ERROR, UNKNOWN_OUTCOME_ERROR, failureReason } from "./failure-reason";
-import { isConfigured, type ConfiguredMailSettings, type MailSettingsSource } from "./mail-settings";
+import {
+  isConfigured,
+  type ConfiguredMailSettings,
+  type MailSettingsSource,
+} from "../repositories/mail-settings";
 import { TransportError, type MailTransport } from "./transport";
 
 export { NOT_CONFIGURED_ERROR, UNKNOWN_OUTCOME_ERROR } from "./failure-reason";

@@ -27,7 +27,7 @@ import {
   SETTINGS_UNAVAILABLE_MESSAGE,
   TEST_EMAIL_FAILED_MESSAGE,
 } from "./failure-reason";
-import { isConfigured, type MailSettingsSource } from "./mail-settings";
+import { isConfigured, type MailSettingsSource } from "../repositories/mail-settings";
 import { companyName, renderCompose, renderTestEmail, type RenderedMail } from "./templates";
 
 export { MAIL_NOT_CONFIGURED_MESSAGE } from "./failure-reason";

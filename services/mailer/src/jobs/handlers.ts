@@ -1,8 +1,8 @@
 import type { JobHandlers, Logger } from "@lease/platform";
 import type { JobName, JobSource } from "@lease/contracts";
 import type { Delivery } from "../domain/delivery";
-import type { LeadsSource, SourceMessage } from "../domain/leads-source";
-import { isConfigured, type MailSettingsSource } from "../domain/mail-settings";
+import type { LeadsSource, SourceMessage } from "../repositories/leads-source";
+import { isConfigured, type MailSettingsSource } from "../repositories/mail-settings";
 import { adminLeadLink, followUpsLine, withAdminLink } from "../domain/templates";
 import type { InboxRepository } from "../repositories/inbox";
 import type { OutgoingRepository } from "../repositories/outgoing";

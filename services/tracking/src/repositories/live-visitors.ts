@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ActiveVisitor } from "@lease/contracts";
 import type { Keyspace, Redis } from "@lease/platform";
-import { streamTraceContext } from "../live/stream-trace";
+import { streamTraceContext } from "../jobs/stream-trace";
 
 /** What ingest knows about one hit; `page` is undefined for a heartbeat. */
 export interface Hit {
@@ -64,7 +64,7 @@ export const MAX_ACTIVE_LIST = 200;
 //       new sessions and hits per block and minute, budget ttl ms, visitor key prefix,
 //       then per hit: session, at, ua, ip prefix, city, country, page, page with query ("" when
 //       the same), isView, referrer, budget block, anonymous ("1"/"0"),
-//       then the trace context for the stream entries ("" when tracing is off: live/stream-trace.ts).
+//       then the trace context for the stream entries ("" when tracing is off: jobs/stream-trace.ts).
 // Per hit only its own hash and stream entry are written, and the active set gets one ZADD for the
 // whole run. Counts of the day, week and pages are not kept here: the Postgres writer keeps them
 // (rollups), once, from the stream. A full backlog refuses the whole run before writing anything,

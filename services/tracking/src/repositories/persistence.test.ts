@@ -9,7 +9,7 @@ import {
   waitFor,
   type OwnRedis,
 } from "@lease/platform/testing";
-import { STREAM_GROUP } from "../live/stream-writer";
+import { STREAM_GROUP } from "../jobs/stream-writer";
 import { metric, startHarness, sessionId, type Harness } from "../testing";
 
 let h: Harness;

@@ -5,7 +5,7 @@ import {
   type JobSource,
 } from "@lease/contracts";
 import { InternalCallError, createInternalClient } from "@lease/platform";
-import { renderContactMessage, renderLeaseRequest, type RenderedMail } from "./templates";
+import { renderContactMessage, renderLeaseRequest, type RenderedMail } from "../domain/templates";
 
 /** What the mailer needs to know about a lead or contact message (read from the leads service). */
 export interface SourceMessage {

@@ -8,7 +8,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueSession, keyspace, type RunningService } from "@lease/platform";
 import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
-import { startGateway } from "./service";
+import { startGateway } from "../service";
 
 // The upstream here is a plain HTTP + WebSocket echo server: it stands in for "a service" so the
 // proxy itself (method, status, headers, body, request id, upgrade) can be observed exactly.

@@ -17,8 +17,8 @@ import {
   type TrustedProxies,
 } from "@lease/platform";
 import { UPSTREAM_INVALID_MESSAGE } from "./proxy";
-import { crossSiteRefusal, securityHeaderList } from "./security";
-import type { TrackBatcher } from "./track-batcher";
+import { crossSiteRefusal, securityHeaderList } from "../domain/security";
+import type { TrackBatcher } from "../domain/track-batcher";
 
 const BEACON_PATHS: Record<string, "visit" | "heartbeat"> = {
   "/api/track/visit": "visit",

@@ -9,7 +9,7 @@ import {
 } from "@lease/contracts";
 import { HttpError, INTERNAL_TOKEN_HEADER, createLogger } from "@lease/platform";
 import { freePort } from "@lease/platform/testing";
-import { createUpstream, type Upstream } from "./proxy";
+import { createUpstream, type Upstream } from "../routes/proxy";
 import { createTrackBatcher } from "./track-batcher";
 
 // The batcher alone, against a small HTTP server that checks each call the way tracking's batch

@@ -24,7 +24,7 @@ import {
   orderTargets,
   upstreamError,
   type Upstream,
-} from "./proxy";
+} from "../routes/proxy";
 
 /** A batch is sent at the latest when it holds this much (the service accepts up to 2 MB). */
 const BATCH_MAX_BYTES = 256 * 1024;

@@ -6,8 +6,8 @@ import { INTERNAL_TOKEN_HEADER, createLogger, type RunningService } from "@lease
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { beaconPath } from "./beacon-path";
 import { createUpstream } from "./proxy";
-import { startGateway } from "./service";
-import { createTrackBatcher } from "./track-batcher";
+import { startGateway } from "../service";
+import { createTrackBatcher } from "../domain/track-batcher";
 
 // The gateway's beacon routes against a stand-in for tracking's ingest route that records each
 // hit and answers like it (204 for a "/ok" page, 400 otherwise, or a refusal of the whole batch).
