@@ -3,6 +3,7 @@ export * from "./config";
 export * from "./errors";
 export * from "./kit";
 export * from "./logger";
+export * from "./schedule";
 export * from "./main";
 export * from "./metrics";
 export * from "./pg";

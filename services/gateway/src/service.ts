@@ -12,6 +12,7 @@ import {
   parseTrustedProxies,
   loadConfig,
   requireAdmin,
+  scheduleDaily,
   startService,
   type Logger,
   type RunningService,
@@ -146,14 +147,10 @@ export async function startGateway(
   }
 
   // The audit log keeps two years: pruned at start and daily (any replica may; it is idempotent).
-  const prune = () =>
-    authDeps.audit.prune().then(
-      (removed) => removed > 0 && kit.logger.info({ removed }, "audit log pruned"),
-      (err: Error) => kit.logger.warn({ err: err.message }, "audit log not pruned"),
-    );
-  void prune();
-  const pruning = setInterval(() => void prune(), 24 * 60 * 60_000);
-  pruning.unref();
+  const stopPruning = scheduleDaily("audit log prune", () => authDeps.audit.prune(), kit.logger, {
+    firstRunMs: 0,
+    describe: (removed) => (removed > 0 ? { removed } : undefined),
+  });
 
   // What admins did in the other services (status changes, deletions, settings, e-mails sent)
   // arrives as audit.record jobs; each is recorded once under its event id.
@@ -206,7 +203,7 @@ export async function startGateway(
     }),
     onStop: [
       async () => {
-        clearInterval(pruning);
+        stopPruning();
         await Promise.all(Object.values(upstreams).map((u) => u.close()));
         await auditWorker.close();
         await auditQueue.close();

@@ -1,7 +1,7 @@
-import type { Logger, Pool } from "@lease/platform";
+import { scheduleDaily, type Logger, type Pool } from "@lease/platform";
 import { applyRetention, type RetentionReport } from "../repositories/retention";
 import type { Partitions } from "../repositories/partitions";
-import { addMonths, amsterdamDate, DAY_MS } from "./calendar";
+import { addMonths, amsterdamDate } from "./calendar";
 import type { Clock } from "./clock";
 import { retentionStart } from "./periods";
 
@@ -30,17 +30,7 @@ export function scheduleRetention(
   months: number,
   logger: Logger,
 ) {
-  const run = () =>
-    runRetention(pool, partitions, clock, months).then(
-      (report) => logger.info(report, "tracking retention done"),
-      (err: Error) => logger.warn({ err: err.message }, "tracking retention failed; retried tomorrow"),
-    );
-  const first = setTimeout(run, 60_000);
-  const daily = setInterval(run, DAY_MS);
-  first.unref();
-  daily.unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(daily);
-  };
+  return scheduleDaily("tracking retention", () => runRetention(pool, partitions, clock, months), logger, {
+    describe: (report) => ({ ...report }),
+  });
 }

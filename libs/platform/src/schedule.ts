@@ -1,0 +1,33 @@
+import type { Logger } from "./logger";
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * Periodic upkeep of a service (retention passes, pruning): `task` runs `firstRunMs` after start
+ * and then once a day, in every replica, so it must be idempotent (replicas overlapping only find
+ * less to do). A failure is logged and the task tried again the next day; what the task answers is
+ * logged when `describe` makes something of it. Answers a function that stops the schedule.
+ */
+export function scheduleDaily<T>(
+  name: string,
+  task: () => Promise<T>,
+  logger: Logger,
+  opts: { firstRunMs?: number; describe?: (result: T) => Record<string, unknown> | undefined } = {},
+): () => void {
+  const run = () =>
+    task().then(
+      (result) => {
+        const fields = opts.describe?.(result);
+        if (fields) logger.info(fields, `${name} done`);
+      },
+      (err: Error) => logger.warn({ err: err.message }, `${name} failed; retried tomorrow`),
+    );
+  const first = setTimeout(run, opts.firstRunMs ?? 60_000);
+  const daily = setInterval(run, DAY_MS);
+  first.unref();
+  daily.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(daily);
+  };
+}
