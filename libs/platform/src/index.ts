@@ -4,6 +4,7 @@ export * from "./errors";
 export * from "./kit";
 export * from "./logger";
 export * from "./schedule";
+export * from "./privacy-routes";
 export * from "./main";
 export * from "./metrics";
 export * from "./pg";

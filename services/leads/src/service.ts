@@ -13,6 +13,8 @@ import {
   clientIp,
   parseTrustedProxies,
   publishEvent,
+  privacyRoutes,
+  requireInternal,
 } from "@lease/platform";
 import { leadsConfigSchema } from "./config";
 import { leaseRequestsDomain } from "./domain/lease-requests";
@@ -26,7 +28,6 @@ import { adminRoutes } from "./routes/admin";
 import { internalRoutes } from "./routes/internal";
 import { leadHistoryRoutes } from "./routes/lead-history";
 import { publicRoutes } from "./routes/public";
-import { privacyRoutes } from "./routes/privacy";
 import { privacyRepository } from "./repositories/privacy";
 import { scheduleLeadRetention } from "./jobs/retention";
 
@@ -98,7 +99,12 @@ export async function startLeads(
       adminRoutes({ leads, session: kit.session }),
       leadHistoryRoutes({ history, session: kit.session }),
       internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
-      privacyRoutes({ privacy, queue, internalToken: config.INTERNAL_TOKEN }),
+      privacyRoutes("leads", {
+        store: privacy,
+        queue,
+        queueName: QUEUES.leads,
+        guard: requireInternal(config.INTERNAL_TOKEN),
+      }),
     ],
     onStop: [async () => stopRetention(), () => relay.stop(), () => worker.close(), () => queue.close()],
   });

@@ -10,6 +10,8 @@ import {
   startService,
   type Logger,
   type RunningService,
+  privacyRoutes,
+  requireInternal,
 } from "@lease/platform";
 import { CHANNELS, MailOutcomeEvent, QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
@@ -28,7 +30,6 @@ import { startSweeper } from "./jobs/sweeper";
 import { inboxRepository } from "./repositories/inbox";
 import { outgoingRepository } from "./repositories/outgoing";
 import { adminRoutes } from "./routes/admin";
-import { privacyRoutes } from "./routes/privacy";
 import { privacyRepository } from "./repositories/privacy";
 import { scheduleMailRetention } from "./jobs/retention";
 
@@ -131,7 +132,12 @@ export async function startMailer(
   const running = await startService(kit, {
     routes: [
       adminRoutes({ emails, session: kit.session }),
-      privacyRoutes({ privacy, queue, internalToken: config.INTERNAL_TOKEN }),
+      privacyRoutes("mailer", {
+        store: privacy,
+        queue,
+        queueName: QUEUES.mail,
+        guard: requireInternal(config.INTERNAL_TOKEN),
+      }),
     ],
     readiness: { redisEvictionPolicy: policyCheck },
     onStop: [async () => stopRetention(), () => sweeper.stop(), () => worker.close(), () => queue.close()],

@@ -23,6 +23,8 @@ import {
   subscribeEvent,
   type Logger,
   type RunningService,
+  privacyRoutes,
+  requireInternal,
 } from "@lease/platform";
 import { trackingConfigSchema } from "./config";
 import { systemClock, type Clock } from "./domain/clock";
@@ -44,7 +46,6 @@ import { backfillLegacy } from "./repositories/backfill";
 import { writerDeps } from "./repositories/page-views";
 import { compactSketches } from "./repositories/sketches";
 import { trackBatchRoute } from "./routes/track";
-import { privacyRoutes } from "./routes/privacy";
 import { privacyRepository } from "./repositories/privacy";
 import type { HitOutcome } from "./domain/ingest";
 
@@ -252,10 +253,20 @@ export async function startTracking(
     changed: () => publish.trigger(),
   };
   const counted = (kind: string, outcome: HitOutcome) => hits.inc({ kind, outcome });
+  const trackingPrivacy = privacyRepository(kit.pool);
   const svc = await startService(kit, {
     routes: [
       trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted),
-      privacyRoutes({ privacy: privacyRepository(kit.pool), queue, internalToken: config.INTERNAL_TOKEN }),
+      // The conversions of the person's leads (tracking holds nothing keyed by the address).
+      privacyRoutes("tracking", {
+        store: {
+          find: (_email, leadIds) => trackingPrivacy.find(leadIds),
+          erase: (_email, leadIds) => trackingPrivacy.erase(leadIds),
+        },
+        queue,
+        queueName: QUEUES.tracking,
+        guard: requireInternal(config.INTERNAL_TOKEN),
+      }),
       adminRoutes({
         session: kit.session,
         live,
