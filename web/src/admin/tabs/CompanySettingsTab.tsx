@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { userErrorMessage } from "../../api/client";
+import { fieldErrors, userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
-import { ADMIN_KEYS, fetchCompanySettings, fieldErrors, updateCompanySettings } from "../api";
+import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
 import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
 import { senderCompanyName } from "../lib/compose-template";
 import {

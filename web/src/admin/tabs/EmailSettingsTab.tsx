@@ -1,16 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { userErrorMessage } from "../../api/client";
+import { errorStatus, fieldErrors, userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
-import {
-  ADMIN_KEYS,
-  errorStatus,
-  fetchCompanySettings,
-  fieldErrors,
-  sendTestEmail,
-  updateCompanySettings,
-} from "../api";
+import { ADMIN_KEYS, fetchCompanySettings, sendTestEmail, updateCompanySettings } from "../api";
 import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
 import {
   EMAIL_STATUS_TEXT,

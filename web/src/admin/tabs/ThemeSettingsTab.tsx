@@ -9,11 +9,11 @@ import {
   type ThemeValues,
 } from "@lease/contracts";
 import { useEffect, useRef, useState } from "react";
-import { userErrorMessage } from "../../api/client";
+import { fieldErrors, userErrorMessage } from "../../api/client";
 import { THEME_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { applyTheme, themeToCssVariables } from "../../lib/theme";
-import { fetchTheme, fieldErrors, updateTheme } from "../api";
+import { fetchTheme, updateTheme } from "../api";
 import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
 import { contrastWarning } from "../lib/theme-contrast";
 

@@ -7,7 +7,7 @@ import {
   type TotpSetup,
 } from "@lease/contracts";
 import { useState, type FormEvent } from "react";
-import { userErrorMessage } from "../../api/client";
+import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
   ADMIN_KEYS,
@@ -18,7 +18,6 @@ import {
   fetchAccount,
   fetchMe,
   fetchUsers,
-  fieldErrors,
   removeUser,
   setUserDisabled,
   startTotpSetup,
