@@ -4,7 +4,7 @@ import { useLocation, useNavigate, useNavigationType, useSearchParams } from "re
 import { useNotice } from "../components/notice";
 import { errorStatus } from "../api/client";
 import { ADMIN_KEYS, fetchMe, logout } from "./api";
-import { Button } from "./components/ui";
+import { Button } from "../components/ui";
 import { AnalyticsTab } from "./tabs/AnalyticsTab";
 import { CompanySettingsTab } from "./tabs/CompanySettingsTab";
 import { EmailSettingsTab } from "./tabs/EmailSettingsTab";

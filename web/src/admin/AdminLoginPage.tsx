@@ -5,7 +5,7 @@ import { useLocation, useNavigate } from "react-router-dom";
 import { ApiError, fieldErrors, userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, fetchMe, login, loginWithCode, loginWithNewPassword } from "./api";
-import { Button, SettingsField, TEXT_INPUT } from "./components/ui";
+import { Button, SettingsField, TEXT_INPUT } from "../components/ui";
 import { returnPath, sessionExpired } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";

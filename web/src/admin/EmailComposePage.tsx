@@ -4,7 +4,7 @@ import { useSearchParams } from "react-router-dom";
 import { fieldErrors, userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, fetchEmail, findLeaseRequest, retryEmail, sendEmail } from "./api";
-import { Button, Panel, SettingsField, TEXT_INPUT } from "./components/ui";
+import { Button, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
 import { COMPOSE_CLOSE_DELAY_MS, validateCompose, type ComposeErrors } from "./lib/compose-form";
 import { companyDetailLines, composeTemplate, type ComposeDraft } from "./lib/compose-template";
 import {

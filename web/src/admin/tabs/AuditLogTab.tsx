@@ -2,7 +2,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from "@lease/contracts";
 import { useState } from "react";
 import { ADMIN_KEYS, fetchAuditLog } from "../api";
-import { Button, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
+import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 const PAGE = 50;

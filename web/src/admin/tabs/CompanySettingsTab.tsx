@@ -4,7 +4,7 @@ import { fieldErrors, userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
-import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import { senderCompanyName } from "../lib/compose-template";
 import {
   COMPANY_FIELDS,

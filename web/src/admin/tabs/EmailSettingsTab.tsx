@@ -4,7 +4,7 @@ import { errorStatus, fieldErrors, userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, sendTestEmail, updateCompanySettings } from "../api";
-import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import {
   EMAIL_STATUS_TEXT,
   FORMAT_INVALID,

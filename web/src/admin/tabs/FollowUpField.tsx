@@ -4,7 +4,7 @@ import { useState } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, setFollowUp } from "../api";
-import { Badge, Button, TEXT_INPUT } from "../components/ui";
+import { Badge, Button, TEXT_INPUT } from "../../components/ui";
 import { amsterdamToday, followUpBadge, formatDay } from "../lib/follow-up";
 
 /** "Opvolgen op": the day staff mean to follow this request up (set, change, clear). */

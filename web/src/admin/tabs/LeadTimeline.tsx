@@ -18,7 +18,7 @@ import {
   fetchMe,
   updateLeadNote,
 } from "../api";
-import { Badge, Button, LoadingText, TEXT_INPUT } from "../components/ui";
+import { Badge, Button, LoadingText, TEXT_INPUT } from "../../components/ui";
 import { DELIVERY_LABELS, deliveryOf } from "../lib/delivery";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { LEAD_EMAILS } from "../lib/use-lead-alerts";

@@ -19,7 +19,15 @@ import {
   updateLeaseStatus,
   type LeaseRequestFilter,
 } from "../api";
-import { adminButtonClass, Badge, Button, Counter, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
+import {
+  adminButtonClass,
+  Badge,
+  Button,
+  Counter,
+  LoadingText,
+  Panel,
+  TEXT_INPUT,
+} from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { amsterdamToday, followUpBadge } from "../lib/follow-up";
 import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";

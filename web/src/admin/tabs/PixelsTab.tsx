@@ -5,7 +5,7 @@ import { fieldErrors, userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
-import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 
 const PIXELS = [
   { key: "facebookPixelId", name: "Facebook/Meta", placeholder: "123456789012345" },

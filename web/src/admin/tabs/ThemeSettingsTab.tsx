@@ -14,7 +14,7 @@ import { THEME_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { applyTheme, themeToCssVariables } from "../../lib/theme";
 import { fetchTheme, updateTheme } from "../api";
-import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import { contrastWarning } from "../lib/theme-contrast";
 
 const COLOR_FIELDS: { key: keyof ThemeValues; label: string }[] = [

@@ -22,7 +22,7 @@ import {
   setUserDisabled,
   startTotpSetup,
 } from "../api";
-import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import { QrCode } from "../components/QrCode";
 import { formatAmsterdamDateTime } from "../lib/format";
 
