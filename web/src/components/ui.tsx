@@ -361,3 +361,27 @@ export function LoadingText({ children = "Laden..." }: { children?: ReactNode })
     </p>
   );
 }
+
+/** A tab whose data could not be loaded: what failed, and a button that loads it again. */
+export function LoadFailed({
+  title,
+  message,
+  retrying,
+  onRetry,
+}: {
+  title: string;
+  message: string;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  return (
+    <Panel title={title}>
+      <p className="text-red-700" role="alert" data-testid="load-failed">
+        {message}
+      </p>
+      <Button className="mt-4" variant="secondary" onClick={onRetry} disabled={retrying}>
+        {retrying ? "Laden..." : "Opnieuw proberen"}
+      </Button>
+    </Panel>
+  );
+}
