@@ -66,6 +66,15 @@ export default function AdminLoginPage() {
   };
 
   const pending = mutation.isPending;
+  // Until the session check answers, and when it finds one, the form stays away: a signed-in admin
+  // (back on this page, or opening it) goes on to the panel without seeing it.
+  if (me.isPending || signedIn) {
+    return (
+      <main className="flex min-h-screen items-center justify-center bg-gray-50" role="status">
+        <p className="text-lg text-gray-700">Laden...</p>
+      </main>
+    );
+  }
   if (step) {
     return (
       <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">

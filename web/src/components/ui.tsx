@@ -385,3 +385,18 @@ export function LoadFailed({
     </Panel>
   );
 }
+
+/** A refresh that failed while older rows are still shown: says so above them until one succeeds. */
+export function RefreshFailed({ message, what }: { message: string; what: string }) {
+  return (
+    <div
+      role="alert"
+      data-testid="refresh-failed"
+      className="mb-4 rounded-card border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+    >
+      <p className="font-semibold">Vernieuwen mislukt</p>
+      <p className="mt-1">{message}</p>
+      <p className="mt-1">De getoonde {what} zijn van de vorige keer laden en mogelijk niet actueel.</p>
+    </div>
+  );
+}

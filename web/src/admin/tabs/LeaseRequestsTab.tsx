@@ -26,6 +26,7 @@ import {
   Counter,
   LoadingText,
   Panel,
+  RefreshFailed,
   TEXT_INPUT,
 } from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
@@ -262,6 +263,12 @@ export function LeaseRequestsTab() {
               Vandaag opvolgen{counts ? ` (${counts.followUpDue})` : ""}
             </Button>
           </form>
+          {list.isError && data && (
+            <RefreshFailed
+              message={userErrorMessage(list.error, "Kon de aanvragen niet laden")}
+              what="aanvragen"
+            />
+          )}
           {list.isPending ? (
             <LoadingText />
           ) : list.isError && !data ? (

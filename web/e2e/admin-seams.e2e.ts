@@ -1,0 +1,206 @@
+// Issue 18.5 and the small faults of the panel against the real stack: the tab in the URL, a failed
+// "Vernieuwen" that keeps the old rows, "Opnieuw proberen" on the settings tabs, no login form for
+// a signed-in admin, and a field the server refuses marked at the field. Each test signs in on a
+// browser context of its own.
+import type { BrowserContext, Page, Route } from "playwright-core";
+import { afterAll, assert, assertEqual, eventually, test } from "./harness";
+import { ADMIN_USERNAME, adminWorld, closeAdminWorld, type AdminWorld } from "./admin/world";
+import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
+
+afterAll(closeAdminWorld);
+
+const UNAVAILABLE = { code: "service_unavailable", message: "De dienst is tijdelijk niet beschikbaar" };
+
+async function signedIn(
+  world: AdminWorld,
+  path = "/admin-login",
+): Promise<{ page: Page; context: BrowserContext }> {
+  const opened = await world.open(path);
+  await signIn(opened.page, ADMIN_USERNAME, world.password);
+  await opened.page.getByTestId("welkom").waitFor();
+  await dismissNotice(opened.page);
+  return opened;
+}
+
+const selectedTab = (page: Page) => page.locator('[role="tab"][aria-selected="true"]').innerText();
+const tabParam = (page: Page) => new URL(page.url()).searchParams.get("tab");
+
+/** Answers the GETs of one API path with 503 and the contract's error body while `failing()` holds. */
+async function failWhile(context: BrowserContext, path: string, failing: () => boolean): Promise<void> {
+  await context.route(
+    (url) => url.pathname === path,
+    (route: Route) =>
+      route.request().method() === "GET" && failing()
+        ? route.fulfill({ status: 503, json: UNAVAILABLE })
+        : route.fallback(),
+  );
+}
+
+async function postLead(world: AdminWorld, email: string): Promise<void> {
+  const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: world.baseUrl },
+    body: JSON.stringify({
+      carUrl: "https://www.autoscout24.nl/aanbod/seams-e2e",
+      contactNumber: "0611223344",
+      email,
+    }),
+  });
+  assertEqual(answer.status, 201, "quote accepted");
+}
+
+test("seams: the open tab is in the URL; a reload keeps it, Back and Forward move between tabs", async () => {
+  const world = await adminWorld();
+  const { page } = await signedIn(world);
+  assertEqual(tabParam(page), null, "Analytics, the default, has no parameter");
+  await openTab(page, "Bedrijfsgegevens");
+  await eventually(() => tabParam(page) === "bedrijf", "Bedrijfsgegevens in the URL");
+  await openTab(page, "Social Media Pixels");
+  await eventually(() => tabParam(page) === "pixels", "Pixels in the URL");
+
+  await page.reload();
+  await page.getByTestId("welkom").waitFor();
+  assertEqual(await selectedTab(page), "Social Media Pixels", "the reload keeps the tab");
+  await page.getByTestId("pixel-facebookPixelId").waitFor();
+
+  await page.goBack();
+  await eventually(async () => (await selectedTab(page)) === "Bedrijfsgegevens", "Back: the previous tab");
+  assertEqual(tabParam(page), "bedrijf", "Back: its URL");
+  await page.getByLabel("Bedrijfsnaam").waitFor();
+  await page.goBack();
+  await eventually(async () => (await selectedTab(page)) === "Analytics", "Back again: Analytics");
+  assertEqual(new URL(page.url()).pathname, "/admin", "still in the panel");
+  await page.goForward();
+  await eventually(async () => (await selectedTab(page)) === "Bedrijfsgegevens", "Forward: Bedrijfsgegevens");
+});
+
+test('seams: a failed "Vernieuwen" says so in Dutch and keeps the rows; the next one clears it', async () => {
+  const world = await adminWorld();
+  await postLead(world, "vernieuwen@seams-e2e.nl");
+  const { page, context } = await signedIn(world, "/admin-login");
+  let failing = false;
+  await failWhile(context, "/api/admin/lease-requests", () => failing);
+  await failWhile(context, "/api/admin/emails", () => failing);
+
+  // The lead list.
+  await openTab(page, "Lease Aanvragen");
+  const rows = page.getByTestId("lease-item");
+  await rows.first().waitFor();
+  const shown = await rows.count();
+  failing = true;
+  await page.getByRole("button", { name: "Vernieuwen", exact: true }).click();
+  const alert = page.getByTestId("refresh-failed");
+  await alert.waitFor();
+  const text = await alert.innerText();
+  assert(text.includes("Vernieuwen mislukt"), `the alert names the failure: ${text}`);
+  assert(text.includes(UNAVAILABLE.message), `and the server's message: ${text}`);
+  assertEqual(await rows.count(), shown, "the old rows stay");
+  failing = false;
+  await page.getByRole("button", { name: "Vernieuwen", exact: true }).click();
+  await alert.waitFor({ state: "detached" });
+  assert((await rows.count()) >= shown, "the rows are there after a good refresh");
+
+  // The inbox (the lead's own entry arrives through the mailer's job).
+  await openTab(page, "E-mail Inbox");
+  const mails = page.getByTestId("inbox-list").locator("li");
+  await mails.first().waitFor({ timeout: 15_000 });
+  const mailCount = await mails.count();
+  failing = true;
+  await page.getByRole("button", { name: "Vernieuwen", exact: true }).click();
+  await alert.waitFor();
+  assert((await alert.innerText()).includes("Vernieuwen mislukt"), "the inbox says so too");
+  assertEqual(await mails.count(), mailCount, "the inbox keeps its rows");
+  failing = false;
+  await page.getByRole("button", { name: "Vernieuwen", exact: true }).click();
+  await alert.waitFor({ state: "detached" });
+});
+
+test('seams: a settings tab that could not load offers "Opnieuw proberen", which loads it', async () => {
+  const world = await adminWorld();
+  const { page, context } = await signedIn(world);
+  let failing = false;
+  await failWhile(context, "/api/admin/company-settings", () => failing);
+  await failWhile(context, "/api/theme-settings", () => failing);
+  const tabs: [param: string, loaded: () => Promise<void>][] = [
+    ["bedrijf", () => page.getByLabel("Bedrijfsnaam").waitFor()],
+    ["email", () => page.getByLabel("SendGrid API key").waitFor()],
+    ["pixels", () => page.getByTestId("pixel-facebookPixelId").waitFor()],
+    ["theme", () => page.getByLabel("Primaire kleur", { exact: true }).waitFor()],
+  ];
+  for (const [param, loaded] of tabs) {
+    failing = true;
+    await page.goto(`${world.baseUrl}/admin?tab=${param}`);
+    const failed = page.getByTestId("load-failed");
+    await failed.waitFor();
+    const retry = page.getByRole("button", { name: "Opnieuw proberen" });
+    // Still failing: the error stays, with its button.
+    await retry.click();
+    await retry.waitFor();
+    await failed.waitFor();
+    failing = false;
+    await retry.click();
+    await loaded();
+    assertEqual(await failed.count(), 0, `${param}: the error is gone once loaded`);
+  }
+});
+
+test("seams: a signed-in admin never sees the login form; after signing in, Back does not return to it", async () => {
+  const world = await adminWorld();
+  const { page } = await world.open("/");
+  await page.goto(`${world.baseUrl}/admin-login`);
+  await signIn(page, ADMIN_USERNAME, world.password);
+  await page.getByTestId("welkom").waitFor();
+  await page.goBack();
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.goForward();
+  await page.getByTestId("welkom").waitFor();
+
+  // Opening /admin-login while signed in goes on to the panel without showing the form, not even
+  // while the session check is under way.
+  await page.addInitScript(() => {
+    const seen = () => {
+      if (document.getElementById("password")) (window as { sawLoginForm?: boolean }).sawLoginForm = true;
+    };
+    new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`${world.baseUrl}/admin-login`);
+  await page.waitForURL((url) => url.pathname === "/admin");
+  await page.getByTestId("welkom").waitFor();
+  const saw = await page.evaluate(() => (window as { sawLoginForm?: boolean }).sawLoginForm ?? false);
+  assertEqual(saw, false, "the login form was never shown");
+});
+
+test("seams: a field the server refuses (a message over 5000 characters) is marked at the field too", async (t) => {
+  const { page } = await t.open("/");
+  const form = page.locator("#contact form");
+  await form.getByLabel("Naam").fill("Petra de Vries");
+  await form.getByLabel("E-mailadres").fill("petra@seams-e2e.nl");
+  await form.getByLabel("Bericht").fill("x".repeat(5001));
+  await form.getByRole("button", { name: "Bericht Versturen" }).click();
+  await expectNotice(page, "Fout bij Versturen");
+  const message = form.getByLabel("Bericht");
+  await eventually(
+    async () => (await message.getAttribute("aria-invalid")) === "true",
+    "the field is marked",
+  );
+  assertEqual(await page.locator("#contact-bericht-fout").innerText(), "Maximaal 5000 tekens", "its message");
+  assert(await message.evaluate((element) => element === document.activeElement), "the cursor is in it");
+  // Correcting the field takes its message away.
+  await message.fill("Kunt u mij terugbellen?");
+  await page.locator("#contact-bericht-fout").waitFor({ state: "detached" });
+
+  await page.locator("#aanvraag-auto").fill("https://www.autoscout24.nl/aanbod/seams");
+  await page.locator("#aanvraag-telefoon").fill("0611223344");
+  await page.locator("#aanvraag-email").fill("quote@seams-e2e.nl");
+  await page.locator("#aanvraag-bericht").fill("y".repeat(5001));
+  await page.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  await eventually(
+    async () => (await page.locator("#aanvraag-bericht-fout").count()) === 1,
+    "the quote's message is marked",
+  );
+  assertEqual(
+    await page.locator("#aanvraag-bericht-fout").innerText(),
+    "Maximaal 5000 tekens",
+    "its message",
+  );
+});
