@@ -157,11 +157,11 @@ test("seams: a signed-in admin never sees the login form; after signing in, Back
 
   // Opening /admin-login while signed in goes on to the panel without showing the form, not even
   // while the session check is under way.
+  // (The observer is an inline arrow: tsx would wrap a named one in a helper the page lacks.)
   await page.addInitScript(() => {
-    const seen = () => {
+    new MutationObserver(() => {
       if (document.getElementById("password")) (window as { sawLoginForm?: boolean }).sawLoginForm = true;
-    };
-    new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+    }).observe(document, { childList: true, subtree: true });
   });
   await page.goto(`${world.baseUrl}/admin-login`);
   await page.waitForURL((url) => url.pathname === "/admin");
