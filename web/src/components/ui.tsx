@@ -400,3 +400,39 @@ export function RefreshFailed({ message, what }: { message: string; what: string
     </div>
   );
 }
+
+/**
+ * A settings panel's buttons: "Bewerken", or while editing "Opslaan" and "Annuleren" (with the
+ * tab's own buttons `between` and `after` them), all held while a save is under way.
+ */
+export function EditActions({
+  editing,
+  saving,
+  onEdit,
+  onSave,
+  onCancel,
+  between,
+  after,
+}: {
+  editing: boolean;
+  saving: boolean;
+  onEdit: () => void;
+  onSave: () => void;
+  onCancel: () => void;
+  between?: ReactNode;
+  after?: ReactNode;
+}) {
+  if (!editing) return <Button onClick={onEdit}>Bewerken</Button>;
+  return (
+    <>
+      <Button onClick={onSave} disabled={saving}>
+        {saving ? "Opslaan..." : "Opslaan"}
+      </Button>
+      {between}
+      <Button variant="secondary" disabled={saving} onClick={onCancel}>
+        Annuleren
+      </Button>
+      {after}
+    </>
+  );
+}

@@ -3,7 +3,7 @@ import { userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
-import { Button, LoadFailed, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
+import { EditActions, LoadFailed, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import { senderCompanyName } from "../lib/compose-template";
 import {
   COMPANY_FIELDS,
@@ -52,18 +52,13 @@ export function CompanySettingsTab() {
         className="lg:col-span-2"
         title="Bedrijfsgegevens"
         actions={
-          editing ? (
-            <>
-              <Button onClick={() => void form.submit()} disabled={form.saving}>
-                {form.saving ? "Opslaan..." : "Opslaan"}
-              </Button>
-              <Button variant="secondary" disabled={form.saving} onClick={form.cancel}>
-                Annuleren
-              </Button>
-            </>
-          ) : (
-            <Button onClick={form.edit}>Bewerken</Button>
-          )
+          <EditActions
+            editing={editing}
+            saving={form.saving}
+            onEdit={form.edit}
+            onSave={() => void form.submit()}
+            onCancel={form.cancel}
+          />
         }
       >
         <div className="grid gap-4 sm:grid-cols-2">

@@ -6,7 +6,7 @@ import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
 import {
   Badge,
-  Button,
+  EditActions,
   LoadFailed,
   LoadingText,
   Panel,
@@ -70,18 +70,13 @@ export function PixelsTab() {
       <Panel
         title="Social Media Pixels"
         actions={
-          editing ? (
-            <>
-              <Button onClick={() => void form.submit()} disabled={form.saving}>
-                {form.saving ? "Opslaan..." : "Opslaan"}
-              </Button>
-              <Button variant="secondary" disabled={form.saving} onClick={form.cancel}>
-                Annuleren
-              </Button>
-            </>
-          ) : (
-            <Button onClick={form.edit}>Bewerken</Button>
-          )
+          <EditActions
+            editing={editing}
+            saving={form.saving}
+            onEdit={form.edit}
+            onSave={() => void form.submit()}
+            onCancel={form.cancel}
+          />
         }
       >
         <div className="grid gap-4 md:grid-cols-3">

@@ -14,7 +14,15 @@ import { THEME_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { applyTheme, themeToCssVariables } from "../../lib/theme";
 import { fetchTheme, updateTheme } from "../api";
-import { Button, LoadFailed, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
+import {
+  Button,
+  EditActions,
+  LoadFailed,
+  LoadingText,
+  Panel,
+  SettingsField,
+  TEXT_INPUT,
+} from "../../components/ui";
 import { contrastWarning } from "../lib/theme-contrast";
 import { useSettingsForm } from "../lib/use-settings-form";
 
@@ -117,24 +125,23 @@ export function ThemeSettingsTab() {
       <Panel
         title="Theme Instellingen"
         actions={
-          editing ? (
-            <>
-              <Button onClick={() => void form.submit()} disabled={busy}>
-                {form.saving ? "Opslaan..." : "Opslaan"}
-              </Button>
+          <EditActions
+            editing={editing}
+            saving={busy}
+            onEdit={form.edit}
+            onSave={() => void form.submit()}
+            onCancel={cancel}
+            between={
               <Button variant="secondary" onClick={preview} disabled={busy}>
                 Voorbeeld
               </Button>
-              <Button variant="secondary" onClick={cancel} disabled={busy}>
-                Annuleren
-              </Button>
+            }
+            after={
               <Button variant="danger" onClick={resetToDefaults} disabled={busy}>
                 Standaard herstellen
               </Button>
-            </>
-          ) : (
-            <Button onClick={form.edit}>Bewerken</Button>
-          )
+            }
+          />
         }
       >
         {resetting && (
