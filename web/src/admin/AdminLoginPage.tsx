@@ -2,10 +2,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { LOGIN_FAILED_MESSAGE, NEW_PASSWORD_MIN_LENGTH, type LoginResponse } from "@lease/contracts";
 import { useEffect, useState, type FormEvent } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { userErrorMessage } from "../api/client";
+import { ApiError, fieldErrors, userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
-import { ADMIN_KEYS, fetchMe, fieldErrors, login, loginWithCode, loginWithNewPassword } from "./api";
-import { Button, SettingsField, TEXT_INPUT } from "./components/ui";
+import { ADMIN_KEYS, fetchMe, login, loginWithCode, loginWithNewPassword } from "./api";
+import { Button, SettingsField, TEXT_INPUT } from "../components/ui";
 import { returnPath, sessionExpired } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";
@@ -45,7 +45,7 @@ export default function AdminLoginPage() {
   };
   const failed = (error: unknown) => {
     // An expired or used-up sign-in starts over at the password.
-    if (/^401: .*login_expired/.test(error instanceof Error ? error.message : "")) setStep(null);
+    if (error instanceof ApiError && error.status === 401 && error.code === "login_expired") setStep(null);
     notify({
       title: "Inloggen mislukt",
       description: userErrorMessage(error, LOGIN_FAILED_MESSAGE),
@@ -66,6 +66,15 @@ export default function AdminLoginPage() {
   };
 
   const pending = mutation.isPending;
+  // Until the session check answers, and when it finds one, the form stays away: a signed-in admin
+  // (back on this page, or opening it) goes on to the panel without seeing it.
+  if (me.isPending || signedIn) {
+    return (
+      <main className="flex min-h-screen items-center justify-center bg-gray-50" role="status">
+        <p className="text-lg text-gray-700">Laden...</p>
+      </main>
+    );
+  }
   if (step) {
     return (
       <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">

@@ -1,18 +1,10 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
-import { userErrorMessage } from "../api/client";
+import { fieldErrors, userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
-import {
-  ADMIN_KEYS,
-  fetchCompanySettings,
-  fetchEmail,
-  fieldErrors,
-  findLeaseRequest,
-  retryEmail,
-  sendEmail,
-} from "./api";
-import { Button, Panel, SettingsField, TEXT_INPUT } from "./components/ui";
+import { ADMIN_KEYS, fetchCompanySettings, fetchEmail, findLeaseRequest, retryEmail, sendEmail } from "./api";
+import { Button, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
 import { COMPOSE_CLOSE_DELAY_MS, validateCompose, type ComposeErrors } from "./lib/compose-form";
 import { companyDetailLines, composeTemplate, type ComposeDraft } from "./lib/compose-template";
 import {

@@ -15,7 +15,6 @@ import {
   Analytics,
   AdminCompanySettings,
   AdminSession,
-  ApiError,
   EmailMessage,
   EmailMessageList,
   EmailSettingsTestResponse,
@@ -40,7 +39,7 @@ import {
   type UpdateCompanySettingsBody,
 } from "@lease/contracts";
 import type { z } from "zod";
-import { apiExchange, apiRequest } from "../api/client";
+import { ApiError, apiErrorOf, apiExchange, apiRequest } from "../api/client";
 
 async function call<S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown) {
   return schema.parse(await apiRequest<unknown>(method, path, body)) as z.infer<S>;
@@ -128,7 +127,7 @@ export async function findLeaseRequest(id: string): Promise<LeaseRequest | null>
   try {
     return await call(LeaseRequest, "GET", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
   } catch (error) {
-    if (error instanceof Error && /^(404|400):/.test(error.message)) return null;
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
     throw error;
   }
 }
@@ -217,28 +216,6 @@ export const fetchActiveVisitors = () => call(ActiveVisitorList, "GET", "/api/ad
 export const fetchAnalytics = (from: string, to: string, filter: Record<string, string> = {}) =>
   call(Analytics, "GET", `/api/admin/analytics?${new URLSearchParams({ from, to, ...filter }).toString()}`);
 
-/** The per-field messages of a 400 validation_failed answer, keyed by field path. */
-export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof Error)) return {};
-  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-  if (!match) return {};
-  try {
-    const parsed = ApiError.safeParse(JSON.parse(match[1]!));
-    if (!parsed.success) return {};
-    const fields: Record<string, string> = {};
-    for (const field of parsed.data.fields ?? []) fields[field.path] ??= field.message;
-    return fields;
-  } catch {
-    return {};
-  }
-}
-
-/** The HTTP status of a failed call, when it was an HTTP failure. */
-export function errorStatus(error: unknown): number | undefined {
-  const match = error instanceof Error ? /^(\d{3}): /.exec(error.message) : null;
-  return match ? Number(match[1]) : undefined;
-}
-
 // People's data (AVG): the address goes in the body (POST), never in a URL.
 export const searchPersonalData = (email: string) =>
   call(PrivacySummary, "POST", "/api/admin/privacy/search", { email });
@@ -253,7 +230,7 @@ export async function downloadPersonalData(email: string): Promise<void> {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ email }),
   });
-  if (!response.ok) throw new Error(`${response.status}: ${await response.text().catch(() => "")}`);
+  if (!response.ok) throw await apiErrorOf(response);
   const name =
     /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ??
     "persoonsgegevens.json";

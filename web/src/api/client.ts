@@ -1,4 +1,64 @@
 // Same-origin JSON calls (SPEC §7) with the error convention of SPEC §8.
+// Types only from the contracts: the public bundle carries no zod.
+import type { ApiError as ApiErrorBody } from "@lease/contracts";
+
+/**
+ * A non-2xx answer. Its message is SPEC §8's "status: body text" (the status text when the body is
+ * empty); `body` is the contract's error body when the answer carried one, null otherwise.
+ */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody | null,
+    text: string,
+  ) {
+    super(`${status}: ${text}`);
+  }
+
+  /** The machine code of the contract's body (e.g. "login_expired"), when there is one. */
+  get code(): string | undefined {
+    return this.body?.code;
+  }
+
+  /** The first message per field of a validation_failed answer, keyed by the field's path. */
+  get fields(): Record<string, string> {
+    const fields: Record<string, string> = {};
+    for (const field of this.body?.fields ?? []) fields[field.path] ??= field.message;
+    return fields;
+  }
+}
+
+/** The contract's error body (libs/contracts ApiError), checked by hand so no zod is bundled. */
+export function isApiErrorBody(value: unknown): value is ApiErrorBody {
+  if (!value || typeof value !== "object") return false;
+  const body = value as Record<string, unknown>;
+  if (typeof body.code !== "string" || typeof body.message !== "string") return false;
+  if (body.fields === undefined) return true;
+  return (
+    Array.isArray(body.fields) &&
+    body.fields.every(
+      (field: unknown) =>
+        Boolean(field) &&
+        typeof (field as Record<string, unknown>).path === "string" &&
+        typeof (field as Record<string, unknown>).message === "string",
+    )
+  );
+}
+
+/** The ApiError for a failed response: its status, its body text and the contract body it holds. */
+export async function apiErrorOf(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => "");
+  let body: ApiErrorBody | null = null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isApiErrorBody(parsed)) body = parsed;
+  } catch {
+    // not JSON: no contract body
+  }
+  return new ApiError(response.status, body, text || response.statusText);
+}
 
 export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
   return (await apiExchange<T>(method, path, body)).data;
@@ -16,10 +76,7 @@ export async function apiExchange<T>(
     headers: { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!response.ok) {
-    const text = await response.text().catch(() => "");
-    throw new Error(`${response.status}: ${text || response.statusText}`);
-  }
+  if (!response.ok) throw await apiErrorOf(response);
   const text = await response.text();
   return { data: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }
@@ -30,21 +87,22 @@ export function queryUrl(queryKey: readonly unknown[]): string {
 }
 
 /**
- * What a person sees for a failed call: the server's ApiError message when the body carried one, the
- * error text for other HTTP failures, and the fallback when there is nothing useful (network errors).
+ * What a person sees for a failed call: the server's message when the body was the contract's error
+ * body, the "status: body" text for other HTTP failures, and the fallback when there is nothing
+ * useful (network errors, an empty message).
  */
 export function userErrorMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof Error)) return fallback;
-  const match = /^(\d{3}): ([\s\S]*)$/.exec(error.message);
-  if (!match) return fallback;
-  const bodyText = match[2]!.trim();
-  try {
-    const parsed: unknown = JSON.parse(bodyText);
-    if (parsed && typeof parsed === "object" && "message" in parsed && typeof parsed.message === "string") {
-      return parsed.message.trim() || fallback;
-    }
-  } catch {
-    // not JSON: fall through to the plain error message
-  }
+  if (!(error instanceof ApiError)) return fallback;
+  if (error.body) return error.body.message.trim() || fallback;
   return error.message.trim() || fallback;
+}
+
+/** The per-field messages of a failed call (400 validation_failed), keyed by field path; {} otherwise. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  return error instanceof ApiError ? error.fields : {};
+}
+
+/** The HTTP status of a failed call, when it was an HTTP failure. */
+export function errorStatus(error: unknown): number | undefined {
+  return error instanceof ApiError ? error.status : undefined;
 }

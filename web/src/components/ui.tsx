@@ -1,3 +1,4 @@
+// The building blocks of the public pages and, below them, of the admin panel: one set, one file.
 import { Suspense, type ComponentProps, type ReactNode } from "react";
 
 type ButtonVariant = "primary" | "accent" | "outline" | "light";
@@ -221,5 +222,217 @@ export function CardGrid({
         </Card>
       ))}
     </div>
+  );
+}
+
+// The admin panel: smaller buttons, panels, badges, counters and settings fields.
+
+export type BadgeTone = "red" | "yellow" | "green" | "blue" | "gray" | "plain";
+
+const TONES: Record<BadgeTone, string> = {
+  red: "bg-red-100 text-red-800 ring-red-200",
+  yellow: "bg-yellow-100 text-yellow-800 ring-yellow-200",
+  green: "bg-green-100 text-green-800 ring-green-200",
+  blue: "bg-blue-100 text-blue-800 ring-blue-200",
+  gray: "bg-gray-100 text-gray-700 ring-gray-200",
+  plain: "text-gray-700 ring-transparent",
+};
+
+export function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
+  return (
+    <span
+      data-testid="badge"
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ${TONES[tone]}`}
+    >
+      {children}
+    </span>
+  );
+}
+
+type AdminButtonVariant = "primary" | "secondary" | "danger" | "accent";
+
+const VARIANTS: Record<AdminButtonVariant, string> = {
+  primary: "bg-primary-strong text-white hover:bg-primary-hover-strong",
+  accent: "bg-accent-strong text-white hover:brightness-95",
+  secondary: "border border-gray-300 bg-white text-gray-800 hover:bg-gray-50",
+  danger: "bg-red-600 text-white hover:bg-red-700",
+};
+
+export function adminButtonClass(variant: AdminButtonVariant = "primary", extra = ""): string {
+  return `inline-flex items-center justify-center gap-2 rounded-button px-4 py-2 text-sm font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-50 ${VARIANTS[variant]} ${extra}`.trim();
+}
+
+export function Button({
+  variant = "primary",
+  className = "",
+  type = "button",
+  ...rest
+}: ComponentProps<"button"> & { variant?: AdminButtonVariant }) {
+  return <button type={type} className={adminButtonClass(variant, className)} {...rest} />;
+}
+
+export function Panel({
+  title,
+  actions,
+  children,
+  className = "",
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <section className={`rounded-card border border-gray-200 bg-white p-4 shadow-sm sm:p-6 ${className}`}>
+      {(title || actions) && (
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          {title && <h2 className="text-lg font-semibold text-gray-900">{title}</h2>}
+          {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+        </div>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function Counter({
+  label,
+  value,
+  tone = "text-gray-900",
+}: {
+  label: string;
+  value: ReactNode;
+  tone?: string;
+}) {
+  return (
+    <div
+      className="rounded-card border border-gray-200 bg-white p-4 shadow-sm"
+      data-testid={`counter-${label}`}
+    >
+      <p className="text-sm font-medium text-gray-600">{label}</p>
+      <p className={`mt-1 text-2xl font-bold ${tone}`} data-testid="counter-value">
+        {value}
+      </p>
+    </div>
+  );
+}
+
+export const TEXT_INPUT =
+  "mt-1 block w-full rounded-button border border-gray-300 bg-white px-3 py-2 text-gray-900 read-only:bg-gray-50 disabled:bg-gray-100 focus:border-primary";
+
+/** A labelled settings field with its server message underneath. */
+export function SettingsField({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="text-sm font-semibold text-gray-800">
+        {label}
+      </label>
+      {children}
+      {hint && (
+        <div id={`${id}-hint`} className="mt-1 text-xs text-gray-600">
+          {hint}
+        </div>
+      )}
+      {error && (
+        <p id={`${id}-fout`} className="mt-1 text-sm font-medium text-red-700" data-testid="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function LoadingText({ children = "Laden..." }: { children?: ReactNode }) {
+  return (
+    <p className="py-8 text-center text-gray-600" role="status">
+      {children}
+    </p>
+  );
+}
+
+/** A tab whose data could not be loaded: what failed, and a button that loads it again. */
+export function LoadFailed({
+  title,
+  message,
+  retrying,
+  onRetry,
+}: {
+  title: string;
+  message: string;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  return (
+    <Panel title={title}>
+      <p className="text-red-700" role="alert" data-testid="load-failed">
+        {message}
+      </p>
+      <Button className="mt-4" variant="secondary" onClick={onRetry} disabled={retrying}>
+        {retrying ? "Laden..." : "Opnieuw proberen"}
+      </Button>
+    </Panel>
+  );
+}
+
+/** A refresh that failed while older rows are still shown: says so above them until one succeeds. */
+export function RefreshFailed({ message, what }: { message: string; what: string }) {
+  return (
+    <div
+      role="alert"
+      data-testid="refresh-failed"
+      className="mb-4 rounded-card border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+    >
+      <p className="font-semibold">Vernieuwen mislukt</p>
+      <p className="mt-1">{message}</p>
+      <p className="mt-1">De getoonde {what} zijn van de vorige keer laden en mogelijk niet actueel.</p>
+    </div>
+  );
+}
+
+/**
+ * A settings panel's buttons: "Bewerken", or while editing "Opslaan" and "Annuleren" (with the
+ * tab's own buttons `between` and `after` them), all held while a save is under way.
+ */
+export function EditActions({
+  editing,
+  saving,
+  onEdit,
+  onSave,
+  onCancel,
+  between,
+  after,
+}: {
+  editing: boolean;
+  saving: boolean;
+  onEdit: () => void;
+  onSave: () => void;
+  onCancel: () => void;
+  between?: ReactNode;
+  after?: ReactNode;
+}) {
+  if (!editing) return <Button onClick={onEdit}>Bewerken</Button>;
+  return (
+    <>
+      <Button onClick={onSave} disabled={saving}>
+        {saving ? "Opslaan..." : "Opslaan"}
+      </Button>
+      {between}
+      <Button variant="secondary" disabled={saving} onClick={onCancel}>
+        Annuleren
+      </Button>
+      {after}
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import type { ContactBody, CreateLeaseRequestInput } from "@lease/contracts";
+import { fieldErrors } from "../api/client";
 import {
   CAR_URL_MESSAGE,
   EMAIL_MESSAGE,
@@ -17,6 +18,20 @@ export type FieldErrors<K extends string> = Partial<Record<K, string>>;
  * After a refused submit, puts the cursor in the first field (in the form's order, `ids`) that has
  * an error, so keyboard and screen-reader users land on what needs fixing.
  */
+/**
+ * The server's messages (a 400 validation_failed answer) for the form's own fields, by the field
+ * ids' keys; fields the form does not show are left to the notice.
+ */
+export function serverFieldErrors<K extends string>(
+  error: unknown,
+  ids: Partial<Record<K, string>>,
+): FieldErrors<K> {
+  const fields = fieldErrors(error);
+  const known: FieldErrors<K> = {};
+  for (const key of Object.keys(ids) as K[]) if (fields[key]) known[key] = fields[key];
+  return known;
+}
+
 export function focusFirstError<K extends string>(
   errors: FieldErrors<K>,
   ids: Partial<Record<K, string>>,
@@ -83,7 +98,9 @@ export function isPhoneNumber(value: string): boolean {
   return value.length >= 10 && value.length <= 32 && /^[0-9 +()-]+$/.test(value);
 }
 
-export type LeaseRequestField = "carUrl" | "contactNumber" | "email";
+/** The fields that can carry a message: the client checks the first three, the server all of them. */
+export type LeaseRequestField =
+  "carUrl" | "contactNumber" | "email" | "companyName" | "leaseTerm" | "message";
 
 export interface LeaseRequestCheck {
   /** "Vul alle verplichte velden in" when a required field is empty. */

@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchAnalytics } from "../api";
-import { Button, LoadingText, Panel } from "../components/ui";
+import { Button, LoadingText, Panel } from "../../components/ui";
 import { pageLabel } from "../lib/live";
 import {
   PERIOD_PRESETS,

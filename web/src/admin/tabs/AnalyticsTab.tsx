@@ -1,4 +1,4 @@
-import { Badge, Counter, LoadingText, Panel } from "../components/ui";
+import { Badge, Counter, LoadingText, Panel } from "../../components/ui";
 import { ActiveVisitorsTable } from "./ActiveVisitorsTable";
 import { useLiveVisitors } from "./useLiveVisitors";
 import { AnalyticsPeriod } from "./AnalyticsPeriod";

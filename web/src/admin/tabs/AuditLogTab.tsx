@@ -8,7 +8,7 @@ import {
 } from "@lease/contracts";
 import { useState } from "react";
 import { ADMIN_KEYS, fetchAuditLog } from "../api";
-import { Button, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
+import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 const PAGE = 50;

@@ -4,7 +4,7 @@ import type {
   AnalyticsCampaignRow,
   AnalyticsFilter,
 } from "@lease/contracts";
-import { Button, Panel } from "../components/ui";
+import { Button, Panel } from "../../components/ui";
 import { pageLabel } from "../lib/live";
 
 const number = new Intl.NumberFormat("nl-NL");

@@ -1,10 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
-import { ADMIN_KEYS, fetchCompanySettings, fieldErrors, updateCompanySettings } from "../api";
-import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
+import { EditActions, LoadFailed, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import { senderCompanyName } from "../lib/compose-template";
 import {
   COMPANY_FIELDS,
@@ -12,55 +11,40 @@ import {
   companyUpdateBody,
   validateCompany,
   type CompanyDraft,
-  type CompanyFieldKey,
 } from "../lib/company-form";
+import { useSettingsForm } from "../lib/use-settings-form";
 
 export function CompanySettingsTab() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
-  const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState<CompanyDraft>(() => companyDraft(undefined));
-  const [errors, setErrors] = useState<Partial<Record<CompanyFieldKey, string>>>({});
-
-  const save = useMutation({
-    mutationFn: (body: CompanyDraft) => updateCompanySettings(companyUpdateBody(body)),
-    onSuccess: (stored) => {
+  const form = useSettingsForm({
+    stored: companyDraft(settings.data),
+    validate: validateCompany,
+    save: (values: CompanyDraft) => updateCompanySettings(companyUpdateBody(values)),
+    onSaved: (stored) => {
       queryClient.setQueryData(ADMIN_KEYS.companySettings, stored);
       void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
-      setEditing(false);
-      setErrors({});
       notify({
         title: "Instellingen Opgeslagen",
         description: "Bedrijfsgegevens zijn succesvol bijgewerkt.",
-      });
-    },
-    onError: (error) => {
-      setErrors(fieldErrors(error));
-      notify({
-        title: "Fout bij Opslaan",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
-        variant: "destructive",
       });
     },
   });
 
   if (settings.isPending) return <LoadingText />;
   if (settings.isError) {
-    return <Panel>{userErrorMessage(settings.error, "Kon de bedrijfsgegevens niet laden")}</Panel>;
+    return (
+      <LoadFailed
+        title="Bedrijfsgegevens"
+        message={userErrorMessage(settings.error, "Kon de bedrijfsgegevens niet laden")}
+        retrying={settings.isFetching}
+        onRetry={() => void settings.refetch()}
+      />
+    );
   }
 
-  const shown = editing ? draft : companyDraft(settings.data);
-  const startEditing = () => {
-    setDraft(companyDraft(settings.data));
-    setErrors({});
-    setEditing(true);
-  };
-  const submit = () => {
-    const clientErrors = validateCompany(draft);
-    setErrors(clientErrors);
-    if (Object.keys(clientErrors).length === 0) save.mutate(draft);
-  };
+  const { values: shown, editing, errors } = form;
 
   return (
     <div className="grid gap-6 lg:grid-cols-3">
@@ -68,25 +52,13 @@ export function CompanySettingsTab() {
         className="lg:col-span-2"
         title="Bedrijfsgegevens"
         actions={
-          editing ? (
-            <>
-              <Button onClick={submit} disabled={save.isPending}>
-                {save.isPending ? "Opslaan..." : "Opslaan"}
-              </Button>
-              <Button
-                variant="secondary"
-                disabled={save.isPending}
-                onClick={() => {
-                  setEditing(false);
-                  setErrors({});
-                }}
-              >
-                Annuleren
-              </Button>
-            </>
-          ) : (
-            <Button onClick={startEditing}>Bewerken</Button>
-          )
+          <EditActions
+            editing={editing}
+            saving={form.saving}
+            onEdit={form.edit}
+            onSave={() => void form.submit()}
+            onCancel={form.cancel}
+          />
         }
       >
         <div className="grid gap-4 sm:grid-cols-2">
@@ -101,7 +73,7 @@ export function CompanySettingsTab() {
                     readOnly={!editing}
                     value={shown[key]}
                     aria-invalid={Boolean(errors[key])}
-                    onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+                    onChange={(event) => form.set(key, event.target.value)}
                   />
                 ) : (
                   <input
@@ -110,7 +82,7 @@ export function CompanySettingsTab() {
                     readOnly={!editing}
                     value={shown[key]}
                     aria-invalid={Boolean(errors[key])}
-                    onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+                    onChange={(event) => form.set(key, event.target.value)}
                   />
                 )}
               </SettingsField>

@@ -1,17 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { userErrorMessage } from "../../api/client";
+import { errorStatus, userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
+import { ADMIN_KEYS, fetchCompanySettings, sendTestEmail, updateCompanySettings } from "../api";
 import {
-  ADMIN_KEYS,
-  errorStatus,
-  fetchCompanySettings,
-  fieldErrors,
-  sendTestEmail,
-  updateCompanySettings,
-} from "../api";
-import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+  Badge,
+  Button,
+  LoadFailed,
+  LoadingText,
+  Panel,
+  SettingsField,
+  TEXT_INPUT,
+} from "../../components/ui";
 import {
   EMAIL_STATUS_TEXT,
   FORMAT_INVALID,
@@ -26,6 +27,7 @@ import {
   type EmailSettingsDraft,
 } from "../lib/email-settings";
 import { formatAmsterdamTime } from "../lib/format";
+import { useSettingsForm } from "../lib/use-settings-form";
 
 const STATUS_TONE = {
   configured: "green",
@@ -39,9 +41,22 @@ export function EmailSettingsTab() {
   const { notify } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
   const stored = draftFromSettings(settings.data);
-  const [draft, setDraft] = useState<EmailSettingsDraft | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const current = draft ?? stored;
+  // Always editable: the stored values until the admin types; Herstel puts them back.
+  const form = useSettingsForm({
+    stored,
+    save: (values: EmailSettingsDraft) => updateCompanySettings(changedEmailFields(stored, values)),
+    onSaved: (saved) => {
+      queryClient.setQueryData(ADMIN_KEYS.companySettings, saved);
+      void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
+      notify({
+        title: "Opgeslagen",
+        description: `E-mail instellingen bijgewerkt op ${formatAmsterdamTime(saved.updatedAt ?? new Date())}`,
+      });
+    },
+    onFailed: () =>
+      notify({ title: "Fout", description: "Kon e-mail instellingen niet opslaan", variant: "destructive" }),
+  });
+  const { values: current, errors } = form;
   const unsaved = hasUnsavedChanges(stored, current);
 
   useEffect(() => {
@@ -49,26 +64,6 @@ export function EmailSettingsTab() {
       notify({ title: "Fout", description: "Kon e-mail instellingen niet laden", variant: "destructive" });
   }, [settings.isError, notify]);
 
-  const saveChanges = async (): Promise<boolean> => {
-    try {
-      const saved = await updateCompanySettings(changedEmailFields(stored, current));
-      queryClient.setQueryData(ADMIN_KEYS.companySettings, saved);
-      void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
-      setDraft(null);
-      setErrors({});
-      notify({
-        title: "Opgeslagen",
-        description: `E-mail instellingen bijgewerkt op ${formatAmsterdamTime(saved.updatedAt ?? new Date())}`,
-      });
-      return true;
-    } catch (error) {
-      setErrors(fieldErrors(error));
-      notify({ title: "Fout", description: "Kon e-mail instellingen niet opslaan", variant: "destructive" });
-      return false;
-    }
-  };
-
-  const save = useMutation({ mutationFn: saveChanges });
   // The notification switch is saved at once, apart from the key and sender above. The value clicked
   // shows at once (state set in the click itself, so React never puts the old one back while the
   // mutation is still starting), until the answer is in the cache; a failure shows the stored one.
@@ -88,7 +83,7 @@ export function EmailSettingsTab() {
   const test = useMutation({
     mutationFn: async () => {
       // The test uses the stored settings, so unsaved changes are saved first.
-      if (unsaved && !(await saveChanges())) return;
+      if (unsaved && !(await form.submit())) return;
       try {
         // Answers once SendGrid accepted the e-mail (or refused it, or stayed silent for 8 s).
         const sent = await sendTestEmail();
@@ -104,10 +99,18 @@ export function EmailSettingsTab() {
   });
 
   if (settings.isPending) return <LoadingText />;
-  if (settings.isError) return <Panel>Kon e-mail instellingen niet laden</Panel>;
+  if (settings.isError)
+    return (
+      <LoadFailed
+        title="E-mail Instellingen"
+        message="Kon e-mail instellingen niet laden"
+        retrying={settings.isFetching}
+        onRetry={() => void settings.refetch()}
+      />
+    );
 
   const status = emailSettingsStatus(current);
-  const busy = save.isPending || test.isPending;
+  const busy = form.saving || test.isPending;
   const startTest = () => {
     if (!canSendTest(current)) {
       notify({
@@ -125,17 +128,10 @@ export function EmailSettingsTab() {
       title="E-mail Instellingen"
       actions={
         <>
-          <Button onClick={() => save.mutate()} disabled={!unsaved || busy}>
-            {save.isPending ? "Opslaan..." : "Opslaan"}
+          <Button onClick={() => void form.submit()} disabled={!unsaved || busy}>
+            {form.saving ? "Opslaan..." : "Opslaan"}
           </Button>
-          <Button
-            variant="secondary"
-            disabled={!unsaved || busy}
-            onClick={() => {
-              setDraft(null);
-              setErrors({});
-            }}
-          >
+          <Button variant="secondary" disabled={!unsaved || busy} onClick={form.cancel}>
             Herstel
           </Button>
           {/* Looks disabled until both fields are set, but still explains what is missing when clicked. */}
@@ -176,7 +172,7 @@ export function EmailSettingsTab() {
             spellCheck={false}
             placeholder="SG.xxxxxxxx"
             value={current.sendgridApiKey}
-            onChange={(event) => setDraft({ ...current, sendgridApiKey: event.target.value })}
+            onChange={(event) => form.set("sendgridApiKey", event.target.value)}
           />
         </SettingsField>
         <SettingsField
@@ -198,7 +194,7 @@ export function EmailSettingsTab() {
             autoComplete="off"
             placeholder="info@uwbedrijf.nl"
             value={current.fromEmailAddress}
-            onChange={(event) => setDraft({ ...current, fromEmailAddress: event.target.value })}
+            onChange={(event) => form.set("fromEmailAddress", event.target.value)}
           />
         </SettingsField>
       </div>

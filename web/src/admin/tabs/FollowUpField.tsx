@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { LeaseRequest } from "@lease/contracts";
 import { useState } from "react";
-import { userErrorMessage } from "../../api/client";
+import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
-import { ADMIN_KEYS, fieldErrors, setFollowUp } from "../api";
-import { Badge, Button, TEXT_INPUT } from "../components/ui";
+import { ADMIN_KEYS, setFollowUp } from "../api";
+import { Badge, Button, TEXT_INPUT } from "../../components/ui";
 import { amsterdamToday, followUpBadge, formatDay } from "../lib/follow-up";
 
 /** "Opvolgen op": the day staff mean to follow this request up (set, change, clear). */

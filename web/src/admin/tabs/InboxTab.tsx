@@ -5,7 +5,7 @@ import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, deleteEmail, fetchEmails, markEmailRead, retryEmail } from "../api";
-import { Badge, Button, LoadingText, Panel } from "../components/ui";
+import { Badge, Button, LoadingText, Panel, RefreshFailed } from "../../components/ui";
 import { formatAmsterdamDateTime, previewText } from "../lib/format";
 import { deliveryBadge, emailTime, emailTypeLabel, unreadCount } from "../lib/inbox";
 import { useMailOutcomes } from "../lib/use-admin-socket";
@@ -114,6 +114,9 @@ export function InboxTab() {
             </Button>
           ))}
         </div>
+        {emails.isError && emails.data && (
+          <RefreshFailed message={userErrorMessage(emails.error, "Kon de inbox niet laden")} what="e-mails" />
+        )}
         {emails.isPending ? (
           <LoadingText />
         ) : emails.isError && !emails.data ? (

@@ -7,7 +7,7 @@ import {
   type LeaseRequest,
 } from "@lease/contracts";
 import { useState } from "react";
-import { userErrorMessage } from "../../api/client";
+import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
   ADMIN_KEYS,
@@ -16,10 +16,9 @@ import {
   fetchLeadEmails,
   fetchLeadHistory,
   fetchMe,
-  fieldErrors,
   updateLeadNote,
 } from "../api";
-import { Badge, Button, LoadingText, TEXT_INPUT } from "../components/ui";
+import { Badge, Button, LoadingText, TEXT_INPUT } from "../../components/ui";
 import { DELIVERY_LABELS, deliveryOf } from "../lib/delivery";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { LEAD_EMAILS } from "../lib/use-lead-alerts";

@@ -1,6 +1,6 @@
 import { isSafeHttpUrl, type LeaseRequest, type LeaseStatus } from "@lease/contracts";
 import type { ReactNode } from "react";
-import { adminButtonClass, Badge, Button, Panel } from "../components/ui";
+import { adminButtonClass, Badge, Button, Panel } from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-status";
 import { LeadAttribution } from "./LeadAttribution";

@@ -19,7 +19,16 @@ import {
   updateLeaseStatus,
   type LeaseRequestFilter,
 } from "../api";
-import { adminButtonClass, Badge, Button, Counter, LoadingText, Panel, TEXT_INPUT } from "../components/ui";
+import {
+  adminButtonClass,
+  Badge,
+  Button,
+  Counter,
+  LoadingText,
+  Panel,
+  RefreshFailed,
+  TEXT_INPUT,
+} from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { amsterdamToday, followUpBadge } from "../lib/follow-up";
 import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";
@@ -254,6 +263,12 @@ export function LeaseRequestsTab() {
               Vandaag opvolgen{counts ? ` (${counts.followUpDue})` : ""}
             </Button>
           </form>
+          {list.isError && data && (
+            <RefreshFailed
+              message={userErrorMessage(list.error, "Kon de aanvragen niet laden")}
+              what="aanvragen"
+            />
+          )}
           {list.isPending ? (
             <LoadingText />
           ) : list.isError && !data ? (

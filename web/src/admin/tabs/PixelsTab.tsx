@@ -1,11 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AdminCompanySettings } from "@lease/contracts";
-import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
-import { ADMIN_KEYS, fetchCompanySettings, fieldErrors, updateCompanySettings } from "../api";
-import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
+import {
+  Badge,
+  EditActions,
+  LoadFailed,
+  LoadingText,
+  Panel,
+  SettingsField,
+  TEXT_INPUT,
+} from "../../components/ui";
+import { useSettingsForm } from "../lib/use-settings-form";
 
 const PIXELS = [
   { key: "facebookPixelId", name: "Facebook/Meta", placeholder: "123456789012345" },
@@ -30,63 +38,45 @@ export function PixelsTab() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
-  const [draft, setDraft] = useState<PixelDraft | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-
-  const save = useMutation({
-    mutationFn: (values: PixelDraft) =>
+  const form = useSettingsForm({
+    stored: pixelDraft(settings.data),
+    save: (values: PixelDraft) =>
       updateCompanySettings({
         facebookPixelId: values.facebookPixelId.trim(),
         snapchatPixelId: values.snapchatPixelId.trim(),
         tiktokPixelId: values.tiktokPixelId.trim(),
       }),
-    onSuccess: (stored) => {
+    onSaved: (stored) => {
       queryClient.setQueryData(ADMIN_KEYS.companySettings, stored);
       void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
-      setDraft(null);
-      setErrors({});
       notify({ title: "Pixels Opgeslagen", description: "De social media pixels zijn bijgewerkt." });
-    },
-    onError: (error) => {
-      setErrors(fieldErrors(error));
-      notify({
-        title: "Fout bij Opslaan",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
-        variant: "destructive",
-      });
     },
   });
 
   if (settings.isPending) return <LoadingText />;
   if (settings.isError)
-    return <Panel>{userErrorMessage(settings.error, "Kon de pixel instellingen niet laden")}</Panel>;
+    return (
+      <LoadFailed
+        title="Social Media Pixels"
+        message={userErrorMessage(settings.error, "Kon de pixel instellingen niet laden")}
+        retrying={settings.isFetching}
+        onRetry={() => void settings.refetch()}
+      />
+    );
 
-  const editing = draft !== null;
-  const shown = draft ?? pixelDraft(settings.data);
+  const { values: shown, editing, errors } = form;
   return (
     <div className="space-y-6">
       <Panel
         title="Social Media Pixels"
         actions={
-          editing ? (
-            <>
-              <Button onClick={() => save.mutate(draft)} disabled={save.isPending}>
-                {save.isPending ? "Opslaan..." : "Opslaan"}
-              </Button>
-              <Button
-                variant="secondary"
-                disabled={save.isPending}
-                onClick={() => {
-                  setDraft(null);
-                  setErrors({});
-                }}
-              >
-                Annuleren
-              </Button>
-            </>
-          ) : (
-            <Button onClick={() => setDraft(pixelDraft(settings.data))}>Bewerken</Button>
-          )
+          <EditActions
+            editing={editing}
+            saving={form.saving}
+            onEdit={form.edit}
+            onSave={() => void form.submit()}
+            onCancel={form.cancel}
+          />
         }
       >
         <div className="grid gap-4 md:grid-cols-3">
@@ -110,7 +100,7 @@ export function PixelsTab() {
                   placeholder={pixel.placeholder}
                   value={shown[pixel.key]}
                   aria-invalid={Boolean(errors[pixel.key])}
-                  onChange={(event) => setDraft({ ...shown, [pixel.key]: event.target.value })}
+                  onChange={(event) => form.set(pixel.key, event.target.value)}
                 />
               </SettingsField>
             </div>

@@ -9,7 +9,7 @@ import {
 import { useState, type FormEvent } from "react";
 import { userErrorMessage } from "../../api/client";
 import { downloadPersonalData, erasePersonalData, searchPersonalData } from "../api";
-import { Button, Panel, TEXT_INPUT } from "../components/ui";
+import { Button, Panel, TEXT_INPUT } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 type Result = { tone: "ok" | "error"; text: string };

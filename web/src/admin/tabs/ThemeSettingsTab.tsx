@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   BUTTON_RADIUS_OPTIONS,
   CARD_RADIUS_OPTIONS,
@@ -13,9 +13,18 @@ import { userErrorMessage } from "../../api/client";
 import { THEME_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { applyTheme, themeToCssVariables } from "../../lib/theme";
-import { fetchTheme, fieldErrors, updateTheme } from "../api";
-import { Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { fetchTheme, updateTheme } from "../api";
+import {
+  Button,
+  EditActions,
+  LoadFailed,
+  LoadingText,
+  Panel,
+  SettingsField,
+  TEXT_INPUT,
+} from "../../components/ui";
 import { contrastWarning } from "../lib/theme-contrast";
+import { useSettingsForm } from "../lib/use-settings-form";
 
 const COLOR_FIELDS: { key: keyof ThemeValues; label: string }[] = [
   { key: "primaryColor", label: "Primaire kleur" },
@@ -46,12 +55,26 @@ export function ThemeSettingsTab() {
   // Shares the public theme cache, so saving here re-themes the whole site at once.
   const theme = useQuery({ queryKey: THEME_SETTINGS_KEY, queryFn: fetchTheme, staleTime: 0 });
   const stored = themeValues(theme.data);
-  const [editing, setEditing] = useState(false);
   const [previewing, setPreviewing] = useState(false);
   // "Standaard herstellen" fills in the defaults; Save stores them, Cancel keeps the stored theme.
   const [resetting, setResetting] = useState(false);
-  const [draft, setDraft] = useState<ThemeValues>(stored);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useSettingsForm({
+    stored,
+    save: updateTheme,
+    onSaved: (saved) => {
+      queryClient.setQueryData(THEME_SETTINGS_KEY, saved);
+      void queryClient.invalidateQueries({ queryKey: THEME_SETTINGS_KEY });
+      applyTheme(saved);
+      setPreviewing(false);
+      setResetting(false);
+      notify({
+        title: "Theme Opgeslagen",
+        description: THEME_FIELDS.every((key) => saved[key] === THEME_DEFAULTS[key])
+          ? "Het standaard theme is hersteld."
+          : "Het theme is toegepast op de website.",
+      });
+    },
+  });
 
   // Leaving the tab while previewing puts the stored theme back.
   const storedRef = useRef(stored);
@@ -60,78 +83,36 @@ export function ThemeSettingsTab() {
   });
   useEffect(() => () => applyTheme(storedRef.current), []);
 
-  const afterStore = (saved: ThemeSettings, title: string, description?: string) => {
-    queryClient.setQueryData(THEME_SETTINGS_KEY, saved);
-    void queryClient.invalidateQueries({ queryKey: THEME_SETTINGS_KEY });
-    applyTheme(saved);
-    setDraft(themeValues(saved));
-    setEditing(false);
-    setPreviewing(false);
-    setResetting(false);
-    setErrors({});
-    notify({ title, description });
-  };
-  const onError = (error: unknown) => {
-    setErrors(fieldErrors(error));
-    notify({
-      title: "Fout bij Opslaan",
-      description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
-      variant: "destructive",
-    });
-  };
-  const save = useMutation({
-    mutationFn: updateTheme,
-    onSuccess: (saved) =>
-      afterStore(
-        saved,
-        "Theme Opgeslagen",
-        THEME_FIELDS.every((key) => saved[key] === THEME_DEFAULTS[key])
-          ? "Het standaard theme is hersteld."
-          : "Het theme is toegepast op de website.",
-      ),
-    onError,
-  });
-
   if (theme.isPending) return <LoadingText />;
   // Without the stored theme the editor would show (and a save would store) the defaults.
   if (!theme.data) {
     return (
-      <Panel title="Theme Instellingen">
-        <p className="text-red-700" role="alert">
-          {userErrorMessage(theme.error, "Kon het theme niet laden")}
-        </p>
-        <Button
-          className="mt-4"
-          variant="secondary"
-          onClick={() => void theme.refetch()}
-          disabled={theme.isFetching}
-        >
-          {theme.isFetching ? "Laden..." : "Opnieuw proberen"}
-        </Button>
-      </Panel>
+      <LoadFailed
+        title="Theme Instellingen"
+        message={userErrorMessage(theme.error, "Kon het theme niet laden")}
+        retrying={theme.isFetching}
+        onRetry={() => void theme.refetch()}
+      />
     );
   }
 
-  const shown = editing ? draft : stored;
-  const set = (key: keyof ThemeValues, value: string) =>
-    setDraft((current) => ({ ...current, [key]: value }));
-  const busy = save.isPending;
+  const { values: shown, editing, errors } = form;
+  const set = (key: keyof ThemeValues, value: string) => form.set(key, value);
+  const busy = form.saving;
   const cancel = () => {
     applyTheme(stored);
-    setDraft(stored);
-    setEditing(false);
+    form.cancel();
     setPreviewing(false);
     setResetting(false);
-    setErrors({});
   };
   const resetToDefaults = () => {
     if (!window.confirm(RESET_QUESTION)) return;
-    setDraft({ ...THEME_DEFAULTS });
+    form.change({ ...THEME_DEFAULTS });
     setResetting(true);
     if (previewing) applyTheme(THEME_DEFAULTS);
   };
   const preview = () => {
-    applyTheme(draft);
+    applyTheme(shown);
     setPreviewing(true);
     notify({
       title: "Theme Toegepast",
@@ -144,31 +125,23 @@ export function ThemeSettingsTab() {
       <Panel
         title="Theme Instellingen"
         actions={
-          editing ? (
-            <>
-              <Button onClick={() => save.mutate(draft)} disabled={busy}>
-                {save.isPending ? "Opslaan..." : "Opslaan"}
-              </Button>
+          <EditActions
+            editing={editing}
+            saving={busy}
+            onEdit={form.edit}
+            onSave={() => void form.submit()}
+            onCancel={cancel}
+            between={
               <Button variant="secondary" onClick={preview} disabled={busy}>
                 Voorbeeld
               </Button>
-              <Button variant="secondary" onClick={cancel} disabled={busy}>
-                Annuleren
-              </Button>
+            }
+            after={
               <Button variant="danger" onClick={resetToDefaults} disabled={busy}>
                 Standaard herstellen
               </Button>
-            </>
-          ) : (
-            <Button
-              onClick={() => {
-                setDraft(stored);
-                setEditing(true);
-              }}
-            >
-              Bewerken
-            </Button>
-          )
+            }
+          />
         }
       >
         {resetting && (
@@ -197,13 +170,7 @@ export function ThemeSettingsTab() {
                 key={preset.name}
                 type="button"
                 disabled={!editing}
-                onClick={() =>
-                  setDraft((current) => ({
-                    ...current,
-                    primaryColor: preset.primary,
-                    accentColor: preset.accent,
-                  }))
-                }
+                onClick={() => form.change({ primaryColor: preset.primary, accentColor: preset.accent })}
                 className={`rounded-card border p-3 text-left text-sm disabled:cursor-default ${
                   active ? "border-gray-900 ring-2 ring-gray-900/20" : "border-gray-200"
                 }`}

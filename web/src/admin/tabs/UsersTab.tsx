@@ -7,7 +7,7 @@ import {
   type TotpSetup,
 } from "@lease/contracts";
 import { useState, type FormEvent } from "react";
-import { userErrorMessage } from "../../api/client";
+import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
   ADMIN_KEYS,
@@ -18,12 +18,11 @@ import {
   fetchAccount,
   fetchMe,
   fetchUsers,
-  fieldErrors,
   removeUser,
   setUserDisabled,
   startTotpSetup,
 } from "../api";
-import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import { QrCode } from "../components/QrCode";
 import { formatAmsterdamDateTime } from "../lib/format";
 

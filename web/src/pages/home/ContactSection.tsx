@@ -12,6 +12,7 @@ import {
   EMPTY_CONTACT,
   checkContact,
   focusFirstError,
+  serverFieldErrors,
   type ContactValues,
   type FieldErrors,
 } from "../../lib/forms";
@@ -106,8 +107,16 @@ function ContactForm() {
   const [sending, setSending] = useState(false);
   const hydrated = useHydrated();
   useEarlyInput(FIELD_IDS, (early) => setValues((current) => ({ ...current, ...early })));
-  const set = (field: keyof ContactValues) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  // A field that is being corrected loses its message (as in the quote form).
+  const set = (field: keyof ContactValues) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => {
+      if (!(field in current)) return current;
+      const { [field as keyof typeof current]: _, ...rest } = current;
+      return rest;
+    });
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -124,6 +133,12 @@ function ContactForm() {
         description: "Bedankt voor uw bericht. Wij reageren op werkdagen binnen 4 uur.",
       });
     } catch (error) {
+      // A field the server refused (e.g. a message over 5000 characters) is marked at the field too.
+      const refused = serverFieldErrors(error, FIELD_IDS);
+      if (Object.keys(refused).length > 0) {
+        setErrors(refused);
+        focusFirstError(refused, FIELD_IDS);
+      }
       notify({
         title: "Fout bij Versturen",
         description: userErrorMessage(error, LEASE_REQUEST_FAILED_FALLBACK),

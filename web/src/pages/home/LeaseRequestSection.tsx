@@ -11,6 +11,7 @@ import {
   EMPTY_LEASE_REQUEST,
   checkLeaseRequest,
   focusFirstError,
+  serverFieldErrors,
   withUrlScheme,
   type FieldErrors,
   type LeaseRequestField,
@@ -102,6 +103,12 @@ export function LeaseRequestSection() {
       });
     } catch (error) {
       setPhase("editing");
+      // A field the server refused (e.g. a message over 5000 characters) is marked at the field too.
+      const refused = serverFieldErrors(error, FIELD_IDS);
+      if (Object.keys(refused).length > 0) {
+        setErrors(refused);
+        focusFirstError(refused, FIELD_IDS);
+      }
       notify({
         title: "Fout bij Versturen",
         description: userErrorMessage(error, LEASE_REQUEST_FAILED_FALLBACK),
@@ -195,7 +202,7 @@ export function LeaseRequestSection() {
                   />
                 )}
               </Field>
-              <Field id="aanvraag-bedrijf" label="Bedrijfsnaam (optioneel)">
+              <Field id="aanvraag-bedrijf" label="Bedrijfsnaam (optioneel)" error={errors.companyName}>
                 {(props) => (
                   <input
                     {...props}
@@ -206,7 +213,7 @@ export function LeaseRequestSection() {
                   />
                 )}
               </Field>
-              <Field id="aanvraag-looptijd" label="Gewenste looptijd (optioneel)">
+              <Field id="aanvraag-looptijd" label="Gewenste looptijd (optioneel)" error={errors.leaseTerm}>
                 {(props) => (
                   <select {...props} value={values.leaseTerm} onChange={set("leaseTerm")}>
                     <option value="">Kies een looptijd</option>
@@ -219,7 +226,7 @@ export function LeaseRequestSection() {
                 )}
               </Field>
             </div>
-            <Field id="aanvraag-bericht" label="Bericht (optioneel)">
+            <Field id="aanvraag-bericht" label="Bericht (optioneel)" error={errors.message}>
               {(props) => (
                 <textarea
                   {...props}
