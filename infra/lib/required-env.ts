@@ -39,7 +39,7 @@ const DESIGNED: Record<ServiceName, string[]> = {
   ],
   leads: ["LEAD_RATE_LIMIT", "LEAD_RATE_WINDOW_SECONDS"],
   settings: ["SETTINGS_ENCRYPTION_KEY"],
-  tracking: ["TRUSTED_PROXIES", "PUBLIC_ORIGIN"],
+  tracking: ["PUBLIC_ORIGIN"],
   mailer: ["SENDGRID_API_BASE_URL", "SETTINGS_URL", "LEADS_URL"],
 };
 
