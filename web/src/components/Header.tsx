@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { Link } from "react-router-dom";
 import { useCompanySettings } from "../api/public";
 import { DEFAULT_COMPANY_NAME } from "../lib/constants";
@@ -30,9 +31,11 @@ export function Header() {
   const companyName = settings?.companyName?.trim() || DEFAULT_COMPANY_NAME;
   const shortTitle = mobileTitle(settings?.companyName, settings?.mobileAbbreviation);
 
+  // The menu is gone from the page before the scroll starts: closing it shortens the header, and a
+  // smooth scroll started with the menu still there was cut short by that change (at the top).
   const choose = (action: () => void) =>
     onPlainClick(() => {
-      setMenuOpen(false);
+      flushSync(() => setMenuOpen(false));
       action();
     });
 
