@@ -130,3 +130,22 @@ export function prepareSchema(
     ? runMigrations(pool, service, migrationsFolder)
     : assertMigrated(pool, service, migrationsFolder);
 }
+
+/**
+ * Runs `work` in one transaction on a client of its own: committed when it resolves, rolled back
+ * when it throws (the error is passed on), the client released either way.
+ */
+export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

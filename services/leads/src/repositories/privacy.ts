@@ -1,5 +1,5 @@
 import type { PrivacyRecord } from "@lease/contracts";
-import { addressPattern, type Pool, type PoolClient } from "@lease/platform";
+import { addressPattern, withTransaction, type Pool, type PoolClient } from "@lease/platform";
 
 // People's data (AVG) in the leads schema: a person's lease requests and contact messages (matched
 // on the trimmed, lower-cased address), their notes and status changes, and the outbox rows that
@@ -70,9 +70,7 @@ export function privacyRepository(pool: Pool) {
 
     /** Removes all of it in one transaction; answers the counts and the ids of the leads removed. */
     async erase(email: string): Promise<LeadsErased> {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
+      return withTransaction(pool, async (client) => {
         const requests = await client.query<{ id: string }>(`${LEASE_REQUESTS} FOR UPDATE`, [email]);
         const contacts = await client.query<{ id: string }>(`${CONTACT_MESSAGES} FOR UPDATE`, [email]);
         const requestIds = requests.rows.map((r) => r.id);
@@ -100,20 +98,14 @@ export function privacyRepository(pool: Pool) {
           for (let pass = 0; pass < MENTION_PASSES; pass++) {
             const changed = await count(
               `UPDATE ${table} SET ${column} = regexp_replace(${column}, $1, '\\1[gewist]\\2', 'gi')
-                WHERE ${column} ~* $1`,
+              WHERE ${column} ~* $1`,
               [pattern],
             );
             if (pass === 0) mentions += changed;
             if (changed === 0) break;
           }
-        await client.query("COMMIT");
         return { leaseRequests, contactMessages, notes, statusChanges, outbox, mentions, ids };
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
     },
 
     /**

@@ -1,5 +1,5 @@
 import type { PrivacyRecord } from "@lease/contracts";
-import { addressPattern, type Pool, type PoolClient } from "@lease/platform";
+import { addressPattern, withTransaction, type Pool } from "@lease/platform";
 
 // People's data (AVG) in the mailer schema. An e-mail belongs to the person when it is addressed
 // to or from the address, belongs to one of their leads (the inbox entry of a quote request or
@@ -54,9 +54,7 @@ export function privacyRepository(pool: Pool) {
       email: string,
       leadIds: readonly string[],
     ): Promise<{ inboxEmails: number; sentEmails: number; ids: string[] }> {
-      const client: PoolClient = await pool.connect();
-      try {
-        await client.query("BEGIN");
+      return withTransaction(pool, async (client) => {
         const p = params(email, leadIds);
         const messages = await client.query<{ id: string; source: string }>(
           `DELETE FROM mailer.email_messages WHERE id IN (${MESSAGES}) RETURNING id, source`,
@@ -66,18 +64,12 @@ export function privacyRepository(pool: Pool) {
           `DELETE FROM mailer.outgoing_emails WHERE id IN (${OUTGOING}) RETURNING id`,
           p,
         );
-        await client.query("COMMIT");
         return {
           inboxEmails: messages.rows.filter((m) => m.source !== "outgoing").length,
           sentEmails: sent.rowCount ?? 0,
           ids: [...messages.rows.map((m) => m.id), ...sent.rows.map((s) => s.id)],
         };
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
     },
 
     /** The privacy policy's retention: e-mails (inbox, sent mail, delivery records) older than `days`. */
