@@ -46,7 +46,12 @@ export async function buildServices(only = SERVICES) {
 export function buildWeb() {
   const pkg = existsSync("web/package.json") ? JSON.parse(readFileSync("web/package.json", "utf8")) : {};
   if (!pkg.scripts?.build) return true;
-  const r = spawnSync("npm", ["run", "build", "-w", "web"], { stdio: "inherit" });
+  // Always React's production build, whatever NODE_ENV the caller runs with (`npm test` sets "test",
+  // under which Vite would bundle React's development build): the browser tests check what ships.
+  const r = spawnSync("npm", ["run", "build", "-w", "web"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   return r.status === 0;
 }
 
