@@ -18,5 +18,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
+    // A worker imports the platform, the contracts and the services once, not once per file: that
+    // import was 110-130 s of the run's CPU. Test files therefore share a module cache and must
+    // not lean on module state another file may have set (none does: each test file makes its own
+    // databases, Redis prefixes and services).
+    isolate: false,
   },
 });

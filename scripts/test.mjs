@@ -2,7 +2,7 @@
 // `npm test`: the same provisioning as `npm start`, then type check, lint, unit and integration
 // tests (real PostgreSQL and Redis, a database of this run's own, dropped afterwards), the offline
 // deploy checks and the browser tests. Ends with one line: "N passed, N failed".
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import {
@@ -37,6 +37,27 @@ const run = (cmd, args, env) => {
   return r.status === 0;
 };
 
+/** Runs a command with its output held back, so commands run side by side do not interleave. */
+const runQuiet = (cmd, args) =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const chunks = [];
+    child.stdout.on("data", (c) => chunks.push(c));
+    child.stderr.on("data", (c) => chunks.push(c));
+    const timer = setTimeout(() => {
+      chunks.push(Buffer.from(`[test] ${cmd} ${args[0]} timed out\n`));
+      child.kill("SIGKILL");
+    }, STEP_TIMEOUT_MS);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      resolve({ ok: false, output: `[test] ${cmd}: ${err.message}\n` });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ ok: code === 0, output: Buffer.concat(chunks).toString() });
+    });
+  });
+
 async function main() {
   ensureDependencies();
   const infra = await provision();
@@ -55,11 +76,20 @@ async function main() {
   const only = process.argv.slice(2);
   try {
     if (only.length === 0) {
-      step("type check", run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]));
-      if (existsSync("web/tsconfig.json"))
-        step("type check (web)", run("npx", ["tsc", "-p", "web/tsconfig.json", "--noEmit"]));
-      step("lint (eslint)", run("npx", ["eslint", "--max-warnings=0", "."]));
-      step("format (prettier)", run("npx", ["prettier", "--check", "--log-level=warn", "."]));
+      // The static checks are single-threaded each: side by side they share the cores.
+      const checks = await Promise.all([
+        runQuiet("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]),
+        existsSync("web/tsconfig.json")
+          ? runQuiet("npx", ["tsc", "-p", "web/tsconfig.json", "--noEmit"])
+          : Promise.resolve(undefined),
+        runQuiet("npx", ["eslint", "--max-warnings=0", "."]),
+        runQuiet("npx", ["prettier", "--check", "--log-level=warn", "."]),
+      ]);
+      ["type check", "type check (web)", "lint (eslint)", "format (prettier)"].forEach((name, i) => {
+        if (checks[i] === undefined) return;
+        process.stdout.write(checks[i].output);
+        step(name, checks[i].ok);
+      });
     }
     // promtool and prometheus for the rule tests (infra/observability.test.ts, tests/system/observability.test.ts).
     if (!ensurePrometheus()) console.log("[test] prometheus/promtool missing: their tests are skipped");

@@ -15,7 +15,8 @@ export default defineConfig({
   testMatch: "**/*.e2e.ts",
   outputDir: join(E2E_OUT, "results"),
   globalSetup: "./global-setup.ts",
-  timeout: 60_000,
+  // A hang guard, not a speed check: long stories on a busy 2-core machine take over a minute.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   // Tests are independent; files run in parallel workers, each with its own admin stack.
   fullyParallel: false,

@@ -37,9 +37,10 @@ const SECTION_HEADINGS: Record<string, string[]> = {
   "/cookie-beleid": ["Noodzakelijke cookies", "Analytische cookies", "Marketingcookies"],
 };
 
-test("every public route renders its headings after hydration, without errors", async ({ site: t }) => {
-  for (const [path, heading] of Object.entries(HEADINGS)) {
-    const { page, context } = await t.open(path);
+// One test per route: each stands alone (and a slow page cannot eat the others' time).
+for (const [path, heading] of Object.entries(HEADINGS)) {
+  test(`${path} renders its headings after hydration, without errors`, async ({ site: t }) => {
+    const { page } = await t.open(path);
     assertEqual(await page.locator("h1").first().innerText(), heading, `h1 of ${path}`);
     const h2s = await page.locator("h2").allInnerTexts();
     for (const expected of SECTION_HEADINGS[path] ?? []) {
@@ -47,9 +48,8 @@ test("every public route renders its headings after hydration, without errors", 
     }
     await page.waitForLoadState("networkidle");
     assertEqual(pageErrors(page), [], `errors on ${path}`);
-    await context.close();
-  }
-});
+  });
+}
 
 test("pre-rendered HTML carries content, title, description, canonical and Open Graph, and no inline script", async ({
   site: t,
