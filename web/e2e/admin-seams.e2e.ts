@@ -4,23 +4,14 @@
 // browser context of its own.
 import type { BrowserContext, Page, Route } from "@playwright/test";
 import { ADMIN_USERNAME, assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
-import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
+import { expectNotice, openTab, signIn } from "./admin/helpers";
 
 /** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
 const eventually = (check: () => unknown, what: string, ms = 5000) => waitFor(check, ms, what);
 
 const UNAVAILABLE = { code: "service_unavailable", message: "De dienst is tijdelijk niet beschikbaar" };
 
-async function signedIn(
-  world: AdminWorld,
-  path = "/admin-login",
-): Promise<{ page: Page; context: BrowserContext }> {
-  const opened = await world.open(path);
-  await signIn(opened.page, ADMIN_USERNAME, world.password);
-  await opened.page.getByTestId("welkom").waitFor();
-  await dismissNotice(opened.page);
-  return opened;
-}
+const signedIn = (world: AdminWorld) => world.signedIn();
 
 const selectedTab = (page: Page) => page.locator('[role="tab"][aria-selected="true"]').innerText();
 const tabParam = (page: Page) => new URL(page.url()).searchParams.get("tab");
@@ -113,7 +104,7 @@ test('seams: a failed "Vernieuwen" says so in Dutch and keeps the rows; the next
 }) => {
   const email = "refresh@seams-e2e.nl";
   const id = await postLead(world, email);
-  const { page, context } = await signedIn(world, "/admin-login");
+  const { page, context } = await signedIn(world);
   try {
     let failing = false;
     await failWhile(context, "/api/admin/lease-requests", () => failing);

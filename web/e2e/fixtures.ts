@@ -209,22 +209,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           contexts.push(context);
           return context;
         },
+        signedIn: () => adminStack.signedInIn(contexts),
       });
       await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
     },
     { timeout: 120_000 },
   ],
   signedIn: async ({ world }, use) => {
-    const opened = await world.open("/admin-login");
-    await signInAs(opened.page, ADMIN_USERNAME, world.password);
-    await opened.page.getByTestId("welkom").waitFor();
-    await use(opened);
+    await use(await world.signedIn());
   },
 });
-
-/** Signs in on the login page (not through the API, so the form's cookie handling is used). */
-async function signInAs(page: Page, username: string, password: string): Promise<void> {
-  await page.getByLabel("Gebruikersnaam").fill(username);
-  await page.getByLabel("Wachtwoord").fill(password);
-  await page.getByRole("button", { name: "Inloggen" }).click();
-}

@@ -21,11 +21,7 @@ const MAIL = { key: "SG.panel-e2e-key-0123456789", sender: "noreply@panel-e2e.nl
 
 /** A signed-in admin on a loaded dashboard, in a browser of the test's own. */
 async function signedIn(world: AdminWorld): Promise<Page> {
-  const { page } = await world.open("/admin-login");
-  await signIn(page, ADMIN_USERNAME, world.password);
-  await page.getByTestId("welkom").waitFor();
-  await dismissNotice(page);
-  return page;
+  return (await world.signedIn()).page;
 }
 
 /**

@@ -13,10 +13,7 @@ const MAIL = {
 };
 /** A signed-in admin in a browser of the test's own, with SendGrid and the company's e-mail set. */
 async function signedIn(world: AdminWorld): Promise<Page> {
-  const { page } = await world.open("/admin-login");
-  await signIn(page, ADMIN_USERNAME, world.password);
-  await page.getByTestId("welkom").waitFor();
-  await dismissNotice(page);
+  const { page } = await world.signedIn();
   // A provider, the company's address and the site's own address (the origin of the e-mail's link).
   const status = await page.evaluate(
     (body) =>

@@ -19,6 +19,8 @@ const row = (page: Page, username: string) =>
 test("team: a second admin with a one-time password, an own password, a password change and TOTP sign-in", async ({
   world,
 }) => {
+  // One journey over four browser sessions with three axe checks: minutes on a busy 2-core machine.
+  test.slow();
   // The first admin creates the colleague; the one-time password shows once.
   const { page: admin } = await world.open("/admin-login");
   await signIn(admin, ADMIN_USERNAME, world.password);

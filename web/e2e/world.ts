@@ -28,6 +28,8 @@ export interface WorldOpenOptions {
   before?: (context: BrowserContext) => Promise<void>;
   /** Default networkidle; "commit" returns as soon as navigation starts (to see loading states). */
   waitUntil?: "networkidle" | "commit";
+  /** Cookies to start with (a saved admin session). */
+  storageState?: BrowserContextOptions["storageState"];
 }
 
 export interface AdminWorld {
@@ -40,6 +42,15 @@ export interface AdminWorld {
   open(path: string, options?: WorldOpenOptions): Promise<{ page: Page; context: BrowserContext }>;
   /** A plain context (no routes: the HTTP cache on), closed after the test. */
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /**
+   * A fresh context signed in as the admin, on a loaded /admin with the welcome line shown and no
+   * notice open, recorded in `contexts`. The first call signs in through the login form; later ones
+   * start with that session's cookie (never its local storage) while the server still accepts it,
+   * and sign in through the form again when it does not (a test logged it out).
+   */
+  signedInIn(contexts: BrowserContext[]): Promise<{ page: Page; context: BrowserContext }>;
+  /** signedInIn(), the context closed after the test. */
+  signedIn(): Promise<{ page: Page; context: BrowserContext }>;
   /** open(), recording the context in `contexts` (the fixture closes them after each test). */
   openIn(
     contexts: BrowserContext[],
@@ -111,10 +122,11 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
   const openIn: AdminWorld["openIn"] = async (
     contexts,
     path,
-    { viewport = DESKTOP, before, waitUntil = "networkidle" } = {},
+    { viewport = DESKTOP, before, waitUntil = "networkidle", storageState } = {},
   ) => {
     const context = await browser.newContext({
       viewport,
+      storageState,
       locale: "nl-NL",
       timezoneId: "Europe/Amsterdam",
       // Tracking ignores bots, and headless Chromium names itself one.
@@ -134,6 +146,28 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
     return { page, context };
   };
 
+  let sessionCookies: Awaited<ReturnType<BrowserContext["cookies"]>> | undefined;
+  const signedInIn: AdminWorld["signedInIn"] = async (contexts) => {
+    if (sessionCookies) {
+      const opened = await openIn(contexts, "/admin", {
+        storageState: { cookies: sessionCookies, origins: [] },
+      });
+      const welcome = opened.page.getByTestId("welkom");
+      await welcome.or(opened.page.getByLabel("Gebruikersnaam")).first().waitFor();
+      if (await welcome.isVisible()) return opened;
+      await opened.context.close();
+    }
+    const opened = await openIn(contexts, "/admin-login");
+    await opened.page.getByLabel("Gebruikersnaam").fill(ADMIN_USERNAME);
+    await opened.page.getByLabel("Wachtwoord").fill(password);
+    await opened.page.getByRole("button", { name: "Inloggen" }).click();
+    await opened.page.getByTestId("welkom").waitFor();
+    const close = opened.page.getByRole("button", { name: "Melding sluiten" });
+    if (await close.isVisible()) await close.click();
+    sessionCookies = await opened.context.cookies();
+    return opened;
+  };
+
   return {
     baseUrl: stackUrl,
     password,
@@ -141,6 +175,8 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
     sql,
     browser,
     openIn,
+    signedInIn,
+    signedIn: () => signedInIn(untracked),
     open: (path, options) => openIn(untracked, path, options),
     async newContext(options) {
       const context = await browser.newContext(options);
