@@ -40,6 +40,37 @@ export interface BulkJob {
 
 const bullPrefix = (redisPrefix: string) => `${redisPrefix}:bull`;
 
+/**
+ * BullMQ (5.x) cannot be closed safely while one of its connections is still starting: its close()
+ * drops the connection's listeners, but the start-up goes on. A worker's own blocking connection,
+ * disconnected during its ready check, still turns ready and sends INFO (for the Redis version);
+ * on a shared connection, the kit quits it right after. That INFO then fails with "Connection is
+ * closed", and BullMQ re-emits the failure as an 'error' nobody listens to any more: an unhandled
+ * rejection (taskforcesh/bullmq#3546, #2437). So a close first lets the start-up finish, which
+ * takes one round trip; bounded, as a Redis that is away never lets it finish.
+ */
+const STARTUP_SETTLE_MS = 3_000;
+
+async function settleStartup(ready: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    ready.then(
+      () => undefined,
+      () => undefined, // a failed start-up was reported while the listeners were still there
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, STARTUP_SETTLE_MS))),
+  ]);
+  clearTimeout(timer);
+}
+
+/** A BullMQ worker whose close() waits for its connections' start-up first (see settleStartup). */
+class SettlingWorker extends Worker {
+  override async close(force = false): Promise<void> {
+    await settleStartup(this.waitUntilReady());
+    return super.close(force);
+  }
+}
+
 export function createQueueClient(connection: Redis, redisPrefix: string): QueueClient {
   const queues = new Map<string, Queue>();
   const get = (name: string) => {
@@ -104,7 +135,12 @@ export function createQueueClient(connection: Redis, redisPrefix: string): Queue
       }
     },
     async close() {
-      await Promise.all([...queues.values()].map((q) => q.close()));
+      await Promise.all(
+        [...queues.values()].map(async (q) => {
+          await settleStartup(q.waitUntilReady());
+          await q.close();
+        }),
+      );
     },
     raw: get,
   };
@@ -204,7 +240,7 @@ export function checkJobHandlers(queue: string, handlers: JobHandlers): void {
 
 export function createWorker(opts: WorkerOptions): Worker {
   checkJobHandlers(opts.queue, opts.handlers);
-  const worker = new Worker(
+  const worker = new SettlingWorker(
     opts.queue,
     async (job) => {
       const name = job.name as JobName;
