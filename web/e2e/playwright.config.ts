@@ -18,9 +18,12 @@ export default defineConfig({
   // A hang guard, not a speed check: long stories on a busy 2-core machine take over a minute.
   timeout: 120_000,
   expect: { timeout: 10_000 },
-  // Tests are independent; files run in parallel workers, each with its own admin stack.
+  // Tests are independent; with more workers, files run in parallel, each with its own admin stack.
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One worker by default: on the 2-core machine two or three workers were slower (the same 24
+  // public tests: 148 s with one, 173 s with two, 176 s with three), as each worker's Chromium and
+  // the stacks compete for the cores. E2E_WORKERS raises it on a bigger machine.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [["list"], ["json", { outputFile: join(E2E_OUT, "report.json") }]],
