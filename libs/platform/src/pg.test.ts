@@ -1,6 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withTransaction } from "./pg";
+import { runMigrations, withTransaction } from "./pg";
 import { createTestDatabase, type TestDatabase } from "./testing";
 
 let db: TestDatabase;
@@ -39,5 +42,56 @@ describe("withTransaction", () => {
       [1, 2].map((n) => withTransaction(pool, (c) => c.query(`SELECT ${n} AS n`))),
     );
     expect(both.map((r) => r.rows[0])).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+});
+
+describe("runMigrations", () => {
+  /** A migrations folder as drizzle-kit writes it: one migration creating the service's schema. */
+  function migrationsOf(root: string, service: string): string {
+    const folder = join(root, service);
+    mkdirSync(join(folder, "meta"), { recursive: true });
+    writeFileSync(
+      join(folder, "meta", "_journal.json"),
+      JSON.stringify({
+        version: "7",
+        dialect: "postgresql",
+        entries: [{ idx: 0, version: "7", when: 1_700_000_000_000, tag: "0000_init", breakpoints: true }],
+      }),
+    );
+    writeFileSync(
+      join(folder, "0000_init.sql"),
+      `CREATE SCHEMA "${service}";\n--> statement-breakpoint\nCREATE TABLE "${service}"."t" (n int);\n`,
+    );
+    return folder;
+  }
+
+  it("lets five services migrate a fresh database at the same moment, as pods starting together do", async () => {
+    const root = mkdtempSync(join(tmpdir(), "migrations-"));
+    const services = ["s1", "s2", "s3", "s4", "s5"];
+    const folders = services.map((service) => migrationsOf(root, service));
+    try {
+      // Each round on a database without the shared journal schema: the race is on creating it.
+      for (let round = 0; round < 4; round++) {
+        const fresh = await createTestDatabase(`migrate${round}`);
+        const pools = services.map(() => new pg.Pool({ connectionString: fresh.url, max: 1 }));
+        try {
+          const results = await Promise.allSettled(
+            services.map((service, i) => runMigrations(pools[i]!, service, folders[i]!)),
+          );
+          expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+          const { rows } = await pools[0]!.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 't'",
+          );
+          expect(rows[0]!.n).toBe(services.length);
+          // And again, as a restart does: nothing left to apply.
+          await runMigrations(pools[0]!, "s1", folders[0]!);
+        } finally {
+          await Promise.all(pools.map((p) => p.end()));
+          await fresh.drop();
+        }
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

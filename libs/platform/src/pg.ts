@@ -56,6 +56,15 @@ export async function runMigrations(
   const folder = migrationsFolder instanceof URL ? fileURLToPath(migrationsFolder) : migrationsFolder;
   const client = await pool.connect();
   try {
+    // The journal schema is shared by all services, and CREATE SCHEMA IF NOT EXISTS is not safe
+    // when two sessions run it at once (one fails on pg_namespace's unique index): services starting
+    // together on a fresh database create it one at a time.
+    await client.query("SELECT pg_advisory_lock(hashtext('migrations:drizzle'))");
+    try {
+      await client.query("CREATE SCHEMA IF NOT EXISTS drizzle");
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('migrations:drizzle'))");
+    }
     await client.query("SELECT pg_advisory_lock(hashtext($1))", [`migrations:${service}`]);
     try {
       await migrate(drizzle(client), {
