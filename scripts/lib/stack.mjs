@@ -150,8 +150,11 @@ export async function startStack({
     );
   };
   try {
-    // Services migrate their own schemas at start; one at a time keeps the first run's logs readable.
-    for (const name of SERVICE_NAMES) for (let i = 0; i < ports[name].length; i++) await startOne(name, i);
+    // All side by side, as pods start: each service migrates its own schema (platform runMigrations
+    // takes the locks), and a start's waits (database, Redis, migrations) overlap.
+    const starts = SERVICE_NAMES.flatMap((name) => ports[name].map((_, i) => startOne(name, i)));
+    const failed = (await Promise.allSettled(starts)).find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
   } catch (err) {
     await stop();
     throw err;
