@@ -1,25 +1,65 @@
-// The admin story against the real stack (SPEC §2, §4, §8): sign in, handle a quote from the public
+// The admin's work against the real stack (SPEC §2, §4, §8): sign in, handle a quote from the public
 // site, reply to it through the local SendGrid receiver, change the site's settings and watch a
 // live visit. The file has a stack of its own (fixtures.ts) and each test signs in in a browser of
-// its own, but the story's data builds step on step (the quote of one step is read, answered and
-// deleted by later ones; the counters count from an empty database), so the steps run in order
-// and a failed step skips the rest: `npm run e2e -- admin.e2e.ts`.
+// its own. Each test arranges what it needs (its own quote, settings through the admin API, an
+// emptied lead list where it counts from zero), so any one runs alone, in any order:
+// `npm run e2e -- admin.e2e.ts -g "compose"`.
 import { spawnSync } from "node:child_process";
-import type { Route } from "@playwright/test";
-import { assert, assertEqual, waitFor, test, ADMIN_USERNAME } from "./fixtures";
+import { randomBytes } from "node:crypto";
+import type { Page, Route } from "@playwright/test";
+import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
 import { REPO_ROOT } from "./world";
-import { counter, dismissNotice, expectNotice, openTab, signIn, waitForCounter } from "./admin/helpers";
+import {
+  adminApi,
+  counter,
+  dismissNotice,
+  expectNotice,
+  openTab,
+  postLead,
+  saveSettings,
+  signIn,
+  waitForCounter,
+} from "./admin/helpers";
 
-const LEAD = {
-  carUrl: "https://www.autoscout24.nl/aanbod/tesla-model-3-e2e",
-  phone: "0612345678",
-  email: "klant.e2e@example.nl",
-  company: "E2E Transport BV",
-};
 const COMPANY = { name: "Lease Centrum E2E", phone: "020 765 4321", email: "info@lease-e2e.nl" };
 const MAIL = { key: "SG.e2e-test-key-0123456789", sender: "noreply@lease-e2e.nl" };
 
-test.describe.configure({ mode: "serial" });
+/** A quote of the test's own: its company name and address are found only in its test. */
+function newLead() {
+  const tag = randomBytes(3).toString("hex");
+  return {
+    carUrl: `https://www.autoscout24.nl/aanbod/tesla-model-3-${tag}`,
+    phone: "0612345678",
+    email: `klant.${tag}@example.nl`,
+    company: `E2E Transport ${tag} BV`,
+  };
+}
+type Lead = ReturnType<typeof newLead>;
+
+const postQuote = (world: AdminWorld, lead: Lead) =>
+  postLead(world, {
+    carUrl: lead.carUrl,
+    contactNumber: lead.phone,
+    email: lead.email,
+    companyName: lead.company,
+    leaseTerm: 48,
+  });
+
+/** Counting from zero: the stack's quote requests removed (their notes and history go with them). */
+const removeAllLeads = (world: AdminWorld) => world.sql.query("DELETE FROM leads.lease_requests");
+
+/** No mail provider, as on a new installation. */
+const clearMailSettings = (page: Page) => saveSettings(page, { sendgridApiKey: "", fromEmailAddress: "" });
+
+/** The company details and mail provider a reply is written and sent with. */
+const setCompanyAndMail = (page: Page) =>
+  saveSettings(page, {
+    companyName: COMPANY.name,
+    phoneNumber: COMPANY.phone,
+    emailAddress: COMPANY.email,
+    sendgridApiKey: MAIL.key,
+    fromEmailAddress: MAIL.sender,
+  });
 
 test("admin: /admin without a session goes to the login page; empty and wrong logins show their messages", async ({
   world,
@@ -101,6 +141,8 @@ test('admin: a quote sent on the public site appears as "Nieuw" with the counter
   world,
   signedIn,
 }) => {
+  const LEAD = newLead();
+  await removeAllLeads(world);
   const { page: site } = await world.open("/#aanvraag");
   await site.locator("#aanvraag-auto").fill(LEAD.carUrl);
   await site.locator("#aanvraag-telefoon").fill(LEAD.phone);
@@ -126,10 +168,16 @@ test('admin: a quote sent on the public site appears as "Nieuw" with the counter
 });
 
 test('admin: opening the request marks it read and shows it as "Bekeken" with safe links', async ({
+  world,
   signedIn,
 }) => {
+  const LEAD = newLead();
+  await removeAllLeads(world);
+  await postQuote(world, LEAD);
   const page = signedIn.page;
   await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  await waitForCounter(page, "Nieuwe Aanvragen", "1");
   await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
   const detail = page.getByTestId("lease-detail");
   await detail.getByRole("heading", { name: LEAD.company }).waitFor();
@@ -179,6 +227,7 @@ test('admin: sending before a mail provider is set shows "Fout bij Verzenden" wi
   world,
   signedIn,
 }) => {
+  await clearMailSettings(signedIn.page);
   const compose = await signedIn.context.newPage();
   await compose.goto(`${world.baseUrl}/email-compose`);
   await compose.getByLabel("Aan").fill("klant@example.nl");
@@ -198,6 +247,7 @@ test("admin: e-mail settings are saved, masked, and the test e-mail reaches Send
   signedIn,
 }) => {
   const page = signedIn.page;
+  await clearMailSettings(page);
   await openTab(page, "E-mail Instellingen");
   await page.getByText("Niet geconfigureerd").waitFor();
   const save = page.getByRole("button", { name: "Opslaan" });
@@ -232,8 +282,13 @@ test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the
   world,
   signedIn,
 }) => {
+  const LEAD = newLead();
+  await removeAllLeads(world);
+  await postQuote(world, LEAD);
   const page = signedIn.page;
+  await setCompanyAndMail(page);
   await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
   await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
   const [compose] = await Promise.all([
     signedIn.context.waitForEvent("page"),
@@ -293,12 +348,43 @@ test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the
 });
 
 test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply, and opening marks read", async ({
+  world,
   signedIn,
 }) => {
+  const LEAD = newLead();
   const page = signedIn.page;
+  await setCompanyAndMail(page);
+  const leadId = await postQuote(world, LEAD);
+  const subject = `Follow-up op uw lease aanvraag - ${COMPANY.name} (${LEAD.company})`;
+  const sent = await adminApi(page, "POST", "/api/admin/send-email", {
+    to: LEAD.email,
+    subject,
+    message: "De Tesla is beschikbaar.",
+    leaseRequestId: leadId,
+  });
+  assertEqual(sent.status, 202, "the reply queued");
+  await waitFor(
+    async () =>
+      (await world.sql.query("SELECT status FROM mailer.outgoing_emails WHERE subject = $1", [subject]))
+        .rows[0]?.status === "sent",
+    15_000,
+    "the reply sent",
+  );
   await openTab(page, "E-mail Inbox");
-  const entry = page.getByTestId("inbox-item").filter({ hasText: "Lease Aanvraag" }).first();
-  await entry.waitFor({ timeout: 10_000 });
+  // The lead's e-mail reaches the inbox through the leads service's event.
+  const entry = page
+    .getByTestId("inbox-item")
+    .filter({ hasText: "Lease Aanvraag" })
+    .filter({ hasText: LEAD.email });
+  await waitFor(
+    async () => {
+      await page.getByRole("button", { name: "Vernieuwen" }).click();
+      await page.getByRole("button", { name: "Vernieuwen", disabled: false }).waitFor();
+      return (await entry.count()) > 0;
+    },
+    10_000,
+    "the lead's e-mail in the inbox",
+  );
   assertEqual(await entry.getAttribute("data-unread"), "true", "the lead's e-mail starts unread");
   const unreadBefore = Number((await page.getByText(/\d+ ongelezen/).innerText()).split(" ")[0]);
   assert(unreadBefore >= 1, "unread badge counts it");
@@ -313,12 +399,12 @@ test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply,
   assertEqual(await entry.getAttribute("data-unread"), "false", "opened e-mail is read");
   // The reply is sent mail, not an unread inbox item.
   assertEqual(
-    await page.getByTestId("inbox-item").filter({ hasText: "Follow-up op uw lease aanvraag" }).count(),
+    await page.getByTestId("inbox-item").filter({ hasText: subject }).count(),
     0,
     "the reply is not in the inbox",
   );
   await page.getByRole("button", { name: "Verzonden", exact: true }).click();
-  const reply = page.getByTestId("inbox-item").filter({ hasText: "Follow-up op uw lease aanvraag" }).first();
+  const reply = page.getByTestId("inbox-item").filter({ hasText: subject }).first();
   await reply.getByText("Verzonden e-mail").waitFor();
   await reply.getByTestId("badge").filter({ hasText: "Verzonden" }).waitFor();
   await page.getByRole("button", { name: "Ontvangen", exact: true }).click();
@@ -366,6 +452,7 @@ test('admin: a send that SendGrid refuses shows as "Verzenden mislukt" in sent m
   signedIn,
 }) => {
   const page = signedIn.page;
+  await setCompanyAndMail(page);
   const compose = await signedIn.context.newPage();
   await compose.goto(`${world.baseUrl}/email-compose`);
   await compose.getByLabel("Aan").fill("geweigerd@example.nl");
@@ -468,16 +555,20 @@ test('admin: a repeat quote is marked "Mogelijk dubbel"; search, status filter a
   signedIn,
 }) => {
   const page = signedIn.page;
+  // One request answered earlier, then the same person twice.
+  const LEAD = newLead();
+  await removeAllLeads(world);
+  const answeredId = await postQuote(world, LEAD);
+  const answered = await adminApi(page, "PATCH", `/api/admin/lease-requests/${answeredId}/status`, {
+    status: "gereageerd",
+    isRead: true,
+  });
+  assertEqual(answered.status, 200, "status set");
   for (const carUrl of [
     "https://www.autoscout24.nl/aanbod/bmw-1",
     "https://www.autoscout24.nl/aanbod/bmw-2",
   ]) {
-    const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: world.baseUrl },
-      body: JSON.stringify({ carUrl, contactNumber: "0698765432", email: "dubbel@example.nl" }),
-    });
-    assertEqual(answer.status, 201, "quote accepted");
+    await postLead(world, { carUrl, contactNumber: "0698765432", email: "dubbel@example.nl" });
   }
   await openTab(page, "Lease Aanvragen");
   await page.getByRole("button", { name: "Vernieuwen" }).click();
@@ -520,9 +611,13 @@ test('admin: a repeat quote is marked "Mogelijk dubbel"; search, status filter a
   }
 });
 
-test("admin: deleting the request clears the selection and the list", async ({ signedIn }) => {
+test("admin: deleting the request clears the selection and the list", async ({ world, signedIn }) => {
+  const LEAD = newLead();
+  await removeAllLeads(world);
+  await postQuote(world, LEAD);
   const page = signedIn.page;
   await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
   await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Verwijderen" }).click();
@@ -568,17 +663,18 @@ test("admin: the live list shows a consenting visitor's address block, never the
   assert(!(await table.innerText()).includes("127.0.0.1"), "no full address anywhere in the live list");
 });
 
-test("admin: the Analytics tab shows a chosen period from the history, kept in the URL", async ({
-  world,
-  signedIn,
-}) => {
-  const page = signedIn.page;
-  const day = (offset: number) =>
-    new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(
-      Date.now() + offset * 86_400_000,
-    );
+/** The calendar day in Amsterdam `offset` days from today, as YYYY-MM-DD. */
+const day = (offset: number) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(Date.now() + offset * 86_400_000);
+
+/**
+ * The history the Analytics tests read, as a broker moving from another tool brings it (npm run
+ * tracking:import; its lines have ids, so importing again adds nothing): yesterday an ad click
+ * (google / cpc / najaar, 2 page views) and a direct visit, both landing on /over-ons; 40 days ago
+ * one visitor with 2 page views of /fleet-management.
+ */
+function importHistory(world: AdminWorld): void {
   const noon = (offset: number, minute: number) => `${day(offset)}T10:${String(minute).padStart(2, "0")}:00Z`;
-  // History as a broker moving from another tool brings it: through npm run tracking:import.
   const lines = [
     {
       id: "e2e-h1",
@@ -598,6 +694,14 @@ test("admin: the Analytics tab shows a chosen period from the history, kept in t
     encoding: "utf8",
   });
   assertEqual(imported.status, 0, `tracking:import: ${imported.stderr}`);
+}
+
+test("admin: the Analytics tab shows a chosen period from the history, kept in the URL", async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
+  importHistory(world);
 
   await openTab(page, "Analytics");
   await page.getByRole("group", { name: "Periode" }).getByRole("button", { name: "Gisteren" }).click();
@@ -642,12 +746,12 @@ test("admin: the Analytics tab shows a chosen period from the history, kept in t
 });
 
 test("admin: a click on a campaign filters the whole Analytics tab and the URL; Back and Forward follow", async ({
+  world,
   signedIn,
 }) => {
   const page = signedIn.page;
+  importHistory(world);
   await openTab(page, "Analytics");
-  // Yesterday of the history imported above: an ad click (google / cpc / najaar, 2 page views)
-  // and a direct visit, both landing on /over-ons.
   await page.getByRole("group", { name: "Periode" }).getByRole("button", { name: "Gisteren" }).click();
   await page.waitForURL(/periode=gisteren/);
   const totals = page.getByTestId("analytics-totals");

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { assert } from "../fixtures";
+import { assert, assertEqual } from "../fixtures";
 
 const WAIT_MS = 10_000;
 
@@ -40,4 +40,59 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel("Gebruikersnaam").fill(username);
   await page.getByLabel("Wachtwoord").fill(password);
   await page.getByRole("button", { name: "Inloggen" }).click();
+}
+
+export interface LeadFields {
+  email: string;
+  companyName?: string;
+  carUrl?: string;
+  contactNumber?: string;
+  leaseTerm?: number;
+  /** The visitor-session id a consenting visitor's form sends (attribution). */
+  sessionId?: string;
+}
+
+/** A quote request through the public API, as the site's form sends it; answers its id. */
+export async function postLead(stack: { baseUrl: string }, lead: LeadFields): Promise<string> {
+  const answer = await fetch(`${stack.baseUrl}/api/lease-requests`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: stack.baseUrl },
+    body: JSON.stringify({
+      carUrl: "https://www.autoscout24.nl/aanbod/e2e",
+      contactNumber: "0611223344",
+      ...lead,
+    }),
+  });
+  assertEqual(answer.status, 201, `quote of ${lead.email} accepted`);
+  return ((await answer.json()) as { id: string }).id;
+}
+
+/**
+ * A call to the admin API as the admin signed in on `page` (its cookie, its origin), for what a
+ * test arranges rather than tests; answers the status and the parsed body (null when none).
+ */
+export async function adminApi<T = unknown>(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const answer = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await answer.text();
+      return { status: answer.status, body: text ? JSON.parse(text) : null };
+    },
+    { method, path, body },
+  );
+}
+
+/** Saves company settings (details, mail provider, switches) as the admin signed in on `page`. */
+export async function saveSettings(page: Page, settings: Record<string, unknown>): Promise<void> {
+  const { status, body } = await adminApi(page, "PUT", "/api/admin/company-settings", settings);
+  assertEqual(status, 200, `settings saved (${JSON.stringify(body)})`);
 }
