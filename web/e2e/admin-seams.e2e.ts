@@ -4,7 +4,7 @@
 // browser context of its own.
 import type { BrowserContext, Page, Route } from "@playwright/test";
 import { ADMIN_USERNAME, assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
-import { expectNotice, openTab, signIn } from "./admin/helpers";
+import { expectNotice, openTab, postLead as postQuote, signIn } from "./admin/helpers";
 
 /** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
 const eventually = (check: () => unknown, what: string, ms = 5000) => waitFor(check, ms, what);
@@ -27,19 +27,8 @@ async function failWhile(context: BrowserContext, path: string, failing: () => b
   );
 }
 
-async function postLead(world: AdminWorld, email: string): Promise<string> {
-  const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: world.baseUrl },
-    body: JSON.stringify({
-      carUrl: "https://www.autoscout24.nl/aanbod/seams-e2e",
-      contactNumber: "0611223344",
-      email,
-    }),
-  });
-  assertEqual(answer.status, 201, "quote accepted");
-  return ((await answer.json()) as { id: string }).id;
-}
+const postLead = (world: AdminWorld, email: string) =>
+  postQuote(world, { carUrl: "https://www.autoscout24.nl/aanbod/seams-e2e", email });
 
 /**
  * Deletes, as the signed-in admin, a lead and the inbox entries that name its address: the admin

@@ -1,16 +1,77 @@
 // Where a lead came from, tried as a new visitor and the broker would (issue 16's example): a
 // visit lands from a paid Google ad with analytics consent, sends a quote request, and the admin
 // sees the lead's "Herkomst", finds it by channel and campaign in the list, and sees the
-// conversion of campaign "najaar" in today's Analytics. One story on a stack of its own: the steps
-// count the story's leads from an empty database, so they run in order (`npm run e2e -- attribution`).
-import { assert, assertEqual, waitFor, test, ADMIN_USERNAME } from "./fixtures";
-import { expectNotice, openTab, signIn } from "./admin/helpers";
+// conversion of the campaign in today's Analytics. Each test brings its own visit and quote (the
+// later two through the site's own API: the beacons and the form's request), and waits until
+// tracking has counted its quotes, so any one runs alone: `npm run e2e -- attribution`.
+import { randomBytes } from "node:crypto";
+import {
+  assert,
+  assertEqual,
+  waitFor,
+  test,
+  ADMIN_USERNAME,
+  DESKTOP_CHROME_UA,
+  type AdminWorld,
+} from "./fixtures";
+import { adminApi, expectNotice, openTab, postLead, signIn } from "./admin/helpers";
 import { expectAccessible } from "./axe";
 
 const LANDING = "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X";
 const COMPANY = "Najaar Campagne BV";
 
-test.describe.configure({ mode: "serial" });
+/** Counting from zero: the stack's quote requests removed (tracking's counts stay). */
+const removeAllLeads = (world: AdminWorld) => world.sql.query("DELETE FROM leads.lease_requests");
+
+/** Waits until tracking has counted these quotes as conversions (and answered their Herkomst). */
+async function converted(world: AdminWorld, ids: string[]): Promise<void> {
+  await waitFor(
+    async () =>
+      (
+        await world.sql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM tracking.conversions WHERE lead_id = ANY($1::uuid[])",
+          [ids],
+        )
+      ).rows[0]!.n === ids.length,
+    20_000,
+    "tracking to count the quotes",
+  );
+}
+
+/**
+ * What a consenting visitor's browser sends: a visit landing from `landing`, then the home page,
+ * then the quote form with its visitor-session id. Answers the quote's id.
+ */
+async function quoteAfterVisit(world: AdminWorld, landing: string, companyName: string): Promise<string> {
+  const sessionId = `session-${randomBytes(5).toString("hex")}-${Date.now()}`;
+  for (const page of [landing, "/"]) {
+    const beacon = await fetch(`${world.baseUrl}/api/track/visit`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: world.baseUrl,
+        "user-agent": DESKTOP_CHROME_UA,
+      },
+      body: JSON.stringify({ sessionId, page, referrer: "" }),
+    });
+    assertEqual(beacon.status, 204, `the visit beacon of ${page}`);
+  }
+  return postLead(world, {
+    carUrl: "https://www.autoscout24.nl/aanbod/volvo-ex30-najaar",
+    contactNumber: "0611223344",
+    email: `${randomBytes(3).toString("hex")}@campagne.nl`,
+    companyName,
+    sessionId,
+  });
+}
+
+/** A quote without a visit (no consent, or straight to the form). */
+const directQuote = (world: AdminWorld) =>
+  postLead(world, {
+    carUrl: "https://www.autoscout24.nl/aanbod/zonder-campagne",
+    contactNumber: "0699887766",
+    email: "direct@bedrijf.nl",
+  });
 
 test("attribution: a quote from a paid Google visit shows its Herkomst on the lead", async ({ world }) => {
   const { page: site } = await world.open(LANDING, {
@@ -31,7 +92,7 @@ test("attribution: a quote from a paid Google visit shows its Herkomst on the le
   await signIn(page, ADMIN_USERNAME, world.password);
   await expectNotice(page, "Succesvol ingelogd");
   await openTab(page, "Lease Aanvragen");
-  const item = page.getByTestId("lease-item").filter({ hasText: COMPANY });
+  const item = page.getByTestId("lease-item").filter({ hasText: COMPANY }).first();
   // Tracking answers with the attribution a few seconds after the form (its conversion job waits
   // for the visit's last page views to be written).
   await waitFor(
@@ -59,18 +120,11 @@ test("attribution: the lead list filters by channel and campaign, and the CSV fo
   world,
   signedIn,
 }) => {
+  await removeAllLeads(world);
+  const ids = [await quoteAfterVisit(world, LANDING, COMPANY), await directQuote(world)];
+  await converted(world, ids);
   const page = signedIn.page;
   await openTab(page, "Lease Aanvragen");
-  const other = await fetch(`${world.baseUrl}/api/lease-requests`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: world.baseUrl },
-    body: JSON.stringify({
-      carUrl: "https://www.autoscout24.nl/aanbod/zonder-campagne",
-      contactNumber: "0699887766",
-      email: "direct@bedrijf.nl",
-    }),
-  });
-  assertEqual(other.status, 201, "a quote without a visit accepted");
   await page.getByRole("button", { name: "Vernieuwen" }).click();
   await page.getByText("Lease Aanvragen (2)").waitFor();
 
@@ -92,23 +146,41 @@ test("attribution: the lead list filters by channel and campaign, and the CSV fo
   assert(!csv.includes("direct@bedrijf.nl"), "the CSV holds only the campaign's lead");
 });
 
-test('attribution: today\'s Analytics shows the conversion of campaign "najaar"', async ({ signedIn }) => {
+test("attribution: today's Analytics shows the conversion of a campaign", async ({ world, signedIn }) => {
   const page = signedIn.page;
+  // A campaign of this test's own; the day's totals count on from what is there already.
+  const campaign = `najaar${randomBytes(3).toString("hex")}`;
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date());
+  const day = await adminApi<{ totals: { quotes: number }; channels: { value: string; quotes: number }[] }>(
+    page,
+    "GET",
+    `/api/admin/analytics?from=${today}&to=${today}`,
+  );
+  assertEqual(day.status, 200, "today's analytics");
+  const quotesBefore = day.body.totals.quotes;
+  const paidBefore = day.body.channels.find((row) => row.value === "Paid Search")?.quotes ?? 0;
+  const landing = `/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=${campaign}&gclid=X`;
+  await converted(world, [await quoteAfterVisit(world, landing, COMPANY), await directQuote(world)]);
+
   await openTab(page, "Analytics");
   await page.getByRole("group", { name: "Periode" }).getByRole("button", { name: "Vandaag" }).click();
   // Both quotes are conversions of today; the one without a visit is counted but unattributed.
   await page
     .getByTestId("analytics-conversions")
-    .filter({ hasText: "2 offerteaanvragen" })
+    .filter({ hasText: `${quotesBefore + 2} offerteaanvragen` })
     .waitFor({ timeout: 15_000 });
-  const row = page.getByTestId("breakdown-campaigns").locator("tbody tr").filter({ hasText: "najaar" });
+  const row = page.getByTestId("breakdown-campaigns").locator("tbody tr").filter({ hasText: campaign });
   // Bron / medium / campagne, bezoekers, weergaven, aanvragen, berichten, conversie.
   const cells = (await row.locator("td").allInnerTexts()).map((c) => c.trim());
-  assertEqual(cells, ["google / cpc / najaar", "1", "2", "1", "0", "100%"], "the campaign's row");
+  assertEqual(cells, [`google / cpc / ${campaign}`, "1", "2", "1", "0", "100%"], "the campaign's row");
   const channel = page
     .getByTestId("breakdown-channels")
     .locator("tbody tr")
     .filter({ hasText: "Betaald zoeken" });
-  assertEqual((await channel.locator("td").nth(3).innerText()).trim(), "1", "the channel's quote");
+  assertEqual(
+    (await channel.locator("td").nth(3).innerText()).trim(),
+    String(paidBefore + 1),
+    "the channel's quote",
+  );
   await expectAccessible(page, "Analytics with conversions");
 });

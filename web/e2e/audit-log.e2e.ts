@@ -2,26 +2,19 @@
 // panel show in "Logboek" with the admin who did it (they travel from leads and settings to the
 // gateway over the audit queue), and the log filters by action, admin, target and period.
 import { expectAccessible } from "./axe";
-import { ADMIN_USERNAME, assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
-import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
+import { ADMIN_USERNAME, assert, test, waitFor, type AdminWorld } from "./fixtures";
+import { dismissNotice, expectNotice, openTab, postLead as postQuote, signIn } from "./admin/helpers";
 
 /** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
 const eventually = (check: () => unknown, what: string, ms = 5000) => waitFor(check, ms, what);
 
-async function postLead(world: AdminWorld, email: string): Promise<string> {
-  const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: world.baseUrl },
-    body: JSON.stringify({
-      carUrl: "https://www.autoscout24.nl/aanbod/logboek-e2e",
-      contactNumber: "0613131313",
-      email,
-      companyName: "Logboek Klant BV",
-    }),
+const postLead = (world: AdminWorld, email: string) =>
+  postQuote(world, {
+    carUrl: "https://www.autoscout24.nl/aanbod/logboek-e2e",
+    contactNumber: "0613131313",
+    email,
+    companyName: "Logboek Klant BV",
   });
-  assertEqual(answer.status, 201, "quote accepted");
-  return ((await answer.json()) as { id: string }).id;
-}
 
 /** An Amsterdam day as the date inputs take it (YYYY-MM-DD), `days` from today. */
 const amsterdamDay = (days = 0) =>

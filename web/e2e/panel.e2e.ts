@@ -4,7 +4,15 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, MOBILE, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
-import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
+import {
+  adminApi,
+  dismissNotice,
+  expectNotice,
+  openTab,
+  postLead as postQuote,
+  saveSettings,
+  signIn,
+} from "./admin/helpers";
 
 const TABS = [
   ["analytics", "Analytics"],
@@ -41,19 +49,8 @@ async function cachingBrowser(world: AdminWorld): Promise<Page> {
 const selectedTab = (page: Page) => page.locator('[role="tab"][aria-selected="true"]').innerText();
 const tabParam = (page: Page) => new URL(page.url()).searchParams.get("tab");
 
-async function postLead(world: AdminWorld, email: string, companyName?: string) {
-  const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: world.baseUrl },
-    body: JSON.stringify({
-      carUrl: "https://www.autoscout24.nl/aanbod/panel-e2e",
-      contactNumber: "0611223344",
-      email,
-      ...(companyName ? { companyName } : {}),
-    }),
-  });
-  assertEqual(answer.status, 201, "quote accepted");
-}
+const postLead = (world: AdminWorld, email: string, companyName?: string) =>
+  postQuote(world, { carUrl: "https://www.autoscout24.nl/aanbod/panel-e2e", email, companyName });
 
 test("panel: each tab has its own title and its place in the URL; reload keeps it, Back returns", async ({
   world,
@@ -234,8 +231,6 @@ test("panel: the theme editor warns when a chosen colour and its text stay under
 // One story of e-mail outcomes: the first step sets the mail provider the sends after it use, and
 // the last reads the sent and refused mails of the steps before it in the Verzonden folder.
 test.describe("panel: e-mail outcomes", () => {
-  test.describe.configure({ mode: "serial" });
-
   test("panel: the test e-mail waits for SendGrid and shows its refusal in Dutch", async ({ world }) => {
     const page = await signedIn(world);
     await openTab(page, "E-mail Instellingen");
@@ -268,18 +263,8 @@ test.describe("panel: e-mail outcomes", () => {
   });
 
   /** A mail provider for the sends below (the test e-mail step sets it too, when it runs). */
-  async function ensureMailSettings(page: Page) {
-    const status = await page.evaluate(
-      (body) =>
-        fetch("/api/admin/company-settings", {
-          method: "PUT",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        }).then((r) => r.status),
-      { sendgridApiKey: MAIL.key, fromEmailAddress: MAIL.sender },
-    );
-    assertEqual(status, 200, "mail settings saved");
-  }
+  const ensureMailSettings = (page: Page) =>
+    saveSettings(page, { sendgridApiKey: MAIL.key, fromEmailAddress: MAIL.sender });
 
   /** Resolves when the window closes; an Error (not a rejection) when it stays open. */
   const closing = (popup: Page) =>
@@ -354,6 +339,24 @@ test.describe("panel: e-mail outcomes", () => {
     world,
   }) => {
     const page = await signedIn(world);
+    // Sent mail of both outcomes: a reply SendGrid took, and a test e-mail it refused (bad key).
+    await ensureMailSettings(page);
+    const replies = () =>
+      world.receiver.accepted().filter((mail) => mail.subject === "Panel: verzonden (map)");
+    const repliesBefore = replies().length;
+    const reply = await adminApi(page, "POST", "/api/admin/send-email", {
+      to: "klant.panel@example.nl",
+      subject: "Panel: verzonden (map)",
+      message: "Een bericht van het panel aan de klant.",
+    });
+    assertEqual(reply.status, 202, "the reply queued");
+    await waitFor(() => replies().length > repliesBefore, 15_000, "the reply at SendGrid");
+    world.receiver.answer(401);
+    const test = await adminApi(page, "POST", "/api/admin/email-settings/test", {});
+    assert(
+      JSON.stringify(test.body).includes("SendGrid weigerde de API key (401)"),
+      `the refused test e-mail, answered ${test.status}: ${JSON.stringify(test.body)}`,
+    );
     await openTab(page, "E-mail Inbox");
     await page.getByText(/\d+ ongelezen/).waitFor();
     assertEqual(
@@ -363,7 +366,7 @@ test.describe("panel: e-mail outcomes", () => {
     );
     assertEqual(await page.getByText("Algemene E-mail").count(), 0, "no sent mail as Algemene E-mail");
     await page.getByRole("button", { name: "Verzonden", exact: true }).click();
-    const sent = page.getByTestId("inbox-item").filter({ hasText: "Panel: verzonden" });
+    const sent = page.getByTestId("inbox-item").filter({ hasText: "Panel: verzonden (map)" });
     await sent.getByText("Verzonden e-mail").waitFor();
     await sent.getByTestId("badge").filter({ hasText: "Verzonden" }).waitFor();
     assertEqual(await sent.getAttribute("data-unread"), "false", "sent mail is not unread");

@@ -4,7 +4,14 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
-import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
+import {
+  dismissNotice,
+  expectNotice,
+  openTab,
+  postLead as postQuote,
+  saveSettings,
+  signIn,
+} from "./admin/helpers";
 
 const MAIL = {
   key: "SG.staff-e2e-key-0123456789",
@@ -15,39 +22,23 @@ const MAIL = {
 async function signedIn(world: AdminWorld): Promise<Page> {
   const { page } = await world.signedIn();
   // A provider, the company's address and the site's own address (the origin of the e-mail's link).
-  const status = await page.evaluate(
-    (body) =>
-      fetch("/api/admin/company-settings", {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }).then((r) => r.status),
-    {
-      sendgridApiKey: MAIL.key,
-      fromEmailAddress: MAIL.sender,
-      emailAddress: MAIL.company,
-      website: world.baseUrl,
-      notifyCompanyEmail: true,
-    },
-  );
-  assertEqual(status, 200, "mail settings saved");
+  await saveSettings(page, {
+    sendgridApiKey: MAIL.key,
+    fromEmailAddress: MAIL.sender,
+    emailAddress: MAIL.company,
+    website: world.baseUrl,
+    notifyCompanyEmail: true,
+  });
   return page;
 }
 
-async function postLead(world: AdminWorld, email: string, companyName: string): Promise<string> {
-  const answer = await fetch(`${world.baseUrl}/api/lease-requests`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: world.baseUrl },
-    body: JSON.stringify({
-      carUrl: "https://www.autoscout24.nl/aanbod/staff-e2e",
-      contactNumber: "0612121212",
-      email,
-      companyName,
-    }),
+const postLead = (world: AdminWorld, email: string, companyName: string) =>
+  postQuote(world, {
+    carUrl: "https://www.autoscout24.nl/aanbod/staff-e2e",
+    contactNumber: "0612121212",
+    email,
+    companyName,
   });
-  assertEqual(answer.status, 201, "quote accepted");
-  return ((await answer.json()) as { id: string }).id;
-}
 
 const unreadCount = (page: Page) =>
   page.evaluate(() =>

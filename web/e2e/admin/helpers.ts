@@ -69,7 +69,8 @@ export async function postLead(stack: { baseUrl: string }, lead: LeadFields): Pr
 
 /**
  * A call to the admin API as the admin signed in on `page` (its cookie, its origin), for what a
- * test arranges rather than tests; answers the status and the parsed body (null when none).
+ * test arranges rather than tests; answers the status and the parsed body (null when none). A
+ * state change needs a body (`{}` at least): the API refuses one without a JSON content type (415).
  */
 export async function adminApi<T = unknown>(
   page: Page,
