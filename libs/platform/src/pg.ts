@@ -56,25 +56,26 @@ export async function runMigrations(
   const folder = migrationsFolder instanceof URL ? fileURLToPath(migrationsFolder) : migrationsFolder;
   const client = await pool.connect();
   try {
-    // The journal schema is shared by all services, and CREATE SCHEMA IF NOT EXISTS is not safe
-    // when two sessions run it at once (one fails on pg_namespace's unique index): services starting
-    // together on a fresh database create it one at a time.
-    await client.query("SELECT pg_advisory_lock(hashtext('migrations:drizzle'))");
-    try {
-      await client.query("CREATE SCHEMA IF NOT EXISTS drizzle");
-    } finally {
-      await client.query("SELECT pg_advisory_unlock(hashtext('migrations:drizzle'))");
-    }
     await client.query("SELECT pg_advisory_lock(hashtext($1))", [`migrations:${service}`]);
     try {
+      // The journal schema is shared by all services, and CREATE SCHEMA IF NOT EXISTS is not safe
+      // when two sessions run it at once (one fails on pg_namespace's unique index): services
+      // starting together on a fresh database create it one at a time (always the inner lock).
+      await client.query("SELECT pg_advisory_lock(hashtext('migrations:drizzle'))");
+      try {
+        await client.query("CREATE SCHEMA IF NOT EXISTS drizzle");
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(hashtext('migrations:drizzle'))");
+      }
       await migrate(drizzle(client), {
         migrationsFolder: folder,
         migrationsSchema: "drizzle",
         migrationsTable: `${service}_migrations`,
       });
     } catch (err) {
-      // drizzle wraps the server's error in "Failed query: <the whole statement>"; the cause says why.
-      const cause = (err as { cause?: { message?: string; code?: string } }).cause;
+      // drizzle wraps the server's error in "Failed query: <the whole statement>"; the cause says
+      // why. The journal schema's own statement fails unwrapped.
+      const cause = ((err as { cause?: unknown }).cause ?? err) as { message?: string; code?: string };
       const hint =
         cause?.code === "42501"
           ? " (this role has no DDL rights: let the migration Job apply them and start with MIGRATE_ON_START=0)"
