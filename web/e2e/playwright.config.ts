@@ -20,10 +20,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   // Tests are independent; with more workers, files run in parallel, each with its own admin stack.
   fullyParallel: false,
-  // One worker by default: on the 2-core machine two or three workers were slower (the same 24
-  // public tests: 148 s with one, 173 s with two, 176 s with three), as each worker's Chromium and
-  // the stacks compete for the cores. E2E_WORKERS raises it on a bigger machine.
-  workers: Number(process.env.E2E_WORKERS ?? 1),
+  // Two workers by default, one per core of the 2-core machine: the whole suite took 326 s with two,
+  // 379-421 s with one and 336 s with three (with a 2-second timing test failing under the load);
+  // files are spread over the workers. E2E_WORKERS changes it (1 on a machine slow to render).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [["list"], ["json", { outputFile: join(E2E_OUT, "report.json") }]],
