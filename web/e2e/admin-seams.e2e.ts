@@ -166,6 +166,44 @@ test('seams: a settings tab that could not load offers "Opnieuw proberen", which
   }
 });
 
+test('seams: Analytics, Inbox, Logboek and Gebruikers that could not load say so and offer "Opnieuw proberen"', async ({
+  world,
+}) => {
+  const { page, context } = await signedIn(world);
+  let failingPath = "";
+  const parts: [param: string, path: string, loaded: () => Promise<void>][] = [
+    ["analytics", "/api/admin/analytics", () => page.getByTestId("analytics-totals").waitFor()],
+    ["inbox", "/api/admin/emails", () => page.getByText(/E-mail Inbox \(\d+\)/).waitFor()],
+    [
+      "logboek",
+      "/api/admin/audit-log",
+      () => page.getByTestId("logboek-regel").first().or(page.getByText("Geen vermeldingen.")).waitFor(),
+    ],
+    ["gebruikers", "/api/admin/users", () => page.getByTestId("gebruiker").first().waitFor()],
+    ["gebruikers", "/api/admin/account", () => page.getByTestId("tweestaps-status").waitFor()],
+  ];
+  for (const [, path] of parts) await failWhile(context, path, () => failingPath === path);
+  for (const [param, path, loaded] of parts) {
+    failingPath = path;
+    await page.goto(`${world.baseUrl}/admin?tab=${param}`);
+    // Not "Laden..." for ever: what failed, in Dutch, with a way to try again.
+    const failed = page.getByTestId("load-failed");
+    await failed.waitFor();
+    assert(
+      (await failed.innerText()).includes("tijdelijk niet beschikbaar"),
+      `${path}: the server's message, got "${await failed.innerText()}"`,
+    );
+    const retry = page.getByRole("button", { name: "Opnieuw proberen" });
+    await retry.click();
+    await retry.waitFor();
+    await failed.waitFor();
+    failingPath = "";
+    await retry.click();
+    await loaded();
+    assertEqual(await failed.count(), 0, `${path}: the error is gone once loaded`);
+  }
+});
+
 test("seams: a signed-in admin never sees the login form; after signing in, Back does not return to it", async ({
   world,
 }) => {

@@ -362,26 +362,31 @@ export function LoadingText({ children = "Laden..." }: { children?: ReactNode })
   );
 }
 
-/** A tab whose data could not be loaded: what failed, and a button that loads it again. */
-export function LoadFailed({
-  title,
-  message,
-  retrying,
-  onRetry,
-}: {
-  title: string;
+interface LoadErrorProps {
   message: string;
   retrying: boolean;
   onRetry: () => void;
-}) {
+}
+
+/** Data that could not be loaded, where it would show: what failed, and a button that loads it again. */
+export function LoadError({ message, retrying, onRetry }: LoadErrorProps) {
   return (
-    <Panel title={title}>
+    <div className="py-6 text-center">
       <p className="text-red-700" role="alert" data-testid="load-failed">
         {message}
       </p>
       <Button className="mt-4" variant="secondary" onClick={onRetry} disabled={retrying}>
         {retrying ? "Laden..." : "Opnieuw proberen"}
       </Button>
+    </div>
+  );
+}
+
+/** A tab whose data could not be loaded: its panel with the LoadError. */
+export function LoadFailed({ title, ...props }: LoadErrorProps & { title: string }) {
+  return (
+    <Panel title={title}>
+      <LoadError {...props} />
     </Panel>
   );
 }

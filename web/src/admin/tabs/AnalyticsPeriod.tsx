@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchAnalytics } from "../api";
-import { Button, LoadingText, Panel } from "../../components/ui";
+import { Button, LoadError, LoadingText, Panel } from "../../components/ui";
 import { pageLabel } from "../lib/live";
 import {
   PERIOD_PRESETS,
@@ -93,9 +93,11 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
           />
         )}
         {analytics.isError ? (
-          <p className="py-8 text-center text-gray-700" role="alert">
-            {userErrorMessage(analytics.error, "De grafiek kon niet worden geladen.")}
-          </p>
+          <LoadError
+            message={userErrorMessage(analytics.error, "De grafiek kon niet worden geladen.")}
+            retrying={analytics.isFetching}
+            onRetry={() => void analytics.refetch()}
+          />
         ) : !data ? (
           <LoadingText />
         ) : (

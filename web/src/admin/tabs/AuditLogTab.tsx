@@ -8,8 +8,9 @@ import {
 } from "@lease/contracts";
 import { useState } from "react";
 import { ADMIN_KEYS, fetchAuditLog } from "../api";
-import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
+import { Button, LoadError, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
+import { userErrorMessage } from "../../api/client";
 
 const PAGE = 50;
 const DETAILS: Record<string, string> = {
@@ -148,7 +149,13 @@ export function AuditLogTab() {
           />
         </div>
       </div>
-      {!log.data ? (
+      {log.isError && !log.data ? (
+        <LoadError
+          message={userErrorMessage(log.error, "Het logboek kon niet worden geladen.")}
+          retrying={log.isFetching}
+          onRetry={() => void log.refetch()}
+        />
+      ) : !log.data ? (
         <LoadingText />
       ) : items.length === 0 ? (
         <p className="py-6 text-center text-gray-600">Geen vermeldingen.</p>

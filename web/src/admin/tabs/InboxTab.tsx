@@ -5,7 +5,7 @@ import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, deleteEmail, fetchEmails, markEmailRead, retryEmail } from "../api";
-import { Badge, Button, LoadingText, Panel, RefreshFailed } from "../../components/ui";
+import { Badge, Button, LoadError, LoadingText, Panel, RefreshFailed } from "../../components/ui";
 import { formatAmsterdamDateTime, previewText } from "../lib/format";
 import { deliveryBadge, emailTime, emailTypeLabel, unreadCount } from "../lib/inbox";
 import { useMailOutcomes } from "../lib/use-admin-socket";
@@ -120,9 +120,11 @@ export function InboxTab() {
         {emails.isPending ? (
           <LoadingText />
         ) : emails.isError && !emails.data ? (
-          <p className="py-8 text-center text-red-700">
-            {userErrorMessage(emails.error, "Kon de inbox niet laden")}
-          </p>
+          <LoadError
+            message={userErrorMessage(emails.error, "Kon de inbox niet laden")}
+            retrying={emails.isFetching}
+            onRetry={() => void emails.refetch()}
+          />
         ) : list.length === 0 ? (
           <p className="py-8 text-center text-gray-600">
             {folder === "inbox" ? "Geen e-mails ontvangen" : "Nog geen e-mails verzonden"}

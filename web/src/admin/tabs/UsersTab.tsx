@@ -22,7 +22,7 @@ import {
   setUserDisabled,
   startTotpSetup,
 } from "../api";
-import { Badge, Button, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
+import { Badge, Button, LoadError, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import { QrCode } from "../components/QrCode";
 import { formatAmsterdamDateTime } from "../lib/format";
 
@@ -199,6 +199,14 @@ function TwoFactor() {
     },
   });
 
+  if (account.isError && !account.data)
+    return (
+      <LoadError
+        message={userErrorMessage(account.error, "Je account kon niet worden geladen.")}
+        retrying={account.isFetching}
+        onRetry={() => void account.refetch()}
+      />
+    );
   if (!account.data) return <LoadingText />;
   const on = account.data.totpEnabled;
   return (
@@ -424,7 +432,13 @@ function TeamPanel() {
           </Button>
         </div>
       )}
-      {!users.data ? (
+      {users.isError && !users.data ? (
+        <LoadError
+          message={userErrorMessage(users.error, "De gebruikers konden niet worden geladen.")}
+          retrying={users.isFetching}
+          onRetry={() => void users.refetch()}
+        />
+      ) : !users.data ? (
         <LoadingText />
       ) : (
         <div className="overflow-x-auto">
