@@ -17,6 +17,8 @@ export interface OutboxRow {
 export function outboxRepository(pool: Pool) {
   return {
     async publishBatch(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
+      // Not withTransaction: it ignores a failed ROLLBACK and returns the client to the pool, while
+      // this destroys a connection that could not roll back (client.release(broken)).
       const client = await pool.connect();
       let broken: Error | undefined;
       try {

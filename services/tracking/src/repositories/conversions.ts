@@ -5,7 +5,7 @@ import {
   type JobSource,
   type LeadAttribution,
 } from "@lease/contracts";
-import type { Pool, PoolClient } from "@lease/platform";
+import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
 import { HOUR_MS, addDays, dayOf, dayStart, monthOf } from "../domain/calendar";
 import { DIMS } from "../domain/breakdowns";
 import { key64 } from "../domain/keys";
@@ -80,10 +80,7 @@ export class ConversionRecorder {
     const first = days[0];
     const day = dayOf(input.at.getTime()).day;
     const kind = KIND[input.source];
-    const client = await this.pool.connect();
-    let recorded = false;
-    try {
-      await client.query("BEGIN");
+    const recorded = await withTransaction(this.pool, async (client) => {
       const inserted = await client.query(
         `INSERT INTO tracking.conversions
            (lead_id, kind, occurred_at, day, session_key, profile_id, landing_page_id)
@@ -99,15 +96,10 @@ export class ConversionRecorder {
           first?.landing_page_id ?? null,
         ],
       );
-      recorded = inserted.rowCount === 1;
-      if (recorded) await this.count(client, day, kind, first);
-      await client.query("COMMIT");
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      const isNew = inserted.rowCount === 1;
+      if (isNew) await this.count(client, day, kind, first);
+      return isNew;
+    });
     const attribution = first && input.sessionId ? await this.attribution(input, days) : null;
     return { recorded, attribution };
   }

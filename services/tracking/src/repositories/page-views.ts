@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@lease/platform";
+import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
 import { HOUR_MS, dayOf, monthOf } from "../domain/calendar";
 import { key32, key64, type Key64 } from "../domain/keys";
 import { classifyUserAgent } from "../domain/user-agent";
@@ -163,18 +163,7 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
     new Map([...profiles].map(([id, profile]) => [profileIds.get(id)!, profile])),
   );
   await deps.partitions.ensure(new Set(prepared.map((p) => monthOf(p.day))));
-  const client = await deps.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await writeBatch(client, prepared, profileIds, deps);
-    await client.query("COMMIT");
-    return result;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  return withTransaction(deps.pool, (client) => writeBatch(client, prepared, profileIds, deps));
 }
 
 async function writeBatch(

@@ -1,4 +1,4 @@
-import type { Pool } from "@lease/platform";
+import { withTransaction, type Pool } from "@lease/platform";
 
 const NAME = /^(page_views|visitors)_m(\d{4})_(\d{2})$/;
 
@@ -37,19 +37,11 @@ export class Partitions {
 
   /** Runs one partition function (owner's rights, migration 0002), waiting at most 5 s for writers. */
   private async inTransaction(sql: string, month: string): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
+    await withTransaction(this.pool, async (client) => {
       // Attaching or dropping a partition briefly locks the parent table.
       await client.query("SET LOCAL lock_timeout = '5s'");
       await client.query(sql, [month]);
-      await client.query("COMMIT");
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Months that have a page_views partition, oldest first. */

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@lease/platform";
+import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
 import { addMonths, dayStart, monthOf } from "../domain/calendar";
 import { Hll } from "../domain/hll";
 import { partitionName, type Partitions } from "./partitions";
@@ -52,9 +52,7 @@ export async function applyRetention(
     report.trimmedPageViews = views.rowCount ?? 0;
     report.trimmedVisitors = visitors.rowCount ?? 0;
   }
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await withTransaction(pool, async (client) => {
     // The compactor writes month sketches too: wait for it, then hold it off.
     await client.query("SELECT pg_advisory_xact_lock(hashtext('tracking:sketches'))");
     const deleted = await client.query<{ n: string; boundary_days: string }>(
@@ -87,13 +85,7 @@ export async function applyRetention(
     report.rollupRows = Number(deleted.rows[0]!.n);
     // Days of the cutoff's own month went: its month rollups now describe only the days left.
     if (Number(deleted.rows[0]!.boundary_days) > 0) await rebuildMonth(client, boundary);
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
   return report;
 }
 

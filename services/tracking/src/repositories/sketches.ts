@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "@lease/platform";
+import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
 import { monthOf } from "../domain/calendar";
 import { Hll } from "../domain/hll";
 
@@ -24,26 +24,19 @@ export function precisionOf(scope: number): number {
  * a time (advisory lock); returns the number of deltas merged.
  */
 export async function compactSketches(pool: Pool, limit = 5000): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  return withTransaction(pool, async (client) => {
     const lock = await client.query<{ ok: boolean }>(
       "SELECT pg_try_advisory_xact_lock(hashtext('tracking:sketches')) AS ok",
     );
-    if (!lock.rows[0]!.ok) {
-      await client.query("ROLLBACK");
-      return 0;
-    }
+    // Another compactor holds it: nothing was read or written, so committing equals rolling back.
+    if (!lock.rows[0]!.ok) return 0;
     const taken = await client.query<{ day: string; scope: number; regs: Buffer }>(
       `DELETE FROM tracking.sketch_deltas
        WHERE id IN (SELECT id FROM tracking.sketch_deltas ORDER BY id LIMIT $1)
        RETURNING to_char(day, 'YYYY-MM-DD') AS day, scope, regs`,
       [limit],
     );
-    if (taken.rows.length === 0) {
-      await client.query("COMMIT");
-      return 0;
-    }
+    if (taken.rows.length === 0) return 0;
     const merged = new Map<string, Hll>();
     const add = (kind: string, period: string, scope: number, regs: Buffer) => {
       const id = `${kind}|${period}|${scope}`;
@@ -57,14 +50,8 @@ export async function compactSketches(pool: Pool, limit = 5000): Promise<number>
       add("m", monthOf(row.day), row.scope, row.regs);
     }
     await mergeInto(client, merged);
-    await client.query("COMMIT");
     return taken.rows.length;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Unions sketches keyed "kind|period|scope" into the stored ones (the caller holds the lock). */
