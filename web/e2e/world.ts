@@ -26,8 +26,8 @@ export interface WorldOpenOptions {
   viewport?: { width: number; height: number };
   /** Runs on the new context before the first navigation (routes, cookies). */
   before?: (context: BrowserContext) => Promise<void>;
-  /** Default networkidle; "commit" returns as soon as navigation starts (to see loading states). */
-  waitUntil?: "networkidle" | "commit";
+  /** Default networkidle; "load" at the load event (the caller then waits for what it needs); "commit" as soon as navigation starts (to see loading states). */
+  waitUntil?: "networkidle" | "load" | "commit";
   /** Cookies to start with (a saved admin session). */
   storageState?: BrowserContextOptions["storageState"];
 }
@@ -149,8 +149,10 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
   let sessionCookies: Awaited<ReturnType<BrowserContext["cookies"]>> | undefined;
   const signedInIn: AdminWorld["signedInIn"] = async (contexts) => {
     if (sessionCookies) {
+      // Not networkidle: the welcome line (or the login form) below is the sign that it is ready.
       const opened = await openIn(contexts, "/admin", {
         storageState: { cookies: sessionCookies, origins: [] },
+        waitUntil: "load",
       });
       const welcome = opened.page.getByTestId("welkom");
       await welcome.or(opened.page.getByLabel("Gebruikersnaam")).first().waitFor();
