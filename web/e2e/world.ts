@@ -26,7 +26,10 @@ export interface WorldOpenOptions {
   viewport?: { width: number; height: number };
   /** Runs on the new context before the first navigation (routes, cookies). */
   before?: (context: BrowserContext) => Promise<void>;
-  /** Default networkidle; "load" at the load event (the caller then waits for what it needs); "commit" as soon as navigation starts (to see loading states). */
+  /**
+   * Default networkidle; "load" at the load event (the caller then waits for what it needs);
+   * "commit" as soon as navigation starts (to see loading states).
+   */
   waitUntil?: "networkidle" | "load" | "commit";
   /** Cookies to start with (a saved admin session). */
   storageState?: BrowserContextOptions["storageState"];
