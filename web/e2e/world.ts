@@ -168,7 +168,9 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
     await opened.page.getByRole("button", { name: "Inloggen" }).click();
     await opened.page.getByTestId("welkom").waitFor();
     const close = opened.page.getByRole("button", { name: "Melding sluiten" });
-    if (await close.isVisible()) await close.click();
+    // The notice may close itself between the check and the click (as in helpers' dismissNotice).
+    if (await close.isVisible()) await close.click({ timeout: 2000 }).catch(() => undefined);
+    await close.waitFor({ state: "hidden" });
     sessionCookies = await opened.context.cookies();
     return opened;
   };

@@ -16,7 +16,10 @@ export async function expectNotice(page: Page, title: string, description?: stri
 
 export async function dismissNotice(page: Page): Promise<void> {
   const close = page.getByRole("button", { name: "Melding sluiten" });
-  if (await close.isVisible()) await close.click();
+  // A notice also closes itself after a while, possibly between the check and the click: gone is
+  // as good as dismissed, and one still there after the click fails the wait below.
+  if (await close.isVisible()) await close.click({ timeout: 2000 }).catch(() => undefined);
+  await close.waitFor({ state: "hidden" });
 }
 
 export async function openTab(page: Page, name: string): Promise<void> {
