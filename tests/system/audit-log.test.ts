@@ -94,6 +94,44 @@ describe("the audit log across the services", () => {
     ]);
   });
 
+  it("records a follow-up day (only a real change) and notes added, changed and deleted, by lead id, never a note's text", async () => {
+    const lead = await newLead();
+    const followUp = (day: string | null) =>
+      call("PUT", `/api/admin/lease-requests/${lead}/follow-up`, { followUpOn: day });
+    expect((await followUp("2026-12-01")).status).toBe(200);
+    expect((await followUp("2026-12-01")).status).toBe(200); // the same day: no entry
+    expect((await followUp(null)).status).toBe(200);
+    const text = "Belt terug na de feestdagen, vraagt naar de EX30";
+    const added = await call("POST", `/api/admin/lease-requests/${lead}/notes`, { body: text });
+    expect(added.status).toBe(201);
+    const noteId = ((await added.json()) as { id: string }).id;
+    const note = `/api/admin/lease-requests/${lead}/notes/${noteId}`;
+    expect((await call("PUT", note, { body: `${text}, en de XC40` })).status).toBe(200);
+    expect((await call("DELETE", note)).status).toBe(204);
+    // Each change and its audit entry are written in one transaction (the outbox).
+    const queued = await sql.query(
+      "SELECT count(*)::int AS n FROM leads.outbox WHERE job_name = 'audit.record' AND payload->>'target' = $1",
+      [lead],
+    );
+    expect(queued.rows).toEqual([{ n: 5 }]);
+
+    const actions: AuditAction[] = [
+      "lead.follow_up_changed",
+      "lead.note_added",
+      "lead.note_edited",
+      "lead.note_deleted",
+    ];
+    const entries = (await entriesOf(actions, 5)).filter((e) => e.target === lead);
+    expect(entries.map(brief)).toEqual([
+      ["lead.note_deleted", "admin", lead, null],
+      ["lead.note_edited", "admin", lead, null],
+      ["lead.note_added", "admin", lead, null],
+      ["lead.follow_up_changed", "admin", lead, "gewist"],
+      ["lead.follow_up_changed", "admin", lead, "2026-12-01"],
+    ]);
+    expect(JSON.stringify(await auditLog())).not.toContain("feestdagen");
+  });
+
   it("records the e-mails sent from the panel (follow-up, test) and an inbox deletion, by id only", async () => {
     const saved = await call("PUT", "/api/admin/company-settings", {
       sendgridApiKey: API_KEY,

@@ -267,8 +267,9 @@ describe("people's data (AVG)", () => {
     });
     // The e-mail sent to the person and the company's two notifications about the leads.
     expect(counts.sentEmails).toBe(3);
-    // Four rows of the two leads' jobs, and the audit entry of the status change (names the lead).
-    expect(counts.outbox).toBe(5);
+    // Four rows of the two leads' jobs, and the audit entries of the status change and the note
+    // (they name the lead).
+    expect(counts.outbox).toBe(6);
     const quotes = summary.kinds.find((k) => k.kind === "leaseRequests")!;
     expect(quotes.first).toBe(quotes.last);
     expect(Date.parse(quotes.first!)).toBeGreaterThan(Date.now() - 5 * 60_000);
@@ -322,12 +323,13 @@ describe("people's data (AVG)", () => {
       contactMessages: 1,
       notes: 1,
       statusChanges: 1,
-      outbox: 5,
+      outbox: 6,
       inboxEmails: 2,
       sentEmails: 3,
       conversions: 2,
-      // One entry mentioning the address, two naming a lead (its status change, the e-mail sent).
-      auditEntries: 3,
+      // One entry mentioning the address, three naming a lead (its status change, its note, the
+      // e-mail sent).
+      auditEntries: 4,
       mentions: 1,
     });
     expect(result.removed.jobs).toBeGreaterThanOrEqual(1);

@@ -66,7 +66,7 @@ export async function startLeads(
   });
   const repo = leaseRequestsRepository(kit.db, kit.pool);
   const leads = leaseRequestsDomain(repo, () => relay.nudge());
-  const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo);
+  const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo, () => relay.nudge());
   // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
   const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
   const worker = createWorker({

@@ -30,7 +30,12 @@ export function newestFirst(items: LeadHistoryEntry[]): LeadHistoryEntry[] {
 }
 
 /** A lease request's timeline (receipt, status changes, notes) and the notes staff keep on it. */
-export function leadHistoryDomain(repo: LeadHistoryRepository, leads: LeaseRequestsRepository) {
+export function leadHistoryDomain(
+  repo: LeadHistoryRepository,
+  leads: LeaseRequestsRepository,
+  /** Called once a change queued an audit entry in the outbox (wakes the relay). */
+  onStored: () => void = () => undefined,
+) {
   /** The note as its author may change it: 404 when missing, 403 when another admin wrote it. */
   async function ownNote(leaseRequestId: string, noteId: string, author: string, verb: string) {
     const note = await repo.findNote(leaseRequestId, noteId);
@@ -69,6 +74,7 @@ export function leadHistoryDomain(repo: LeadHistoryRepository, leads: LeaseReque
     async addNote(leaseRequestId: string, author: string, body: string): Promise<LeadNote> {
       const row = await repo.addNote(leaseRequestId, author, body);
       if (!row) throw notFound(LEAD_NOT_FOUND);
+      onStored();
       return toNote(row);
     },
 
@@ -82,12 +88,14 @@ export function leadHistoryDomain(repo: LeadHistoryRepository, leads: LeaseReque
       const row = await repo.updateNote(leaseRequestId, noteId, author, body);
       // Deleted between the check and the change.
       if (!row) throw notFound(NOTE_NOT_FOUND);
+      onStored();
       return toNote(row);
     },
 
     async deleteNote(leaseRequestId: string, noteId: string, author: string): Promise<void> {
       await ownNote(leaseRequestId, noteId, author, "verwijderen");
       if (!(await repo.deleteNote(leaseRequestId, noteId, author))) throw notFound(NOTE_NOT_FOUND);
+      onStored();
     },
   };
 }

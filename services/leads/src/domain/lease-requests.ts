@@ -104,9 +104,11 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       return toLeaseRequest(row);
     },
 
-    async setFollowUp(id: string, followUpOn: string | null): Promise<LeaseRequest> {
-      const row = await repo.setFollowUp(id, followUpOn);
+    /** `by`: the admin's username, for the audit log. */
+    async setFollowUp(id: string, followUpOn: string | null, by: string): Promise<LeaseRequest> {
+      const row = await repo.setFollowUp(id, followUpOn, by);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      onStored(); // a changed day queues an audit entry
       return toLeaseRequest(row);
     },
 

@@ -1,11 +1,16 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Database } from "@lease/platform";
+import { auditEvent, type Database } from "@lease/platform";
 import { leadNotes, leaseRequests, statusChanges } from "../db/schema";
+import { queueAudit } from "./lease-requests";
 
 export type StatusChangeRow = typeof statusChanges.$inferSelect;
 export type LeadNoteRow = typeof leadNotes.$inferSelect;
 
-/** A lease request's status changes and staff notes (the timeline's own rows). */
+/**
+ * A lease request's status changes and staff notes (the timeline's own rows). A note added, changed
+ * or deleted is queued for the audit log (outbox) in the same transaction, by the lead's id: the
+ * note's text never goes there.
+ */
 export function leadHistoryRepository(db: Database) {
   return {
     async statusChanges(leaseRequestId: string, limit: number): Promise<StatusChangeRow[]> {
@@ -28,11 +33,14 @@ export function leadHistoryRepository(db: Database) {
 
     /** Undefined when the request does not exist (any more): the note is written only with it. */
     async addNote(leaseRequestId: string, author: string, body: string): Promise<LeadNoteRow | undefined> {
-      const { rows } = await db.execute<{ id: string }>(sql`
-        INSERT INTO ${leadNotes} (lease_request_id, author, body)
-        SELECT ${leaseRequests.id}, ${author}, ${body} FROM ${leaseRequests} WHERE ${leaseRequests.id} = ${leaseRequestId}
-        RETURNING id`);
-      const id = rows[0]?.id;
+      const id = await db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ id: string }>(sql`
+          INSERT INTO ${leadNotes} (lease_request_id, author, body)
+          SELECT ${leaseRequests.id}, ${author}, ${body} FROM ${leaseRequests} WHERE ${leaseRequests.id} = ${leaseRequestId}
+          RETURNING id`);
+        if (rows[0]) await queueAudit(tx, auditEvent(author, "lead.note_added", leaseRequestId));
+        return rows[0]?.id;
+      });
       return id ? this.findNote(leaseRequestId, id) : undefined;
     },
 
@@ -52,33 +60,39 @@ export function leadHistoryRepository(db: Database) {
       author: string,
       body: string,
     ): Promise<LeadNoteRow | undefined> {
-      const [row] = await db
-        .update(leadNotes)
-        .set({ body, updatedAt: new Date() })
-        .where(
-          and(
-            eq(leadNotes.id, noteId),
-            eq(leadNotes.leaseRequestId, leaseRequestId),
-            eq(leadNotes.author, author),
-          ),
-        )
-        .returning();
-      return row;
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(leadNotes)
+          .set({ body, updatedAt: new Date() })
+          .where(
+            and(
+              eq(leadNotes.id, noteId),
+              eq(leadNotes.leaseRequestId, leaseRequestId),
+              eq(leadNotes.author, author),
+            ),
+          )
+          .returning();
+        if (row) await queueAudit(tx, auditEvent(author, "lead.note_edited", leaseRequestId));
+        return row;
+      });
     },
 
     /** Deletes the note only while `author` wrote it; true when deleted. */
     async deleteNote(leaseRequestId: string, noteId: string, author: string): Promise<boolean> {
-      const rows = await db
-        .delete(leadNotes)
-        .where(
-          and(
-            eq(leadNotes.id, noteId),
-            eq(leadNotes.leaseRequestId, leaseRequestId),
-            eq(leadNotes.author, author),
-          ),
-        )
-        .returning({ id: leadNotes.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .delete(leadNotes)
+          .where(
+            and(
+              eq(leadNotes.id, noteId),
+              eq(leadNotes.leaseRequestId, leaseRequestId),
+              eq(leadNotes.author, author),
+            ),
+          )
+          .returning({ id: leadNotes.id });
+        if (rows.length > 0) await queueAudit(tx, auditEvent(author, "lead.note_deleted", leaseRequestId));
+        return rows.length > 0;
+      });
     },
   };
 }

@@ -66,12 +66,27 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** An audit entry for the gateway's log, queued through the outbox in the caller's transaction. */
-async function queueAudit(tx: Tx, event: AuditRecordJobData): Promise<void> {
+export async function queueAudit(tx: Tx, event: AuditRecordJobData): Promise<void> {
   await tx.insert(outbox).values({
     jobName: "audit.record",
     payload: event,
     traceContext: currentTraceparent() ?? null,
   });
+}
+
+/** The request's row, locked until the transaction ends; undefined when it does not exist. */
+async function lockRequest(tx: Tx, id: string): Promise<LeaseRequestRow | undefined> {
+  const [row] = await tx.select().from(leaseRequests).where(eq(leaseRequests.id, id)).for("update");
+  return row;
+}
+
+async function updateRequest(
+  tx: Tx,
+  id: string,
+  set: Partial<typeof leaseRequests.$inferInsert>,
+): Promise<LeaseRequestRow | undefined> {
+  const [row] = await tx.update(leaseRequests).set(set).where(eq(leaseRequests.id, id)).returning();
+  return row;
 }
 
 /** Today in Amsterdam, the site's day, as Postgres sees it. */
@@ -281,17 +296,9 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       changedBy: string,
     ): Promise<LeaseRequestRow | undefined> {
       return db.transaction(async (tx) => {
-        const [before] = await tx
-          .select({ status: leaseRequests.status })
-          .from(leaseRequests)
-          .where(eq(leaseRequests.id, id))
-          .for("update");
+        const before = await lockRequest(tx, id);
         if (!before) return undefined;
-        const [row] = await tx
-          .update(leaseRequests)
-          .set({ status, isRead })
-          .where(eq(leaseRequests.id, id))
-          .returning();
+        const row = await updateRequest(tx, id, { status, isRead });
         if (before.status !== status) {
           await tx
             .insert(statusChanges)
@@ -305,14 +312,24 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       });
     },
 
-    /** Sets or clears "Opvolgen op"; undefined when the request does not exist. */
-    async setFollowUp(id: string, followUpOn: string | null): Promise<LeaseRequestRow | undefined> {
-      const [row] = await db
-        .update(leaseRequests)
-        .set({ followUpOn })
-        .where(eq(leaseRequests.id, id))
-        .returning();
-      return row;
+    /**
+     * Sets or clears "Opvolgen op"; a day that changes is queued for the audit log (outbox) in the
+     * same transaction, with the new day or "gewist". Undefined when the request does not exist.
+     */
+    async setFollowUp(
+      id: string,
+      followUpOn: string | null,
+      by: string,
+    ): Promise<LeaseRequestRow | undefined> {
+      return db.transaction(async (tx) => {
+        const before = await lockRequest(tx, id);
+        if (!before) return undefined;
+        const row = await updateRequest(tx, id, { followUpOn });
+        if (before.followUpOn !== followUpOn) {
+          await queueAudit(tx, auditEvent(by, "lead.follow_up_changed", id, followUpOn ?? "gewist"));
+        }
+        return row;
+      });
     },
 
     /** How many requests are to be followed up today or earlier. */

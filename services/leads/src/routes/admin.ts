@@ -36,7 +36,7 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
   router.put("/api/admin/lease-requests/{id}/follow-up", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     const { followUpOn } = parseOr400(SetFollowUpBody, ctx.request.body);
-    ctx.body = await deps.leads.setFollowUp(id, followUpOn);
+    ctx.body = await deps.leads.setFollowUp(id, followUpOn, ctx.state.admin!.username);
   });
 
   router.delete("/api/admin/lease-requests/{id}", async (ctx) => {
