@@ -1,5 +1,6 @@
 // The building blocks of the public pages and, below them, of the admin panel: one set, one file.
 import { Suspense, type ComponentProps, type ReactNode } from "react";
+import { userErrorMessage } from "../api/client";
 
 type ButtonVariant = "primary" | "accent" | "outline" | "light";
 
@@ -362,21 +363,36 @@ export function LoadingText({ children = "Laden..." }: { children?: ReactNode })
   );
 }
 
-interface LoadErrorProps {
-  message: string;
-  retrying: boolean;
-  onRetry: () => void;
+/** What LoadError needs of a failed query (react-query's result). */
+interface FailedQuery {
+  error: unknown;
+  isFetching: boolean;
+  refetch: () => unknown;
 }
 
-/** Data that could not be loaded, where it would show: what failed, and a button that loads it again. */
-export function LoadError({ message, retrying, onRetry }: LoadErrorProps) {
+interface LoadErrorProps {
+  query: FailedQuery;
+  /** Said when the server's answer carries no message of its own. */
+  fallback: string;
+}
+
+/**
+ * Data that could not be loaded, where it would show: the server's message (or `fallback`), and a
+ * button that loads it again.
+ */
+export function LoadError({ query, fallback }: LoadErrorProps) {
   return (
     <div className="py-6 text-center">
       <p className="text-red-700" role="alert" data-testid="load-failed">
-        {message}
+        {userErrorMessage(query.error, fallback)}
       </p>
-      <Button className="mt-4" variant="secondary" onClick={onRetry} disabled={retrying}>
-        {retrying ? "Laden..." : "Opnieuw proberen"}
+      <Button
+        className="mt-4"
+        variant="secondary"
+        onClick={() => void query.refetch()}
+        disabled={query.isFetching}
+      >
+        {query.isFetching ? "Laden..." : "Opnieuw proberen"}
       </Button>
     </div>
   );

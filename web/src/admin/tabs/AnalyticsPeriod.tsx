@@ -2,7 +2,6 @@ import type { AnalyticsFilter } from "@lease/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
-import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchAnalytics } from "../api";
 import { Button, LoadError, LoadingText, Panel } from "../../components/ui";
 import { pageLabel } from "../lib/live";
@@ -93,11 +92,7 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
           />
         )}
         {analytics.isError ? (
-          <LoadError
-            message={userErrorMessage(analytics.error, "De grafiek kon niet worden geladen.")}
-            retrying={analytics.isFetching}
-            onRetry={() => void analytics.refetch()}
-          />
+          <LoadError query={analytics} fallback="De grafiek kon niet worden geladen." />
         ) : !data ? (
           <LoadingText />
         ) : (

@@ -10,7 +10,6 @@ import { useState } from "react";
 import { ADMIN_KEYS, fetchAuditLog } from "../api";
 import { Button, LoadError, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
-import { userErrorMessage } from "../../api/client";
 
 const PAGE = 50;
 const DETAILS: Record<string, string> = {
@@ -150,11 +149,7 @@ export function AuditLogTab() {
         </div>
       </div>
       {log.isError && !log.data ? (
-        <LoadError
-          message={userErrorMessage(log.error, "Het logboek kon niet worden geladen.")}
-          retrying={log.isFetching}
-          onRetry={() => void log.refetch()}
-        />
+        <LoadError query={log} fallback="Het logboek kon niet worden geladen." />
       ) : !log.data ? (
         <LoadingText />
       ) : items.length === 0 ? (

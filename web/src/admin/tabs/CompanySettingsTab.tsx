@@ -1,5 +1,4 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
@@ -35,12 +34,7 @@ export function CompanySettingsTab() {
   if (settings.isPending) return <LoadingText />;
   if (settings.isError) {
     return (
-      <LoadFailed
-        title="Bedrijfsgegevens"
-        message={userErrorMessage(settings.error, "Kon de bedrijfsgegevens niet laden")}
-        retrying={settings.isFetching}
-        onRetry={() => void settings.refetch()}
-      />
+      <LoadFailed title="Bedrijfsgegevens" query={settings} fallback="Kon de bedrijfsgegevens niet laden" />
     );
   }
 

@@ -103,9 +103,8 @@ export function EmailSettingsTab() {
     return (
       <LoadFailed
         title="E-mail Instellingen"
-        message="Kon e-mail instellingen niet laden"
-        retrying={settings.isFetching}
-        onRetry={() => void settings.refetch()}
+        query={settings}
+        fallback="Kon e-mail instellingen niet laden"
       />
     );
 

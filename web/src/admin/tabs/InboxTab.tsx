@@ -120,11 +120,7 @@ export function InboxTab() {
         {emails.isPending ? (
           <LoadingText />
         ) : emails.isError && !emails.data ? (
-          <LoadError
-            message={userErrorMessage(emails.error, "Kon de inbox niet laden")}
-            retrying={emails.isFetching}
-            onRetry={() => void emails.refetch()}
-          />
+          <LoadError query={emails} fallback="Kon de inbox niet laden" />
         ) : list.length === 0 ? (
           <p className="py-8 text-center text-gray-600">
             {folder === "inbox" ? "Geen e-mails ontvangen" : "Nog geen e-mails verzonden"}

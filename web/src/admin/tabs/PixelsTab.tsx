@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AdminCompanySettings } from "@lease/contracts";
-import { userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
@@ -58,9 +57,8 @@ export function PixelsTab() {
     return (
       <LoadFailed
         title="Social Media Pixels"
-        message={userErrorMessage(settings.error, "Kon de pixel instellingen niet laden")}
-        retrying={settings.isFetching}
-        onRetry={() => void settings.refetch()}
+        query={settings}
+        fallback="Kon de pixel instellingen niet laden"
       />
     );
 

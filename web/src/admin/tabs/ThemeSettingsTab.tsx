@@ -9,7 +9,6 @@ import {
   type ThemeValues,
 } from "@lease/contracts";
 import { useEffect, useRef, useState } from "react";
-import { userErrorMessage } from "../../api/client";
 import { THEME_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { applyTheme, themeToCssVariables } from "../../lib/theme";
@@ -86,14 +85,7 @@ export function ThemeSettingsTab() {
   if (theme.isPending) return <LoadingText />;
   // Without the stored theme the editor would show (and a save would store) the defaults.
   if (!theme.data) {
-    return (
-      <LoadFailed
-        title="Theme Instellingen"
-        message={userErrorMessage(theme.error, "Kon het theme niet laden")}
-        retrying={theme.isFetching}
-        onRetry={() => void theme.refetch()}
-      />
-    );
+    return <LoadFailed title="Theme Instellingen" query={theme} fallback="Kon het theme niet laden" />;
   }
 
   const { values: shown, editing, errors } = form;

@@ -200,13 +200,7 @@ function TwoFactor() {
   });
 
   if (account.isError && !account.data)
-    return (
-      <LoadError
-        message={userErrorMessage(account.error, "Je account kon niet worden geladen.")}
-        retrying={account.isFetching}
-        onRetry={() => void account.refetch()}
-      />
-    );
+    return <LoadError query={account} fallback="Je account kon niet worden geladen." />;
   if (!account.data) return <LoadingText />;
   const on = account.data.totpEnabled;
   return (
@@ -433,11 +427,7 @@ function TeamPanel() {
         </div>
       )}
       {users.isError && !users.data ? (
-        <LoadError
-          message={userErrorMessage(users.error, "De gebruikers konden niet worden geladen.")}
-          retrying={users.isFetching}
-          onRetry={() => void users.refetch()}
-        />
+        <LoadError query={users} fallback="De gebruikers konden niet worden geladen." />
       ) : !users.data ? (
         <LoadingText />
       ) : (
