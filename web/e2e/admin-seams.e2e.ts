@@ -2,7 +2,7 @@
 // "Vernieuwen" that keeps the old rows, "Opnieuw proberen" on the settings tabs, no login form for
 // a signed-in admin, and a field the server refuses marked at the field. Each test signs in on a
 // browser context of its own.
-import type { BrowserContext, Page, Route } from "@playwright/test";
+import type { BrowserContext, Locator, Page, Route } from "@playwright/test";
 import { ADMIN_USERNAME, assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
 import { expectNotice, openTab, postLead as postQuote, signIn } from "./admin/helpers";
 
@@ -25,6 +25,13 @@ async function failWhile(context: BrowserContext, path: string, failing: () => b
         ? route.fulfill({ status: 503, json: UNAVAILABLE })
         : route.fallback(),
   );
+}
+
+/** Clicks "Opnieuw proberen" and waits until failWhile has refused the request it sent. */
+async function retryRefused(page: Page, retry: Locator): Promise<void> {
+  const refused = page.waitForResponse((response) => response.status() === 503);
+  await retry.click();
+  await refused;
 }
 
 const postLead = (world: AdminWorld, email: string) =>
@@ -155,8 +162,9 @@ test('seams: a settings tab that could not load offers "Opnieuw proberen", which
     const failed = page.getByTestId("load-failed");
     await failed.waitFor();
     const retry = page.getByRole("button", { name: "Opnieuw proberen" });
-    // Still failing: the error stays, with its button.
-    await retry.click();
+    // Still failing: the error stays, with its button. The route decides when the request reaches
+    // it, so the failure is lifted only once this retry has been refused.
+    await retryRefused(page, retry);
     await retry.waitFor();
     await failed.waitFor();
     failing = false;
@@ -194,7 +202,7 @@ test('seams: Analytics, Inbox, Logboek and Gebruikers that could not load say so
       `${path}: the server's message, got "${await failed.innerText()}"`,
     );
     const retry = page.getByRole("button", { name: "Opnieuw proberen" });
-    await retry.click();
+    await retryRefused(page, retry);
     await retry.waitFor();
     await failed.waitFor();
     failingPath = "";
