@@ -25,4 +25,6 @@ export function startStack(opts?: {
   env?: Record<string, string>;
   replicas?: Partial<Record<string, number>>;
   logDir?: string;
+  /** How a free port is found (a test hands out a taken one). */
+  pickPort?: () => Promise<number>;
 }): Promise<Stack>;

@@ -25,7 +25,8 @@ async function waitHealthy(url, ms, child) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) return false;
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return true;
+      // A bounded wait: whatever else answers on that port must not hold the start up.
+      if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) })).ok) return true;
     } catch {
       /* not up yet */
     }
@@ -50,6 +51,9 @@ export async function startStack({
   env: extraEnv = {},
   replicas = {},
   logDir = ".tmp/stack",
+  /** How a free port is found (a test hands out a taken one). */
+  pickPort = freePort,
+  attempt = 1,
 } = {}) {
   mkdirSync(logDir, { recursive: true });
   const secrets = {
@@ -63,7 +67,7 @@ export async function startStack({
   const taken = new Set();
   const distinctPort = async () => {
     for (;;) {
-      const port = await freePort();
+      const port = await pickPort();
       if (!taken.has(port)) {
         taken.add(port);
         return port;
@@ -123,6 +127,10 @@ export async function startStack({
     });
     child.stdout.pipe(log);
     child.stderr.pipe(log);
+    let portTaken = false;
+    const seeTaken = (chunk) => (portTaken ||= chunk.includes("EADDRINUSE"));
+    child.stdout.on("data", seeTaken);
+    child.stderr.on("data", seeTaken);
     const entry = {
       name,
       index: i,
@@ -132,8 +140,11 @@ export async function startStack({
       metricsUrl: `http://127.0.0.1:${metricsPorts[name][i]}/metrics`,
     };
     processes.push(entry);
-    if (!(await waitHealthy(entry.url, 30_000, child)))
-      throw new Error(`${name}#${i} did not start; see ${logDir}/${name}.log`);
+    if (!(await waitHealthy(entry.url, 30_000, child))) {
+      const error = new Error(`${name}#${i} did not start; see ${logDir}/${name}.log`);
+      error.portTaken = portTaken;
+      throw error;
+    }
     return entry;
   };
   const stop = async () => {
@@ -157,6 +168,20 @@ export async function startStack({
     if (failed) throw failed.reason;
   } catch (err) {
     await stop();
+    // A port found free can be taken (by another process's connection) before the service binds
+    // it: start again on new ports, as with tests running side by side.
+    if (err.portTaken && attempt < 3) {
+      const again = {
+        databaseUrl,
+        redisUrl,
+        env: extraEnv,
+        replicas,
+        logDir,
+        pickPort,
+        attempt: attempt + 1,
+      };
+      return startStack(again);
+    }
     throw err;
   }
   return {

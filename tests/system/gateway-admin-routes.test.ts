@@ -27,29 +27,24 @@ let tokens: Record<string, string | undefined>;
 
 beforeAll(async () => {
   db = await createTestDatabase("walk");
-  const ports = {
-    leads: await freePort(),
-    settings: await freePort(),
-    tracking: await freePort(),
-    mailer: await freePort(),
-  };
-  const url = (p: number) => `http://127.0.0.1:${p}`;
   const shared = testEnv({
     DATABASE_URL: db.url,
-    LEADS_URL: url(ports.leads),
-    SETTINGS_URL: url(ports.settings),
-    TRACKING_URL: url(ports.tracking),
-    MAILER_URL: url(ports.mailer),
-    SENDGRID_API_BASE_URL: url(await freePort()),
+    SENDGRID_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
     SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     WEB_DIST_DIR: "/nonexistent",
   });
-  const withPort = (port: number) => ({ ...shared, PORT: String(port) });
-  // One at a time: each runs its own migrations on the shared test database.
-  services.settings = await startSettings(withPort(ports.settings));
-  services.leads = await startLeads(withPort(ports.leads));
-  services.tracking = await startTracking(withPort(ports.tracking));
-  services.mailer = await startMailer(withPort(ports.mailer));
+  // One at a time: each runs its own migrations on the shared test database. Each on a port of its
+  // own choosing (PORT=0), its URL then given to those that call it.
+  services.settings = await startSettings(shared);
+  services.leads = await startLeads(shared);
+  services.tracking = await startTracking(shared);
+  Object.assign(shared, {
+    LEADS_URL: services.leads.url,
+    SETTINGS_URL: services.settings.url,
+    TRACKING_URL: services.tracking.url,
+  });
+  services.mailer = await startMailer(shared);
+  shared.MAILER_URL = services.mailer.url;
   gateway = await startGateway(shared);
   redis = await connectRedis();
   deps = sessionDepsFor(shared, redis);

@@ -35,29 +35,22 @@ export async function startFullStack(
   } = {},
 ): Promise<FullStack> {
   const db = await createTestDatabase("stack");
-  const ports = {
-    leads: await freePort(),
-    settings: await freePort(),
-    tracking: await freePort(),
-    mailer: await freePort(),
-  };
-  const url = (p: number) => `http://127.0.0.1:${p}`;
-  const env = testEnv({
+  const base = testEnv({
     DATABASE_URL: opts.rewriteDatabaseUrl ? opts.rewriteDatabaseUrl(db.url) : db.url,
     SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    LEADS_URL: url(ports.leads),
-    SETTINGS_URL: url(ports.settings),
-    TRACKING_URL: url(ports.tracking),
-    MAILER_URL: url(ports.mailer),
-    SENDGRID_API_BASE_URL: url(await freePort()),
+    SENDGRID_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
     WEB_DIST_DIR: "web/dist",
     ...overrides,
   });
-  const at = (port: number) => ({ ...env, PORT: String(port) });
-  const leads = await startLeads(at(ports.leads));
-  const settings = await startSettings(at(ports.settings));
-  const tracking = await startTracking(at(ports.tracking), { clock: opts.trackingClock });
-  const mailer = await startMailer(at(ports.mailer));
+  // Each service binds a port of its own choosing (testEnv's PORT=0) and the ones that call it are
+  // told its URL: a port found free beforehand can be taken by another process (a connection's
+  // local port) before the service binds it, as happened with the browser tests running beside.
+  const leads = await startLeads(base);
+  const settings = await startSettings(base);
+  const tracking = await startTracking(base, { clock: opts.trackingClock });
+  const called = { LEADS_URL: leads.url, SETTINGS_URL: settings.url, TRACKING_URL: tracking.url };
+  const mailer = await startMailer({ ...base, ...called });
+  const env: NodeJS.ProcessEnv = { ...base, ...called, MAILER_URL: mailer.url };
   const gateway = await startGateway({ ...((await opts.gatewayEnv?.(env)) ?? env), PORT: "0" });
   const redis = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 1 });
   redis.on("error", () => undefined); // tests stop Redis on purpose
