@@ -38,7 +38,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const stack = await startStack({
     databaseUrl,
     redisUrl: infra.redisUrl,
-    env: { LOG_LEVEL: "warn", LEAD_RATE_LIMIT: "1000" },
+    // npm test runs vitest beside the browser tests: their stacks share max_connections.
+    env: { LOG_LEVEL: "warn", LEAD_RATE_LIMIT: "1000", DATABASE_POOL_MAX: "4" },
     logDir: join(repo, ".tmp", "e2e", "stack"),
   });
   process.env.E2E_BASE_URL = stack.url as string;

@@ -34,6 +34,11 @@ export const baseConfigSchema = z.object({
   /** The metrics listener's address: loopback locally, 0.0.0.0 in a container Prometheus scrapes. */
   METRICS_HOST: z.string().default("127.0.0.1"),
   DATABASE_URL: z.url({ error: "DATABASE_URL must be a postgres:// URL" }),
+  /**
+   * Connections the service's pool may open at once. Every replica of every service has its own
+   * pool: their sum must stay under PostgreSQL's max_connections (100 by default).
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   REDIS_URL: z.url({ error: "REDIS_URL must be a redis:// URL" }),
   /** Namespaces every Redis key, queue and channel, so test runs (and tenants) never collide. */
   REDIS_PREFIX: z

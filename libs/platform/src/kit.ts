@@ -41,7 +41,7 @@ export async function createKit<C extends BaseConfig>(
   opts: KitOptions = {},
 ): Promise<Kit<C>> {
   const logger = opts.logger ?? createLogger(name, config.LOG_LEVEL);
-  const pool = createPool(config.DATABASE_URL, logger, opts.poolSize);
+  const pool = createPool(config.DATABASE_URL, logger, opts.poolSize ?? config.DATABASE_POOL_MAX);
   try {
     await withTimeout(pingPostgres(pool), 5000);
   } catch (err) {

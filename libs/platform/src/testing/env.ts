@@ -71,6 +71,9 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     PORT: "0",
     METRICS_PORT: "0",
     DATABASE_URL: baseDatabaseUrl(),
+    // Small pools: npm test runs two test files and the browser tests' stacks side by side, and
+    // all of them share the server's max_connections (100 by default).
+    DATABASE_POOL_MAX: "4",
     REDIS_URL: baseRedisUrl(),
     REDIS_PREFIX: testRedisPrefix(),
     JWT_SECRET: TEST_SECRET,
