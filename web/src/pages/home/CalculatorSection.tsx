@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { buttonClass, Section, SectionHeading } from "../../components/ui";
 import { useEarlyInput } from "../../lib/early-input";
+import { useHydrated } from "../../lib/hydrated";
 import {
   CALCULATOR_DEFAULTS,
   CALCULATOR_FIELD_IDS,
@@ -25,6 +26,7 @@ const FIELD =
 export function CalculatorSection() {
   const { goToSection } = useSiteNavigation();
   const [input, setInput] = useState<CalculatorInput>(CALCULATOR_DEFAULTS);
+  const hydrated = useHydrated();
   // The two typed fields keep their text as typed (an emptied field, "4,", "25.0"): the numbers
   // follow from it, and leaving the field shows the number that was used.
   const [priceText, setPriceText] = useState(String(CALCULATOR_DEFAULTS.carPrice));
@@ -66,6 +68,8 @@ export function CalculatorSection() {
         <form
           className="rounded-card bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8"
           onSubmit={(e) => e.preventDefault()}
+          // Set once React runs the section: from then on a change is computed at once.
+          data-hydrated={hydrated || undefined}
         >
           <div>
             <label htmlFor={CALCULATOR_FIELD_IDS.carPrice} className="font-semibold text-ink">
