@@ -27,7 +27,7 @@ export default tseslint.config(
       "**/node_modules/**",
       "**/dist/**",
       ".data/**",
-      ".tmp/**",
+      "**/.tmp/**",
       "**/migrations/**",
       "loadtests/results/**",
     ],

@@ -43,6 +43,13 @@ export async function buildServices(only = SERVICES) {
   );
 }
 
+// For a test that starts the built stack: builds the services, unless `npm test` built them before
+// starting its parts side by side (SERVICES_BUILT=1). A second build would rewrite each service's
+// dist while the browser tests start stacks from it.
+export async function buildServicesUnlessBuilt() {
+  if (process.env.SERVICES_BUILT !== "1") await buildServices();
+}
+
 export function buildWeb() {
   const pkg = existsSync("web/package.json") ? JSON.parse(readFileSync("web/package.json", "utf8")) : {};
   if (!pkg.scripts?.build) return true;

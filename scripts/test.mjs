@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: the same provisioning as `npm start`, then type check, lint, unit and integration
-// tests (real PostgreSQL and Redis, a database of this run's own, dropped afterwards), the offline
-// deploy checks and the browser tests. Ends with one line: "N passed, N failed".
-import { spawn, spawnSync } from "node:child_process";
+// `npm test`: the same provisioning as `npm start` and the build, then side by side: type check,
+// lint and format; unit and integration tests (real PostgreSQL and Redis, a database of this run's
+// own, dropped afterwards) with the offline deploy checks; and the browser tests. Ends with where
+// the time went and one line: "N passed, N failed".
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { setPriority } from "node:os";
 import {
   deleteRedisKeysWithPrefix,
   dropDatabasesWithPrefix,
@@ -30,37 +32,108 @@ const step = (name, ok, passed = ok ? 1 : 0, failed = ok ? 0 : 1) => {
 };
 // No step may hang the run: CI gives the whole suite 90 minutes, a step gets at most 30.
 const STEP_TIMEOUT_MS = 30 * 60_000;
-const run = (cmd, args, env) => {
-  const r = spawnSync(cmd, args, {
-    stdio: "inherit",
-    env: { ...process.env, ...env },
-    timeout: STEP_TIMEOUT_MS,
-    killSignal: "SIGKILL",
-  });
-  if (r.error?.code === "ETIMEDOUT") console.error(`[test] ${cmd} ${args[0]} timed out`);
-  return r.status === 0;
-};
 
-/** Runs a command with its output held back, so commands run side by side do not interleave. */
-const runQuiet = (cmd, args) =>
+/**
+ * Runs a command to its end: its output shown as it comes (`show: "live"`) or held back and
+ * returned, so commands run side by side do not interleave; `log` also writes it to a file as it
+ * comes (to follow a long held-back run). `nice` lowers its CPU priority.
+ */
+const runCommand = (cmd, args, { env = {}, show = "held", log, nice = 0 } = {}) =>
   new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, {
+      stdio: show === "live" ? "inherit" : ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
+    if (nice) {
+      try {
+        setPriority(child.pid, nice);
+      } catch {
+        /* not allowed here: it runs at normal priority */
+      }
+    }
     const chunks = [];
-    child.stdout.on("data", (c) => chunks.push(c));
-    child.stderr.on("data", (c) => chunks.push(c));
+    const logStream = log ? createWriteStream(log) : undefined;
+    const collect = (c) => {
+      chunks.push(c);
+      logStream?.write(c);
+    };
+    child.stdout?.on("data", collect);
+    child.stderr?.on("data", collect);
     const timer = setTimeout(() => {
-      chunks.push(Buffer.from(`[test] ${cmd} ${args[0]} timed out\n`));
+      collect(Buffer.from(`[test] ${cmd} ${args[0]} timed out\n`));
       child.kill("SIGKILL");
     }, STEP_TIMEOUT_MS);
-    child.on("error", (err) => {
+    const done = (ok, extra = "") => {
       clearTimeout(timer);
-      resolve({ ok: false, output: `[test] ${cmd}: ${err.message}\n` });
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ ok: code === 0, output: Buffer.concat(chunks).toString() });
-    });
+      logStream?.end();
+      resolve({ ok, output: Buffer.concat(chunks).toString() + extra });
+    };
+    child.on("error", (err) => done(false, `[test] ${cmd}: ${err.message}\n`));
+    child.on("close", (code) => done(code === 0));
   });
+
+/** The static checks, each single-threaded, side by side; at low priority (see main). */
+async function staticChecks() {
+  const since = Date.now();
+  const checks = [
+    ["type check", ["tsc", "-p", "tsconfig.json", "--noEmit"]],
+    ["type check (web)", existsSync("web/tsconfig.json") && ["tsc", "-p", "web/tsconfig.json", "--noEmit"]],
+    ["lint (eslint)", ["eslint", "--max-warnings=0", "."]],
+    ["format (prettier)", ["prettier", "--check", "--log-level=warn", "."]],
+  ].filter(([, args]) => args);
+  const outcomes = await Promise.all(checks.map(([, args]) => runCommand("npx", args, { nice: 10 })));
+  checks.forEach(([name], i) => {
+    process.stdout.write(outcomes[i].output);
+    step(name, outcomes[i].ok);
+  });
+  timed("static checks", since);
+}
+
+async function vitest(env, only) {
+  const since = Date.now();
+  rmSync(".tmp/vitest.json", { force: true });
+  const { ok } = await runCommand(
+    "npx",
+    ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=.tmp/vitest.json", ...only],
+    { env, show: "live" },
+  );
+  const report = existsSync(".tmp/vitest.json")
+    ? JSON.parse(readFileSync(".tmp/vitest.json", "utf8"))
+    : undefined;
+  const passed = report?.numPassedTests ?? 0;
+  const failed = (report?.numFailedTests ?? 0) + (ok || report?.numFailedTests ? 0 : 1);
+  step("unit and integration tests (vitest)", ok && failed === 0, passed, failed);
+  timed("vitest", since);
+}
+
+/** @playwright/test; its JSON report (.tmp/e2e/report.json) is what is counted here. */
+async function browserTests(env, chromium) {
+  const since = Date.now();
+  rmSync(".tmp/e2e/report.json", { force: true });
+  mkdirSync(".tmp/e2e", { recursive: true });
+  console.log(
+    "[test] browser tests started; their output follows when they end (as it comes: .tmp/e2e/output.log)",
+  );
+  const { ok, output } = await runCommand(
+    "npx",
+    ["playwright", "test", "-c", "web/e2e/playwright.config.ts"],
+    {
+      env: { ...env, CHROMIUM_PATH: chromium },
+      log: ".tmp/e2e/output.log",
+    },
+  );
+  process.stdout.write(`\n[test] browser tests:\n${output}`);
+  const e2e = existsSync(".tmp/e2e/report.json")
+    ? JSON.parse(readFileSync(".tmp/e2e/report.json", "utf8")).stats
+    : undefined;
+  const p = e2e?.expected ?? 0;
+  // A skipped browser test is one that did not run; a flaky one failed and passed only on
+  // its retry (the retry is there to record a trace, not to forgive a failure).
+  const f = (e2e?.unexpected ?? 0) + (e2e?.skipped ?? 0) + (e2e?.flaky ?? 0);
+  if (e2e?.flaky) console.log(`[test] ${e2e.flaky} browser test(s) passed only on their retry: flaky`);
+  step("browser tests", ok && f === 0 && p > 0, p, ok || f > 0 ? f : Math.max(f, 1));
+  timed("browser tests", since);
+}
 
 async function main() {
   const setupStart = Date.now();
@@ -81,81 +154,39 @@ async function main() {
   const only = process.argv.slice(2);
   timed("setup", setupStart);
   try {
-    if (only.length === 0) {
-      const checksStart = Date.now();
-      // The static checks are single-threaded each: side by side they share the cores.
-      const checks = await Promise.all([
-        runQuiet("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]),
-        existsSync("web/tsconfig.json")
-          ? runQuiet("npx", ["tsc", "-p", "web/tsconfig.json", "--noEmit"])
-          : Promise.resolve(undefined),
-        runQuiet("npx", ["eslint", "--max-warnings=0", "."]),
-        runQuiet("npx", ["prettier", "--check", "--log-level=warn", "."]),
-      ]);
-      ["type check", "type check (web)", "lint (eslint)", "format (prettier)"].forEach((name, i) => {
-        if (checks[i] === undefined) return;
-        process.stdout.write(checks[i].output);
-        step(name, checks[i].ok);
-      });
-      timed("static checks", checksStart);
-    }
+    mkdirSync(".tmp", { recursive: true });
     // promtool and prometheus for the rule tests (infra/observability.test.ts, tests/system/observability.test.ts).
     if (!ensurePrometheus()) console.log("[test] prometheus/promtool missing: their tests are skipped");
-    const vitestStart = Date.now();
-    mkdirSync(".tmp", { recursive: true });
-    rmSync(".tmp/vitest.json", { force: true });
-    const vitestOk = run(
-      "npx",
-      [
-        "vitest",
-        "run",
-        "--reporter=default",
-        "--reporter=json",
-        "--outputFile.json=.tmp/vitest.json",
-        ...only,
-      ],
-      env,
-    );
-    const report = existsSync(".tmp/vitest.json")
-      ? JSON.parse(readFileSync(".tmp/vitest.json", "utf8"))
-      : undefined;
-    const passed = report?.numPassedTests ?? 0;
-    const failed = (report?.numFailedTests ?? 0) + (vitestOk || report?.numFailedTests ? 0 : 1);
-    step("unit and integration tests (vitest)", vitestOk && failed === 0, passed, failed);
-    timed("vitest", vitestStart);
-
-    if (only.length === 0 && existsSync("web/e2e/playwright.config.ts")) {
-      let chromium;
+    const all = only.length === 0;
+    let chromium;
+    let built = false;
+    if (all && existsSync("web/e2e/playwright.config.ts")) {
       try {
         chromium = ensureChromium();
       } catch (err) {
         console.error(`[test] ${err.message}`);
+        step("Chromium for browser tests", false);
       }
+      // Built once, before the parts start: the browser tests and two system tests run services/*/dist.
       const buildStart = Date.now();
-      const built = chromium !== undefined && run("node", ["scripts/build.mjs", "all"], env);
+      const build = await runCommand("node", ["scripts/build.mjs", "all"], { env });
       timed("build", buildStart);
-      if (chromium === undefined) step("Chromium for browser tests", false);
-      else if (!built) step("build for browser tests", false);
-      else {
-        // @playwright/test; its JSON report (.tmp/e2e/report.json) is what is counted here.
-        rmSync(".tmp/e2e/report.json", { force: true });
-        const e2eStart = Date.now();
-        const e2eOk = run("npx", ["playwright", "test", "-c", "web/e2e/playwright.config.ts"], {
-          ...env,
-          CHROMIUM_PATH: chromium,
-        });
-        const e2e = existsSync(".tmp/e2e/report.json")
-          ? JSON.parse(readFileSync(".tmp/e2e/report.json", "utf8")).stats
-          : undefined;
-        const p = e2e?.expected ?? 0;
-        // A skipped browser test is one that did not run; a flaky one failed and passed only on
-        // its retry (the retry is there to record a trace, not to forgive a failure).
-        const f = (e2e?.unexpected ?? 0) + (e2e?.skipped ?? 0) + (e2e?.flaky ?? 0);
-        if (e2e?.flaky) console.log(`[test] ${e2e.flaky} browser test(s) passed only on their retry: flaky`);
-        step("browser tests", e2eOk && f === 0 && p > 0, p, e2eOk || f > 0 ? f : Math.max(f, 1));
-        timed("browser tests", e2eStart);
+      built = build.ok;
+      if (!built) {
+        process.stdout.write(build.output);
+        step("build", false);
       }
     }
+    // The parts run side by side: the browser tests leave a third of the two cores idle, and the
+    // static checks run at low priority in what the tests leave. vitest's output comes as it goes.
+    const testEnv = built ? { ...env, SERVICES_BUILT: "1" } : env;
+    const parts = [
+      () => (all ? staticChecks() : undefined),
+      () => vitest(testEnv, only),
+      () => (built && chromium ? browserTests(testEnv, chromium) : undefined),
+    ];
+    if (process.env.TEST_ONE_AT_A_TIME === "1") for (const part of parts) await part();
+    else await Promise.all(parts.map((part) => part()));
   } finally {
     await dropDatabasesWithPrefix(infra.databaseServerUrl, prefix).catch((err) =>
       console.error(`[test] cleanup: ${err.message}`),

@@ -12,7 +12,7 @@ import {
   type SendgridReceiver,
   type TestDatabase,
 } from "@lease/platform/testing";
-import { buildServices } from "../../scripts/build.mjs";
+import { buildServicesUnlessBuilt } from "../../scripts/build.mjs";
 import { hasPrometheus, startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus.mjs";
 import { startStack, type Stack } from "../../scripts/lib/stack.mjs";
 
@@ -74,7 +74,7 @@ let sendgrid: SendgridReceiver;
 let cookie: string;
 
 beforeAll(async () => {
-  await buildServices();
+  await buildServicesUnlessBuilt();
   db = await createTestDatabase("observe");
   otlp = await startOtlpReceiver();
   sendgrid = await startSendgridReceiver();

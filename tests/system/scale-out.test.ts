@@ -4,7 +4,7 @@ import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueSession, keyspace } from "@lease/platform";
 import { createTestDatabase, waitFor, type TestDatabase } from "@lease/platform/testing";
-import { buildServices } from "../../scripts/build.mjs";
+import { buildServicesUnlessBuilt } from "../../scripts/build.mjs";
 import { startStack, type Stack } from "../../scripts/lib/stack.mjs";
 
 // Two gateways and two tracking processes, one of every other service, one Postgres, one Redis:
@@ -16,7 +16,7 @@ let redis: Redis;
 let cookie: string;
 
 beforeAll(async () => {
-  await buildServices();
+  await buildServicesUnlessBuilt();
   db = await createTestDatabase("scale");
   stack = await startStack({
     databaseUrl: db.url,
