@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import pg from "pg";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMigrations, withTransaction } from "./pg";
+import { createPool, runMigrations, withTransaction } from "./pg";
 import { createTestDatabase, type TestDatabase } from "./testing";
 
 let db: TestDatabase;
@@ -93,5 +95,52 @@ describe("runMigrations", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("createPool", () => {
+  /** A pool whose warnings are collected, and a way to end its server connections as an operator would. */
+  function watchedPool() {
+    const lines: string[] = [];
+    const logger = pino(
+      { level: "warn" },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const watched = createPool(db.url, logger, 2);
+    const terminate = (pid: number) => pool.query("SELECT pg_terminate_backend($1)", [pid]);
+    const pidOf = async (client: pg.PoolClient) =>
+      (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+    return { pool: watched, lines, terminate, pidOf };
+  }
+
+  it("says once that the connection to PostgreSQL was lost while the service runs", async () => {
+    const { pool: watched, lines, terminate, pidOf } = watchedPool();
+    const client = await watched.connect();
+    const pid = await pidOf(client);
+    const closed = new Promise((resolve) => client.once("end", resolve));
+    await terminate(pid);
+    await closed;
+    client.release(true);
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(["postgres connection lost"]);
+    await watched.end();
+  });
+
+  it("says nothing when the server ends the connections of a pool that is closing", async () => {
+    const { pool: watched, lines, terminate, pidOf } = watchedPool();
+    const client = await watched.connect();
+    const pid = await pidOf(client);
+    // end() waits for the checked-out client; the server ends it meanwhile (a dropped database).
+    const ended = watched.end();
+    const closed = new Promise((resolve) => client.once("end", resolve));
+    await terminate(pid);
+    await closed;
+    client.release(true);
+    await ended;
+    expect(lines).toEqual([]);
   });
 });

@@ -19,17 +19,17 @@ export function createPool(url: string, logger: Logger, max = 10): pg.Pool {
     statement_timeout: 10_000,
   });
   let down = false;
-  pool.on("error", (err) => {
-    if (!down) logger.warn({ err: err.message }, "postgres connection lost");
+  // pool.end() resolves before its connections have closed: a server that ends them then (a drop of
+  // the database, a restart) is no lost connection of a running service.
+  const lost = (err: Error) => {
+    if (!down && !pool.ending) logger.warn({ err: err.message }, "postgres connection lost");
     down = true;
-  });
+  };
+  pool.on("error", lost);
   pool.on("connect", (client) => {
     // A checked-out client whose connection dies emits "error" on itself; without a listener that
     // would crash the process. The query in flight still fails and is handled by its caller.
-    client.on("error", (err) => {
-      if (!down) logger.warn({ err: err.message }, "postgres connection lost");
-      down = true;
-    });
+    client.on("error", lost);
     if (down) logger.info("postgres back");
     down = false;
   });
