@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createDatabase,
@@ -25,9 +24,10 @@ import { connectRedis, sessionDepsFor } from "../testing";
 import { verifyPassword } from "../domain/passwords";
 import { adminsRepository } from "../repositories/admins";
 import { GATEWAY_MIGRATIONS } from "../service";
+import { bundleService } from "../../../../scripts/build.mjs";
 
 // The admin CLI as a user runs it: a real process, the password on stdin, a real database. It is
-// bundled once like `npm run build` does (dist/admin.js is what `npm start` runs), because
+// bundled once as `npm run build` does (dist/admin.js is what `npm start` runs), because
 // transpiling it on every spawn would take seconds each time.
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -43,25 +43,7 @@ let sessions: SessionDeps;
 const env = testEnv();
 
 beforeAll(async () => {
-  await build({
-    entryPoints: { [BUNDLE]: fileURLToPath(new URL("./admin.ts", import.meta.url)) },
-    outdir: OUT_DIR,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    plugins: [
-      {
-        name: "external-packages",
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith("@lease/") ? undefined : { path: args.path, external: true },
-          );
-        },
-      },
-    ],
-  });
+  await bundleService({ [BUNDLE]: fileURLToPath(new URL("./admin.ts", import.meta.url)) }, OUT_DIR);
   cli = `${OUT_DIR}/${BUNDLE}.js`;
   db = await createTestDatabase("gwcli");
   pool = createPool(db.url, createLogger("test", "silent"), 2);
