@@ -1,7 +1,7 @@
 // The fixtures every browser test gets (import { test, expect } from "./fixtures"):
 //   site   the public site on the run's stack (global-setup.ts): open() a page in a fresh context
 //          with consent, company and theme overrides; sql on that stack's database
-//   world  the admin stack of this test file (world.ts): the real built services with an admin
+//   world  the admin stack of this worker (world.ts): the real built services with an admin
 //          account and the local SendGrid receiver; open() a page in a fresh context
 //   signedIn  a fresh context already signed in as that admin, on /admin
 // Every context a test opens is closed after it, so no test sees another's pages or cookies.
@@ -149,13 +149,13 @@ interface TestFixtures {
   /** A fresh context signed in as the admin, on a loaded /admin with the welcome line shown. */
   signedIn: { page: Page; context: BrowserContext };
 }
-interface AdminStacks {
-  current: { file: string; world: AdminWorld } | null;
-  forFile(file: string): Promise<AdminWorld>;
+interface AdminStack {
+  /** The worker's admin stack, started on the first call. */
+  get(): Promise<AdminWorld>;
 }
 interface WorkerFixtures {
   siteSql: Sql | null;
-  adminStacks: AdminStacks;
+  adminStack: AdminStack;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -177,29 +177,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(createSite(browser, process.env.E2E_BASE_URL!, siteSql, contexts));
     await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
   },
-  // One admin stack per test file, started when the file's first admin test needs it: no file
-  // sees another's leads, settings or e-mails, whatever ran before it in this worker.
-  adminStacks: [
+  // One admin stack per worker, started when the worker's first admin test needs it (a worker runs
+  // its files one after another). With one per file instead, eight starts (services, a database,
+  // an admin, a copy of web/dist) made the browser tests 299 CPU-seconds against 262. So a test
+  // counts from what it finds (its own leads, e-mails and log entries, a count before and after),
+  // never from an empty stack. A failed test ends its worker; the next worker starts a fresh stack.
+  adminStack: [
     async ({ browser }, use, workerInfo) => {
-      const holder: AdminStacks = {
-        current: null,
-        async forFile(file) {
-          if (holder.current?.file === file) return holder.current.world;
-          await holder.current?.world.close();
-          holder.current = null;
-          const world = await startWorld(browser, `w${workerInfo.workerIndex}`);
-          holder.current = { file, world };
-          return world;
-        },
-      };
-      await use(holder);
-      await holder.current?.world.close();
+      let world: Promise<AdminWorld> | undefined;
+      await use({ get: () => (world ??= startWorld(browser, `w${workerInfo.workerIndex}`)) });
+      if (world) await (await world).close();
     },
     { scope: "worker" },
   ],
   world: [
-    async ({ adminStacks }, use, testInfo) => {
-      const adminStack = await adminStacks.forFile(testInfo.file);
+    async ({ adminStack: stack }, use) => {
+      const adminStack = await stack.get();
       const contexts: BrowserContext[] = [];
       await use({
         ...adminStack,

@@ -23,7 +23,7 @@ export default defineConfig({
   // A hang guard, not a speed check: long stories on a busy 2-core machine take over a minute.
   timeout: 120_000,
   expect: { timeout: 10_000 },
-  // Tests are independent; with more workers, files run in parallel, each with its own admin stack.
+  // Tests are independent; with more workers, files run in parallel, each worker with its own admin stack.
   fullyParallel: false,
   // Two workers by default, one per core of the 2-core machine: with the headless shell the whole
   // suite took 171 s with two and 155 s with three (with Chromium's full browser: 326 s with two,

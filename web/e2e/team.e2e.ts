@@ -138,7 +138,12 @@ test("team: a second admin with a one-time password, an own password, a password
     .filter({ hasText: "Beheerder verwijderd" })
     .filter({ hasText: COLLEAGUE })
     .waitFor();
-  assertEqual(await admin.getByTestId("logboek-regel").count(), 1, "only the removal");
+  // Only removals (the worker's stack may hold removals by earlier files too).
+  const removals = await admin.getByTestId("logboek-regel").allInnerTexts();
+  assert(
+    removals.every((text) => text.includes("Beheerder verwijderd")),
+    `only removals, got ${JSON.stringify(removals)}`,
+  );
   await admin.getByLabel("Actie", { exact: true }).selectOption("");
   await admin.getByLabel("Beheerder", { exact: true }).fill(COLLEAGUE);
   await admin.getByTestId("logboek-regel").filter({ hasText: "Tweestapsverificatie aangezet" }).waitFor();
