@@ -72,16 +72,25 @@ const runCommand = (cmd, args, { env = {}, show = "held", log, nice = 0 } = {}) 
     child.on("close", (code) => done(code === 0));
   });
 
-/** The static checks, each single-threaded, side by side; at low priority (see main). */
+// The type checker is TypeScript 7's (the native compiler, package alias typescript-native): it
+// checks both projects in 10 CPU-seconds where TypeScript 5.9's tsc took 40. TypeScript 5.9 stays
+// installed for typescript-eslint's parser and editors.
+const TSC = ["node_modules/typescript-native/bin/tsc"];
+
+/** The static checks side by side, at low priority (see main). */
 async function staticChecks() {
   const since = Date.now();
   const checks = [
-    ["type check", ["tsc", "-p", "tsconfig.json", "--noEmit"]],
-    ["type check (web)", existsSync("web/tsconfig.json") && ["tsc", "-p", "web/tsconfig.json", "--noEmit"]],
-    ["lint (eslint)", ["eslint", "--max-warnings=0", "."]],
-    ["format (prettier)", ["prettier", "--check", "--log-level=warn", "."]],
-  ].filter(([, args]) => args);
-  const outcomes = await Promise.all(checks.map(([, args]) => runCommand("npx", args, { nice: 10 })));
+    ["type check", ["node", [...TSC, "-p", "tsconfig.json", "--noEmit"]]],
+    [
+      "type check (web)",
+      existsSync("web/tsconfig.json") && ["node", [...TSC, "-p", "web/tsconfig.json", "--noEmit"]],
+    ],
+    ["lint (eslint)", ["npx", ["eslint", "--max-warnings=0", "."]]],
+    // Parsed by oxc (.prettierrc.json's plugin): the same formatting in half the CPU.
+    ["format (prettier)", ["npx", ["prettier", "--check", "--log-level=warn", "."]]],
+  ].filter(([, command]) => command);
+  const outcomes = await Promise.all(checks.map(([, [cmd, args]]) => runCommand(cmd, args, { nice: 10 })));
   checks.forEach(([name], i) => {
     process.stdout.write(outcomes[i].output);
     step(name, outcomes[i].ok);
