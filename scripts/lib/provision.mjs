@@ -482,7 +482,9 @@ export async function deleteRedisKeysWithPrefix(redisUrl, prefix) {
 export function ensureDependencies() {
   if (existsSync("node_modules/zod") && installedMatchesLock()) return;
   say("installing dependencies (npm ci)");
-  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: "inherit" });
+  // --prefer-offline: packages already in npm's cache are taken from it without asking the registry
+  // whether they changed (a lockfile's versions never do): 25 s instead of 33 on a warm cache.
+  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], { stdio: "inherit" });
   if (r.status !== 0) throw new ProvisionError("npm ci failed");
 }
 
