@@ -167,6 +167,9 @@ async function main() {
     // promtool and prometheus for the rule tests (infra/observability.test.ts, tests/system/observability.test.ts).
     if (!ensurePrometheus()) console.log("[test] prometheus/promtool missing: their tests are skipped");
     const all = only.length === 0;
+    const oneAtATime = process.env.TEST_ONE_AT_A_TIME === "1";
+    // The static checks need no build (they skip dist/): side by side, they start at once.
+    const checking = all && !oneAtATime ? staticChecks() : undefined;
     let chromium;
     let built = false;
     if (all && existsSync("web/e2e/playwright.config.ts")) {
@@ -190,11 +193,11 @@ async function main() {
     // static checks run at low priority in what the tests leave. vitest's output comes as it goes.
     const testEnv = built ? { ...env, SERVICES_BUILT: "1" } : env;
     const parts = [
-      () => (all ? staticChecks() : undefined),
+      () => (all ? (checking ?? staticChecks()) : undefined),
       () => vitest(testEnv, only),
       () => (built && chromium ? browserTests(testEnv, chromium) : undefined),
     ];
-    if (process.env.TEST_ONE_AT_A_TIME === "1") for (const part of parts) await part();
+    if (oneAtATime) for (const part of parts) await part();
     else await Promise.all(parts.map((part) => part()));
   } finally {
     await dropDatabasesWithPrefix(infra.databaseServerUrl, prefix).catch((err) =>
