@@ -53,6 +53,8 @@ test("the mobile menu opens with the toggle and closes after a choice", async ({
     "desktop menu hidden on mobile",
   );
   const toggle = page.getByRole("button", { name: "Menu openen" });
+  // The pre-rendered page shows the button before React runs it; a click then would do nothing.
+  await page.locator('button[aria-controls="mobiel-menu"][data-hydrated="true"]').waitFor();
   await toggle.click();
   const menu = page.getByRole("navigation", { name: "Mobiel menu" });
   assert(await menu.isVisible(), "menu open");

@@ -4,6 +4,7 @@ import { Link } from "react-router-dom";
 import { useCompanySettings } from "../api/public";
 import { DEFAULT_COMPANY_NAME } from "../lib/constants";
 import { onPlainClick, useSiteNavigation, type HomeSection } from "../lib/navigation";
+import { useHydrated } from "../lib/hydrated";
 import { mobileTitle } from "../lib/title";
 import { buttonClass } from "./ui";
 
@@ -17,6 +18,7 @@ export function Header() {
   const { goToSection, goToAboutUs } = useSiteNavigation();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const hydrated = useHydrated();
   // Escape closes the open menu and gives focus back to its button (the disclosure pattern).
   useEffect(() => {
     if (!menuOpen) return;
@@ -106,6 +108,8 @@ export function Header() {
           aria-expanded={menuOpen}
           aria-controls="mobiel-menu"
           aria-label={menuOpen ? "Menu sluiten" : "Menu openen"}
+          // The pre-rendered button does nothing until React runs it (tests wait for this mark).
+          data-hydrated={hydrated || undefined}
           onClick={() => setMenuOpen((open) => !open)}
         >
           <svg
