@@ -21,7 +21,7 @@ export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"];
 export const EXTERNAL_PACKAGES = ["argon2", "msgpackr", "ioredis", "pino"];
 
 /** esbuild options of a service's bundle: `entryPoints` ({ name: source }) into `outdir`. */
-export function serviceBundleOptions(entryPoints, outdir) {
+function serviceBundleOptions(entryPoints, outdir) {
   return {
     entryPoints,
     outdir,
@@ -58,6 +58,9 @@ export async function buildServices(only = SERVICES) {
   );
 }
 
+// For a test that starts the built stack: builds the services, unless `npm test` built them before
+// starting its parts side by side (SERVICES_BUILT=1). A second build would rewrite each service's
+// dist while the browser tests start stacks from it.
 export async function buildServicesUnlessBuilt() {
   if (process.env.SERVICES_BUILT !== "1") await buildServices();
 }
