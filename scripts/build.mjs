@@ -20,8 +20,11 @@ export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"];
  */
 export const EXTERNAL_PACKAGES = ["argon2", "msgpackr", "ioredis", "pino"];
 
-/** esbuild options of a service's bundle: `entryPoints` ({ name: source }) into `outdir`. */
-function serviceBundleOptions(entryPoints, outdir) {
+/**
+ * esbuild options of a service's bundle: `entryPoints` ({ name: source }) into `outdir`. Also those
+ * of the commands' cached bundles (scripts/lib/ts-entry.mjs).
+ */
+export function serviceBundleOptions(entryPoints, outdir) {
   return {
     entryPoints,
     outdir,

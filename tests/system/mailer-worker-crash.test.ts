@@ -7,6 +7,7 @@ import { createQueueClient, type QueueClient } from "@lease/platform";
 import { UNKNOWN_OUTCOME_ERROR } from "../../services/mailer/src/domain/delivery";
 import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
 import { waitFor } from "@lease/platform/testing";
+import { serviceMainArgs } from "../../scripts/lib/ts-entry.mjs";
 
 // The mailer runs as a real child process and is SIGKILLed in the middle of 100 jobs (100 leads:
 // one job each for its inbox entry and the company's notification). After a restart every job must
@@ -21,8 +22,8 @@ let child: ChildProcess | undefined;
 let bull: Redis;
 let queue: QueueClient;
 
-function spawnMailer(): ChildProcess {
-  const proc = spawn(process.execPath, ["--import", "tsx", "services/mailer/src/main.ts"], {
+async function spawnMailer(): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, await serviceMainArgs("mailer"), {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -69,7 +70,7 @@ describe("a mailer killed mid-batch", () => {
 
     // Slow answers keep sends in flight, so the kill lands in the middle of them.
     p.receiver.delay(40);
-    child = spawnMailer();
+    child = await spawnMailer();
     await waitFor(async () => p.receiver.received.length >= 20, 30_000, "the first sends");
     child.kill("SIGKILL");
     await new Promise((r) => child!.once("exit", r));
@@ -77,7 +78,7 @@ describe("a mailer killed mid-batch", () => {
     expect(before.completed).toBeLessThan(LEADS);
 
     p.receiver.delay(0);
-    child = spawnMailer();
+    child = await spawnMailer();
     await waitFor(async () => (await counts()).completed === LEADS, 60_000, "all 100 jobs completed");
     const after = await counts();
     expect(after).toMatchObject({ failed: 0, waiting: 0, active: 0, delayed: 0 });

@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import type { RunningService } from "@lease/platform";
+import { serviceMainArgs } from "../../scripts/lib/ts-entry.mjs";
 
 // Migrations by the Job, for every service, with the database rights infra/README.md describes:
 // each service's migration entry point (src/main.ts with RUN_MIGRATIONS_ONLY=1, what its
@@ -87,8 +88,8 @@ afterAll(async () => {
 });
 
 /** Runs a service's real entry point as its migration Job does: only DATABASE_URL (and LOG_LEVEL). */
-function migrationJob(service: Service, databaseUrl: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", `services/${service}/src/main.ts`], {
+async function migrationJob(service: Service, databaseUrl: string) {
+  const child = spawn(process.execPath, await serviceMainArgs(service), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: "info", RUN_MIGRATIONS_ONLY: "1" },
     stdio: ["ignore", "pipe", "pipe"],

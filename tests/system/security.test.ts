@@ -5,6 +5,7 @@ import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTES, INTERNAL_ROUTES, UNMATCHED_ROUTE, metricRoute } from "@lease/contracts";
 import { runProcess, startTcpProxy, waitFor } from "@lease/platform/testing";
+import { entryArgs } from "../../scripts/lib/ts-entry.mjs";
 import { startFullStack, type FullStack } from "./stack";
 
 const BROWSER_UA =
@@ -181,9 +182,9 @@ describe("security of the running stack", () => {
   });
 });
 
-/** `npm run admin -- ARGS` as staff run it (the TypeScript entry through tsx), against this stack. */
-const adminCli = (args: string[], stdin: string) =>
-  runProcess(process.execPath, ["--import", "tsx", "services/gateway/src/cli/admin.ts", ...args], {
+/** `npm run admin -- ARGS` as staff run it (the entry's bundle, as scripts/cli.mjs runs it), against this stack. */
+const adminCli = async (args: string[], stdin: string) =>
+  runProcess(process.execPath, [...(await entryArgs("services/gateway/src/cli/admin.ts")), ...args], {
     cwd: fileURLToPath(new URL("../../", import.meta.url)),
     env: {
       PATH: process.env.PATH,

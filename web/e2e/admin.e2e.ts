@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Page, Route } from "@playwright/test";
 import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
+import { entryArgs } from "../../scripts/lib/ts-entry.mjs";
 import { REPO_ROOT } from "./world";
 import {
   adminApi,
@@ -673,7 +674,7 @@ const day = (offset: number) =>
  * (google / cpc / najaar, 2 page views) and a direct visit, both landing on /over-ons; 40 days ago
  * one visitor with 2 page views of /fleet-management.
  */
-function importHistory(world: AdminWorld): void {
+async function importHistory(world: AdminWorld): Promise<void> {
   const noon = (offset: number, minute: number) => `${day(offset)}T10:${String(minute).padStart(2, "0")}:00Z`;
   const lines = [
     {
@@ -687,7 +688,7 @@ function importHistory(world: AdminWorld): void {
     { id: "e2e-h4", at: noon(-40, 0), session: "e2e-c", page: "/fleet-management" },
     { id: "e2e-h5", at: noon(-40, 1), session: "e2e-c", page: "/fleet-management" },
   ];
-  const imported = spawnSync(process.execPath, ["--import", "tsx", "services/tracking/src/cli/import.ts"], {
+  const imported = spawnSync(process.execPath, await entryArgs("services/tracking/src/cli/import.ts"), {
     cwd: REPO_ROOT,
     input: lines.map((line) => JSON.stringify(line)).join("\n"),
     env: { ...process.env, DATABASE_URL: world.sql.options.connectionString },
@@ -701,7 +702,7 @@ test("admin: the Analytics tab shows a chosen period from the history, kept in t
   signedIn,
 }) => {
   const page = signedIn.page;
-  importHistory(world);
+  await importHistory(world);
 
   await openTab(page, "Analytics");
   await page.getByRole("group", { name: "Periode" }).getByRole("button", { name: "Gisteren" }).click();
@@ -750,7 +751,7 @@ test("admin: a click on a campaign filters the whole Analytics tab and the URL; 
   signedIn,
 }) => {
   const page = signedIn.page;
-  importHistory(world);
+  await importHistory(world);
   await openTab(page, "Analytics");
   await page.getByRole("group", { name: "Periode" }).getByRole("button", { name: "Gisteren" }).click();
   await page.waitForURL(/periode=gisteren/);

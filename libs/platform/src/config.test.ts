@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { serviceMainArgs } from "../../../scripts/lib/ts-entry.mjs";
 import { ConfigError, baseConfigSchema, loadConfig } from "./config";
 
 const valid = {
@@ -38,8 +39,8 @@ describe("config from the environment", () => {
     }
   });
 
-  it("stops a service process with one line naming the variable and a non-zero exit", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "services/leads/src/main.ts"], {
+  it("stops a service process with one line naming the variable and a non-zero exit", async () => {
+    const r = spawnSync(process.execPath, await serviceMainArgs("leads"), {
       env: { PATH: process.env.PATH, ...valid, JWT_SECRET: "" },
       encoding: "utf8",
       timeout: 20_000,
@@ -50,8 +51,8 @@ describe("config from the environment", () => {
     expect(lines[0]).toMatch(/^Invalid configuration: .*JWT_SECRET/);
   });
 
-  it("stops with one line when Postgres is unreachable at start", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "services/leads/src/main.ts"], {
+  it("stops with one line when Postgres is unreachable at start", async () => {
+    const r = spawnSync(process.execPath, await serviceMainArgs("leads"), {
       env: { PATH: process.env.PATH, ...valid, DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" },
       encoding: "utf8",
       timeout: 20_000,

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import type { Analytics } from "@lease/contracts";
+import { entryArgs } from "../../../../scripts/lib/ts-entry.mjs";
 import { importVisits } from "../cli/import-visits";
 import { runRetention } from "../domain/retention";
 import { ManualClock, startHarness, type Harness } from "../testing";
@@ -373,7 +374,7 @@ describe("npm run tracking:import", () => {
     expect(res.totals.pageViews).toBeGreaterThanOrEqual(3);
   });
 
-  it("runs as a command on stdin: a summary, bad lines by number, exit code 1 for them", () => {
+  it("runs as a command on stdin: a summary, bad lines by number, exit code 1 for them", async () => {
     // The command reads this machine's clock: lines from before today.
     const cli = [
       JSON.stringify({ id: "cli-1", at: "2026-01-07T08:00:00Z", session: "cli-a", page: "/" }),
@@ -381,7 +382,7 @@ describe("npm run tracking:import", () => {
       JSON.stringify({ id: "cli-2", at: "2026-01-07T08:05:00Z", session: "cli-a", page: "/over-ons" }),
       JSON.stringify({ id: "cli-1", at: "2026-01-07T08:00:00Z", session: "cli-a", page: "/" }),
     ].join("\n");
-    const run = spawnSync("npx", ["tsx", "services/tracking/src/cli/import.ts"], {
+    const run = spawnSync(process.execPath, await entryArgs("services/tracking/src/cli/import.ts"), {
       cwd: ROOT,
       input: `${cli}\n`,
       env: { ...process.env, DATABASE_URL: h.db.url },
@@ -391,7 +392,7 @@ describe("npm run tracking:import", () => {
     expect(run.stderr).toContain("regel 2: geen geldige JSON");
     expect(run.stdout).toContain("Klaar: 4 regels, 2 paginaweergaven opgeslagen, 1 waren er al");
     expect(run.status).toBe(1);
-    const retention = spawnSync("npx", ["tsx", "services/tracking/src/cli/retention.ts"], {
+    const retention = spawnSync(process.execPath, await entryArgs("services/tracking/src/cli/retention.ts"), {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: h.db.url },
       encoding: "utf8",
