@@ -121,7 +121,17 @@ describe("faults", () => {
     const persistedAcked = () =>
       count(`SELECT count(*) FROM tracking.page_views WHERE session_key IN (${keysOf})`, [ackedSessions]);
     await waitFor(
-      async () => (await persistedAcked()) >= visitsAcked,
+      async () => {
+        const persisted = await persistedAcked();
+        if (persisted >= visitsAcked) return true;
+        // Said when it times out: where the missing visits went (refused as over budget, still
+        // in the stream, or neither).
+        const metrics = await (await fetch(stack.services.tracking.metricsUrl)).text();
+        const lines = metrics
+          .split("\n")
+          .filter((l) => /^tracking_(hits_total|stream_backlog|page_views_persisted)/.test(l));
+        throw new Error(`${persisted} of ${visitsAcked} persisted; ${lines.join("; ")}`);
+      },
       20_000,
       "every acknowledged visit persisted",
       250,
