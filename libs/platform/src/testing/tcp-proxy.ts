@@ -1,9 +1,13 @@
 import net from "node:net";
 
-/** A TCP pass-through that a test can cut (refuse new and drop open connections) and restore. */
+/**
+ * A TCP pass-through that a test can cut (refuse new and drop open connections) and restore, or
+ * whose replies it can swallow before dropping the connections.
+ */
 export async function startTcpProxy(targetHost: string, targetPort: number) {
   const sockets = new Set<net.Socket>();
   let open = true;
+  let swallowing = false;
   const server = net.createServer((client) => {
     if (!open) return client.destroy();
     const upstream = net.connect(targetPort, targetHost);
@@ -12,7 +16,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number) {
       s.on("close", () => sockets.delete(s));
       s.on("error", () => s.destroy());
     }
-    client.pipe(upstream).pipe(client);
+    client.pipe(upstream);
+    upstream.on("data", (d: Buffer) => {
+      if (swallowing || client.write(d)) return;
+      upstream.pause();
+      client.once("drain", () => upstream.resume());
+    });
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
   });
@@ -27,6 +36,15 @@ export async function startTcpProxy(targetHost: string, targetPort: number) {
     },
     restore() {
       open = true;
+    },
+    /** The target's replies are dropped (requests still reach it): a server that dies mid-answer. */
+    swallowReplies() {
+      swallowing = true;
+    },
+    /** Open connections drop and new ones pass again: what clients see of a server restart. */
+    dropConnections() {
+      swallowing = false;
+      for (const s of sockets) s.destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -36,7 +36,18 @@ export class StreamWriter {
 
   constructor(private readonly o: StreamWriterOptions) {}
 
+  /**
+   * After a lost connection, the entries Redis last delivered may be pending for this consumer
+   * with their reply lost (Redis killed between writing its log and answering). ioredis then sends
+   * the read again, which gets only newer entries: the lost ones are read again from the pending
+   * list, at once, instead of after claimIdleMs.
+   */
+  private readonly onReady = () => {
+    this.retryOwnPending = true;
+  };
+
   async start(): Promise<void> {
+    this.o.redis.on("ready", this.onReady);
     try {
       await this.o.redis.xgroup("CREATE", this.o.streamKey, GROUP, "0", "MKSTREAM");
     } catch (err) {
@@ -50,6 +61,7 @@ export class StreamWriter {
     this.running = false;
     // A blocked XREADGROUP returns within intervalMs; the batch in hand is flushed before exit.
     await this.loop;
+    this.o.redis.off("ready", this.onReady);
   }
 
   private async run(): Promise<void> {

@@ -5,6 +5,7 @@ import { Redis } from "ioredis";
 import {
   baseRedisUrl,
   startOwnRedis,
+  startTcpProxy,
   testRedisPrefix,
   waitFor,
   type OwnRedis,
@@ -203,7 +204,61 @@ describe("Redis outage", () => {
   });
 });
 
+/** A page-view event as the record script writes it, straight into `stream`. */
+const addEvent = (redis: Redis, stream: string, session: string, at: string, page: string) =>
+  redis.xadd(stream, "*", "s", session, "t", String(Date.parse(at)), "p", page, "v", "1", "r", "", "u", "ua");
+
 describe("stream durability", () => {
+  it("writes at once the events whose delivery Redis logged but never answered (killed mid-reply)", async () => {
+    const prefix = testRedisPrefix("treply");
+    const target = new URL(baseRedisUrl());
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    const redis = new Redis(baseRedisUrl());
+    const stream = `${prefix}:tracking:stream`;
+    let own: Harness | undefined;
+    try {
+      // Idle entries are claimed after 30 s: not what this test waits for. A read blocks 1 s.
+      const env = {
+        ...h.env,
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        REDIS_PREFIX: prefix,
+        STREAM_CLAIM_IDLE_MS: "30000",
+        FLUSH_INTERVAL_MS: "1000",
+      };
+      own = await startHarness(env, h.clock, { env, db: h.db });
+      await new Promise((r) => setTimeout(r, 300)); // the writer's read is blocked in Redis now
+      proxy.swallowReplies();
+      const id = await addEvent(redis, stream, "session-midreply-1", "2026-11-18T09:30:00Z", "/mid-reply");
+      // Delivered to the writer (pending under its name), its answer lost on the way.
+      await waitFor(
+        async () => ((await redis.xpending(stream, STREAM_GROUP)) as [number])[0] === 1,
+        5000,
+        "the event delivered",
+        20,
+      );
+      proxy.dropConnections();
+      const written = () =>
+        countRows(
+          `SELECT count(*) AS n FROM tracking.page_views
+           WHERE event_key = tracking.key32($1) AND occurred_at = '2026-11-18T09:30:00Z'`,
+          [id],
+        );
+      await waitFor(
+        async () => (await written()) === 1,
+        5000,
+        "the page view written after the reconnect",
+        50,
+      );
+      expect(await written()).toBe(1);
+      expect(((await redis.xpending(stream, STREAM_GROUP)) as [number])[0]).toBe(0);
+    } finally {
+      await own?.svc.stop();
+      await proxy.close();
+      await redis.del(stream);
+      redis.disconnect();
+    }
+  });
+
   it("writes events a crashed replica had read but never acknowledged", async () => {
     const prefix = testRedisPrefix("tclaim");
     const redis = new Redis(baseRedisUrl());
