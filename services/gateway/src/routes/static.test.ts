@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gzipSync, constants as zlib } from "node:zlib";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaticSite } from "./static";
@@ -83,5 +84,72 @@ describe("the static site with PUBLIC_ORIGIN", () => {
       rmSync(path.join(dist, "sitemap.xml"));
       writeFileSync(path.join(dist, "robots.txt"), "User-agent: *\nDisallow: /admin\n");
     }
+  });
+});
+
+/** An answer's bytes as sent (fetch would decompress them) and its encoding. */
+const rawGet = (url: string, encoding: string) =>
+  new Promise<{ status: number; encoding?: string; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers: { "accept-encoding": encoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode!,
+            encoding: res.headers["content-encoding"],
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on("error", reject);
+  });
+
+describe("the build's compressed copies", () => {
+  // Fast, low-level copies: unlike what the gateway makes itself (brotli 11, gzip 9), so the test
+  // tells which one was sent.
+  const script = `export const text = "${"zakelijke lease ".repeat(200)}";\n`;
+  const ownBr = brotliCompressSync(script, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } });
+  const ownGz = gzipSync(script, { level: 1 });
+  const bigPage = (href: string) =>
+    page(href).replace("</head>", `<meta name="x" content="${"x".repeat(800)}" /></head>`);
+
+  beforeAll(() => {
+    writeFileSync(path.join(dist, "assets", "app-1a2b.js"), script);
+    writeFileSync(path.join(dist, "assets", "app-1a2b.js.br"), ownBr);
+    writeFileSync(path.join(dist, "assets", "app-1a2b.js.gz"), ownGz);
+    writeFileSync(path.join(dist, "assets", "plain-3c4d.js"), script);
+    writeFileSync(path.join(dist, "over-ons.html"), bigPage("/over-ons"));
+  });
+
+  it("are sent as they are; a file without them is compressed by the gateway", async () => {
+    const base = await serve();
+    const br = await rawGet(`${base}/assets/app-1a2b.js`, "gzip, br");
+    expect({ status: br.status, encoding: br.encoding, same: br.body.equals(ownBr) }).toEqual({
+      status: 200,
+      encoding: "br",
+      same: true,
+    });
+    const gz = await rawGet(`${base}/assets/app-1a2b.js`, "gzip");
+    expect({ encoding: gz.encoding, same: gz.body.equals(ownGz) }).toEqual({ encoding: "gzip", same: true });
+
+    const plain = await rawGet(`${base}/assets/plain-3c4d.js`, "br");
+    expect(plain.encoding).toBe("br");
+    expect(brotliDecompressSync(plain.body).toString()).toBe(script);
+    expect(plain.body.equals(ownBr)).toBe(false);
+  });
+
+  it("are not used for a page completed with PUBLIC_ORIGIN, and are not pages themselves", async () => {
+    // Copies of the page as built, with its relative address.
+    const built = bigPage("/over-ons");
+    writeFileSync(path.join(dist, "over-ons.html.br"), brotliCompressSync(built));
+    writeFileSync(path.join(dist, "over-ons.html.gz"), gzipSync(built));
+    const base = await serve("https://lease.example.nl");
+    const res = await rawGet(`${base}/over-ons.html`, "br");
+    expect(brotliDecompressSync(res.body).toString()).toContain(
+      '<link rel="canonical" href="https://lease.example.nl/over-ons"',
+    );
+    expect((await rawGet(`${base}/assets/app-1a2b.js.br`, "br")).status).toBe(404);
+    expect((await rawGet(`${base}/over-ons.html.gz`, "gzip")).status).toBe(404);
   });
 });

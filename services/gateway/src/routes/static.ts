@@ -85,7 +85,9 @@ function sitemapFor(origin: string, root: string): Buffer {
 /**
  * Serves web/dist: pre-rendered pages as `<route>/index.html`, hashed assets with a year-long
  * immutable cache, HTML never cached, the app shell for client routes, 404.html (status 404) otherwise.
- * Files are read once and kept compressed in memory: the set is small and fixed per deploy.
+ * Files are read once and kept compressed in memory: the set is small and fixed per deploy. The
+ * build's own .br and .gz copies are used as they are; a file without them, or one completed with
+ * the origin, is compressed here on its first request.
  * With `publicOrigin`, relative canonical links become absolute and a missing sitemap is made.
  */
 export function createStaticSite(distDir: string, opts: { publicOrigin?: string } = {}) {
@@ -94,22 +96,36 @@ export function createStaticSite(distDir: string, opts: { publicOrigin?: string 
   // Only files that exist are kept: caching misses would let requests for made-up paths grow it.
   const cache = new Map<string, CachedFile>();
 
-  const read = (rel: string, file: string): Buffer | null => {
+  /** The file's content, and whether it is the file as built (not completed with the origin). */
+  const read = (rel: string, file: string): { raw: Buffer; asBuilt: boolean } | null => {
     if (file.startsWith(root + path.sep) && existsSync(file) && statSync(file).isFile()) {
-      const raw = readFileSync(file);
-      return origin ? withOrigin(rel, raw, origin) : raw;
+      const built = readFileSync(file);
+      const raw = origin ? withOrigin(rel, built, origin) : built;
+      return { raw, asBuilt: raw === built };
     }
     if (origin && rel === "sitemap.xml" && existsSync(path.join(root, "index.html")))
-      return sitemapFor(origin, root);
+      return { raw: sitemapFor(origin, root), asBuilt: false };
     return null;
+  };
+
+  /** The build's own .br and .gz of a file (web/scripts/build.mjs), when both are as new as it. */
+  const precompressed = (file: string): { br: Buffer; gzip: Buffer } | undefined => {
+    const built = statSync(file).mtimeMs;
+    const br = statSync(`${file}.br`, { throwIfNoEntry: false });
+    const gz = statSync(`${file}.gz`, { throwIfNoEntry: false });
+    if (!br || !gz || br.mtimeMs < built || gz.mtimeMs < built) return undefined;
+    return { br: readFileSync(`${file}.br`), gzip: readFileSync(`${file}.gz`) };
   };
 
   const load = (rel: string): CachedFile | null => {
     const cached = cache.get(rel);
     if (cached) return cached;
+    // The build's compressed copies are not pages of the site.
+    if (/\.(br|gz)$/i.test(rel)) return null;
     const file = path.join(root, rel);
-    const raw = read(rel, file);
-    if (!raw) return null;
+    const content = read(rel, file);
+    if (!content) return null;
+    const { raw } = content;
     const ext = path.extname(file).toLowerCase();
     const entry: CachedFile = {
       type: MIME[ext] ?? "application/octet-stream",
@@ -117,8 +133,9 @@ export function createStaticSite(distDir: string, opts: { publicOrigin?: string 
       raw,
     };
     if (COMPRESSIBLE.has(ext) && raw.length > 512) {
-      entry.gzip = gzipSync(raw, { level: 9 });
-      entry.br = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+      const stored = content.asBuilt ? precompressed(file) : undefined;
+      entry.gzip = stored?.gzip ?? gzipSync(raw, { level: 9 });
+      entry.br = stored?.br ?? brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
     }
     cache.set(rel, entry);
     return entry;
