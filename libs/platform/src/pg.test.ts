@@ -47,6 +47,26 @@ describe("withTransaction", () => {
   });
 });
 
+describe("withTransaction on a connection that dies", () => {
+  it("fails the work, keeps nothing of it and hands out working clients afterwards", async () => {
+    await expect(
+      withTransaction(pool, async (client) => {
+        client.on("error", () => undefined); // the server ends it between two queries
+        const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+        await client.query("INSERT INTO t VALUES (3)");
+        await pool.query("SELECT pg_terminate_backend($1)", [rows[0]!.pid]);
+        await client.query("INSERT INTO t VALUES (4)");
+      }),
+    ).rejects.toThrow();
+    expect((await pool.query("SELECT count(*)::int AS n FROM t WHERE n IN (3, 4)")).rows[0].n).toBe(0);
+    // Neither client of the pool (max 2) is the dead one.
+    const both = await Promise.all(
+      [1, 2].map((n) => withTransaction(pool, (c) => c.query(`SELECT ${n} AS n`))),
+    );
+    expect(both.map((r) => r.rows[0])).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+});
+
 describe("runMigrations", () => {
   /** A migrations folder as drizzle-kit writes it: one migration creating the service's schema. */
   function migrationsOf(root: string, service: string): string {

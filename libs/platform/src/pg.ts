@@ -143,19 +143,21 @@ export function prepareSchema(
 
 /**
  * Runs `work` in one transaction on a client of its own: committed when it resolves, rolled back
- * when it throws (the error is passed on), the client released either way.
+ * when it throws (the error is passed on), the client released either way; a client that could
+ * not even roll back is destroyed, not handed to the next caller.
  */
 export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
     await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
     return result;
   } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    await client.query("ROLLBACK").catch((e: Error) => (broken = e));
     throw err;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }

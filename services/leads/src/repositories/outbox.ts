@@ -1,4 +1,4 @@
-import type { Pool } from "@lease/platform";
+import { withTransaction, type Pool } from "@lease/platform";
 
 export interface OutboxRow {
   id: string;
@@ -17,12 +17,7 @@ export interface OutboxRow {
 export function outboxRepository(pool: Pool) {
   return {
     async publishBatch(limit: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
-      // Not withTransaction: it ignores a failed ROLLBACK and returns the client to the pool, while
-      // this destroys a connection that could not roll back (client.release(broken)).
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query("BEGIN");
+      return withTransaction(pool, async (client) => {
         const { rows } = await client.query<OutboxRow>(
           `SELECT id, job_name AS "jobName", payload, request_id AS "requestId", trace_context AS "traceContext",
                   created_at AS "createdAt"
@@ -33,23 +28,13 @@ export function outboxRepository(pool: Pool) {
             FOR UPDATE SKIP LOCKED`,
           [limit],
         );
-        if (rows.length === 0) {
-          await client.query("COMMIT");
-          return 0;
-        }
+        if (rows.length === 0) return 0;
         await publish(rows);
         await client.query("UPDATE leads.outbox SET published_at = now() WHERE id = ANY($1::uuid[])", [
           rows.map((r) => r.id),
         ]);
-        await client.query("COMMIT");
         return rows.length;
-      } catch (err) {
-        await client.query("ROLLBACK").catch((e: Error) => (broken = e));
-        throw err;
-      } finally {
-        // A connection that could not even roll back is destroyed, not returned to the pool.
-        client.release(broken);
-      }
+      });
     },
 
     /** Rows waiting for the relay and the age of the oldest (0 when none wait): for alerting. */
