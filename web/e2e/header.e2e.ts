@@ -53,7 +53,7 @@ test("the mobile menu opens with the toggle and closes after a choice", async ({
     "desktop menu hidden on mobile",
   );
   const toggle = page.getByRole("button", { name: "Menu openen" });
-  // The pre-rendered page shows the button before React runs it; a click then would do nothing.
+  // The label, icon and aria-expanded follow the menu once React runs the header.
   await page.locator('button[aria-controls="mobiel-menu"][data-hydrated="true"]').waitFor();
   await toggle.click();
   const menu = page.getByRole("navigation", { name: "Mobiel menu" });
@@ -74,6 +74,20 @@ test("the mobile menu opens with the toggle and closes after a choice", async ({
   await waitFor(async () => !(await menu.isVisible()), 5000, "Escape closes the menu");
   const focused = await page.evaluate(() => document.activeElement?.getAttribute("aria-controls"));
   assertEqual(focused, "mobiel-menu", "focus back on the menu button");
+});
+
+test("the mobile menu opens before the page's script has run, and its links work", async ({ site: t }) => {
+  // What a visitor on a slow phone gets in the seconds before React runs: the pre-rendered page.
+  const { page } = await t.open("/", { viewport: MOBILE, javaScriptEnabled: false });
+  const menu = page.getByRole("navigation", { name: "Mobiel menu" });
+  assert(!(await menu.isVisible()), "menu closed at first");
+  await page.getByRole("button", { name: "Menu openen" }).click();
+  await menu.waitFor();
+  await page.keyboard.press("Escape");
+  await menu.waitFor({ state: "hidden" });
+  await page.getByRole("button", { name: "Menu openen" }).click();
+  await menu.getByRole("link", { name: "Calculator" }).click();
+  await page.waitForURL((url) => url.hash === "#calculator");
 });
 
 test("the title shows the company name, and on small screens the abbreviation or initials", async ({

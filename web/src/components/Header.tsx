@@ -16,20 +16,14 @@ const SECTION_ITEMS: { label: string; section: HomeSection }[] = [
 export function Header() {
   const settings = useCompanySettings();
   const { goToSection, goToAboutUs } = useSiteNavigation();
+  // The mobile menu is a popover its button opens: it works on the pre-rendered page before React
+  // runs (on a slow phone that can take seconds), and Escape or a tap outside closes it. React
+  // follows it (label, icon, aria-expanded) and closes it after a choice.
   const [menuOpen, setMenuOpen] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLElement>(null);
   const hydrated = useHydrated();
-  // Escape closes the open menu and gives focus back to its button (the disclosure pattern).
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      setMenuOpen(false);
-      menuButton.current?.focus();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [menuOpen]);
+  // Opened before React ran: no toggle event reached it.
+  useEffect(() => setMenuOpen(menu.current?.matches(":popover-open") ?? false), []);
   const companyName = settings?.companyName?.trim() || DEFAULT_COMPANY_NAME;
   const shortTitle = mobileTitle(settings?.companyName, settings?.mobileAbbreviation);
 
@@ -37,6 +31,7 @@ export function Header() {
   // smooth scroll started with the menu still there was cut short by that change (at the top).
   const choose = (action: () => void) =>
     onPlainClick(() => {
+      if (menu.current?.matches(":popover-open")) menu.current.hidePopover();
       flushSync(() => setMenuOpen(false));
       action();
     });
@@ -102,15 +97,14 @@ export function Header() {
           {items}
         </nav>
         <button
-          ref={menuButton}
           type="button"
           className="rounded-button p-2 text-ink hover:bg-gray-100 md:hidden"
+          popoverTarget="mobiel-menu"
           aria-expanded={menuOpen}
           aria-controls="mobiel-menu"
           aria-label={menuOpen ? "Menu sluiten" : "Menu openen"}
-          // The pre-rendered button does nothing until React runs it (tests wait for this mark).
+          // Set once React runs the header (its label and icon follow the menu from then on).
           data-hydrated={hydrated || undefined}
-          onClick={() => setMenuOpen((open) => !open)}
         >
           <svg
             className="h-6 w-6"
@@ -124,15 +118,18 @@ export function Header() {
           </svg>
         </button>
       </div>
-      {menuOpen && (
-        <nav
-          id="mobiel-menu"
-          aria-label="Mobiel menu"
-          className="border-t border-gray-200 bg-white px-4 py-3 md:hidden"
-        >
-          <div className="flex flex-col items-stretch gap-1">{items}</div>
-        </nav>
-      )}
+      <nav
+        id="mobiel-menu"
+        ref={menu}
+        popover="auto"
+        onToggle={(event) => setMenuOpen(event.newState === "open")}
+        aria-label="Mobiel menu"
+        // Under the 4rem header bar, full width (a popover is centred by default); no display
+        // class here: the browser hides the closed popover with display: none.
+        className="fixed inset-x-0 top-16 bottom-auto m-0 h-auto w-full border-0 border-t border-b border-gray-200 bg-white px-4 py-3 text-ink shadow-md md:hidden"
+      >
+        <div className="flex flex-col items-stretch gap-1">{items}</div>
+      </nav>
     </header>
   );
 }
