@@ -27,8 +27,8 @@ export function Header() {
   const companyName = settings?.companyName?.trim() || DEFAULT_COMPANY_NAME;
   const shortTitle = mobileTitle(settings?.companyName, settings?.mobileAbbreviation);
 
-  // The menu is gone from the page before the scroll starts: closing it shortens the header, and a
-  // smooth scroll started with the menu still there was cut short by that change (at the top).
+  // A choice closes the menu before the scroll to its section starts (the menu lies over the page,
+  // so the section would scroll in under it).
   const choose = (action: () => void) =>
     onPlainClick(() => {
       if (menu.current?.matches(":popover-open")) menu.current.hidePopover();
