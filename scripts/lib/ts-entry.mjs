@@ -26,7 +26,7 @@ import { serviceBundleOptions } from "../build.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CACHE = path.join(ROOT, "node_modules", ".cache", "lease-ts");
-/** Raised when the way bundles are made here changes, so older cached ones are not reused. */
+/** Raised when the way bundles are made here changes (plugin, banner), so older ones are not reused. */
 const FORMAT = 1;
 
 /** import.meta.url of a source of this repository: its own file's URL (as tsx gives it). */
@@ -43,12 +43,15 @@ const ownUrlPlugin = {
   },
 };
 
-/** The files a bundle was made of, each with its size and modification time. */
-function stamp(inputs) {
+/**
+ * The files a bundle was made of, each with its size and modification time; a file changed since
+ * `since` (while its bundle was being made) gets no stamp, so the next run bundles again.
+ */
+function stamp(inputs, since = Infinity) {
   const stamps = {};
   for (const input of inputs) {
     const s = statSync(path.resolve(ROOT, input), { throwIfNoEntry: false });
-    stamps[input] = s ? [s.size, s.mtimeMs] : null;
+    stamps[input] = s && s.mtimeMs < since ? [s.size, s.mtimeMs] : null;
   }
   return stamps;
 }
@@ -98,7 +101,13 @@ function writeWhole(file, contents) {
  */
 export async function bundledEntry(entry) {
   const source = path.resolve(ROOT, entry);
-  const key = createHash("sha256").update(`${FORMAT} ${version} ${source}`).digest("hex").slice(0, 16);
+  const options = serviceBundleOptions([source], undefined);
+  delete options.outdir;
+  // Whatever shapes the bundle: this file's way (FORMAT), esbuild's version, the build's options.
+  const key = createHash("sha256")
+    .update(`${FORMAT} ${version} ${JSON.stringify(options)}`)
+    .digest("hex")
+    .slice(0, 16);
   const name = path.basename(source).replace(/\.[cm]?ts$/, "");
   const outfile = path.join(CACHE, `${name}-${key}.cjs`);
   const manifestFile = `${outfile}.json`;
@@ -106,8 +115,7 @@ export async function bundledEntry(entry) {
 
   mkdirSync(CACHE, { recursive: true });
   prune();
-  const options = serviceBundleOptions([source], undefined);
-  delete options.outdir;
+  const started = Date.now();
   const result = await build({
     ...options,
     absWorkingDir: ROOT,
@@ -118,9 +126,10 @@ export async function bundledEntry(entry) {
     banner: { js: `${options.banner.js}\nprocess.argv[1] = ${JSON.stringify(source)};` },
   });
   // The map before the code that names it, the manifest last: it vouches for both.
-  const files = [...result.outputFiles].sort((a) => (a.path.endsWith(".map") ? -1 : 1));
+  const isMap = (file) => Number(file.path.endsWith(".map"));
+  const files = [...result.outputFiles].sort((a, b) => isMap(b) - isMap(a));
   for (const file of files) writeWhole(file.path, file.contents);
-  const inputs = stamp(Object.keys(result.metafile.inputs));
+  const inputs = stamp(Object.keys(result.metafile.inputs), started);
   writeWhole(manifestFile, JSON.stringify({ key, source, inputs }));
   return outfile;
 }
