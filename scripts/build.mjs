@@ -18,7 +18,7 @@ export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"];
  * (BullMQ's) its optional native extractor, ioredis its package.json (the version it reports to
  * Redis), pino the worker files of its transports.
  */
-export const EXTERNAL_PACKAGES = ["argon2", "msgpackr", "ioredis", "pino"];
+const EXTERNAL_PACKAGES = ["argon2", "msgpackr", "ioredis", "pino"];
 
 /**
  * esbuild options of a service's bundle: `entryPoints` ({ name: source }) into `outdir`. Also those
@@ -45,7 +45,7 @@ export function serviceBundleOptions(entryPoints, outdir) {
 }
 
 /** Bundles into `outdir`, which gets a package.json of its own: its .js files are CommonJS. */
-export async function bundleService(entryPoints, outdir) {
+async function bundleService(entryPoints, outdir) {
   await build(serviceBundleOptions(entryPoints, outdir));
   writeFileSync(`${outdir}/package.json`, `${JSON.stringify({ type: "commonjs" })}\n`);
 }

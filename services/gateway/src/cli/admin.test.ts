@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -24,17 +22,13 @@ import { connectRedis, sessionDepsFor } from "../testing";
 import { verifyPassword } from "../domain/passwords";
 import { adminsRepository } from "../repositories/admins";
 import { GATEWAY_MIGRATIONS } from "../service";
-import { bundleService } from "../../../../scripts/build.mjs";
+import { entryArgs } from "../../../../scripts/lib/ts-entry.mjs";
 
-// The admin CLI as a user runs it: a real process, the password on stdin, a real database. It is
-// bundled once as `npm run build` does (dist/admin.js is what `npm start` runs), because
-// transpiling it on every spawn would take seconds each time.
+// The admin CLI as a user runs it: a real process, the password on stdin, a real database. It runs
+// as `npm run admin` runs it: the entry's cached bundle (scripts/lib/ts-entry.mjs).
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
-// services/gateway/.tmp (git-ignored) sits beside dist/: the bundle finds ../migrations as dist/admin.js does.
-const OUT_DIR = fileURLToPath(new URL("../../.tmp", import.meta.url));
-const BUNDLE = `admin-${randomBytes(4).toString("hex")}`;
-let cli: string;
+let cli: string[];
 
 let db: TestDatabase;
 let pool: Pool;
@@ -43,8 +37,7 @@ let sessions: SessionDeps;
 const env = testEnv();
 
 beforeAll(async () => {
-  await bundleService({ [BUNDLE]: fileURLToPath(new URL("./admin.ts", import.meta.url)) }, OUT_DIR);
-  cli = `${OUT_DIR}/${BUNDLE}.js`;
+  cli = await entryArgs(fileURLToPath(new URL("./admin.ts", import.meta.url)));
   db = await createTestDatabase("gwcli");
   pool = createPool(db.url, createLogger("test", "silent"), 2);
   await runMigrations(pool, "gateway", GATEWAY_MIGRATIONS);
@@ -53,13 +46,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   redis.disconnect();
-  rmSync(cli, { force: true });
   await pool.end();
   await db.drop();
 });
 
 const run = (args: string[], stdin = "", extraEnv: Record<string, string | undefined> = {}) =>
-  runProcess(process.execPath, [cli, ...args], {
+  runProcess(process.execPath, [...cli, ...args], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
