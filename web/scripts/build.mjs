@@ -91,11 +91,11 @@ await Promise.all(
   files.map(async (file) => {
     const raw = await readFile(file);
     if (raw.length <= 512) return;
-    const [br, gz] = await Promise.all([
-      brotli(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-      gzipped(raw, { level: 9 }),
-    ]);
+    const gz = await gzipped(raw, { level: 9 });
     if (gz.length > raw.length * 0.9) return; // already compressed (images, fonts)
+    const br = await brotli(raw, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+    });
     await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
     compressed++;
   }),
