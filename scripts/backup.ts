@@ -168,6 +168,9 @@ export async function startAdminPath(databaseUrl: string, env: NodeJS.ProcessEnv
     REDIS_PREFIX: `drill${randomBytes(5).toString("hex")}`,
     HOST: "127.0.0.1",
     LOG_LEVEL: env.DRILL_LOG_LEVEL ?? "warn",
+    // Beside a running stack (npm start holds 8080-8084 and metrics on 9080-9084) the drill binds
+    // only ports the system picks: its metrics listeners too, or they take the stack's defaults.
+    METRICS_PORT: "0",
     PUBLIC_ORIGIN: `http://127.0.0.1:${ports.gateway}`,
     LEADS_URL: `http://127.0.0.1:${ports.leads}`,
     // Not started: the drill never sends mail or records visits.
