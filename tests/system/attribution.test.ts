@@ -297,9 +297,11 @@ describe("conversions and lead attribution", () => {
       headers: { cookie },
     });
     const [header, row, rest] = (await csv.text()).split("\r\n");
-    expect(header).toContain("Kanaal;Bron;Medium;Campagne");
-    expect(row).toContain("Paid Search;google;cpc;najaar;;;ja;google.com;/financiele-lease;");
-    expect(row).toContain("/financiele-lease > /over-ons > /");
+    expect(header).toContain('"Kanaal";"Bron";"Medium";"Campagne"');
+    expect(row).toContain(
+      '"Paid Search";"google";"cpc";"najaar";"";"";"ja";"google.com";"/financiele-lease";',
+    );
+    expect(row).toContain('"/financiele-lease > /over-ons > /"');
     expect(rest).toBe("");
   });
 });

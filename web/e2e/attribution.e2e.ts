@@ -142,7 +142,7 @@ test("attribution: the lead list filters by channel and campaign, and the CSV fo
   const csvHref = await page.getByRole("link", { name: "Exporteer CSV" }).getAttribute("href");
   assert(csvHref?.includes("campaign=najaar"), `the CSV link carries the campaign, got ${csvHref}`);
   const csv = await page.evaluate((href) => fetch(href!).then((r) => r.text()), csvHref);
-  assert(csv.includes("Paid Search;google;cpc;najaar"), `the CSV carries the attribution:\n${csv}`);
+  assert(csv.includes('"Paid Search";"google";"cpc";"najaar"'), `the CSV carries the attribution:\n${csv}`);
   assert(!csv.includes("direct@bedrijf.nl"), "the CSV holds only the campaign's lead");
 });
 

@@ -409,7 +409,7 @@ test("panel: the CSV export has its dates in Amsterdam time", async ({ world }) 
   const csv = await page.evaluate((url) => fetch(url!).then((r) => r.text()), href);
   const line = csv.split("\r\n").find((row) => row.includes("csv@panel-e2e.nl"));
   assert(line, "the lead is in the export");
-  assert(line.startsWith(`${rows[0]!.at};`), `Amsterdam time ${rows[0]!.at}, got ${line.split(";")[0]}`);
+  assert(line.startsWith(`"${rows[0]!.at}";`), `Amsterdam time ${rows[0]!.at}, got ${line.split(";")[0]}`);
 });
 
 test("panel: a notice does not cover the request's Bellen and Verwijderen buttons", async ({ world }) => {

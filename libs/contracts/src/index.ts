@@ -5,3 +5,4 @@ export * from "./events";
 export * from "./ws";
 export * from "./routes";
 export * from "./openapi";
+export * from "./csv";

@@ -7,6 +7,6 @@ describe("the CSV export's dates", () => {
     expect(amsterdamDateTime("2025-07-01T10:00:00.000Z")).toBe("01-07-2025 12:00:00");
     expect(amsterdamDateTime("2025-01-15T23:30:00.000Z")).toBe("16-01-2025 00:30:00");
     const row = { id: "x", createdAt: "2025-03-30T01:30:00.000Z", isRead: false } as LeaseRequest;
-    expect(leaseRequestsCsv([row]).split("\r\n")[1]).toMatch(/^30-03-2025 03:30:00;/);
+    expect(leaseRequestsCsv([row]).split("\r\n")[1]).toMatch(/^"30-03-2025 03:30:00";/);
   });
 });

@@ -1,11 +1,4 @@
-import type { LeaseRequest } from "@lease/contracts";
-
-/** Cells that Excel would read as a formula get a leading apostrophe. */
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  let text = value === null || value === undefined ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+import { csvCell, csvPhoneCell, type LeaseRequest } from "@lease/contracts";
 
 const AMSTERDAM = new Intl.DateTimeFormat("nl-NL", {
   timeZone: "Europe/Amsterdam",
@@ -23,37 +16,38 @@ export function amsterdamDateTime(iso: string): string {
   return AMSTERDAM.format(new Date(iso)).replace(",", "");
 }
 
-const COLUMNS: [string, (r: LeaseRequest) => string | number | boolean | null][] = [
-  ["Datum", (r) => amsterdamDateTime(r.createdAt)],
-  ["Status", (r) => r.status],
-  ["Gelezen", (r) => (r.isRead ? "ja" : "nee")],
-  ["Bedrijfsnaam", (r) => r.companyName],
-  ["E-mail", (r) => r.email],
-  ["Telefoon", (r) => r.contactNumber],
-  ["Looptijd (maanden)", (r) => r.leaseTerm],
-  ["Auto URL", (r) => r.carUrl],
-  ["Bericht", (r) => r.message],
-  ["Id", (r) => r.id],
-  ["Dubbel van", (r) => r.duplicateOf],
+/** Each column's name and its cell (every cell through libs/contracts' csvCell or csvPhoneCell). */
+const COLUMNS: [string, (r: LeaseRequest) => string][] = [
+  ["Datum", (r) => csvCell(amsterdamDateTime(r.createdAt))],
+  ["Status", (r) => csvCell(r.status)],
+  ["Gelezen", (r) => csvCell(r.isRead ? "ja" : "nee")],
+  ["Bedrijfsnaam", (r) => csvCell(r.companyName)],
+  ["E-mail", (r) => csvCell(r.email)],
+  ["Telefoon", (r) => csvPhoneCell(r.contactNumber)],
+  ["Looptijd (maanden)", (r) => csvCell(r.leaseTerm)],
+  ["Auto URL", (r) => csvCell(r.carUrl)],
+  ["Bericht", (r) => csvCell(r.message)],
+  ["Id", (r) => csvCell(r.id)],
+  ["Dubbel van", (r) => csvCell(r.duplicateOf)],
   // Where the visit came from (empty when not known): the attribution's fields, in English
   // channel names as the API answers them.
-  ["Kanaal", (r) => r.attribution?.channel ?? null],
-  ["Bron", (r) => r.attribution?.source ?? null],
-  ["Medium", (r) => r.attribution?.medium ?? null],
-  ["Campagne", (r) => r.attribution?.campaign ?? null],
-  ["Zoekterm", (r) => r.attribution?.term ?? null],
-  ["Advertentie-inhoud", (r) => r.attribution?.content ?? null],
-  ["Betaalde klik", (r) => (r.attribution ? (r.attribution.paidClick ? "ja" : "nee") : null)],
-  ["Verwijzer", (r) => r.attribution?.referrerHost ?? null],
-  ["Landingspagina", (r) => r.attribution?.landingPage ?? null],
-  ["Eerste bezoek", (r) => (r.attribution ? amsterdamDateTime(r.attribution.firstSeenAt) : null)],
-  ["Pagina's voor aanvraag", (r) => r.attribution?.pagesBeforeConversion ?? null],
-  ["Bezochte pagina's", (r) => r.attribution?.pages.join(" > ") ?? null],
+  ["Kanaal", (r) => csvCell(r.attribution?.channel ?? null)],
+  ["Bron", (r) => csvCell(r.attribution?.source ?? null)],
+  ["Medium", (r) => csvCell(r.attribution?.medium ?? null)],
+  ["Campagne", (r) => csvCell(r.attribution?.campaign ?? null)],
+  ["Zoekterm", (r) => csvCell(r.attribution?.term ?? null)],
+  ["Advertentie-inhoud", (r) => csvCell(r.attribution?.content ?? null)],
+  ["Betaalde klik", (r) => csvCell(r.attribution ? (r.attribution.paidClick ? "ja" : "nee") : null)],
+  ["Verwijzer", (r) => csvCell(r.attribution?.referrerHost ?? null)],
+  ["Landingspagina", (r) => csvCell(r.attribution?.landingPage ?? null)],
+  ["Eerste bezoek", (r) => csvCell(r.attribution ? amsterdamDateTime(r.attribution.firstSeenAt) : null)],
+  ["Pagina's voor aanvraag", (r) => csvCell(r.attribution?.pagesBeforeConversion ?? null)],
+  ["Bezochte pagina's", (r) => csvCell(r.attribution?.pages.join(" > ") ?? null)],
 ];
 
 /** UTF-8 with BOM, semicolon separated, CRLF line ends: what Dutch Excel opens without a wizard. */
 export function leaseRequestsCsv(rows: LeaseRequest[]): string {
   const lines = [COLUMNS.map(([name]) => csvCell(name)).join(";")];
-  for (const row of rows) lines.push(COLUMNS.map(([, get]) => csvCell(get(row))).join(";"));
+  for (const row of rows) lines.push(COLUMNS.map(([, cell]) => cell(row)).join(";"));
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

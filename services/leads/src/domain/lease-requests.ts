@@ -6,6 +6,7 @@ import type {
   JobSource,
   CreateLeaseRequestBody,
   LeaseRequest,
+  LeaseRequestExportQuery,
   LeaseRequestListQuery,
   LeaseRequestListResponse,
   UpdateLeaseStatusBody,
@@ -14,7 +15,6 @@ import { notFound } from "@lease/platform";
 import {
   toLeaseRequest,
   type LeaseRequestsRepository,
-  type ListFilter,
   type OutboxJobs,
 } from "../repositories/lease-requests";
 import { leaseRequestsCsv } from "./csv";
@@ -30,6 +30,23 @@ const NOT_FOUND_MESSAGE = "Lease aanvraag niet gevonden";
 function leadJobs(source: JobSource, sessionId: string | undefined): OutboxJobs {
   const jobNames: JobName[] = ["lead.received", "tracking.conversion"];
   return { source, jobNames, sessionId: sessionId ?? null };
+}
+
+const FILTER_LABELS: Record<keyof LeaseRequestExportQuery, string> = {
+  q: "zoekterm",
+  status: "status",
+  followUp: "opvolgen",
+  channel: "kanaal",
+  campaign: "campagne",
+};
+
+/** "2 aanvragen (filter: zoekterm, status)": the audit detail of an export. */
+export function exportDetail(rows: number, filter: LeaseRequestExportQuery): string {
+  const fields = (Object.keys(FILTER_LABELS) as (keyof LeaseRequestExportQuery)[])
+    .filter((key) => filter[key] !== undefined && filter[key] !== "")
+    .map((key) => FILTER_LABELS[key]);
+  const count = `${rows} ${rows === 1 ? "aanvraag" : "aanvragen"}`;
+  return fields.length > 0 ? `${count} (filter: ${fields.join(", ")})` : count;
 }
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
@@ -74,8 +91,15 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       return { items: items.map(toLeaseRequest), total, page: query.page, pageSize: query.pageSize, counts };
     },
 
-    async exportCsv(filter: ListFilter): Promise<string> {
+    /**
+     * The CSV of the requests the filter selects (at most EXPORT_LIMIT), audited before it is
+     * answered: who, how many rows and which filter fields (never their values: `q` may be an
+     * address). `by`: the admin's username.
+     */
+    async exportCsv(filter: LeaseRequestExportQuery, by: string): Promise<string> {
       const rows = await repo.exportRows(filter, EXPORT_LIMIT);
+      await repo.recordExport(by, exportDetail(rows.length, filter));
+      onStored();
       return leaseRequestsCsv(rows.map(toLeaseRequest));
     },
 

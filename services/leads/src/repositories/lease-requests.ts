@@ -274,6 +274,11 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
         .limit(limit);
     },
 
+    /** Queues the audit entry of a CSV export (the outbox). */
+    async recordExport(by: string, detail: string): Promise<void> {
+      await db.transaction((tx) => queueAudit(tx, auditEvent(by, "lead.exported", null, detail)));
+    },
+
     async findById(id: string): Promise<LeaseRequestRow | undefined> {
       const [row] = await byId.execute({ id });
       return row;

@@ -16,7 +16,8 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
   });
 
   router.get("/api/admin/lease-requests/export.csv", async (ctx) => {
-    const csv = await deps.leads.exportCsv(parseOr400(LeaseRequestExportQuery, ctx.query));
+    const filter = parseOr400(LeaseRequestExportQuery, ctx.query);
+    const csv = await deps.leads.exportCsv(filter, ctx.state.admin!.username);
     ctx.type = "text/csv; charset=utf-8";
     ctx.set("Content-Disposition", `attachment; filename="lease-aanvragen.csv"`);
     ctx.body = csv;

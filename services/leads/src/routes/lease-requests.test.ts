@@ -329,11 +329,12 @@ describe("admin lease requests", () => {
     expect((await admin(`/nope`, { method: "DELETE" })).status).toBe(400);
   });
 
-  it("exports CSV with BOM, semicolons and formula-safe cells", async () => {
+  it("exports CSV with BOM, semicolons and every cell quoted and formula-safe", async () => {
     await post({
       ...validLead,
-      companyName: '=HYPERLINK("http://evil")',
-      message: "+31 bel; mij\nmorgen",
+      companyName: "ACME BV,=cmd|' /C calc'!A0",
+      contactNumber: "+31 6 12345678",
+      message: '+31 bel; mij\n@morgen =HYPERLINK("http://evil")',
       email: "csv@export.nl",
     });
     const res = await admin("/export.csv?q=csv@export.nl");
@@ -344,12 +345,34 @@ describe("admin lease requests", () => {
     const text = buf.toString("utf8").slice(1);
     const [header, row] = text.split("\r\n");
     expect(header).toBe(
-      "Datum;Status;Gelezen;Bedrijfsnaam;E-mail;Telefoon;Looptijd (maanden);Auto URL;Bericht;Id;Dubbel van;" +
-        "Kanaal;Bron;Medium;Campagne;Zoekterm;Advertentie-inhoud;Betaalde klik;Verwijzer;Landingspagina;" +
-        "Eerste bezoek;Pagina's voor aanvraag;Bezochte pagina's",
+      '"Datum";"Status";"Gelezen";"Bedrijfsnaam";"E-mail";"Telefoon";"Looptijd (maanden)";"Auto URL";' +
+        '"Bericht";"Id";"Dubbel van";"Kanaal";"Bron";"Medium";"Campagne";"Zoekterm";"Advertentie-inhoud";' +
+        '"Betaalde klik";"Verwijzer";"Landingspagina";"Eerste bezoek";"Pagina\'s voor aanvraag";"Bezochte pagina\'s"',
     );
-    expect(row).toContain(`;"'=HYPERLINK(""http://evil"")";`);
-    expect(text).toContain(`"'+31 bel; mij\nmorgen"`);
+    expect(row).toContain(`;"ACME BV,'=cmd|' /C calc'!A0";"csv@export.nl";" +31 6 12345678";"48";`);
+    expect(text).toContain(`"'+31 bel; mij\n'@morgen =HYPERLINK(""http://evil"")"`);
+    // Split as a naive comma or semicolon import would: no part starts a formula (the phone
+    // number, digits only after its space, is text in a spreadsheet and cannot be a function).
+    const parts = text.split(/[,;\t\r\n]/).filter((part) => part !== '" +31 6 12345678"');
+    for (const part of parts) expect(part.replace(/^"/, "")).not.toMatch(/^\s*[=+\-@]/);
+  });
+
+  it("audits each CSV export with its row count and filter fields, never their values", async () => {
+    const audits = async () =>
+      (await sql.query("SELECT payload FROM leads.outbox WHERE job_name = 'audit.record'")).rows
+        .map((r) => r.payload)
+        .filter((p) => p.action === "lead.exported");
+    const before = (await audits()).length;
+    expect((await admin("/export.csv?q=csv@export.nl&status=nieuw")).status).toBe(200);
+    const entries = await audits();
+    expect(entries).toHaveLength(before + 1);
+    expect(entries.at(-1)).toMatchObject({
+      actor: "admin",
+      action: "lead.exported",
+      target: null,
+      detail: "1 aanvraag (filter: zoekterm, status)",
+    });
+    expect(JSON.stringify(entries)).not.toContain("csv@export.nl");
   });
 });
 
