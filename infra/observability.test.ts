@@ -37,6 +37,8 @@ describe("alerting and recording rules", () => {
   it("alert on each condition the on-call needs", () => {
     expect(alerts.map((a) => a.alert).sort()).toEqual([
       "LeaseHigh5xxRate",
+      "LeaseJobsFailed",
+      "LeaseJobsRetrying",
       "LeaseMailFailed",
       "LeaseOutboxStuck",
       "LeaseRestarting",

@@ -4,7 +4,15 @@ import { createApp, withTimeout, type FastPath, type ReadinessCheck, type Servic
 import type { BaseConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { createDatabase, createPool, pingPostgres, prepareSchema, type Database, type Pool } from "./pg";
-import { closeRedis, createRedis, keyspace, pingRedis, type Keyspace, type Redis } from "./redis";
+import {
+  closeRedis,
+  createRedis,
+  keyspace,
+  pingRedis,
+  type Keyspace,
+  type Redis,
+  type RedisRole,
+} from "./redis";
 import { startMetricsServer } from "./metrics";
 import { startHttpServer, type RunningServer, type UpgradeHandler } from "./server";
 import type { SessionDeps } from "./session";
@@ -209,6 +217,31 @@ function waitForReady(redis: Redis, ms: number): Promise<void> {
   return withTimeout(new Promise<void>((resolve) => redis.once("ready", () => resolve())), ms).catch(() => {
     throw new Error(`no answer within ${ms} ms`);
   });
+}
+
+/**
+ * For a command (a service instead waits out a Redis that is away): a connection ready within `ms`,
+ * or an error saying where Redis was looked for, the connection given up.
+ */
+export async function connectRedisOnce(
+  url: string,
+  role: RedisRole,
+  logger: Logger,
+  ms = 5000,
+): Promise<Redis> {
+  const redis = createRedis(url, role, logger);
+  let onError: (err: Error) => void = () => undefined;
+  const failed = new Promise<never>((_, reject) => redis.once("error", (onError = reject)));
+  failed.catch(() => undefined); // an error after the race is the connection's own to report
+  try {
+    await Promise.race([waitForReady(redis, ms), failed]);
+    return redis;
+  } catch {
+    redis.disconnect();
+    throw new Error(`cannot reach Redis at ${redactUrl(url)}`);
+  } finally {
+    redis.off("error", onError);
+  }
 }
 
 export function redactUrl(url: string): string {

@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
+import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { QUEUES } from "@lease/contracts";
+import { JOBS, JOB_BACKOFF_CAP_MS, JOB_RETRY_MS, QUEUES, cappedBackoffMs } from "@lease/contracts";
+import { auditEvent } from "./audit";
 import { createLogger } from "./logger";
-import { createQueueClient, createWorker } from "./queue";
+import { createQueueClient, createWorker, failedJobsReport, retryFailedJobs } from "./queue";
 import { closeRedis, createRedis } from "./redis";
-import { baseRedisUrl, testRedisPrefix } from "./testing";
+import { baseRedisUrl, testRedisPrefix, waitFor } from "./testing";
 
 // A service stopped right after it started (a test restarting it, a deploy rolled back at once)
 // closes its worker and queues while their connections may still be starting, then quits the
@@ -45,4 +48,100 @@ describe("a worker and a queue closed while they start", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(unhandled.map((e) => (e as Error).message)).toEqual([]);
   });
+});
+
+// Every job carries data: it retries for a day with a capped backoff, and one that fails even then
+// (or at once, e.g. unreadable data) says why at error level and stays in the failed set, from
+// where `npm run admin -- jobs retry` moves it back.
+describe("retries and the failed set", () => {
+  it("every job of the catalog retries for at least a day, no wait longer than the cap", () => {
+    for (const [name, spec] of Object.entries(JOBS)) {
+      let waited = 0;
+      for (let made = 1; made < spec.attempts; made++) {
+        const wait = cappedBackoffMs(made, spec.backoff.delay);
+        expect(wait, name).toBeLessThanOrEqual(JOB_BACKOFF_CAP_MS);
+        waited += wait;
+      }
+      expect(waited, name).toBeGreaterThanOrEqual(JOB_RETRY_MS);
+      // ...and not much more: one wait at the cap at most beyond the day.
+      expect(waited - JOB_BACKOFF_CAP_MS, name).toBeLessThan(JOB_RETRY_MS);
+    }
+    expect([1, 2, 3, 10, 11, 12, 150].map((n) => cappedBackoffMs(n, 1000))).toEqual([
+      1000, 2000, 4000, 512_000, 600_000, 600_000, 600_000,
+    ]);
+  });
+
+  it("waits the capped backoff after a failure, logs a final failure at error level, reports and retries the failed set", async () => {
+    const prefix = testRedisPrefix("queue-retry");
+    const lines: { level: number; msg: string; err?: string; job?: string }[] = [];
+    const log = pino({ level: "debug" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const bull = createRedis(baseRedisUrl(), "bullmq", log);
+    const client = createQueueClient(bull, prefix);
+    let failing = true;
+    const seen: string[] = [];
+    const worker = createWorker({
+      connection: bull,
+      redisPrefix: prefix,
+      queue: QUEUES.audit,
+      handlers: {
+        "audit.record": async (data) => {
+          seen.push(data.eventId);
+          if (failing) throw new Error("gateway database away");
+        },
+      },
+      logger: log,
+    });
+    try {
+      // Through the catalog: the first failure waits its base delay (1 s), then tries again.
+      const event = auditEvent("admin", "lead.deleted", randomUUID());
+      await client.enqueue("audit.record", event, { jobId: event.eventId });
+      const q = client.raw(QUEUES.audit);
+      const delayed = await waitFor(
+        async () => {
+          const job = await q.getJob(event.eventId);
+          return job && (await job.getState()) === "delayed" ? job : undefined;
+        },
+        5000,
+        "the job waiting for its retry",
+      );
+      expect(delayed.attemptsMade).toBe(1);
+      expect(delayed.delay).toBe(JOBS["audit.record"].backoff.delay);
+      expect(lines.some((l) => l.msg === "job failed; retried" && l.level === 40)).toBe(true);
+
+      // Two jobs that fail for good at once: data no handler can read, and one given a single attempt.
+      const bad = randomUUID();
+      await q.add("audit.record", { eventId: "not-a-uuid" }, { jobId: bad });
+      const once = auditEvent("admin", "lead.deleted", randomUUID());
+      await q.add("audit.record", once, { jobId: once.eventId, attempts: 1 });
+      await waitFor(async () => (await q.getFailedCount()) === 2, 5000, "both jobs in the failed set");
+      const errors = lines.filter((l) => l.level === 50);
+      expect(errors.map((l) => l.err).sort()).toEqual([
+        "gateway database away",
+        "invalid data for job audit.record",
+      ]);
+      expect(errors.every((l) => /failed for good/.test(l.msg))).toBe(true);
+
+      const [report] = await failedJobsReport(client, [QUEUES.audit]);
+      expect(report).toMatchObject({ queue: QUEUES.audit, failed: 2 });
+      expect(report!.groups.map((g) => [g.job, g.reason, g.count]).sort()).toEqual([
+        ["audit.record", "gateway database away", 1],
+        ["audit.record", "invalid data for job audit.record", 1],
+      ]);
+
+      // Fixed: the retry moves both back; the readable one now completes, the unreadable one fails again.
+      failing = false;
+      expect(await retryFailedJobs(client, QUEUES.audit)).toBe(2);
+      await waitFor(
+        async () => (await q.getJobState(once.eventId)) === "completed",
+        5000,
+        "the retried job completed",
+      );
+      await waitFor(async () => (await q.getFailedCount()) === 1, 5000, "the unreadable job failed again");
+      expect(seen.filter((id) => id === once.eventId).length).toBe(2);
+    } finally {
+      await worker.close();
+      await client.close();
+      await closeRedis(bull);
+    }
+  }, 20_000);
 });

@@ -1,6 +1,6 @@
 import { Queue, Worker, UnrecoverableError, type Job, type JobsOptions } from "bullmq";
 import { Counter, Gauge, type Registry } from "prom-client";
-import { JOBS, JOB_NAMES, type JobName, type JobData } from "@lease/contracts";
+import { JOBS, JOB_NAMES, cappedBackoffMs, type JobName, type JobData } from "@lease/contracts";
 import { StartupError } from "./errors";
 import type { Redis } from "./redis";
 import type { Logger } from "./logger";
@@ -39,6 +39,19 @@ export interface BulkJob {
 }
 
 const bullPrefix = (redisPrefix: string) => `${redisPrefix}:bull`;
+const FAILED_KEEP_SECONDS = 30 * 24 * 3600;
+const FAILED_KEEP_COUNT = 10_000;
+
+/**
+ * The catalog's backoff (CAPPED_BACKOFF, libs/contracts), with each job's base delay from its
+ * options. BullMQ asks this only for types that are not its own: jobs queued before with its
+ * "exponential" keep that.
+ */
+function backoffStrategy(attemptsMade: number, _type?: string, _err?: Error, job?: { opts: JobsOptions }) {
+  const backoff = job?.opts.backoff;
+  const base = typeof backoff === "object" ? (backoff.delay ?? 1000) : (backoff ?? 1000);
+  return cappedBackoffMs(attemptsMade, base);
+}
 
 /**
  * BullMQ (5.x) cannot be closed safely while one of its connections is still starting: its close()
@@ -90,7 +103,9 @@ export function createQueueClient(connection: Redis, redisPrefix: string): Queue
       attempts: spec.attempts,
       backoff: spec.backoff,
       removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+      // A job in the failed set has retried for a day (the catalog) and waits for a person
+      // (`npm run admin -- jobs retry`; alert LeaseJobsFailed): kept 30 days, at most 10,000 a queue.
+      removeOnFail: { age: FAILED_KEEP_SECONDS, count: FAILED_KEEP_COUNT },
     };
     return {
       queue: spec.queue,
@@ -278,6 +293,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       stalledInterval: opts.stalledIntervalMs ?? 5000,
       maxStalledCount: 5,
       autorun: true,
+      settings: { backoffStrategy },
     },
   );
   worker.on("completed", (job) =>
@@ -291,10 +307,11 @@ export function createWorker(opts: WorkerOptions): Worker {
       job: jobLabel(job.name),
       outcome: final ? "failed" : "retry",
     });
-    opts.logger.warn(
-      { job: job.name, jobId: job.id, attempt: job.attemptsMade, final, err: err.message },
-      "job failed",
-    );
+    const fields = { job: job.name, jobId: job.id, attempt: job.attemptsMade, final, err: err.message };
+    // Never silently: a job that gives up says why, at error level, and stays in the failed set.
+    if (final)
+      opts.logger.error(fields, "job failed for good; kept in the failed set (npm run admin -- jobs)");
+    else opts.logger.warn(fields, "job failed; retried");
     if (final && opts.onFinalFailure) {
       opts
         .onFinalFailure(job.name as JobName, job.data, err)
@@ -303,6 +320,76 @@ export function createWorker(opts: WorkerOptions): Worker {
   });
   worker.on("error", (err) => opts.logger.warn({ err: err.message }, "worker error"));
   return worker;
+}
+
+/** One kind of failure in a queue's failed set: the job, its reason, how many, the latest. */
+export interface FailedJobGroup {
+  job: string;
+  reason: string;
+  count: number;
+  lastFailedAt: Date | undefined;
+}
+
+export interface FailedJobsReport {
+  queue: string;
+  failed: number;
+  groups: FailedJobGroup[];
+}
+
+const FAILED_PAGE = 500;
+
+/** The jobs of a queue's failed set, page by page (ids, names, reasons). */
+async function* failedJobsOf(q: Queue): AsyncGenerator<Job> {
+  for (let start = 0; ; start += FAILED_PAGE) {
+    const jobs = await q.getFailed(start, start + FAILED_PAGE - 1);
+    for (const job of jobs) if (job?.id) yield job;
+    if (jobs.length < FAILED_PAGE) return;
+  }
+}
+
+/** What waits in each queue's failed set, grouped by job and reason (for `npm run admin -- jobs failed`). */
+export async function failedJobsReport(
+  client: QueueClient,
+  queues: readonly string[],
+): Promise<FailedJobsReport[]> {
+  return Promise.all(
+    queues.map(async (queue) => {
+      const groups = new Map<string, FailedJobGroup>();
+      let failed = 0;
+      for await (const job of failedJobsOf(client.raw(queue))) {
+        failed++;
+        const reason = (job.failedReason || "(no reason)").slice(0, 200);
+        const key = `${job.name}\n${reason}`;
+        const group = groups.get(key) ?? { job: job.name, reason, count: 0, lastFailedAt: undefined };
+        group.count++;
+        const at = job.finishedOn ? new Date(job.finishedOn) : undefined;
+        if (at && (!group.lastFailedAt || at > group.lastFailedAt)) group.lastFailedAt = at;
+        groups.set(key, group);
+      }
+      return { queue, failed, groups: [...groups.values()].sort((a, b) => b.count - a.count) };
+    }),
+  );
+}
+
+/**
+ * Moves every job of the queue's failed set back to waiting, with its attempts reset, so it retries
+ * for the catalog's whole period again. A job taken out of the set meanwhile (retried elsewhere,
+ * removed) is skipped. Answers how many were moved.
+ */
+export async function retryFailedJobs(client: QueueClient, queue: string): Promise<number> {
+  // The ids first: a job failing again at once must not be met twice in one pass.
+  const jobs: Job[] = [];
+  for await (const job of failedJobsOf(client.raw(queue))) jobs.push(job);
+  let moved = 0;
+  for (const job of jobs) {
+    try {
+      await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
+      moved++;
+    } catch {
+      // no longer failed: someone else retried or removed it
+    }
+  }
+  return moved;
 }
 
 /** A job name from the catalog, or "unknown": whatever lands in Redis cannot add label values. */

@@ -70,62 +70,70 @@ export const AuditRecordJobData = z
   .describe("Record one entry in the gateway's audit log");
 export type AuditRecordJobData = z.infer<typeof AuditRecordJobData>;
 
+/**
+ * Every job in the catalog carries data (a lead, an e-mail, an audit entry, a conversion), so none
+ * gives up within minutes: each retries with an exponential backoff from its own base delay, each
+ * wait capped at JOB_BACKOFF_CAP_MS, for at least JOB_RETRY_MS in all (a day: an outage of Postgres,
+ * a service or the mail provider over a night is waited out). A job that fails even then stays in
+ * its queue's failed set (counted in `bullmq_jobs{state="failed"}`, alert LeaseJobsFailed) until
+ * someone retries it (`npm run admin -- jobs retry`, infra/RUNBOOK.md).
+ */
+export const JOB_BACKOFF_CAP_MS = 10 * 60_000;
+export const JOB_RETRY_MS = 24 * 3600_000;
+/** The backoff type of the catalog's jobs; the workers (libs/platform createWorker) implement it. */
+export const CAPPED_BACKOFF = "capped-exponential";
+
+/** The wait before the next try after `attemptsMade` failed attempts: base·2^(n-1), at most the cap. */
+export function cappedBackoffMs(attemptsMade: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(attemptsMade - 1, 0), JOB_BACKOFF_CAP_MS);
+}
+
+/** The attempts whose waits in between add up to at least JOB_RETRY_MS. */
+export function attemptsForRetryPeriod(baseMs: number): number {
+  let waited = 0;
+  let attempts = 1;
+  while (waited < JOB_RETRY_MS) waited += cappedBackoffMs(attempts++, baseMs);
+  return attempts;
+}
+
+const retried = (baseMs: number): Pick<JobDefinition, "attempts" | "backoff"> => ({
+  attempts: attemptsForRetryPeriod(baseMs),
+  backoff: { type: CAPPED_BACKOFF, delay: baseMs },
+});
+
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   queue: QueueName;
   schema: S;
   attempts: number;
-  backoff: { type: "exponential"; delay: number };
+  backoff: { type: typeof CAPPED_BACKOFF; delay: number };
   /** Wait this long before the first attempt (ms). */
   delay?: number;
 }
 
 export const JOBS = {
-  "lead.received": {
-    queue: QUEUES.mail,
-    schema: LeadReceivedJobData,
-    attempts: 10,
-    backoff: { type: "exponential", delay: 2_000 },
-  },
-  "inbox.log": {
-    queue: QUEUES.mail,
-    schema: InboxLogJobData,
-    attempts: 10,
-    backoff: { type: "exponential", delay: 1_000 },
-  },
-  "mail.notify-company": {
-    queue: QUEUES.mail,
-    schema: NotifyCompanyJobData,
-    attempts: 8,
-    backoff: { type: "exponential", delay: 5_000 },
-  },
-  "mail.send": {
-    queue: QUEUES.mail,
-    schema: SendMailJobData,
-    attempts: 8,
-    backoff: { type: "exponential", delay: 5_000 },
-  },
+  "lead.received": { queue: QUEUES.mail, schema: LeadReceivedJobData, ...retried(2_000) },
+  "inbox.log": { queue: QUEUES.mail, schema: InboxLogJobData, ...retried(1_000) },
+  "mail.notify-company": { queue: QUEUES.mail, schema: NotifyCompanyJobData, ...retried(5_000) },
+  "mail.send": { queue: QUEUES.mail, schema: SendMailJobData, ...retried(5_000) },
   "tracking.conversion": {
     queue: QUEUES.tracking,
     schema: ConversionJobData,
     // The visit's last page views may still wait in the visit stream (flushed every second): the
-    // first attempt waits 2 s, and a session not written yet is tried again (2, 4, 8, 16 s ...).
+    // first attempt waits 2 s, and a session not written yet is tried again (2, 4, 8, 16 s ...;
+    // the handler waits for the visit only for its first attempts, CONVERSION_VISIT_WAIT_ATTEMPTS).
     delay: 2_000,
-    attempts: 6,
-    backoff: { type: "exponential", delay: 2_000 },
+    ...retried(2_000),
   },
-  "leads.attribution": {
-    queue: QUEUES.leads,
-    schema: AttributionJobData,
-    attempts: 10,
-    backoff: { type: "exponential", delay: 1_000 },
-  },
-  "audit.record": {
-    queue: QUEUES.audit,
-    schema: AuditRecordJobData,
-    attempts: 20,
-    backoff: { type: "exponential", delay: 1_000 },
-  },
+  "leads.attribution": { queue: QUEUES.leads, schema: AttributionJobData, ...retried(1_000) },
+  "audit.record": { queue: QUEUES.audit, schema: AuditRecordJobData, ...retried(1_000) },
 } as const satisfies Record<string, JobDefinition>;
+
+/**
+ * A conversion waits for its visit's page views (still in the visit stream) during its first
+ * attempts only, about a minute (2 + 2 + 4 + 8 + 16 + 32 s); later attempts take what is written
+ * (a visit never written, e.g. beyond its budget, leaves the lead unattributed).
+ */
+export const CONVERSION_VISIT_WAIT_ATTEMPTS = 6;
 
 export type JobName = keyof typeof JOBS;
 export type JobData<N extends JobName> = z.infer<(typeof JOBS)[N]["schema"]>;

@@ -19,15 +19,16 @@ import { ADMIN_USERNAME_PATTERN } from "@lease/contracts";
 import { adminsRepository, type AdminsRepository } from "../repositories/admins";
 import { hashPassword, newPasswordProblem } from "../domain/passwords";
 import { GATEWAY_MIGRATIONS } from "../service";
+import { JOBS_USAGE, jobsCommand } from "./jobs";
 
 // Admin accounts: `npm run admin -- create USER`, `reset-password USER` (password from a prompt
 // or stdin), `delete USER`, `reset-totp USER` (two-factor sign-in off, for a lost phone without
 // recovery codes) and `ensure-first` (used by npm start: creates the first admin when none
 // exists). reset-password and delete end every session of that admin at once (in Redis). The team
 // is managed in the admin panel too ("Gebruikers": create with a one-time password, disable, remove).
+// `jobs failed` and `jobs retry [QUEUE]` show and retry the queues' failed jobs (./jobs.ts).
 
-const USAGE =
-  "usage: npm run admin -- create USER | reset-password USER | delete USER | reset-totp USER | ensure-first";
+const USAGE = `usage: npm run admin -- create USER | reset-password USER | delete USER | reset-totp USER | ensure-first | ${JOBS_USAGE}`;
 const USERNAME = ADMIN_USERNAME_PATTERN;
 const logger = createLogger("admin-cli", "warn");
 
@@ -93,6 +94,7 @@ async function readPassword(): Promise<string> {
 async function main(argv: string[]): Promise<number> {
   if (existsSync(".env")) process.loadEnvFile(".env");
   const [command, username] = argv;
+  if (command === "jobs") return jobsCommand(argv.slice(1), logger);
   const url = process.env.DATABASE_URL;
   if (!url) {
     console.error(

@@ -1,4 +1,4 @@
-import { JOBS } from "@lease/contracts";
+import { CONVERSION_VISIT_WAIT_ATTEMPTS } from "@lease/contracts";
 import type { JobHandlers, QueueClient } from "@lease/platform";
 import { ConversionRecorder } from "../repositories/conversions";
 
@@ -8,14 +8,18 @@ import { ConversionRecorder } from "../repositories/conversions";
  * least once: the conversion is recorded once per lead id, the attribution job has the lead's id.
  */
 export function conversionHandlers(deps: { recorder: ConversionRecorder; queue: QueueClient }): JobHandlers {
-  const attempts = JOBS["tracking.conversion"].attempts;
   return {
     async "tracking.conversion"(data, { attempt, log }) {
       const at = new Date(data.at);
       const days = data.sessionId ? await deps.recorder.visitDays(data.sessionId, at) : [];
-      // The form's own page may still wait in the visit stream: try again later, and on the last
-      // attempt take what there is (a visit never written, e.g. beyond its budget: unattributed).
-      if (data.sessionId && !ConversionRecorder.reachedFormDay(days, at) && attempt < attempts)
+      // The form's own page may still wait in the visit stream: try again later, and from the last
+      // attempt that waits for it on take what there is (a visit never written, e.g. beyond its
+      // budget: unattributed). Later attempts are retries of a failure (the database away).
+      if (
+        data.sessionId &&
+        !ConversionRecorder.reachedFormDay(days, at) &&
+        attempt < CONVERSION_VISIT_WAIT_ATTEMPTS
+      )
         throw new Error("the visit's page views are not written yet; tried again");
       const result = await deps.recorder.record(
         { source: data.source, leadId: data.sourceId, sessionId: data.sessionId, at },
