@@ -93,6 +93,17 @@ const conversionsOf = async (leadId: string) =>
       .n,
   );
 
+/** The lead once tracking's attribution is stored with it. */
+const attributed = (id: string, what: string) =>
+  waitFor(
+    async () => {
+      const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${id}`);
+      return found.attribution && found;
+    },
+    30_000,
+    what,
+  );
+
 let campaignLead: string;
 let contactId: string;
 let anonymousLead: string;
@@ -109,14 +120,7 @@ describe("conversions and lead attribution", () => {
     await visit(s, "/");
     await settle();
     campaignLead = await quote("najaar@bedrijf.nl", s);
-    const lead = await waitFor(
-      async () => {
-        const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${campaignLead}`);
-        return found.attribution && found;
-      },
-      30_000,
-      "the lead's attribution",
-    );
+    const lead = await attributed(campaignLead, "the lead's attribution");
     expect(lead.attribution).toEqual({
       channel: "Paid Search",
       source: "google",
@@ -187,14 +191,7 @@ describe("conversions and lead attribution", () => {
     for (let i = 0; i < 55; i++) await visit(s, paths[i % paths.length]!);
     await settle();
     const id = await quote("lang@bedrijf.nl", s);
-    const lead = await waitFor(
-      async () => {
-        const found = await admin<LeaseRequest>(`/api/admin/lease-requests/${id}`);
-        return found.attribution && found;
-      },
-      30_000,
-      "the long visit's attribution",
-    );
+    const lead = await attributed(id, "the long visit's attribution");
     expect(lead.attribution).toMatchObject({
       channel: "Direct",
       landingPage: "/",
@@ -303,5 +300,51 @@ describe("conversions and lead attribution", () => {
     );
     expect(row).toContain('"/financiele-lease > /over-ons > /"');
     expect(rest).toBe("");
+  });
+
+  it("keeps the campaign of a landing page where consent was given, without counting the page twice", async () => {
+    const before = await analyticsToday();
+    const s = session();
+    const landing = "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=toestemming&gclid=Y";
+    const beacon = (body: Record<string, unknown>) =>
+      fetch(`${stack.gateway.url}/api/track/visit`, {
+        method: "POST",
+        headers: headers(),
+        body: JSON.stringify(body),
+      });
+    // Before the choice: counted without an id. Then "Accepteren": the page again, under the new id.
+    expect((await beacon({ page: landing, referrer: "https://www.google.com/" })).status).toBe(204);
+    expect(
+      (await beacon({ sessionId: s, page: landing, referrer: "https://www.google.com/", consented: true }))
+        .status,
+    ).toBe(204);
+    await visit(s, "/over-ons");
+    await settle();
+    const id = await quote("toestemming@bedrijf.nl", s);
+    const lead = await attributed(id, "the consenting visit's attribution");
+    expect(lead.attribution).toMatchObject({
+      channel: "Paid Search",
+      source: "google",
+      campaign: "toestemming",
+      paidClick: true,
+      referrerHost: "google.com",
+      landingPage: "/financiele-lease",
+      pagesBeforeConversion: 2,
+      pages: ["/financiele-lease", "/over-ons"],
+    });
+    const after = await waitFor(
+      async () => {
+        const a = await analyticsToday();
+        return a.totals.quotes === before.totals.quotes + 1 && a;
+      },
+      30_000,
+      "the conversion counted",
+    );
+    // Two page views (the landing page once, without the id, and /over-ons), not three.
+    expect(after.totals.pageViews - before.totals.pageViews).toBe(2);
+    expect(after.campaigns.find((c) => c.campaign === "toestemming")).toMatchObject({ quotes: 1 });
+    // The mark needs the id it is sent with.
+    const bad = await beacon({ page: landing, consented: true });
+    expect(bad.status).toBe(400);
   });
 });

@@ -167,6 +167,7 @@ describe("startTracking", () => {
       vi.advanceTimersByTime(30_000);
       expect(posts.map((p) => p.body)).toEqual([
         { page: "/", referrer: "" },
+        { sessionId: id, page: "/", referrer: "", consented: true },
         { sessionId: id },
         { sessionId: id, page: "/voorwaarden", referrer: "" },
         {},
@@ -174,5 +175,40 @@ describe("startTracking", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("sends the landing page with its campaign again, marked, when consent comes after it (once)", async () => {
+    vi.resetModules();
+    const { posts, win, store } = fakeBrowser("");
+    win.location.search = "?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X";
+    win.location.pathname = "/financiele-lease";
+    vi.stubGlobal("document", { referrer: "https://www.google.com/", cookie: "" });
+    const { startTracking } = await import("./tracking");
+    const { saveConsent } = await import("./consent-store");
+    startTracking();
+    // The visitor moves on before choosing: the campaign is still the visit's.
+    win.history.pushState(null, "", "/over-ons");
+    saveConsent({ analytics: true, marketing: true });
+    const id = store.get(SESSION_STORAGE_KEY);
+    saveConsent({ analytics: true, marketing: false }); // a second save with analytics: nothing again
+    win.history.pushState(null, "", "/");
+    const landing = "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X";
+    expect(posts.map((p) => p.body)).toEqual([
+      { page: landing, referrer: "https://www.google.com/" },
+      { page: "/over-ons", referrer: "https://www.google.com/" },
+      { sessionId: id, page: landing, referrer: "https://www.google.com/", consented: true },
+      { sessionId: id, page: "/", referrer: "https://www.google.com/" },
+    ]);
+  });
+
+  it("sends nothing again when consent was there before the first page", async () => {
+    vi.resetModules();
+    const { posts, store } = fakeBrowser();
+    const { startTracking } = await import("./tracking");
+    const { saveConsent } = await import("./consent-store");
+    startTracking();
+    saveConsent({ analytics: true, marketing: true });
+    const id = store.get(SESSION_STORAGE_KEY);
+    expect(posts.map((p) => p.body)).toEqual([{ sessionId: id, page: "/", referrer: "" }]);
   });
 });

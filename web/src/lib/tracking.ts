@@ -104,11 +104,28 @@ export function startTracking(): () => void {
 
 function runTracker(): () => void {
   const storage = safeLocalStorage();
+  // The page this tab's visit began on (path with its query: the campaign's utm_* and click ids)
+  // and its referrer, as the first beacon sent them; kept in memory only, never on the device.
+  let landing: { page: string; referrer: string; withId: boolean } | undefined;
   // The id exists only while analytics consent does; the choice can change at any moment.
   let sessionId: string | undefined;
   const followConsent = () => {
-    if (currentConsent()?.analytics === true) sessionId ??= getSessionId(storage);
-    else {
+    if (currentConsent()?.analytics === true) {
+      if (sessionId) return;
+      sessionId = getSessionId(storage);
+      // Consent given after the landing page went out without an id (the usual path: the banner
+      // shows on the landing page): that page is sent again under the new id, marked, so the
+      // session's visit starts where the visitor came from without counting the page twice.
+      if (landing && !landing.withId) {
+        post("/api/track/visit", {
+          sessionId,
+          page: landing.page,
+          referrer: landing.referrer,
+          consented: true,
+        });
+        landing.withId = true;
+      }
+    } else {
       sessionId = undefined;
       forgetSessionId(storage);
     }
@@ -122,6 +139,7 @@ function runTracker(): () => void {
     if (page === lastTracked) return;
     lastTracked = page;
     const visit = { page, referrer: document.referrer };
+    landing ??= { ...visit, withId: sessionId !== undefined };
     post("/api/track/visit", sessionId ? { sessionId, ...visit } : visit);
   };
 

@@ -40,6 +40,16 @@ export const TrackVisitBody = z
       .refine((referrer) => !hasControlChars(referrer), { error: "Ongeldige referrer" })
       .optional()
       .describe("document.referrer; may be empty"),
+    consented: z
+      .literal(true, { error: "consented is true of weggelaten" })
+      .optional()
+      .describe(
+        "The visit's landing page sent again, with the new session id, at the moment analytics consent was given: it gives the session that page's landing page, referrer and campaign, and is not counted as a page view again",
+      ),
+  })
+  .refine((visit) => !visit.consented || visit.sessionId !== undefined, {
+    error: "Een bezoek met consented hoort bij een sessionId",
+    path: ["sessionId"],
   })
   .describe("Sent on load and on every history change; answered 204 No Content");
 export type TrackVisitBody = z.infer<typeof TrackVisitBody>;

@@ -43,7 +43,13 @@ export const pageViews = tracking.table(
     sessionKey: bigint("session_key", { mode: "bigint" }).notNull(),
     pageId: integer("page_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.occurredAt, t.eventKey] })],
+  // A lead's attribution reads its session's page views by session key, within the months the
+  // session was seen (partition pruning on explicit time bounds): one index probe per partition.
+  // The key alone (not key and time) so B-tree deduplication keeps a session's few rows in one entry.
+  (t) => [
+    primaryKey({ columns: [t.occurredAt, t.eventKey] }),
+    index("page_views_session_idx").on(t.sessionKey),
+  ],
 );
 
 /**

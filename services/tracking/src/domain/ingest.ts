@@ -14,6 +14,11 @@ export interface HitRequest {
   /** undefined for a heartbeat */
   page?: string;
   referrer?: string;
+  /**
+   * The landing page sent again when analytics consent was given (with the new session id): it
+   * starts the session's visit but is no page view (the page was counted before, without an id).
+   */
+  consented?: boolean;
   userAgent: string | undefined;
   cookie: string | undefined;
   /** The visitor's address (X-Forwarded-For believed only from a trusted proxy). */
@@ -64,6 +69,7 @@ export async function recordHit(deps: IngestDeps, req: HitRequest): Promise<HitO
       sessionId,
       page: req.page === undefined ? undefined : trackedPage(req.page),
       referrer: req.referrer,
+      consented: req.consented === true && req.page !== undefined,
       userAgent,
       ipPrefix: anonymous ? "" : ipPrefix(ip),
       anonymous,

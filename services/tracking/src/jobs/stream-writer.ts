@@ -152,6 +152,7 @@ function toEvent([id, raw]: StreamEntry): TrackEvent | null {
     eventId: id,
     sessionId: f.s,
     isView: f.v === "1",
+    consented: f.v === "2",
     page: f.p ?? "",
     referrer: f.r || null,
     userAgent: f.u || null,

@@ -6,7 +6,7 @@ import {
   type LeadAttribution,
 } from "@lease/contracts";
 import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
-import { HOUR_MS, addDays, dayOf, dayStart, monthOf } from "../domain/calendar";
+import { addDays, dayOf, monthOf } from "../domain/calendar";
 import { DIMS } from "../domain/breakdowns";
 import { key64 } from "../domain/keys";
 import type { ProfileDims } from "./profile-dims";
@@ -139,27 +139,13 @@ export class ConversionRecorder {
 
   /**
    * The visit's attribution: the acquisition of its first page view (profile and landing page) and
-   * the pages it viewed up to the form. Page views are read only in the hours the session was
-   * seen (the visitor rows' hour bits), so the read stays small however busy the site is.
+   * the pages it viewed up to the form. The page views are read by session key between the visit's
+   * first sighting and the form: explicit bounds, so the planner touches only the partitions of
+   * those months, and in each one probe of the session index (migration 0006), whatever the
+   * history holds.
    */
   private async attribution(input: ConversionInput, days: VisitDay[]): Promise<LeadAttribution> {
     const first = days[0]!;
-    const from: string[] = [];
-    const to: string[] = [];
-    for (const d of days) {
-      const start = dayStart(d.day);
-      for (let bits = d.hours >>> 0, i = 0; bits !== 0; bits >>>= 1, i++)
-        if (bits & 1) {
-          const f = start + i * HOUR_MS;
-          // Adjacent hours as one range.
-          if (to.length > 0 && Date.parse(to.at(-1)!) === f)
-            to[to.length - 1] = new Date(f + HOUR_MS).toISOString();
-          else {
-            from.push(new Date(f).toISOString());
-            to.push(new Date(f + HOUR_MS).toISOString());
-          }
-        }
-    }
     const [profile, pages] = await Promise.all([
       this.pool.query<{
         channel: string;
@@ -177,18 +163,28 @@ export class ConversionRecorder {
            FROM tracking.profiles p WHERE p.id = $1`,
         [first.profile_id, first.landing_page_id],
       ),
-      this.pool.query<{ path: string; n: string }>(
-        `SELECT pg.path, count(*) OVER () AS n
-           FROM unnest($2::timestamptz[], $3::timestamptz[]) AS r(f, t)
-           JOIN tracking.page_views v ON v.occurred_at >= r.f AND v.occurred_at < r.t
+      this.pool.query<{ path: string; at: Date; n: string }>(
+        `SELECT pg.path, v.occurred_at AS at, count(*) OVER () AS n
+           FROM tracking.page_views v
            JOIN tracking.pages pg ON pg.id = v.page_id
-          WHERE v.session_key = $1 AND v.occurred_at <= $4
+          WHERE v.session_key = $1 AND v.occurred_at >= $2 AND v.occurred_at <= $3
           ORDER BY v.occurred_at, v.event_key
           LIMIT ${ATTRIBUTION_PAGES_MAX}`,
-        [key64(input.sessionId!).sql, from, to, input.at.toISOString()],
+        [key64(input.sessionId!).sql, first.first_seen.toISOString(), input.at.toISOString()],
       ),
     ]);
     const p = profile.rows[0];
+    const landingPage = p?.landing_page ?? "/";
+    // A visit that began before analytics consent: its landing page was sent again under the new
+    // session id when consent was given (a visit start, no page view of the session), so it begins
+    // before the session's first stored page view. It is still the first page the visitor saw.
+    const viewed = pages.rows.map((row) => row.path);
+    let count = Number(pages.rows[0]?.n ?? 0);
+    if ((pages.rows[0]?.at.getTime() ?? Infinity) > first.first_seen.getTime()) {
+      viewed.unshift(landingPage);
+      count++;
+      if (viewed.length > ATTRIBUTION_PAGES_MAX) viewed.pop();
+    }
     const channel = (ANALYTICS_CHANNELS as readonly string[]).includes(p?.channel ?? "")
       ? (p!.channel as AnalyticsChannel)
       : "Other";
@@ -201,10 +197,10 @@ export class ConversionRecorder {
       content: p?.utm_content ?? "",
       paidClick: p?.paid_click ?? false,
       referrerHost: p?.referrer_host ?? "",
-      landingPage: p?.landing_page ?? "/",
+      landingPage,
       firstSeenAt: first.first_seen.toISOString(),
-      pagesBeforeConversion: Number(pages.rows[0]?.n ?? 0),
-      pages: pages.rows.map((row) => row.path),
+      pagesBeforeConversion: count,
+      pages: viewed,
     };
   }
 }

@@ -9,6 +9,8 @@ export interface Hit {
   /** The page as the live list shows it and as the stream carries it (domain/pages.ts). */
   page?: { path: string; withQuery: string };
   referrer?: string;
+  /** The visit's landing page sent again at consent: a visit start for the writer, no page view. */
+  consented?: boolean;
   /** For the writer's device, browser and OS (the stream only; never stored as such). */
   userAgent: string;
   /** The address as the live list shows it: its block (domain/ip-prefix.ts ipPrefix), or ''. */
@@ -63,7 +65,8 @@ export const MAX_ACTIVE_LIST = 200;
 // ARGV: hit count, backlog bound, active cutoff (trim below), hash ttl ms, active bound,
 //       new sessions and hits per block and minute, budget ttl ms, visitor key prefix,
 //       then per hit: session, at, ua, ip prefix, city, country, page, page with query ("" when
-//       the same), isView, referrer, budget block, anonymous ("1"/"0"),
+//       the same), isView ("1" a page view, "0" a heartbeat, "2" the landing page sent again at
+//       consent: a visit start, no page view), referrer, budget block, anonymous ("1"/"0"),
 //       then the trace context for the stream entries ("" when tracing is off: jobs/stream-trace.ts).
 // Per hit only its own hash and stream entry are written, and the active set gets one ZADD for the
 // whole run. Counts of the day, week and pages are not kept here: the Postgres writer keeps them
@@ -234,7 +237,7 @@ export class LiveVisitors {
         hit.page?.path ?? "",
         // Only when it differs: most pages have no query string.
         hit.page && hit.page.withQuery !== hit.page.path ? hit.page.withQuery : "",
-        hit.page ? "1" : "0",
+        hit.page ? (hit.consented ? "2" : "1") : "0",
         hit.referrer ?? "",
         hit.block,
         hit.anonymous ? "1" : "0",

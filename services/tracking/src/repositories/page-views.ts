@@ -17,6 +17,13 @@ export interface TrackEvent {
   sessionId: string;
   /** false for a heartbeat: it refreshes the visitor but is no page view. */
   isView: boolean;
+  /**
+   * The visit's landing page sent again when analytics consent was given, under the session id the
+   * consent created (isView false): it starts the session's visit (landing page, where from) like a
+   * first page view, but is no page view and counts in no rollup; the page was counted already,
+   * without an id.
+   */
+  consented?: boolean;
   /** Path as sent; its query string and fragment are not stored. */
   page: string;
   referrer: string | null;
@@ -127,9 +134,8 @@ type VisitorDays = Map<string, Map<string, VisitorDay>>;
  */
 export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promise<BatchResult> {
   if (events.length === 0) return { written: 0, duplicates: 0 };
-  const pageIds = await deps.pages.ids(
-    events.filter((e) => e.isView).map((e) => ({ path: storedPath(e.page) })),
-  );
+  const startsVisit = (e: TrackEvent) => e.isView || e.consented === true;
+  const pageIds = await deps.pages.ids(events.filter(startsVisit).map((e) => ({ path: storedPath(e.page) })));
   const sessionKeys = new Map<string, Key64>();
   const prepared = events.map((event): Prepared => {
     const ms = event.at.getTime();
@@ -143,13 +149,13 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
       dayStart: start,
       session,
       eventKey: event.isView ? key32(event.eventId) : 0,
-      pageId: event.isView ? pageIds.get(storedPath(event.page))! : 0,
+      pageId: startsVisit(event) ? pageIds.get(storedPath(event.page))! : 0,
     };
   });
-  // Where each visitor-day of the batch came from: its earliest view.
+  // Where each visitor-day of the batch came from: its earliest view (or visit start at consent).
   const firstViews = new Map<string, Prepared>();
   for (const p of prepared) {
-    if (!p.event.isView) continue;
+    if (p.pageId === 0) continue;
     const id = `${p.day} ${p.session.sql}`;
     const first = firstViews.get(id);
     if (!first || p.ms < first.ms) firstViews.set(id, p);
@@ -203,35 +209,49 @@ async function writeBatch(
 
   const rollups = new RollupBatch();
   const visitorDays: VisitorDays = new Map();
-  for (const p of fresh) {
-    rollups.view(p.ms, p.day, p.pageId, p.session);
-    const hour = 1 << Math.floor((p.ms - p.dayStart) / HOUR_MS);
-    const hourStart = Math.floor(p.ms / HOUR_MS) * HOUR_MS;
+  /** The batch's row of this session and day; made from `p` (its first view or visit start). */
+  const dayRow = (p: Prepared, view: boolean): VisitorDay | undefined => {
     let ofDay = visitorDays.get(p.day);
     if (!ofDay) visitorDays.set(p.day, (ofDay = new Map()));
     const v = ofDay.get(p.session.sql);
-    if (v) {
-      v.hours |= hour;
-      v.views++;
-      v.hourViews.set(hourStart, (v.hourViews.get(hourStart) ?? 0) + 1);
-      v.lastSeen = p.ms; // fresh is in time order
-    } else
-      ofDay.set(p.session.sql, {
-        day: p.day,
-        dayStart: p.dayStart,
-        session: p.session,
-        firstSeen: p.ms,
-        lastSeen: p.ms,
-        hours: hour,
-        views: 1,
-        landingPageId: p.pageId,
-        profileId: profileIds.get(`${p.day} ${p.session.sql}`)!,
-        hourViews: new Map([[hourStart, 1]]),
-      });
+    if (v) return v;
+    const hourStart = Math.floor(p.ms / HOUR_MS) * HOUR_MS;
+    ofDay.set(p.session.sql, {
+      day: p.day,
+      dayStart: p.dayStart,
+      session: p.session,
+      firstSeen: p.ms,
+      lastSeen: p.ms,
+      hours: view ? 1 << Math.floor((p.ms - p.dayStart) / HOUR_MS) : 0,
+      views: view ? 1 : 0,
+      landingPageId: p.pageId,
+      profileId: profileIds.get(`${p.day} ${p.session.sql}`)!,
+      hourViews: new Map(view ? [[hourStart, 1]] : []),
+    });
+    return undefined;
+  };
+  for (const p of fresh) {
+    rollups.view(p.ms, p.day, p.pageId, p.session);
+    const v = dayRow(p, true);
+    if (!v) continue;
+    const hourStart = Math.floor(p.ms / HOUR_MS) * HOUR_MS;
+    v.hours |= 1 << Math.floor((p.ms - p.dayStart) / HOUR_MS);
+    v.views++;
+    v.hourViews.set(hourStart, (v.hourViews.get(hourStart) ?? 0) + 1);
+    v.lastSeen = p.ms; // fresh is in time order
+  }
+  // A visit started at consent: the visitor-day row gets its landing page and profile, and no view.
+  for (const p of prepared) {
+    if (!p.event.consented) continue;
+    const v = dayRow(p, false);
+    if (v && p.ms < v.firstSeen) {
+      v.firstSeen = p.ms;
+      v.landingPageId = p.pageId;
+    }
   }
   const heartbeats = new Map<string, { day: string; session: string; lastSeen: number }>();
   for (const p of prepared) {
-    if (p.event.isView) continue;
+    if (p.event.isView || p.event.consented) continue;
     const v = visitorDays.get(p.day)?.get(p.session.sql);
     if (v) v.lastSeen = Math.max(v.lastSeen, p.ms);
     else {
@@ -258,8 +278,9 @@ async function writeBatch(
 
 /**
  * Upserts the batch's visitor-day rows and tells the rollups who is new to an hour or a day:
- * `added` holds the hours this write set, and a row whose views are only this batch's was inserted
- * now (rows are only made by views; xmax cannot be read through a partitioned table).
+ * `added` holds the hours this write set, and a row whose views are only this batch's is new to the
+ * day's counts (a row is made by a view, or by a visit start at consent, which has no view and
+ * counts nothing; xmax cannot be read through a partitioned table).
  */
 async function upsertVisitors(
   client: PoolClient,
@@ -315,6 +336,8 @@ async function upsertVisitors(
   );
   for (const row of upserted.rows) {
     const v = visitorDays.get(row.day)!.get(row.session_key)!;
+    // Only a visit start at consent: the visit is counted with its first page view.
+    if (v.views === 0) continue;
     for (let bits = row.added, i = 0; bits !== 0; bits >>>= 1, i++)
       if (bits & 1) rollups.newInHour(v.dayStart + i * HOUR_MS);
     const isNew = row.views === v.views;

@@ -51,6 +51,7 @@ async function trackHit(
       sessionId: visit.sessionId,
       page: visit.page,
       referrer: visit.referrer || undefined,
+      consented: visit.consented,
     });
   } else {
     const beat = parseOr400(TrackHeartbeatBody, body);
