@@ -57,7 +57,8 @@ afterAll(async () => {
 /** `npm run backup -- <args>`: the runner, with this test's database and Redis given. */
 function backup(args: string[]) {
   // As an operator runs it: the test kit's METRICS_PORT=0 is not in their environment.
-  const { METRICS_PORT: _kitOnly, ...env } = { ...process.env, ...stack.env, DATABASE_URL: stack.db.url };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...stack.env, DATABASE_URL: stack.db.url };
+  delete env.METRICS_PORT;
   const child = spawn(process.execPath, ["scripts/cli.mjs", "scripts/backup.ts", ...args], {
     cwd: ROOT,
     env,
