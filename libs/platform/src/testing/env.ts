@@ -100,6 +100,10 @@ export interface OwnRedis {
   port: number;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Stops the process (SIGSTOP) without closing its connections: a Redis that hangs. */
+  freeze(): void;
+  /** Lets a frozen Redis go on (SIGCONT). */
+  thaw(): void;
 }
 
 /** A private redis-server on a free port, for tests that stop and restart Redis. */
@@ -131,8 +135,15 @@ export async function startOwnRedis(extraArgs: string[] = []): Promise<OwnRedis>
       if (!c || c.exitCode !== null) return;
       await new Promise<void>((resolve) => {
         c.once("exit", () => resolve());
+        c.kill("SIGCONT");
         c.kill("SIGKILL");
       });
+    },
+    freeze() {
+      child?.kill("SIGSTOP");
+    },
+    thaw() {
+      child?.kill("SIGCONT");
     },
   };
   await own.start();
