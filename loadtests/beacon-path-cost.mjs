@@ -8,11 +8,16 @@
 //   node --import tsx loadtests/beacon-path-cost.mjs                 this checkout
 //   COMPARE=/work/old node --import tsx loadtests/beacon-path-cost.mjs   and a checkout of another
 //                                                                    commit, alternating rounds
-// BEACONS (default 20000), CONNECTIONS (16), ROUNDS (3). Starts a stack per checkout (its built
-// services, real PostgreSQL and Redis, a database of its own). Not part of npm test.
+//   TRACING=off,0.1,1 node --import tsx loadtests/beacon-path-cost.mjs   the same checkout with
+//                                                                    tracing off, on at 10 % and
+//                                                                    on at 100 % sampling
+// BEACONS (default 20000), CONNECTIONS (16), ROUNDS (3). Starts a stack per checkout and tracing
+// mode (its built services, real PostgreSQL and Redis, a database of its own); with tracing on the
+// services export to a local OTLP/HTTP endpoint that counts what it receives. Not part of npm test.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { BROWSER_UA, SITE_PAGES, runAutocannon, visitorAddress } from "./tracking-common.mjs";
 
@@ -21,6 +26,8 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const here = path.resolve(new URL("..", import.meta.url).pathname);
 const checkouts = [here, ...(process.env.COMPARE ? [path.resolve(process.env.COMPARE)] : [])];
+// "off", or a sampling ratio: tracing on (OTEL_TRACES_SAMPLER=parentbased_traceidratio).
+const TRACING = (process.env.TRACING ?? "off").split(",").map((t) => t.trim());
 const TICK_MS = 1000 / Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
 
 /** CPU milliseconds (user + system) a process has used so far. */
@@ -103,7 +110,32 @@ async function bare() {
   }
 }
 
-async function startFor(dir) {
+/** A local OTLP/HTTP trace endpoint: reads and counts each export, answers 200. */
+async function otlpReceiver() {
+  const received = { exports: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    req.on("data", (c) => (received.bytes += c.length));
+    req.on("end", () => {
+      received.exports++;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, received, close: () => server.close() };
+}
+
+/** The services' environment for a tracing mode ("off" or a sampling ratio). */
+const tracingEnv = (mode, otlpUrl) =>
+  mode === "off"
+    ? {}
+    : {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER_ARG: mode,
+      };
+const tracingName = (mode) => (mode === "off" ? "tracing off" : `tracing on, ${Number(mode) * 100} %`);
+
+async function startFor(dir, extraEnv = {}) {
   const build = spawnSync(process.execPath, ["scripts/build.mjs", "services"], {
     cwd: dir,
     stdio: "inherit",
@@ -122,7 +154,12 @@ async function startFor(dir) {
     const stack = await startStack({
       databaseUrl: withDatabase(infra.databaseServerUrl, db),
       redisUrl: infra.redisUrl,
-      env: { LOG_LEVEL: "warn", TRUSTED_PROXIES: "127.0.0.1", SENDGRID_API_BASE_URL: "http://127.0.0.1:9" },
+      env: {
+        LOG_LEVEL: "warn",
+        TRUSTED_PROXIES: "127.0.0.1",
+        SENDGRID_API_BASE_URL: "http://127.0.0.1:9",
+        ...extraEnv,
+      },
       logDir: path.join(here, ".tmp/beacon-cost", path.basename(dir)),
     });
     const pid = (name) => stack.processes.find((p) => p.name === name).child.pid;
@@ -136,8 +173,15 @@ async function startFor(dir) {
   }
 }
 
+const otlp = await otlpReceiver();
 const stacks = [];
-for (const dir of checkouts) stacks.push({ dir, commit: commitOf(dir), ...(await startFor(dir)) });
+for (const dir of checkouts)
+  for (const mode of TRACING)
+    stacks.push({
+      dir,
+      commit: `${commitOf(dir)}${TRACING.length > 1 || mode !== "off" ? `, ${tracingName(mode)}` : ""}`,
+      ...(await startFor(dir, tracingEnv(mode, otlp.url))),
+    });
 const rows = [];
 try {
   // Warm-up: JIT and connection pools, not counted.
@@ -148,8 +192,11 @@ try {
   }
 } finally {
   for (const s of stacks) await s.stop();
+  otlp.close();
 }
 console.log(`${BEACONS} beacons per measurement, ${CONNECTIONS} connections; CPU µs per beacon per process`);
+if (TRACING.some((m) => m !== "off"))
+  console.log(`OTLP endpoint received ${otlp.received.exports} exports, ${otlp.received.bytes} bytes`);
 console.table(rows);
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const summary = {};

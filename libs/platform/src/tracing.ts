@@ -140,10 +140,18 @@ export function currentTraceparent(from?: Context): string | undefined {
   return carrier.traceparent;
 }
 
+/** True when the active span is one the sampler keeps (what is worth a link from elsewhere). */
+export function activeSpanSampled(): boolean {
+  return enabled && (trace.getSpan(context.active())?.isRecording() ?? false);
+}
+
 /** The traceparent naming `span` itself (what a job carries from its producer span). */
 export function spanTraceparent(span: Span): string | undefined {
   return currentTraceparent(trace.setSpan(ROOT_CONTEXT, span));
 }
+
+/** The context whose parent is the span a link points to (its trace continues there). */
+export const contextOfLink = (link: Link): Context => trace.setSpanContext(ROOT_CONTEXT, link.context);
 
 /** A link to the span a stored traceparent names, or undefined when it names none. */
 export function linkTo(traceparent: string | undefined): Link | undefined {

@@ -9,6 +9,7 @@ import {
   INTERNAL_TOKEN_HEADER,
   SpanKind,
   contextFrom,
+  contextOfLink,
   inSpan,
   injectTraceHeaders,
   tracingEnabled,
@@ -77,9 +78,11 @@ export function createTrackBatcher(
 
   function send(batch: Pending[]): Promise<void> {
     if (!tracingEnabled()) return post(batch);
-    // A batch carries many visitors' beacons: a trace of its own, linked to each beacon's span.
+    // A batch carries many visitors' beacons, linked to the span of each beacon whose trace is
+    // sampled (only those carry a link). It continues the first of those traces, so a sampled
+    // beacon's trace always reaches tracking; a batch without one is a root the sampler decides on.
     const links = batch.flatMap((p) => (p.link ? [p.link] : []));
-    const parent = contextFrom(undefined);
+    const parent = links[0] ? contextOfLink(links[0]) : contextFrom(undefined);
     return inSpan(`POST ${TRACK_BATCH_PATH}`, { kind: SpanKind.CLIENT, parent, links }, () => post(batch));
   }
 

@@ -68,10 +68,13 @@ export function beaconPath(deps: {
     // Koa counts and traces what it handles itself.
     const done = viaKoa ? () => undefined : app!.begin();
     const started = process.hrtime.bigint();
-    const span =
+    // A beacon's span is kept only when the sampler keeps its trace: an unsampled one would only
+    // add a dead link to its batch's span (and its export) for every beacon.
+    const sampled =
       !viaKoa && tracingEnabled()
         ? startSpan("POST", { kind: SpanKind.SERVER, parent: contextFrom(undefined) })
         : undefined;
+    const span = sampled?.isRecording() ? sampled : undefined;
     const requestId = viaKoa?.requestId ?? requestIdFrom(h["x-request-id"]);
 
     const refusal =

@@ -1,5 +1,6 @@
 import {
   SpanKind,
+  activeSpanSampled,
   contextFrom,
   currentTraceparent,
   inSpan,
@@ -16,8 +17,11 @@ import {
 /** Stream field holding the recording request's W3C traceparent. */
 export const TRACE_FIELD = "tc";
 
-/** What the record script appends to each entry it writes: the active trace context, or "" (nothing). */
-export const streamTraceContext = (): string => currentTraceparent() ?? "";
+/**
+ * What the record script appends to each entry it writes: the active trace context when its trace
+ * is sampled, or "" (nothing): a link to an unsampled trace leads nowhere.
+ */
+export const streamTraceContext = (): string => (activeSpanSampled() ? (currentTraceparent() ?? "") : "");
 
 type Entry = [id: string, fields: string[]];
 
