@@ -44,6 +44,8 @@ import { AnalyticsReader } from "./repositories/analytics";
 import { FilteredAnalyticsReader } from "./repositories/analytics-filtered";
 import { backfillLegacy } from "./repositories/backfill";
 import { writerDeps } from "./repositories/page-views";
+import { SharedValueGate } from "./repositories/value-admission";
+import { FirstValuesGate } from "./domain/admission";
 import { compactSketches } from "./repositories/sketches";
 import { trackBatchRoute } from "./routes/track";
 import { privacyRepository } from "./repositories/privacy";
@@ -137,6 +139,8 @@ export async function startTracking(
   const writer = writerDeps(kit.pool, {
     statements,
     ownHost: config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).hostname : undefined,
+    // Live traffic: new values admitted per address block and day, decided alike by every replica.
+    gate: new SharedValueGate(kit.redis, kit.keys),
   });
   const { partitions } = writer;
   const reader = new AnalyticsReader(kit.pool, writer.pages);
@@ -240,7 +244,13 @@ export async function startTracking(
   compaction.unref();
   // Rows of before the partitioned tables, moved in the background (see repositories/backfill.ts).
   let stopped = false;
-  const backfill = backfillLegacy({ ...writer, logger, stopping: () => stopped }).catch((err: Error) =>
+  // Old rows carry no address block: the first values of a day are kept, as for an import.
+  const backfill = backfillLegacy({
+    ...writer,
+    gate: new FirstValuesGate(),
+    logger,
+    stopping: () => stopped,
+  }).catch((err: Error) =>
     logger.error({ err: err.message }, "moving the page views of before failed; retried at the next start"),
   );
 

@@ -79,7 +79,7 @@ export const visitors = tracking.table(
  * The distinct combinations of where a visit came from (referrer host, UTM parameters, whether it
  * carried a paid-click id, and the channel these add up to) and on what (country, device class,
  * browser, system), numbered; '' where unknown. No address, not even truncated, and no city.
- * UTM values beyond the most frequent of a day are folded into "(overig)" (domain/acquisition.ts).
+ * UTM values and referrer hosts not admitted (domain/admission.ts) are stored as "(overig)".
  */
 export const profiles = tracking.table(
   "profiles",

@@ -76,6 +76,9 @@ describe("acquisition from the landing URL", () => {
     expect(utmValue("x".repeat(150))).toHaveLength(100);
     expect(utmValue("a\u0000b")).toBe("");
     expect(utmValue("a\nb")).toBe("");
+    // Invisible formatting removed, spaces collapsed, never half a surrogate pair.
+    expect(utmValue("naj\u200baar\u202e  2026\ufeff")).toBe("najaar 2026");
+    expect(utmValue(`${"x".repeat(99)}😀`)).toBe("x".repeat(99));
     expect(acquisitionOf("/?utm_campaign=%0Aevil", "").campaign).toBe("");
     expect(acquisitionOf("/?utm_source=%zz", "").source).toBe("%zz");
   });

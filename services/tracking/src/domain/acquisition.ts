@@ -123,12 +123,20 @@ const CLICK_IDS: Record<string, Acquisition["clickIdFrom"]> = {
 /** Longest UTM value kept; longer ones are cut. */
 export const UTM_MAX = 100;
 
-/** A UTM value as stored: trimmed, at most 100 characters, '' when it holds control characters. */
+/** Invisible formatting (soft hyphen, zero-width, direction marks and overrides, BOM): removed. */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/**
+ * A UTM value as stored: '' when it holds control characters; invisible formatting characters
+ * removed (they make a made-up name look like a real one), runs of spaces one space, trimmed, at
+ * most 100 characters (never half a surrogate pair).
+ */
 export function utmValue(raw: string | null): string {
   if (!raw) return "";
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f-\u009f]/.test(raw)) return "";
-  return raw.trim().slice(0, UTM_MAX);
+  const cut = raw.replace(INVISIBLE, "").replace(/\s+/g, " ").trim().slice(0, UTM_MAX);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 /**

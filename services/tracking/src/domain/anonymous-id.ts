@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { normalizeIp } from "@lease/platform";
+import { ipPrefix } from "./ip-prefix";
 
 /** The longest user agent ingest looks at; the anonymous id is derived from the same prefix. */
 export const MAX_USER_AGENT = 512;
@@ -22,4 +23,16 @@ export function anonymousVisitorId(daySalt: string, ip: string, userAgent: strin
     .update(`${normalizeIp(ip)}\n${(userAgent ?? "").slice(0, MAX_USER_AGENT)}`)
     .digest("hex");
   return `${ANONYMOUS_ID_PREFIX}${digest.slice(0, 32)}`;
+}
+
+/**
+ * Which address block (IPv4 /24, IPv6 /48) a hit came from, as a keyed hash under the day's salt:
+ * the writer counts the distinct blocks a new campaign value or referrer came from
+ * (domain/admission.ts) without the block itself reaching the stream or the counters. Unrelated
+ * the next day, like the anonymous ids. '' for an unreadable address.
+ */
+export function sourceTag(daySalt: string, ip: string): string {
+  const block = ipPrefix(ip);
+  if (!block) return "";
+  return createHmac("sha256", daySalt).update(`block\n${block}`).digest("base64url").slice(0, 11);
 }

@@ -28,12 +28,12 @@ export const FILTER_DIMS: ReadonlySet<number> = new Set([DIMS.channel, DIMS.camp
 /** The value of an unknown country, device or browser, and of a source of a visit without one. */
 export const UNKNOWN = "(onbekend)";
 export const DIRECT_SOURCE = "(direct)";
-/** What UTM values beyond a day's most frequent ones are stored as. */
+/** What UTM values and referrer hosts not (yet) stored by name are stored as (domain/admission.ts). */
 export const OTHER = "(overig)";
 
 /**
  * Sketch scope of a breakdown value (negative, apart from the site's 0 and page ids): dim in the
- * hundred millions, the value id below. Value ids stay far below 10^8 (UTM values are capped a day).
+ * hundred millions, the value id below. Value ids stay far below 10^8 (values are admitted a bounded number a day and pruned).
  */
 export function dimScope(dim: Dim, valueId: number): number {
   return -(dim * 100_000_000 + valueId);
@@ -67,33 +67,4 @@ export function profileDimValues(p: ProfileValues): [Dim, string][] {
   ];
   if (p.utm_campaign) values.push([DIMS.campaign, campaignValue(p.utm_source, p.utm_medium, p.utm_campaign)]);
   return values;
-}
-
-/** At most this many distinct values of a UTM field a day and replica; beyond, "(overig)". */
-export const UTM_VALUES_PER_DAY = 100;
-
-/**
- * Caps the distinct UTM values of a day, so that made-up campaign names cannot grow the profiles,
- * the breakdown rollups or their sketches without bound: the first 100 distinct values of each
- * field a day are kept, later new ones become "(overig)". Remembers the last three days.
- */
-export class DailyValueCap {
-  private readonly days = new Map<string, Map<string, Set<string>>>();
-
-  constructor(private readonly max = UTM_VALUES_PER_DAY) {}
-
-  fold(day: string, field: string, value: string): string {
-    if (value === "") return value;
-    let fields = this.days.get(day);
-    if (!fields) {
-      this.days.set(day, (fields = new Map()));
-      if (this.days.size > 3) this.days.delete([...this.days.keys()].sort()[0]!);
-    }
-    let seen = fields.get(field);
-    if (!seen) fields.set(field, (seen = new Set()));
-    if (seen.has(value)) return value;
-    if (seen.size >= this.max) return OTHER;
-    seen.add(value);
-    return value;
-  }
 }

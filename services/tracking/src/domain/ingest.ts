@@ -1,7 +1,7 @@
 import { isbot } from "isbot";
 import { sessionTokenFromCookieHeader, verifySession, type SessionDeps } from "@lease/platform";
 import type { LiveVisitors } from "../repositories/live-visitors";
-import { MAX_USER_AGENT, anonymousVisitorId } from "./anonymous-id";
+import { MAX_USER_AGENT, anonymousVisitorId, sourceTag } from "./anonymous-id";
 import type { Clock } from "./clock";
 import { budgetBlock, ipPrefix } from "./ip-prefix";
 import { memoize } from "./memo";
@@ -63,7 +63,8 @@ export async function recordHit(deps: IngestDeps, req: HitRequest): Promise<HitO
     const { ip } = req;
     const at = deps.clock.now();
     const anonymous = req.sessionId === undefined;
-    const sessionId = req.sessionId ?? anonymousVisitorId(await deps.salts.current(at), ip, userAgent);
+    const salt = await deps.salts.current(at);
+    const sessionId = req.sessionId ?? anonymousVisitorId(salt, ip, userAgent);
     const geo = await deps.geo.lookup(ip);
     recorded = await deps.live.record({
       sessionId,
@@ -74,6 +75,7 @@ export async function recordHit(deps: IngestDeps, req: HitRequest): Promise<HitO
       ipPrefix: anonymous ? "" : ipPrefix(ip),
       anonymous,
       block: budgetBlock(ip),
+      sourceTag: sourceTag(salt, ip),
       city: geo.city,
       country: geo.country,
       at,

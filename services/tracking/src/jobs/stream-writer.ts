@@ -158,6 +158,7 @@ function toEvent([id, raw]: StreamEntry): TrackEvent | null {
     userAgent: f.u || null,
     country: f.co || null,
     city: f.ci || null,
+    sourceTag: f.b ?? "",
     at: new Date(at),
   };
 }

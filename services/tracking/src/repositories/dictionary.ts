@@ -67,6 +67,11 @@ export class Dictionary<C extends string> {
     return out;
   }
 
+  /** Forgets the ids in memory (retention may have pruned some: repositories/retention.ts). */
+  forget(): void {
+    this.cache.clear();
+  }
+
   /** The values of the given ids. */
   async values(ids: number[]): Promise<Map<number, Record<C, string>>> {
     if (ids.length === 0) return new Map();

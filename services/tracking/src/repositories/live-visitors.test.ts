@@ -31,6 +31,7 @@ const hit = (i: number, over: Partial<Hit> = {}): Hit => ({
   ipPrefix: "145.53.1.0/24",
   anonymous: false,
   block: "145.53.1.0/24",
+  sourceTag: "tag-1",
   city: "Amsterdam",
   country: "NL",
   at: NOW,

@@ -19,6 +19,11 @@ export interface Hit {
   anonymous: boolean;
   /** The block of addresses whose budget the hit counts against (domain/ip-prefix.ts budgetBlock). */
   block: string;
+  /**
+   * A keyed hash of the address's block under the day's salt (domain/anonymous-id.ts sourceTag): the
+   * writer counts from how many blocks a new campaign value came (domain/admission.ts); '' if unknown.
+   */
+  sourceTag: string;
   city: string;
   country: string;
   at: number;
@@ -67,6 +72,7 @@ export const MAX_ACTIVE_LIST = 200;
 //       then per hit: session, at, ua, ip prefix, city, country, page, page with query ("" when
 //       the same), isView ("1" a page view, "0" a heartbeat, "2" the landing page sent again at
 //       consent: a visit start, no page view), referrer, budget block, anonymous ("1"/"0"),
+//       source tag,
 //       then the trace context for the stream entries ("" when tracing is off: jobs/stream-trace.ts).
 // Per hit only its own hash and stream entry are written, and the active set gets one ZADD for the
 // whole run. Counts of the day, week and pages are not kept here: the Postgres writer keeps them
@@ -86,7 +92,7 @@ if redis.call("XLEN", KEYS[2]) >= maxLen then return ${BACKLOG_FULL} end
 local read, started, hits, active, refused = {}, {}, {}, {}, {}
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", "(" .. ARGV[3])
 for i = 0, n - 1 do
-  local key, a = KEYS[4 + i], 9 + i * 12
+  local key, a = KEYS[4 + i], 9 + i * 13
   local sid, at, ua, ip = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
   local city, country, page, streamPage = ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8]
   local isView, block, anon = ARGV[a + 9], ARGV[a + 11], ARGV[a + 12]
@@ -117,7 +123,7 @@ for i = 0, n - 1 do
     active[#active + 1] = at
     active[#active + 1] = sid
     redis.call("XADD", KEYS[2], "*", "s", sid, "t", at, "p", streamPage ~= "" and streamPage or page,
-      "v", isView, "r", ARGV[a + 10], "u", ua, "ci", city, "co", country, unpack(tc))
+      "v", isView, "r", ARGV[a + 10], "u", ua, "ci", city, "co", country, "b", ARGV[a + 13], unpack(tc))
   else
     refused[#refused + 1] = i
   end
@@ -241,6 +247,7 @@ export class LiveVisitors {
         hit.referrer ?? "",
         hit.block,
         hit.anonymous ? "1" : "0",
+        hit.sourceTag,
       );
     }
     args.push(streamTraceContext());

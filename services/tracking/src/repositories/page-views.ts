@@ -6,9 +6,11 @@ import { memoize } from "../domain/memo";
 import { RollupBatch } from "./rollups";
 import { Partitions } from "./partitions";
 import { acquisitionOf, channelOf } from "../domain/acquisition";
-import { DIMS, DailyValueCap, FILTER_DIMS, dimScope } from "../domain/breakdowns";
+import { DIMS, FILTER_DIMS, dimScope } from "../domain/breakdowns";
+import { FirstValuesGate, folded, type ValueGate, type VisitValues } from "../domain/admission";
 import { DimDirectory, PageDirectory, ProfileDirectory, type Profile } from "./dictionary";
 import { ProfileDims } from "./profile-dims";
+import { DICTIONARY_LOCK } from "./retention";
 
 /** One event from the stream (or an imported line), as the writer hands it over. */
 export interface TrackEvent {
@@ -30,6 +32,11 @@ export interface TrackEvent {
   userAgent: string | null;
   country: string | null;
   city: string | null;
+  /**
+   * Which address block the hit came from (domain/anonymous-id.ts sourceTag), for the admission of
+   * new UTM values and referrers (domain/admission.ts); none for imported lines.
+   */
+  sourceTag?: string;
   at: Date;
 }
 
@@ -43,8 +50,11 @@ export interface WriterDeps {
   pages: PageDirectory;
   profiles: ProfileDirectory;
   profileDims: ProfileDims;
-  /** Caps the distinct UTM values a day (made-up campaign names cannot grow the rollups). */
-  caps: DailyValueCap;
+  /**
+   * Which UTM values and referrer hosts are stored by name, and how many profiles a day may add
+   * (domain/admission.ts): made-up values can neither grow the tables nor crowd out real ones.
+   */
+  gate: ValueGate;
   partitions: Partitions;
   statements: StatementCounter;
   /** The site's own host (from PUBLIC_ORIGIN): a referrer from it is no referrer. */
@@ -54,14 +64,14 @@ export interface WriterDeps {
 /** What the batch writer needs, over one pool. */
 export function writerDeps(
   pool: Pool,
-  opts: { statements?: StatementCounter; ownHost?: string } = {},
+  opts: { statements?: StatementCounter; ownHost?: string; gate?: ValueGate } = {},
 ): WriterDeps {
   return {
     pool,
     pages: new PageDirectory(pool),
     profiles: new ProfileDirectory(pool),
     profileDims: new ProfileDims(pool, new DimDirectory(pool)),
-    caps: new DailyValueCap(),
+    gate: opts.gate ?? new FirstValuesGate(),
     partitions: new Partitions(pool),
     statements: opts.statements ?? { inc: () => undefined },
     ownHost: opts.ownHost,
@@ -160,16 +170,48 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
     const first = firstViews.get(id);
     if (!first || p.ms < first.ms) firstViews.set(id, p);
   }
-  const profiles = new Map([...firstViews].map(([id, p]) => [id, profileOf(p, deps)]));
-  const known = await deps.profiles.ids(profiles.values());
-  const profileIds = new Map(
-    [...profiles].map(([id, profile]) => [id, known.get(deps.profiles.key(profile))!]),
-  );
-  await deps.profileDims.ensure(
-    new Map([...profiles].map(([id, profile]) => [profileIds.get(id)!, profile])),
-  );
+  const profiles = await profilesOf(firstViews, deps);
   await deps.partitions.ensure(new Set(prepared.map((p) => monthOf(p.day))));
-  return withTransaction(deps.pool, (client) => writeBatch(client, prepared, profileIds, deps));
+  for (let attempt = 1; ; attempt++) {
+    const known = await deps.profiles.ids(profiles.values());
+    const profileIds = new Map(
+      [...profiles].map(([id, profile]) => [id, known.get(deps.profiles.key(profile))!]),
+    );
+    await deps.profileDims.ensure(
+      new Map([...profiles].map(([id, profile]) => [profileIds.get(id)!, profile])),
+    );
+    try {
+      return await withTransaction(deps.pool, async (client) => {
+        await holdDictionaries(client, [...new Set(profileIds.values())]);
+        return writeBatch(client, prepared, profileIds, deps);
+      });
+    } catch (err) {
+      if (!(err instanceof StaleDictionaryError) || attempt > 1) throw err;
+      // Retention pruned profiles or values this replica had in memory: number them again.
+      deps.profiles.forget();
+      deps.profileDims.forget();
+    }
+  }
+}
+
+/** Profile or breakdown value ids of a batch that retention pruned meanwhile. */
+class StaleDictionaryError extends Error {}
+
+/**
+ * Holds off retention's pruning of profiles and breakdown values (repositories/retention.ts) until
+ * the batch is committed, and checks that the ids the batch numbered or remembered outside this
+ * transaction are still there: pruning may have run in between.
+ */
+async function holdDictionaries(client: PoolClient, profileIds: number[]): Promise<void> {
+  await client.query(`SELECT pg_advisory_xact_lock_shared(${DICTIONARY_LOCK})`);
+  const r = await client.query<{ profiles: number; dangling: number }>(
+    `SELECT (SELECT count(*)::int FROM tracking.profiles WHERE id = ANY($1::int[])) AS profiles,
+            (SELECT count(*)::int FROM tracking.profile_dims pd WHERE pd.profile_id = ANY($1::int[])
+               AND NOT EXISTS (SELECT 1 FROM tracking.dim_values v WHERE v.id = pd.value_id)) AS dangling`,
+    [profileIds],
+  );
+  const { profiles, dangling } = r.rows[0]!;
+  if (profiles !== profileIds.length || dangling > 0) throw new StaleDictionaryError("pruned meanwhile");
 }
 
 async function writeBatch(
@@ -359,34 +401,58 @@ async function upsertVisitors(
   }
 }
 
-/** Where a visit came from and on what, from its first page view (UTM values capped a day). */
-function profileOf(first: Prepared, deps: WriterDeps): Profile {
-  const { event, day } = first;
-  const device = event.userAgent ? classify(event.userAgent) : undefined;
-  const a = acquisitionOf(event.page, referrerHost(event.referrer, deps.ownHost));
-  const fold = (field: string, value: string) => deps.caps.fold(day, field, value);
-  const acquisition = {
-    ...a,
-    source: fold("source", a.source),
-    medium: fold("medium", a.medium),
-    campaign: fold("campaign", a.campaign),
-    term: fold("term", a.term),
-    content: fold("content", a.content),
-  };
-  return {
-    referrer_host: a.referrerHost,
-    channel: channelOf(a),
-    utm_source: acquisition.source,
-    utm_medium: acquisition.medium,
-    utm_campaign: acquisition.campaign,
-    utm_term: acquisition.term,
-    utm_content: acquisition.content,
-    paid_click: String(a.paidClick),
-    country: event.country ?? "",
-    device: device?.device ?? "",
-    browser: device?.browser ?? "",
-    os: device?.os ?? "",
-  };
+/**
+ * Where each visit came from and on what, from its first page view; UTM values, referrer hosts and
+ * combinations the gate does not admit are stored as "(overig)" (the channel is that of the values
+ * as sent).
+ */
+async function profilesOf(
+  firstViews: Map<string, Prepared>,
+  deps: WriterDeps,
+): Promise<Map<string, Profile>> {
+  const visits = [...firstViews].map(([id, first]) => {
+    const { event, day } = first;
+    const device = event.userAgent ? classify(event.userAgent) : undefined;
+    const a = acquisitionOf(event.page, referrerHost(event.referrer, deps.ownHost));
+    const rest = {
+      channel: channelOf(a),
+      paid_click: String(a.paidClick),
+      country: event.country ?? "",
+      device: device?.device ?? "",
+      browser: device?.browser ?? "",
+      os: device?.os ?? "",
+    };
+    const values: VisitValues = {
+      day,
+      tag: event.sourceTag ?? "",
+      rest: Object.values(rest).join("\u0000"),
+      values: {
+        source: a.source,
+        medium: a.medium,
+        campaign: a.campaign,
+        term: a.term,
+        content: a.content,
+        referrer: a.referrerHost,
+      },
+    };
+    return { id, rest, values };
+  });
+  const answers = await deps.gate.check(visits.map((v) => v.values));
+  return new Map(
+    visits.map(({ id, rest, values }, i) => {
+      const v = folded(values, answers[i]!);
+      const profile: Profile = {
+        referrer_host: v.referrer,
+        utm_source: v.source,
+        utm_medium: v.medium,
+        utm_campaign: v.campaign,
+        utm_term: v.term,
+        utm_content: v.content,
+        ...rest,
+      };
+      return [id, profile];
+    }),
+  );
 }
 
 /** Signed 64-bit keys in numeric order (the order of the primary key). */

@@ -61,6 +61,12 @@ export class ProfileDims {
     for (const row of r.rows) this.cache.get(row.profile_id)!.push([row.dim, row.value_id]);
   }
 
+  /** Forgets the profiles in memory (retention may have pruned some: repositories/retention.ts). */
+  forget(): void {
+    this.cache.clear();
+    this.dims.forget();
+  }
+
   /** The breakdown values of a profile (none for one made before breakdowns existed). */
   of(profileId: number): [Dim, number][] {
     return this.cache.get(profileId) ?? [];

@@ -14,7 +14,16 @@ export interface RetentionReport {
   trimmedVisitors: number;
   /** Rollup, sketch and conversion rows deleted. */
   rollupRows: number;
+  /** Visit profiles (with their breakdown values) and breakdown values no day kept uses any more. */
+  prunedProfiles: number;
+  prunedValues: number;
 }
+
+/**
+ * The advisory lock between the batch writer (shared, held while it writes a batch whose profile
+ * and value ids it numbered: repositories/page-views.ts) and the pruning of those tables here.
+ */
+export const DICTIONARY_LOCK = "hashtext('tracking:dictionaries')";
 
 /**
  * Removes analytics older than `keepFrom`: whole months of raw rows by dropping their partitions
@@ -33,6 +42,8 @@ export async function applyRetention(
     trimmedPageViews: 0,
     trimmedVisitors: 0,
     rollupRows: 0,
+    prunedProfiles: 0,
+    prunedValues: 0,
   };
   const months = await partitions.months();
   for (const month of months.filter((m) => m < boundary)) {
@@ -86,7 +97,38 @@ export async function applyRetention(
     // Days of the cutoff's own month went: its month rollups now describe only the days left.
     if (Number(deleted.rows[0]!.boundary_days) > 0) await rebuildMonth(client, boundary);
   });
+  Object.assign(report, await pruneDictionaries(pool));
   return report;
+}
+
+/**
+ * Deletes the visit profiles and breakdown values that no day kept uses: made-up campaign names
+ * and referrers leave with the days they came on. A profile is used while a month's visit rollup
+ * (every visitor row is in one) or a conversion names it; a breakdown value while a kept profile
+ * or a month's breakdown rollup does. Writers hold DICTIONARY_LOCK shared while they write ids
+ * they numbered before, and check them once they hold it: ids numbered meanwhile are never lost.
+ */
+export async function pruneDictionaries(
+  pool: Pool,
+): Promise<{ prunedProfiles: number; prunedValues: number }> {
+  return withTransaction(pool, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(${DICTIONARY_LOCK})`);
+    const profiles = await client.query(
+      `DELETE FROM tracking.profiles p
+       WHERE NOT EXISTS (SELECT 1 FROM tracking.monthly_visits m WHERE m.profile_id = p.id)
+         AND NOT EXISTS (SELECT 1 FROM tracking.conversions c WHERE c.profile_id = p.id)`,
+    );
+    await client.query(
+      `DELETE FROM tracking.profile_dims pd
+       WHERE NOT EXISTS (SELECT 1 FROM tracking.profiles p WHERE p.id = pd.profile_id)`,
+    );
+    const values = await client.query(
+      `DELETE FROM tracking.dim_values v
+       WHERE NOT EXISTS (SELECT 1 FROM tracking.profile_dims pd WHERE pd.value_id = v.id)
+         AND NOT EXISTS (SELECT 1 FROM tracking.monthly_dims m WHERE m.dim = v.dim AND m.value_id = v.id)`,
+    );
+    return { prunedProfiles: profiles.rowCount ?? 0, prunedValues: values.rowCount ?? 0 };
+  });
 }
 
 async function rebuildMonth(client: PoolClient, month: string): Promise<void> {

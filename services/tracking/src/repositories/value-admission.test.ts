@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { Redis } from "ioredis";
+import type { Analytics } from "@lease/contracts";
+import { keyspace } from "@lease/platform";
+import { COMBINATION_BIT, DEFAULT_ADMISSION, type VisitValues } from "../domain/admission";
+import { runRetention } from "../domain/retention";
+import { ManualClock, startHarness, sessionId, type Harness } from "../testing";
+import { insertBatch, writerDeps, type TrackEvent } from "./page-views";
+import { Partitions } from "./partitions";
+import { SharedValueGate } from "./value-admission";
+
+// What anonymous visitors can write into the staff's analytics (issue 33, item 3): made-up UTM
+// values and referrers neither crowd out a real campaign nor grow the tables without bound, the
+// bounds hold across replicas, and what no kept day uses is pruned.
+const DAY_MS = 86_400_000;
+let a: Harness;
+let b: Harness;
+let db: pg.Pool;
+beforeAll(async () => {
+  a = await startHarness({}, new ManualClock(Date.parse("2026-11-18T10:00:00Z")));
+  // A second replica: same Postgres, same Redis prefix, its own stream writer.
+  b = await startHarness({}, a.clock, { env: a.env, db: a.db });
+  db = new pg.Pool({ connectionString: a.db.url, max: 2 });
+});
+afterAll(async () => {
+  await db?.end();
+  await b?.close();
+  await a?.close();
+});
+
+/** Visits of new sessions, every other one through the second replica; waits until written. */
+async function visits(list: { ip: string; page: string; referrer?: string }[]): Promise<void> {
+  for (let i = 0; i < list.length; i += 20)
+    await Promise.all(
+      list
+        .slice(i, i + 20)
+        .map(({ ip, page, referrer }, j) =>
+          ((i + j) % 2 ? b : a).visit(
+            { sessionId: sessionId(), page, ...(referrer ? { referrer } : {}) },
+            { "x-forwarded-for": ip },
+          ),
+        ),
+    );
+  await a.settle();
+}
+const day = () => new Date(a.clock.now()).toISOString().slice(0, 10);
+const analytics = () => a.get<Analytics>(`/api/admin/analytics?from=${day()}&to=${day()}`);
+const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]!.n);
+
+describe("made-up UTM values and referrers", () => {
+  it("store 5 of 120 junk campaigns from one block, through either replica, and keep a real one by name", async () => {
+    await visits(
+      Array.from({ length: 120 }, (_, i) => ({
+        ip: `203.0.113.${i % 250}`,
+        page: `/?utm_source=spam${i}&utm_campaign=%3DHYPERLINK(${i})&utm_content=c${i}&utm_term=t${i}`,
+      })),
+    );
+    // The real campaign afterwards, from three other blocks.
+    await visits(
+      ["198.51.100.7", "192.0.2.9", "100.64.1.2"].map((ip) => ({
+        ip,
+        page: "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=voorjaar",
+      })),
+    );
+    for (const column of ["utm_source", "utm_campaign", "utm_content", "utm_term"])
+      expect(
+        await count(`SELECT count(DISTINCT ${column}) AS n FROM tracking.profiles WHERE ${column} NOT IN
+                     ('', '(overig)', 'google', 'voorjaar')`),
+        column,
+      ).toBe(5);
+    const report = await analytics();
+    expect(report.campaigns.find((c) => c.campaign === "voorjaar")).toMatchObject({
+      source: "google",
+      medium: "cpc",
+      visitors: 3,
+    });
+    expect(report.campaigns.find((c) => c.campaign === "(overig)")?.visitors).toBe(115);
+  });
+
+  it("bound what many blocks can add, and never displace a value of the days before", async () => {
+    a.clock.advance(DAY_MS);
+    // 150 blocks, each its own made-up campaign and referrer: at most 50 of each at first sight.
+    await visits(
+      Array.from({ length: 150 }, (_, i) => ({
+        ip: `10.${i}.0.1`,
+        page: `/?utm_source=s${i}&utm_campaign=k${i}`,
+        referrer: `https://r${i}-${Math.random().toString(36).slice(2)}.example/`,
+      })),
+    );
+    const hosts = await count(
+      `SELECT count(DISTINCT referrer_host) AS n FROM tracking.profiles WHERE referrer_host LIKE '%.example'`,
+    );
+    expect(hosts).toBe(DEFAULT_ADMISSION.freePerDay);
+    // A new campaign now needs two blocks: its first visit is "(overig)", the next ones are its own.
+    await visits(
+      ["198.51.100.8", "192.0.2.10", "100.64.2.3"].map((ip) => ({
+        ip,
+        page: "/?utm_source=meta&utm_medium=paid&utm_campaign=zomer",
+      })),
+    );
+    // Yesterday's campaign keeps its name from a single block.
+    await visits([{ ip: "198.51.100.9", page: "/?utm_source=google&utm_medium=cpc&utm_campaign=voorjaar" }]);
+    const report = await analytics();
+    expect(report.campaigns.find((c) => c.campaign === "zomer")?.visitors).toBe(2);
+    expect(report.campaigns.find((c) => c.campaign === "voorjaar")?.visitors).toBe(1);
+    // What 150 referrers from 150 blocks added: bounded by the day's first-sight values.
+    expect(
+      await count(`SELECT count(*) AS n FROM tracking.profiles WHERE referrer_host LIKE '%.example'`),
+    ).toBe(DEFAULT_ADMISSION.freePerDay);
+  });
+
+  it("store at most 5 of 150 referrers from one block", async () => {
+    a.clock.advance(DAY_MS);
+    const before = await count(`SELECT count(*) AS n FROM tracking.dim_values`);
+    const dimsBefore = await count(`SELECT count(*) AS n FROM tracking.profile_dims`);
+    await visits(
+      Array.from({ length: 150 }, (_, i) => ({
+        ip: `203.0.113.${i % 250}`,
+        page: "/",
+        referrer: `https://x${i}-${Math.random().toString(36).slice(2)}.example/`,
+      })),
+    );
+    expect(
+      await count(
+        `SELECT count(DISTINCT referrer_host) AS n FROM tracking.profiles WHERE referrer_host LIKE 'x%'`,
+      ),
+    ).toBe(DEFAULT_ADMISSION.freePerBlock);
+    expect(await count(`SELECT count(*) AS n FROM tracking.dim_values`)).toBeLessThanOrEqual(before + 6);
+    expect(await count(`SELECT count(*) AS n FROM tracking.profile_dims`)).toBeLessThanOrEqual(
+      dimsBefore + 6 * 7,
+    );
+  });
+
+  it("bound the combinations of a day: beyond, a new one keeps only its bounded columns", async () => {
+    const redis = new Redis(a.env.REDIS_URL!);
+    try {
+      const gate = new SharedValueGate(redis, keyspace(`${a.env.REDIS_PREFIX}-combinations`), {
+        ...DEFAULT_ADMISSION,
+        profilesPerDay: 10,
+      });
+      const visit = (i: number): VisitValues => ({
+        day: "2026-11-21",
+        tag: `block-${i}`,
+        rest: "Other\u0000false\u0000NL\u0000desktop\u0000Chrome\u0000Windows",
+        values: { source: `s${i}`, medium: "", campaign: "", term: "", content: "", referrer: "" },
+      });
+      const answers = await gate.check(Array.from({ length: 15 }, (_, i) => visit(i)));
+      expect(answers.slice(0, 10).every((bits) => bits === 0)).toBe(true);
+      expect(answers.slice(10).every((bits) => (bits & COMBINATION_BIT) !== 0)).toBe(true);
+      // A combination already seen that day stays itself.
+      expect(await gate.check([visit(3)])).toEqual([0]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe("retention", () => {
+  it("prunes the profiles and breakdown values that no kept day uses", async () => {
+    const deps = writerDeps(db);
+    const event = (at: string, session: string, page: string, referrer: string): TrackEvent => ({
+      eventId: `${session}-${at}`,
+      sessionId: session,
+      isView: true,
+      page,
+      referrer,
+      userAgent: null,
+      country: "NL",
+      city: null,
+      at: new Date(at),
+    });
+    // An old day with a campaign of its own, and a profile both an old and a kept day use.
+    await insertBatch(deps, [
+      event(
+        "2024-05-10T10:00:00Z",
+        "old-1",
+        "/?utm_source=oud&utm_campaign=verleden",
+        "https://oud.example/",
+      ),
+      event("2024-05-10T10:00:00Z", "old-2", "/", "https://blijft.example/"),
+      event("2026-11-17T10:00:00Z", "new-1", "/", "https://blijft.example/"),
+    ]);
+    const profile = (host: string) =>
+      count(`SELECT count(*) AS n FROM tracking.profiles WHERE referrer_host = '${host}'`);
+    expect(await profile("oud.example")).toBe(1);
+    const values = () =>
+      count(
+        `SELECT count(*) AS n FROM tracking.dim_values WHERE value IN ('oud.example', 'oud') OR value LIKE '%verleden%'`,
+      );
+    expect(await values()).toBe(2);
+    const report = await runRetention(db, new Partitions(db), a.clock, 26);
+    expect(report.prunedProfiles).toBeGreaterThanOrEqual(1);
+    expect(await profile("oud.example")).toBe(0);
+    expect(await values()).toBe(0);
+    expect(await profile("blijft.example")).toBe(1);
+    expect(
+      await count(`SELECT count(*) AS n FROM tracking.profile_dims pd
+                   WHERE NOT EXISTS (SELECT 1 FROM tracking.profiles p WHERE p.id = pd.profile_id)
+                      OR NOT EXISTS (SELECT 1 FROM tracking.dim_values v WHERE v.id = pd.value_id)`),
+    ).toBe(0);
+    // A writer that still remembers a pruned profile numbers it again instead of writing its old id.
+    await insertBatch(deps, [
+      event(
+        "2026-11-17T11:00:00Z",
+        "new-2",
+        "/?utm_source=oud&utm_campaign=verleden",
+        "https://oud.example/",
+      ),
+    ]);
+    const visit = await db.query<{ host: string }>(
+      `SELECT p.referrer_host AS host FROM tracking.visitors v JOIN tracking.profiles p ON p.id = v.profile_id
+       WHERE v.session_key = tracking.key64('new-2')`,
+    );
+    expect(visit.rows).toEqual([{ host: "oud.example" }]);
+  });
+});

@@ -1,0 +1,180 @@
+import { createHash } from "node:crypto";
+import type { Keyspace, Redis } from "@lease/platform";
+import {
+  ADMITTED_FIELDS,
+  DEFAULT_ADMISSION,
+  type AdmissionLimits,
+  type ValueGate,
+  type VisitValues,
+} from "../domain/admission";
+import { OTHER } from "../domain/breakdowns";
+
+/** Per-day keys outlive their day by a day (a batch written late still finds them). */
+const DAY_KEY_TTL_MS = 2 * 86_400_000;
+/** Visits per script run: each run stays around a millisecond, Redis runs it uninterrupted. */
+const CHUNK = 200;
+
+// The admission of a batch's visits (domain/admission.ts), in one script run per 200 visits.
+// ARGV: key prefix, blocks, free per block, free per day, new per day, per block, candidates,
+//       vouchers, established days, established max, profiles per day, day key ttl ms,
+//       "(overig)", visit count,
+//       then per visit: day, day number (days since 1970), source tag, rest, then the six values.
+// Keys (built from the prefix; one Redis, never a cluster, as everywhere in this project):
+//   est:<field>            zset value -> day number it was last stored by name (bounded by size)
+//   cand:<day>:<field>     hash value -> the source tags it came from so far, space-separated
+//   vouch:<day>            hash "<field>:<tag>" -> new values of the field the block sent that day
+//   new:<day>              hash "free:<field>" / "vouched:<field>" -> new values stored by name
+//                          that day on a block's first sight / from several blocks
+//   profiles:<day>         set of the day's combinations (16 hex digits of a SHA-1)
+// Answers per visit the bits of domain/admission.ts (values stored as "(overig)", combination over).
+const SCRIPT = `
+local P = ARGV[1]
+local need, freeBlock, freeDay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local newMax, perBlock, candMax = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local vouchMax, estDays, estMax = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local profMax, ttl, other = tonumber(ARGV[11]), ARGV[12], ARGV[13]
+local n = tonumber(ARGV[14])
+local FIELDS = { "source", "medium", "campaign", "term", "content", "referrer" }
+local memo, touched, trimmed = {}, {}, {}
+local function touch(key)
+  if not touched[key] then touched[key] = true; redis.call("PEXPIRE", key, ttl) end
+end
+local function admit(field, value, day, dayNum, tag)
+  local est = P .. "est:" .. field
+  if not trimmed[est] then
+    trimmed[est] = true
+    redis.call("ZREMRANGEBYSCORE", est, "-inf", "(" .. (dayNum - estDays))
+  end
+  local seen = redis.call("ZSCORE", est, value)
+  if seen and tonumber(seen) >= dayNum - estDays then
+    if tonumber(seen) < dayNum then redis.call("ZADD", est, dayNum, value) end
+    return true
+  end
+  if tag == "" then return false end
+  local cand = P .. "cand:" .. day .. ":" .. field
+  local tags = redis.call("HGET", cand, value)
+  if tags and string.find(" " .. tags .. " ", " " .. tag .. " ", 1, true) then return false end
+  -- What this block did for new values of the field today: bounded, whatever it sends.
+  local vouch, vouchKey = P .. "vouch:" .. day, field .. ":" .. tag
+  local used = tonumber(redis.call("HGET", vouch, vouchKey) or "0")
+  if used >= perBlock then return false end
+  if used == 0 and redis.call("HLEN", vouch) >= vouchMax then return false end
+  redis.call("HINCRBY", vouch, vouchKey, 1)
+  touch(vouch)
+  local count = P .. "new:" .. day
+  local admitted = false
+  if used < freeBlock and tonumber(redis.call("HGET", count, "free:" .. field) or "0") < freeDay then
+    redis.call("HINCRBY", count, "free:" .. field, 1)
+    admitted = true
+  else
+    tags = tags and (tags .. " " .. tag) or tag
+    local _, spaces = string.gsub(tags, " ", "")
+    if spaces + 1 >= need and tonumber(redis.call("HGET", count, "vouched:" .. field) or "0") < newMax then
+      redis.call("HINCRBY", count, "vouched:" .. field, 1)
+      admitted = true
+    end
+  end
+  if admitted then
+    touch(count)
+    redis.call("HDEL", cand, value)
+    redis.call("ZADD", est, dayNum, value)
+    local over = redis.call("ZCARD", est) - estMax
+    if over > 0 then redis.call("ZPOPMIN", est, over) end
+    return true
+  end
+  if redis.call("HEXISTS", cand, value) == 1 or redis.call("HLEN", cand) < candMax then
+    redis.call("HSET", cand, value, tags)
+    touch(cand)
+  end
+  return false
+end
+local out = {}
+for v = 0, n - 1 do
+  local a = 15 + v * 10
+  local day, dayNum, tag, rest = ARGV[a], tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
+  local bits, bit, stored = 0, 1, {}
+  for f = 1, 6 do
+    local value = ARGV[a + 3 + f]
+    local ok = true
+    if value ~= "" and value ~= other then
+      local m = day .. "\\0" .. f .. "\\0" .. tag .. "\\0" .. value
+      ok = memo[m]
+      if ok == nil then
+        ok = admit(FIELDS[f], value, day, dayNum, tag)
+        memo[m] = ok
+      end
+    end
+    if ok then stored[f] = value else stored[f] = other; bits = bits + bit end
+    bit = bit * 2
+  end
+  local profiles = P .. "profiles:" .. day
+  local combination = string.sub(redis.sha1hex(rest .. "\\0" .. table.concat(stored, "\\0")), 1, 16)
+  if redis.call("SISMEMBER", profiles, combination) == 0 then
+    if redis.call("SCARD", profiles) < profMax then
+      redis.call("SADD", profiles, combination)
+      touch(profiles)
+    else
+      bits = bits + bit
+    end
+  end
+  out[#out + 1] = bits
+end
+return out
+`;
+const SHA = createHash("sha1").update(SCRIPT).digest("hex");
+
+/** Days since 1970-01-01 of a YYYY-MM-DD day. */
+function dayNumber(day: string): number {
+  return Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+}
+
+/**
+ * The admission of new UTM values, referrer hosts and profile combinations of live traffic
+ * (domain/admission.ts), kept in Redis so that every replica's writer decides alike; every key is
+ * bounded in size and the per-day ones expire a day after their day.
+ */
+export class SharedValueGate implements ValueGate {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly redis: Redis,
+    keys: Keyspace,
+    private readonly limits: AdmissionLimits = DEFAULT_ADMISSION,
+  ) {
+    this.prefix = keys("tracking", "values", "");
+  }
+
+  async check(visits: VisitValues[]): Promise<number[]> {
+    const chunks: Promise<number[]>[] = [];
+    for (let i = 0; i < visits.length; i += CHUNK) chunks.push(this.run(visits.slice(i, i + CHUNK)));
+    return (await Promise.all(chunks)).flat();
+  }
+
+  private async run(visits: VisitValues[]): Promise<number[]> {
+    const l = this.limits;
+    const args: (string | number)[] = [
+      this.prefix,
+      l.blocks,
+      l.freePerBlock,
+      l.freePerDay,
+      l.newPerDay,
+      l.perBlock,
+      l.candidates,
+      l.vouchers,
+      l.establishedDays,
+      l.established,
+      l.profilesPerDay,
+      DAY_KEY_TTL_MS,
+      OTHER,
+      visits.length,
+    ];
+    for (const v of visits)
+      args.push(v.day, dayNumber(v.day), v.tag, v.rest, ...ADMITTED_FIELDS.map((f) => v.values[f]));
+    try {
+      return (await this.redis.evalsha(SHA, 0, ...args)) as number[];
+    } catch (err) {
+      if (!String((err as Error).message).startsWith("NOSCRIPT")) throw err;
+      return (await this.redis.eval(SCRIPT, 0, ...args)) as number[];
+    }
+  }
+}
