@@ -1,8 +1,9 @@
-import type {
-  Analytics,
-  AnalyticsBreakdownRow,
-  AnalyticsCampaignRow,
-  AnalyticsFilter,
+import {
+  csvCell,
+  type Analytics,
+  type AnalyticsBreakdownRow,
+  type AnalyticsCampaignRow,
+  type AnalyticsFilter,
 } from "@lease/contracts";
 import { Button, Panel } from "../../components/ui";
 import { pageLabel } from "../lib/live";
@@ -91,21 +92,23 @@ export function formatRate(rate: number | null): string {
     : `${new Intl.NumberFormat("nl-NL", { maximumFractionDigits: 1 }).format(rate)}%`;
 }
 
-/** A CSV for Dutch spreadsheets: semicolons, quoted text, a header row. */
+/**
+ * A CSV for Dutch spreadsheets: semicolons, quoted text, a header row. Values are what visitors
+ * sent (UTM values, referrers): csvCell makes a formula start text (`=HYPERLINK(…)` stays text).
+ */
 export function breakdownCsv(
   column: string,
   rows: readonly AnalyticsBreakdownRow[],
   label = (v: string) => v,
 ) {
-  const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
   const rate = (r: number | null) => (r === null ? "" : String(r).replace(".", ","));
   return [
     [column, "Bezoekers", "Paginaweergaven", "Offerteaanvragen", "Contactberichten", "Conversie (%)"]
-      .map(quote)
+      .map(csvCell)
       .join(";"),
     ...rows.map((row) =>
       [
-        quote(label(row.value)),
+        csvCell(label(row.value)),
         row.visitors,
         row.pageViews,
         row.quotes,

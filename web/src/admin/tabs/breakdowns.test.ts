@@ -25,6 +25,15 @@ describe("breakdown tables", () => {
           conversionRate: 0,
         },
         {
+          value: '=HYPERLINK("https://evil.example","x")',
+          visitors: 1,
+          pageViews: 1,
+          quotes: 0,
+          contacts: 0,
+          conversions: 0,
+          conversionRate: 0,
+        },
+        {
           value: "(overig)",
           visitors: 0,
           pageViews: 0,
@@ -38,7 +47,9 @@ describe("breakdown tables", () => {
     );
     expect(csv).toBe(
       '"Kanaal";"Bezoekers";"Paginaweergaven";"Offerteaanvragen";"Contactberichten";"Conversie (%)"\r\n' +
-        '"Betaald zoeken";12;30;2;1;25\r\n"Say ""hi""; now";1;1;0;0;0\r\n"(overig)";0;0;1;0;',
+        '"Betaald zoeken";12;30;2;1;25\r\n"Say ""hi""; now";1;1;0;0;0\r\n' +
+        // A visitor's formula is text: a leading apostrophe.
+        `"'=HYPERLINK(""https://evil.example"",""x"")";1;1;0;0;0\r\n"(overig)";0;0;1;0;`,
     );
   });
 
