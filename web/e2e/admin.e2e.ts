@@ -197,6 +197,59 @@ test('admin: opening the request marks it read and shows it as "Bekeken" with sa
   await detail.getByRole("button", { name: "Markeer als Gereageerd" }).waitFor();
 });
 
+test("admin: a lead's road to a contract: an offer, then a signed contract with its commission, in Dutch notation", async ({
+  world,
+  signedIn,
+}) => {
+  const LEAD = newLead();
+  await postQuote(world, LEAD);
+  const page = signedIn.page;
+  await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
+  const detail = page.getByTestId("lease-detail");
+  await detail.getByRole("heading", { name: LEAD.company }).waitFor();
+
+  const stage = detail.getByTestId("lead-stage");
+  await stage.getByLabel("Nieuwe fase").selectOption({ label: "Offerte verstuurd" });
+  await stage.getByLabel("Maandbedrag (€)").fill("349,50");
+  await stage.getByRole("button", { name: "Fase opslaan" }).click();
+  await expectNotice(page, "Fase Opgeslagen");
+  await dismissNotice(page);
+  await detail.getByTestId("badge").filter({ hasText: "Offerte" }).waitFor();
+  await stage.getByTestId("stage-summary").filter({ hasText: "€ 349,50" }).waitFor();
+
+  // A contract needs its commission: the form says so in Dutch before anything is sent.
+  await stage.getByLabel("Nieuwe fase").selectOption({ label: "Contract getekend" });
+  await stage.getByRole("button", { name: "Fase opslaan" }).click();
+  await stage.getByRole("alert").filter({ hasText: "Vul de commissie in, bijvoorbeeld 1.200,00" }).waitFor();
+  await stage.getByLabel("Commissie (€)").fill("1.200");
+  await stage.getByLabel("Looptijd (maanden, optioneel)").fill("48");
+  await stage.getByRole("button", { name: "Fase opslaan" }).click();
+  await detail.getByTestId("badge").filter({ hasText: "Getekend" }).waitFor();
+  await stage.getByTestId("stage-summary").filter({ hasText: "€ 1.200,00" }).waitFor();
+  await detail
+    .getByTestId("timeline-item")
+    .filter({ hasText: `naar Getekend door ${ADMIN_USERNAME}` })
+    .filter({ hasText: "Commissie € 1.200,00 · Maandbedrag € 349,50 · Looptijd 48 maanden" })
+    .waitFor();
+  const { rows } = await world.sql.query<{ commission_cents: number; monthly_amount_cents: number }>(
+    "SELECT commission_cents, monthly_amount_cents FROM leads.lease_requests WHERE email = $1",
+    [LEAD.email],
+  );
+  assertEqual(rows[0], { commission_cents: 120000, monthly_amount_cents: 34950 }, "stored in cents");
+
+  // The list filters by stage.
+  await page.locator("#lease-status-filter").selectOption({ label: "Getekend" });
+  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).waitFor();
+  await page.locator("#lease-status-filter").selectOption({ label: "Offerte" });
+  await waitFor(
+    async () => (await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).count()) === 0,
+    5000,
+    "the signed lead is not among the offers",
+  );
+});
+
 test("admin: company details saved show on the public footer", async ({ world, signedIn }) => {
   const page = signedIn.page;
   await openTab(page, "Bedrijfsgegevens");
@@ -593,10 +646,10 @@ test('admin: a repeat quote is marked "Mogelijk dubbel"; search, status filter a
 
   await page.getByLabel("Zoeken").fill("");
   await page.getByRole("button", { name: "Zoeken", exact: true }).click();
-  await page.getByLabel("Status").selectOption("gereageerd");
+  await page.locator("#lease-status-filter").selectOption("gereageerd");
   await page.getByText("Lease Aanvragen (1)").waitFor();
   await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).waitFor();
-  await page.getByLabel("Status").selectOption("");
+  await page.locator("#lease-status-filter").selectOption("");
   await page.getByText("Lease Aanvragen (3)").waitFor();
 
   for (let left = 2; left > 0; left--) {

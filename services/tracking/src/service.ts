@@ -35,6 +35,7 @@ import { throttle } from "./domain/throttle";
 import { createAdminSockets } from "./routes/admin-sockets";
 import { conversionHandlers } from "./jobs/conversion-jobs";
 import { ConversionRecorder } from "./repositories/conversions";
+import { leadStagesRepository } from "./repositories/lead-stages";
 import { StreamWriter } from "./jobs/stream-writer";
 import { VisitorFeed } from "./routes/visitor-feed";
 import { DaySalts } from "./repositories/day-salt";
@@ -230,7 +231,11 @@ export async function startTracking(
     connection: kit.bullConnection(),
     redisPrefix: config.REDIS_PREFIX,
     queue: QUEUES.tracking,
-    handlers: conversionHandlers({ recorder: new ConversionRecorder(kit.pool, writer.profileDims), queue }),
+    handlers: conversionHandlers({
+      recorder: new ConversionRecorder(kit.pool, writer.profileDims),
+      stages: leadStagesRepository(kit.pool, writer.profileDims),
+      queue,
+    }),
     logger: logger.child({ component: "conversion-worker" }),
     concurrency: 4,
     metrics: conversionJobs,

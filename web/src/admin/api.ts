@@ -33,6 +33,7 @@ import {
   type AnalyticsChannel,
   type EmailFolder,
   type LeaseStatus,
+  type UpdateLeaseStatusInput,
   type LoginBody,
   type SendEmailBody,
   type ThemeValues,
@@ -132,7 +133,7 @@ export async function findLeaseRequest(id: string): Promise<LeaseRequest | null>
   }
 }
 
-export const updateLeaseStatus = (id: string, body: { status: LeaseStatus; isRead: boolean }) =>
+export const updateLeaseStatus = (id: string, body: UpdateLeaseStatusInput) =>
   call(LeaseRequest, "PATCH", `/api/admin/lease-requests/${encodeURIComponent(id)}/status`, body);
 
 export const deleteLeaseRequest = (id: string) =>

@@ -2,8 +2,40 @@ import { z } from "zod";
 import { IsoDateTime, Uuid } from "./common";
 import { AnalyticsChannel } from "../http/tracking";
 
-export const LeaseStatus = z.enum(["nieuw", "bekeken", "gereageerd"]);
+/**
+ * The seed's statuses (nieuw, bekeken, gereageerd; SPEC §4) and the lead's road to a contract after
+ * them: an offer sent (offerte), a contract signed (getekend), or lost (verloren).
+ */
+export const LEASE_STATUSES = ["nieuw", "bekeken", "gereageerd", "offerte", "getekend", "verloren"] as const;
+export const LeaseStatus = z.enum(LEASE_STATUSES, { error: "Kies een geldige status" });
 export type LeaseStatus = z.infer<typeof LeaseStatus>;
+
+/** Why a lead was lost: a fixed list, in the panel's Dutch. */
+export const LOST_REASONS = [
+  "te duur",
+  "geen reactie",
+  "elders getekend",
+  "niet kredietwaardig",
+  "anders",
+] as const;
+export const LostReason = z.enum(LOST_REASONS, {
+  error: "Kies een reden: te duur, geen reactie, elders getekend, niet kredietwaardig of anders",
+});
+export type LostReason = z.infer<typeof LostReason>;
+
+/** The stages after the seed's statuses: the lead's road to a contract. */
+export const LEAD_STAGES = ["offerte", "getekend", "verloren"] as const satisfies readonly LeaseStatus[];
+
+const EURO = new Intl.NumberFormat("nl-NL", { style: "currency", currency: "EUR" });
+/** "€ 1.200,00": whole cents in Dutch notation (a normal space after the sign). */
+export function euroText(cents: number): string {
+  return EURO.format(cents / 100).replace(/\u00a0/g, " ");
+}
+
+/** A contract's term in months, at most ten years. */
+export const CONTRACT_TERM_MAX = 120;
+/** The largest amount taken, in euros (a typo guard, far above any lease or commission). */
+export const EURO_AMOUNT_MAX = 10_000_000;
 
 /** Terms offered by the quote form, in months. */
 export const LEASE_TERMS = [24, 36, 48, 60] as const;
@@ -69,6 +101,24 @@ export const LeaseRequest = z
       .describe(
         '"Opvolgen op" (YYYY-MM-DD, an Amsterdam day) to follow this request up; null when none is set',
       ),
+    monthlyAmount: z
+      .number()
+      .nullable()
+      .default(null)
+      .describe("Euros a month of the offer or contract (offerte, getekend); null when none was given"),
+    commission: z
+      .number()
+      .nullable()
+      .default(null)
+      .describe("The broker's commission in euros of a signed contract (getekend); null otherwise"),
+    contractTerm: z
+      .number()
+      .int()
+      .nullable()
+      .default(null)
+      .describe("Months of the signed contract, if given"),
+    lostReason: LostReason.nullable().default(null).describe("Why the lead was lost (verloren)"),
+    lostNote: z.string().nullable().default(null).describe("Staff's note on the loss, if any"),
   })
   .describe("A quote request sent from the public lease form");
 export type LeaseRequest = z.infer<typeof LeaseRequest>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IsoDateTime, Uuid } from "../entities/common";
-import { LeaseStatus } from "../entities/lease-request";
+import { LeaseStatus, LostReason } from "../entities/lease-request";
 
 /** A staff note is plain text of at most this many characters. */
 export const NOTE_MAX_LENGTH = 5000;
@@ -47,6 +47,11 @@ export const LeadHistoryEntry = z.discriminatedUnion("kind", [
       from: LeaseStatus.nullable(),
       to: LeaseStatus,
       by: z.string().describe("Username of the admin who changed it"),
+      monthlyAmount: z.number().nullable().default(null).describe("Euros a month (offerte, getekend)"),
+      commission: z.number().nullable().default(null).describe("Commission in euros (getekend)"),
+      contractTerm: z.number().int().nullable().default(null).describe("Months (getekend)"),
+      lostReason: LostReason.nullable().default(null).describe("Why lost (verloren)"),
+      note: z.string().nullable().default(null).describe("The note given with verloren"),
     })
     .describe("A status change"),
   z.object({ kind: z.literal("note"), at: IsoDateTime, note: LeadNote }).describe("A staff note"),

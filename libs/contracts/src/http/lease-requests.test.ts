@@ -5,6 +5,7 @@ import {
   LeaseRequestIdParam,
   LeaseRequestListQuery,
   REQUIRED_FIELDS_MESSAGE,
+  toCents,
   UpdateLeaseStatusBody,
 } from "./lease-requests";
 
@@ -152,13 +153,41 @@ describe("admin lease request schemas", () => {
     expect(LeaseRequestListQuery.safeParse({ status: "verwijderd" }).success).toBe(false);
   });
 
-  it("status update needs status and read flag, nothing else", () => {
+  it("status update needs a status (read flag optional), nothing else", () => {
     expect(UpdateLeaseStatusBody.safeParse({ status: "gereageerd", isRead: true }).success).toBe(true);
-    expect(UpdateLeaseStatusBody.safeParse({ status: "gereageerd" }).success).toBe(false);
+    expect(UpdateLeaseStatusBody.safeParse({ status: "gereageerd" }).success).toBe(true);
+    expect(UpdateLeaseStatusBody.safeParse({ isRead: true }).success).toBe(false);
     expect(UpdateLeaseStatusBody.safeParse({ status: "klaar", isRead: true }).success).toBe(false);
     expect(UpdateLeaseStatusBody.safeParse({ status: "nieuw", isRead: false, email: "x" }).success).toBe(
       false,
     );
+  });
+
+  it("takes the stages with their amounts (euros, two decimals at most) and reason", () => {
+    const parse = (body: unknown) => UpdateLeaseStatusBody.safeParse(body);
+    expect(parse({ status: "offerte", monthlyAmount: 349.5 }).data).toEqual({
+      status: "offerte",
+      monthlyAmount: 349.5,
+    });
+    expect(parse({ status: "offerte", monthlyAmount: 0.1 + 0.2 }).success).toBe(true);
+    expect(parse({ status: "offerte", monthlyAmount: 0 }).error!.issues[0]!.message).toBe(
+      "Het maandbedrag moet groter dan 0 zijn",
+    );
+    expect(parse({ status: "getekend", commission: 1200, monthlyAmount: 349.5, term: 48 }).success).toBe(
+      true,
+    );
+    expect(parse({ status: "getekend", commission: 1200, term: 12.5 }).error!.issues[0]!.message).toBe(
+      "De looptijd moet een heel aantal maanden zijn",
+    );
+    expect(parse({ status: "getekend", commission: -1 }).error!.issues[0]!.message).toBe(
+      "De commissie moet 0 of meer zijn",
+    );
+    expect(parse({ status: "verloren", lostReason: "geen reactie", note: " " }).data).toEqual({
+      status: "verloren",
+      lostReason: "geen reactie",
+    });
+    expect(parse({ status: "verloren", lostReason: "te duur", commission: 5 }).success).toBe(false);
+    expect(toCents(349.5)).toBe(34950);
   });
 
   it("refuses a malformed id", () => {

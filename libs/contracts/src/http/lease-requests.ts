@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { emptyToUndefined, hasControlChars, withUrlScheme } from "../entities/common";
-import { LeaseRequest, LeaseStatus, LeaseTerm } from "../entities/lease-request";
+import {
+  CONTRACT_TERM_MAX,
+  EURO_AMOUNT_MAX,
+  LeaseRequest,
+  LeaseStatus,
+  LeaseTerm,
+  LostReason,
+} from "../entities/lease-request";
 import { AnalyticsChannel, FormSessionId } from "./tracking";
 import { CAR_URL_MESSAGE, emailAddress, honeypot, httpUrl, optionalField, phoneNumber, text } from "./fields";
 
@@ -120,11 +127,74 @@ export const LeaseRequestListResponse = z.object({
 });
 export type LeaseRequestListResponse = z.infer<typeof LeaseRequestListResponse>;
 
-export const UpdateLeaseStatusBody = z.strictObject({
-  status: LeaseStatus,
-  isRead: z.boolean(),
-});
+/** At most two decimals, allowing for binary fractions (349.5, 0.1 + 0.2). */
+export function hasCents(euros: number): boolean {
+  return Math.abs(Math.round(euros * 100) - euros * 100) < 1e-6;
+}
+
+/** Euros as stored: whole cents. */
+export const toCents = (euros: number): number => Math.round(euros * 100);
+/** Stored cents back to the API's euros (null stays null). */
+export const centsToEuros = (cents: number | null): number | null => (cents === null ? null : cents / 100);
+
+/** An amount in euros: a JSON number, at least 0 (or above 0), at most two decimals. */
+function euros(what: string, { positive = false } = {}) {
+  return z
+    .number({ error: `Vul ${what} in euro's in (een getal, bijvoorbeeld 349.5)` })
+    .refine((n) => (positive ? n > 0 : n >= 0), {
+      error: `${what[0]!.toUpperCase()}${what.slice(1)} moet ${positive ? "groter dan 0" : "0 of meer"} zijn`,
+    })
+    .refine((n) => n <= EURO_AMOUNT_MAX, { error: `${what[0]!.toUpperCase()}${what.slice(1)} is te groot` })
+    .refine(hasCents, { error: `Gebruik voor ${what} hoogstens twee decimalen` });
+}
+
+const isRead = z.boolean({ error: "isRead moet true of false zijn" }).optional();
+
+export const UpdateLeaseStatusBody = z
+  .discriminatedUnion(
+    "status",
+    [
+      z.strictObject({ status: z.enum(["nieuw", "bekeken", "gereageerd"]), isRead }),
+      z.strictObject({
+        status: z.literal("offerte"),
+        monthlyAmount: euros("het maandbedrag", { positive: true }).describe("Euros a month of the offer"),
+        isRead,
+      }),
+      z.strictObject({
+        status: z.literal("getekend"),
+        commission: euros("de commissie").describe("The broker's commission in euros (required)"),
+        monthlyAmount: euros("het maandbedrag", { positive: true }).optional(),
+        term: z
+          .number({ error: "De looptijd moet een aantal maanden zijn" })
+          .int({ error: "De looptijd moet een heel aantal maanden zijn" })
+          .min(1, { error: "De looptijd moet minstens 1 maand zijn" })
+          .max(CONTRACT_TERM_MAX, { error: `De looptijd mag hoogstens ${CONTRACT_TERM_MAX} maanden zijn` })
+          .optional()
+          .describe("Months of the contract"),
+        isRead,
+      }),
+      z.strictObject({
+        status: z.literal("verloren"),
+        lostReason: LostReason,
+        note: z
+          .string({ error: "De toelichting moet tekst zijn" })
+          .trim()
+          .max(1000, { error: "De toelichting mag hoogstens 1.000 tekens zijn" })
+          .refine((note) => !hasControlChars(note.replace(/[\r\n\t]/g, "")), {
+            error: "De toelichting bevat een ongeldig teken",
+          })
+          .optional()
+          .transform((note) => note || undefined),
+        isRead,
+      }),
+    ],
+    { error: "Kies een geldige status: nieuw, bekeken, gereageerd, offerte, getekend of verloren" },
+  )
+  .describe(
+    "A new status; offerte needs monthlyAmount, getekend needs commission (monthlyAmount and term optional), verloren needs lostReason (note optional). Amounts are euros with at most two decimals. isRead defaults to true.",
+  );
 export type UpdateLeaseStatusBody = z.infer<typeof UpdateLeaseStatusBody>;
+export type UpdateLeaseStatusInput = z.input<typeof UpdateLeaseStatusBody>;
 
 export const LeaseRequestIdParam = z.object({ id: z.uuid({ error: "Ongeldig id" }) });
 export type LeaseRequestIdParam = z.infer<typeof LeaseRequestIdParam>;

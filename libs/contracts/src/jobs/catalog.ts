@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IsoDateTime } from "../entities/common";
-import { LeadAttribution } from "../entities/lease-request";
+import { LeadAttribution, LeaseStatus } from "../entities/lease-request";
 import { AUDIT_ACTOR_MAX, AUDIT_DETAIL_MAX, AUDIT_TARGET_MAX, AuditAction } from "../http/audit-log";
 import { SessionId } from "../http/tracking";
 import { QUEUES, type QueueName } from "./queues";
@@ -54,6 +54,24 @@ export const AttributionJobData = z
   .object({ source: JobSource, sourceId: z.uuid(), attribution: LeadAttribution })
   .describe("Store the attribution of the visit that sent a lease request or contact message");
 export type AttributionJobData = z.infer<typeof AttributionJobData>;
+
+// A lead's stage as the funnel counts it: amounts are no personal data, so they travel in the job.
+export const StageJobData = z
+  .object({
+    source: z.literal("lease_request"),
+    sourceId: z.uuid(),
+    seq: z
+      .number()
+      .int()
+      .min(1)
+      .describe("The lead's stage change count: only a newer one replaces what is known"),
+    status: LeaseStatus,
+    offered: z.boolean().describe("An offer was sent (offerte, getekend, or lost after an offer)"),
+    signed: z.boolean().describe("A contract was signed (getekend)"),
+    commissionCents: z.number().int().min(0).describe("The commission of the signed contract, 0 otherwise"),
+  })
+  .describe("A lease request's stage changed: count its offer, contract and commission for its campaign");
+export type StageJobData = z.infer<typeof StageJobData>;
 
 // An admin's action in another service, for the gateway's audit log: ids and field names only
 // (never a lead's name or e-mail address, never a settings value). `eventId` is the audit row's id,
@@ -124,6 +142,8 @@ export const JOBS = {
     delay: 2_000,
     ...retried(2_000),
   },
+  // Carries data: retried for hours like the others, failures stay visible.
+  "tracking.stage": { queue: QUEUES.tracking, schema: StageJobData, ...retried(2_000) },
   "leads.attribution": { queue: QUEUES.leads, schema: AttributionJobData, ...retried(1_000) },
   "audit.record": { queue: QUEUES.audit, schema: AuditRecordJobData, ...retried(1_000) },
 } as const satisfies Record<string, JobDefinition>;

@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  smallint,
   pgSchema,
   text,
   timestamp,
@@ -40,6 +41,17 @@ export const leaseRequests = leads.table(
     attribution: jsonb("attribution").$type<LeadAttribution>(),
     /** "Opvolgen op": the (Amsterdam) day staff mean to follow the request up; null when none. */
     followUpOn: date("follow_up_on", { mode: "string" }),
+    // The road to a contract (offerte, getekend, verloren): amounts in whole cents, never floats.
+    /** Euros a month of the offer or contract, in cents; kept when an offer is lost. */
+    monthlyAmountCents: integer("monthly_amount_cents"),
+    /** The broker's commission on a signed contract, in cents. */
+    commissionCents: integer("commission_cents"),
+    /** Months of the signed contract. */
+    contractTerm: smallint("contract_term"),
+    lostReason: text("lost_reason"),
+    lostNote: text("lost_note"),
+    /** Counts the stage changes: tracking keeps only the newest it heard (jobs may arrive out of order). */
+    stageSeq: integer("stage_seq").notNull().default(0),
   },
   (t) => [
     index("lease_requests_created_at_idx").on(t.createdAt),
@@ -104,6 +116,12 @@ export const statusChanges = leads.table(
     leaseRequestId: leaseRequestRef(),
     fromStatus: text("from_status"),
     toStatus: text("to_status").notNull(),
+    // What the change set (offerte, getekend, verloren): amounts in cents, the reason and its note.
+    monthlyAmountCents: integer("monthly_amount_cents"),
+    commissionCents: integer("commission_cents"),
+    contractTerm: smallint("contract_term"),
+    lostReason: text("lost_reason"),
+    note: text("note"),
     /** The admin's username. */
     changedBy: text("changed_by").notNull(),
     changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),

@@ -16,6 +16,11 @@ export function amsterdamDateTime(iso: string): string {
   return AMSTERDAM.format(new Date(iso)).replace(",", "");
 }
 
+/** "1200,50": euros with a decimal comma, as Dutch Excel reads a number. */
+export function excelEuros(euros: number | null | undefined): string | null {
+  return euros == null ? null : euros.toFixed(2).replace(".", ",");
+}
+
 /** Each column's name and its cell (every cell through libs/contracts' csvCell or csvPhoneCell). */
 const COLUMNS: [string, (r: LeaseRequest) => string][] = [
   ["Datum", (r) => csvCell(amsterdamDateTime(r.createdAt))],
@@ -43,6 +48,12 @@ const COLUMNS: [string, (r: LeaseRequest) => string][] = [
   ["Eerste bezoek", (r) => csvCell(r.attribution ? amsterdamDateTime(r.attribution.firstSeenAt) : null)],
   ["Pagina's voor aanvraag", (r) => csvCell(r.attribution?.pagesBeforeConversion ?? null)],
   ["Bezochte pagina's", (r) => csvCell(r.attribution?.pages.join(" > ") ?? null)],
+  // The road to a contract (the stage itself is the Status column).
+  ["Maandbedrag (EUR)", (r) => csvCell(excelEuros(r.monthlyAmount))],
+  ["Commissie (EUR)", (r) => csvCell(excelEuros(r.commission))],
+  ["Looptijd contract (maanden)", (r) => csvCell(r.contractTerm)],
+  ["Reden verloren", (r) => csvCell(r.lostReason)],
+  ["Toelichting verloren", (r) => csvCell(r.lostNote)],
 ];
 
 /** UTF-8 with BOM, semicolon separated, CRLF line ends: what Dutch Excel opens without a wizard. */

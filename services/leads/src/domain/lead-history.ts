@@ -1,9 +1,11 @@
 import {
+  centsToEuros,
   LEAD_HISTORY_LIMIT,
   type LeadHistory,
   type LeadHistoryEntry,
   type LeadNote,
   type LeaseStatus,
+  type LostReason,
 } from "@lease/contracts";
 import { forbidden, notFound } from "@lease/platform";
 import type { LeadHistoryRepository, LeadNoteRow } from "../repositories/lead-history";
@@ -61,6 +63,11 @@ export function leadHistoryDomain(
             from: (c.fromStatus as LeaseStatus | null) ?? null,
             to: c.toStatus as LeaseStatus,
             by: c.changedBy,
+            monthlyAmount: centsToEuros(c.monthlyAmountCents),
+            commission: centsToEuros(c.commissionCents),
+            contractTerm: c.contractTerm,
+            lostReason: c.lostReason as LostReason | null,
+            note: c.note,
           })),
           ...notes.map((n): LeadHistoryEntry => ({
             kind: "note",

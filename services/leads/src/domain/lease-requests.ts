@@ -18,6 +18,7 @@ import {
   type OutboxJobs,
 } from "../repositories/lease-requests";
 import { leaseRequestsCsv } from "./csv";
+import { nextStage } from "./lead-stages";
 
 export const EXPORT_LIMIT = 50_000;
 const NOT_FOUND_MESSAGE = "Lease aanvraag niet gevonden";
@@ -122,9 +123,9 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
 
     /** `by`: the admin's username, recorded with a status that changes. */
     async updateStatus(id: string, body: UpdateLeaseStatusBody, by: string): Promise<LeaseRequest> {
-      const row = await repo.updateStatus(id, body.status, body.isRead, by);
+      const row = await repo.updateStatus(id, (before) => nextStage(before, body), body.isRead ?? true, by);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
-      onStored(); // a status change queues an audit entry
+      onStored(); // a status change queues an audit entry (and a stage a tracking job)
       return toLeaseRequest(row);
     },
 

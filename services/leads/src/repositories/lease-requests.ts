@@ -1,4 +1,5 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { centsToEuros } from "@lease/contracts";
 import type {
   AnalyticsChannel,
   AuditRecordJobData,
@@ -6,9 +7,11 @@ import type {
   LeadAttribution,
   LeaseRequest,
   LeaseStatus,
+  StageJobData,
 } from "@lease/contracts";
 import { auditEvent, currentTraceparent, type Database, type Pool } from "@lease/platform";
 import { contactMessages, leaseRequests, outbox, statusChanges } from "../db/schema";
+import { funnelOf, isStage, stageAuditDetail, stageChanged, type LeadStage } from "../domain/lead-stages";
 
 export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
@@ -45,6 +48,18 @@ const PAYLOAD_SQL = (row: string, source: string, sessionId: string) => `
               'at', to_char(${row}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
        ELSE jsonb_build_object('source', ${source}::text, 'sourceId', ${row}.id) END`;
 
+/** The row's status and stage fields. */
+export function stageOf(row: LeaseRequestRow): LeadStage {
+  return {
+    status: row.status as LeaseStatus,
+    monthlyAmountCents: row.monthlyAmountCents,
+    commissionCents: row.commissionCents,
+    contractTerm: row.contractTerm,
+    lostReason: row.lostReason,
+    lostNote: row.lostNote,
+  };
+}
+
 export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
   return {
     id: row.id,
@@ -60,6 +75,11 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     duplicateOf: row.duplicateOf,
     attribution: row.attribution ?? null,
     followUpOn: row.followUpOn,
+    monthlyAmount: centsToEuros(row.monthlyAmountCents),
+    commission: centsToEuros(row.commissionCents),
+    contractTerm: row.contractTerm,
+    lostReason: row.lostReason as LeaseRequest["lostReason"],
+    lostNote: row.lostNote,
   };
 }
 
@@ -290,28 +310,50 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
     },
 
     /**
-     * Sets status and read flag; a status that changes is recorded with the admin who changed it
-     * (the lead's timeline) and queued for the audit log (outbox), in the same transaction.
+     * Sets status, stage fields and read flag; a change of status or stage is recorded with the admin
+     * who made it (the lead's timeline), queued for the audit log and, when it concerns a stage
+     * (offerte, getekend, verloren), announced to tracking (outbox), all in the same transaction.
      * Undefined when the request does not exist.
      */
     async updateStatus(
       id: string,
-      status: LeaseStatus,
+      next: (before: LeadStage) => LeadStage,
       isRead: boolean,
       changedBy: string,
     ): Promise<LeaseRequestRow | undefined> {
       return db.transaction(async (tx) => {
         const before = await lockRequest(tx, id);
         if (!before) return undefined;
-        const row = await updateRequest(tx, id, { status, isRead });
-        if (before.status !== status) {
-          await tx
-            .insert(statusChanges)
-            .values({ leaseRequestId: id, fromStatus: before.status, toStatus: status, changedBy });
-          await queueAudit(
-            tx,
-            auditEvent(changedBy, "lead.status_changed", id, `${before.status} → ${status}`),
-          );
+        const from = stageOf(before);
+        const to = next(from);
+        if (!stageChanged(from, to)) return updateRequest(tx, id, { isRead });
+        const stageSeq = before.stageSeq + 1;
+        const row = await updateRequest(tx, id, { ...to, isRead, stageSeq });
+        await tx.insert(statusChanges).values({
+          leaseRequestId: id,
+          fromStatus: from.status,
+          toStatus: to.status,
+          changedBy,
+          monthlyAmountCents: to.monthlyAmountCents,
+          commissionCents: to.commissionCents,
+          contractTerm: to.contractTerm,
+          lostReason: to.lostReason,
+          note: to.lostNote,
+        });
+        await queueAudit(tx, auditEvent(changedBy, "lead.status_changed", id, stageAuditDetail(from, to)));
+        if (isStage(from.status) || isStage(to.status)) {
+          const payload: StageJobData = {
+            source: "lease_request",
+            sourceId: id,
+            seq: stageSeq,
+            status: to.status,
+            ...funnelOf(to),
+          };
+          await tx.insert(outbox).values({
+            jobName: "tracking.stage",
+            payload,
+            traceContext: currentTraceparent() ?? null,
+          });
         }
         return row;
       });

@@ -1,10 +1,14 @@
 import { Redis } from "ioredis";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { issueSession, keyspace, type RunningService } from "@lease/platform";
 import {
   LeadHistory,
   LeadNote,
+  LeaseRequest,
+  LeaseRequestListResponse,
+  StageJobData,
   NOTE_MAX_LENGTH,
   NOTE_REQUIRED_MESSAGE,
   NOTE_TOO_LONG_MESSAGE,
@@ -19,6 +23,7 @@ let db: TestDatabase;
 let svc: RunningService;
 let env: NodeJS.ProcessEnv;
 let redis: Redis;
+let sql: pg.Pool;
 const cookies: Record<string, string> = {};
 let ipSeq = 0;
 
@@ -27,6 +32,7 @@ beforeAll(async () => {
   env = testEnv({ DATABASE_URL: db.url, LEAD_RATE_LIMIT: "100" });
   svc = await startLeads(env);
   redis = new Redis(env.REDIS_URL!);
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
   for (const username of ["anna", "bram"]) {
     const { token } = await issueSession(
       { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! },
@@ -37,6 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await sql?.end();
   redis?.disconnect();
   await svc?.stop();
   await db?.drop();
@@ -172,5 +179,129 @@ describe("notes", () => {
       body: JSON.stringify({ body: "anoniem" }),
     });
     expect(post.status).toBe(401);
+  });
+});
+
+// Issue 35.1: the lead's road to a contract after nieuw / bekeken / gereageerd.
+describe("stages: offerte, getekend, verloren", () => {
+  const patch = (id: string, body: unknown, who = "anna") => as(who, "PATCH", `/${id}/status`, body);
+  const refused = async (id: string, body: unknown) => {
+    const res = await patch(id, body);
+    expect(res.status).toBe(400);
+    return ((await res.json()) as { message: string }).message;
+  };
+  const outbox = async (id: string, job: string) =>
+    (
+      await sql.query<{ payload: Record<string, unknown> }>(
+        "SELECT payload FROM leads.outbox WHERE job_name = $1 AND (payload->>'sourceId' = $2 OR payload->>'target' = $2) ORDER BY created_at",
+        [job, id],
+      )
+    ).rows.map((r) => r.payload);
+
+  it("takes an offer, a signed contract and a loss with their amounts in cents, on the timeline, in the audit log and announced to tracking", async () => {
+    const id = await newLead();
+    expect(await refused(id, { status: "offerte" })).toMatch(/maandbedrag/);
+    expect(await refused(id, { status: "getekend", monthlyAmount: 300 })).toBe(
+      "Vul de commissie in euro's in (een getal, bijvoorbeeld 349.5)",
+    );
+    expect(await refused(id, { status: "getekend", commission: 1200.555 })).toBe(
+      "Gebruik voor de commissie hoogstens twee decimalen",
+    );
+    expect(await refused(id, { status: "getekend", commission: "1200" })).toMatch(/commissie/);
+    expect(await refused(id, { status: "verloren", lostReason: "te laat" })).toMatch(/^Kies een reden/);
+    expect(await refused(id, { status: "gewonnen" })).toMatch(/^Kies een geldige status/);
+
+    const offer = await patch(id, { status: "offerte", monthlyAmount: 349.5 });
+    expect(offer.status).toBe(200);
+    expect(LeaseRequest.parse(await offer.json())).toMatchObject({
+      status: "offerte",
+      monthlyAmount: 349.5,
+      isRead: true,
+    });
+    const signed = await patch(id, { status: "getekend", commission: 1200, term: 48 }, "bram");
+    expect(LeaseRequest.parse(await signed.json())).toMatchObject({
+      status: "getekend",
+      commission: 1200,
+      monthlyAmount: 349.5,
+      contractTerm: 48,
+    });
+    const stored = await sql.query(
+      "SELECT monthly_amount_cents, commission_cents, contract_term FROM leads.lease_requests WHERE id = $1",
+      [id],
+    );
+    expect(stored.rows[0]).toEqual({
+      monthly_amount_cents: 34950,
+      commission_cents: 120000,
+      contract_term: 48,
+    });
+
+    const lost = await patch(id, {
+      status: "verloren",
+      lostReason: "elders getekend",
+      note: "  Koos de dealer  ",
+    });
+    expect(LeaseRequest.parse(await lost.json())).toMatchObject({
+      status: "verloren",
+      commission: null,
+      monthlyAmount: 349.5,
+      lostReason: "elders getekend",
+      lostNote: "Koos de dealer",
+    });
+
+    const changes = (await history(id)).items.filter((i) => i.kind === "status");
+    expect(
+      changes.map((c) => [c.to, c.by, c.monthlyAmount, c.commission, c.contractTerm, c.lostReason, c.note]),
+    ).toEqual([
+      ["verloren", "anna", 349.5, null, null, "elders getekend", "Koos de dealer"],
+      ["getekend", "bram", 349.5, 1200, 48, null, null],
+      ["offerte", "anna", 349.5, null, null, null, null],
+    ]);
+
+    // The audit log names amounts and the reason, never the note (free text).
+    expect((await outbox(id, "audit.record")).map((a) => [a.actor, a.detail])).toEqual([
+      ["anna", "nieuw → offerte, maandbedrag € 349,50"],
+      ["bram", "offerte → getekend, commissie € 1.200,00, maandbedrag € 349,50, looptijd 48 maanden"],
+      ["anna", "getekend → verloren, reden elders getekend"],
+    ]);
+    const stages = (await outbox(id, "tracking.stage")).map((p) => StageJobData.parse(p));
+    expect(stages.map((s) => [s.seq, s.status, s.offered, s.signed, s.commissionCents])).toEqual([
+      [1, "offerte", true, false, 0],
+      [2, "getekend", true, true, 120000],
+      [3, "verloren", true, false, 0],
+    ]);
+  });
+
+  it("lists and exports by stage, and a change back to gereageerd clears the stage and tells tracking", async () => {
+    const id = await newLead();
+    await patch(id, { status: "getekend", commission: 950.25 });
+    const list = LeaseRequestListResponse.parse(
+      await (await as("anna", "GET", "?status=getekend&pageSize=200")).json(),
+    );
+    expect(list.items.map((i) => i.id)).toContain(id);
+    expect(list.items.every((i) => i.status === "getekend")).toBe(true);
+    const csv = await (await as("anna", "GET", "/export.csv?status=getekend")).text();
+    const [header, ...rows] = csv.slice(1).trim().split("\r\n");
+    const cells = (line: string) => line.split(";").map((cell) => cell.replace(/^"|"$/g, ""));
+    const columns = cells(header!);
+    const row = rows.map(cells).find((r) => r.includes(id))!;
+    expect(row[columns.indexOf("Status")]).toBe("getekend");
+    expect(row[columns.indexOf("Commissie (EUR)")]).toBe("950,25");
+
+    await patch(id, { status: "gereageerd", isRead: true });
+    expect(LeaseRequest.parse(await (await as("anna", "GET", `/${id}`)).json())).toMatchObject({
+      status: "gereageerd",
+      commission: null,
+    });
+    const last = (await outbox(id, "tracking.stage")).at(-1)!;
+    expect(last).toMatchObject({
+      seq: 2,
+      status: "gereageerd",
+      offered: false,
+      signed: false,
+      commissionCents: 0,
+    });
+    // Changes among the seed's statuses are no stage: nothing more for tracking.
+    await patch(id, { status: "bekeken", isRead: true });
+    expect(await outbox(id, "tracking.stage")).toHaveLength(2);
   });
 });

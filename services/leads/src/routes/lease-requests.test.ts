@@ -347,7 +347,8 @@ describe("admin lease requests", () => {
     expect(header).toBe(
       '"Datum";"Status";"Gelezen";"Bedrijfsnaam";"E-mail";"Telefoon";"Looptijd (maanden)";"Auto URL";' +
         '"Bericht";"Id";"Dubbel van";"Kanaal";"Bron";"Medium";"Campagne";"Zoekterm";"Advertentie-inhoud";' +
-        '"Betaalde klik";"Verwijzer";"Landingspagina";"Eerste bezoek";"Pagina\'s voor aanvraag";"Bezochte pagina\'s"',
+        '"Betaalde klik";"Verwijzer";"Landingspagina";"Eerste bezoek";"Pagina\'s voor aanvraag";"Bezochte pagina\'s";' +
+        '"Maandbedrag (EUR)";"Commissie (EUR)";"Looptijd contract (maanden)";"Reden verloren";"Toelichting verloren"',
     );
     expect(row).toContain(`;"ACME BV,'=cmd|' /C calc'!A0";"csv@export.nl";" +31 6 12345678";"48";`);
     expect(text).toContain(`"'+31 bel; mij\n'@morgen =HYPERLINK(""http://evil"")"`);

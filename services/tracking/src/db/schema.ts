@@ -152,6 +152,10 @@ export const dailyDims = tracking.table(
     views: integer("views").notNull(),
     quotes: integer("quotes").notNull().default(0),
     contacts: integer("contacts").notNull().default(0),
+    // The funnel after the quote (leads' stage events), counted on the day the lead arrived (cohort).
+    offers: integer("offers").notNull().default(0),
+    contracts: integer("contracts").notNull().default(0),
+    commissionCents: bigint("commission_cents", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.dim, t.valueId] })],
 );
@@ -168,6 +172,10 @@ export const monthlyDims = tracking.table(
     views: bigint("views", { mode: "number" }).notNull(),
     quotes: integer("quotes").notNull().default(0),
     contacts: integer("contacts").notNull().default(0),
+    // The funnel after the quote (leads' stage events), counted on the day the lead arrived (cohort).
+    offers: integer("offers").notNull().default(0),
+    contracts: integer("contracts").notNull().default(0),
+    commissionCents: bigint("commission_cents", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.month, t.dim, t.valueId] })],
 );
@@ -273,6 +281,20 @@ export const conversions = tracking.table(
   (t) => [index("conversions_day_idx").on(t.day)],
 );
 
+/**
+ * The newest stage a quote request reached as the leads service announced it (tracking.stage), and
+ * whether the rollups hold it yet: they do once the lead's conversion is recorded (cohort: on the
+ * conversion's day, under its visit's breakdown values), whichever of the two jobs comes first.
+ */
+export const leadStages = tracking.table("lead_stages", {
+  leadId: uuid("lead_id").primaryKey(),
+  seq: integer("seq").notNull(),
+  offered: boolean("offered").notNull(),
+  signed: boolean("signed").notNull(),
+  commissionCents: bigint("commission_cents", { mode: "number" }).notNull(),
+  counted: boolean("counted").notNull(),
+});
+
 /** Page views and distinct visitors per UTC hour (= Amsterdam hour). */
 export const hourly = tracking.table("hourly", {
   hour: ts("hour").primaryKey(),
@@ -297,6 +319,10 @@ export const daily = tracking.table("daily", {
   visitors: integer("visitors").notNull(),
   quotes: integer("quotes").notNull().default(0),
   contacts: integer("contacts").notNull().default(0),
+  // The funnel after the quote (leads' stage events), counted on the day the lead arrived (cohort).
+  offers: integer("offers").notNull().default(0),
+  contracts: integer("contracts").notNull().default(0),
+  commissionCents: bigint("commission_cents", { mode: "number" }).notNull().default(0),
 });
 
 export const dailyPages = tracking.table(
@@ -315,6 +341,10 @@ export const monthly = tracking.table("monthly", {
   views: bigint("views", { mode: "number" }).notNull(),
   quotes: integer("quotes").notNull().default(0),
   contacts: integer("contacts").notNull().default(0),
+  // The funnel after the quote (leads' stage events), counted on the day the lead arrived (cohort).
+  offers: integer("offers").notNull().default(0),
+  contracts: integer("contracts").notNull().default(0),
+  commissionCents: bigint("commission_cents", { mode: "number" }).notNull().default(0),
 });
 
 export const monthlyPages = tracking.table(

@@ -1,13 +1,19 @@
 import { CONVERSION_VISIT_WAIT_ATTEMPTS } from "@lease/contracts";
 import type { JobHandlers, QueueClient } from "@lease/platform";
 import { ConversionRecorder } from "../repositories/conversions";
+import type { LeadStagesRepository } from "../repositories/lead-stages";
 
 /**
  * The tracking queue's jobs: a lead sent from the site is counted as a conversion of its visit,
- * and the visit's attribution goes back to the leads service (leads.attribution). Delivery is at
+ * and the visit's attribution goes back to the leads service (leads.attribution); a quote
+ * request's later stages are counted for the same visit (tracking.stage). Delivery is at
  * least once: the conversion is recorded once per lead id, the attribution job has the lead's id.
  */
-export function conversionHandlers(deps: { recorder: ConversionRecorder; queue: QueueClient }): JobHandlers {
+export function conversionHandlers(deps: {
+  recorder: ConversionRecorder;
+  stages: LeadStagesRepository;
+  queue: QueueClient;
+}): JobHandlers {
   return {
     async "tracking.conversion"(data, { attempt, log }) {
       const at = new Date(data.at);
@@ -32,6 +38,10 @@ export function conversionHandlers(deps: { recorder: ConversionRecorder; queue: 
           { source: data.source, sourceId: data.sourceId, attribution: result.attribution },
           { jobId: `attribution-${data.sourceId}` },
         );
+    },
+    /** A quote request's stage (offerte, getekend, verloren): its campaign's offers, contracts, commission. */
+    async "tracking.stage"(data, { log }) {
+      log.debug({ outcome: await deps.stages.apply(data) }, "lead stage");
     },
   };
 }

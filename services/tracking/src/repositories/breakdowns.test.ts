@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import type { Analytics } from "@lease/contracts";
+import type { Analytics, StageJobData } from "@lease/contracts";
 import { ManualClock, startHarness, type Harness } from "../testing";
 import { insertBatch, writerDeps, type TrackEvent, type WriterDeps } from "./page-views";
 import { compactAll } from "./sketches";
+import { ConversionRecorder } from "./conversions";
+import { leadStagesRepository, type LeadStagesRepository } from "./lead-stages";
 
 // Where visits came from, broken down for any period, checked against the visitor rows the writer
 // stored (one per visitor and day, with the profile of the day's first view).
@@ -179,5 +181,97 @@ describe("breakdowns of a period", () => {
     const day = await analytics("2026-11-18", "2026-11-18");
     expect(day.campaigns[0]).toMatchObject({ campaign: "(overig)", visitors: 50 });
     expect(day.campaigns).toHaveLength(10);
+  });
+});
+
+// Issue 35.1: a quote request's stages (offerte, getekend, verloren) are counted for the campaign of
+// its visit, on the day the lead arrived (cohort), whichever job of the two comes first.
+describe("a lead's stages in the campaign rollups", () => {
+  const lente = JSON.stringify(["facebook", "paid_social", "lente"]);
+  const at = new Date("2026-11-12T10:00:00Z");
+  let recorder: ConversionRecorder;
+  let stages: LeadStagesRepository;
+  beforeAll(async () => {
+    await insertBatch(deps, [
+      visit(
+        "2026-11-12T09:50:00Z",
+        "s-lente-1",
+        "/?utm_source=facebook&utm_medium=paid_social&utm_campaign=lente",
+      ),
+      visit(
+        "2026-11-12T09:51:00Z",
+        "s-lente-2",
+        "/?utm_source=facebook&utm_medium=paid_social&utm_campaign=lente",
+      ),
+    ]);
+    recorder = new ConversionRecorder(db, deps.profileDims);
+    stages = leadStagesRepository(db, deps.profileDims);
+  });
+  const convert = async (leadId: string, sessionId: string) =>
+    recorder.record(
+      { source: "lease_request", leadId, sessionId, at },
+      await recorder.visitDays(sessionId, at),
+    );
+  const stage = (sourceId: string, seq: number, status: StageJobData["status"], commissionCents = 0) =>
+    stages.apply({
+      source: "lease_request",
+      sourceId,
+      seq,
+      status,
+      offered: status !== "gereageerd",
+      signed: status === "getekend",
+      commissionCents,
+    });
+  const campaignRow = async () =>
+    (
+      await db.query(
+        `SELECT d.quotes, d.offers, d.contracts, d.commission_cents::int AS commission,
+                (SELECT offers FROM tracking.monthly_dims m WHERE m.month = '2026-11-01' AND m.dim = d.dim AND m.value_id = d.value_id) AS month_offers
+           FROM tracking.daily_dims d JOIN tracking.dim_values v ON v.id = d.value_id AND v.dim = d.dim
+          WHERE d.day = '2026-11-12' AND v.dim = 3 AND v.value = $1`,
+        [lente],
+      )
+    ).rows[0];
+
+  it("moves the counts with each newer stage, ignores older ones, and counts a stage heard before its conversion once it arrives", async () => {
+    const a = "0b0c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c1";
+    const b = "0b0c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c2";
+    await convert(a, "s-lente-1");
+    expect(await stage(a, 1, "offerte")).toBe("counted");
+    expect(await stage(a, 2, "getekend", 120000)).toBe("counted");
+    expect(await stage(a, 1, "offerte")).toBe("stale");
+    expect(await campaignRow()).toEqual({
+      quotes: 1,
+      offers: 1,
+      contracts: 1,
+      commission: 120000,
+      month_offers: 1,
+    });
+
+    // The second lead's stage comes before its conversion: it waits, then counts on the lead's day.
+    expect(await stage(b, 1, "verloren")).toBe("waiting");
+    expect(await campaignRow()).toMatchObject({ quotes: 1, offers: 1 });
+    await convert(b, "s-lente-2");
+    await convert(b, "s-lente-2"); // redelivered: nothing twice
+    expect(await campaignRow()).toEqual({
+      quotes: 2,
+      offers: 2,
+      contracts: 1,
+      commission: 120000,
+      month_offers: 2,
+    });
+
+    // Back to gereageerd (a correction) takes the contract and its commission back.
+    await stage(a, 3, "gereageerd");
+    expect(await campaignRow()).toEqual({
+      quotes: 2,
+      offers: 1,
+      contracts: 0,
+      commission: 0,
+      month_offers: 1,
+    });
+    const day = (await db.query("SELECT offers, contracts FROM tracking.daily WHERE day = '2026-11-12'"))
+      .rows[0];
+    expect(day).toEqual({ offers: 1, contracts: 0 });
   });
 });

@@ -6,10 +6,11 @@ import {
   type LeadAttribution,
 } from "@lease/contracts";
 import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
-import { addDays, dayOf, monthOf } from "../domain/calendar";
-import { DIMS } from "../domain/breakdowns";
+import { addDays, dayOf } from "../domain/calendar";
 import { key64 } from "../domain/keys";
 import type { ProfileDims } from "./profile-dims";
+import { addFunnelCounts, NO_COUNTS } from "./funnel-rollups";
+import { countWaitingStage, lockLead } from "./lead-stages";
 
 /**
  * How far back a conversion looks for the start of its visit: the session's first page view within
@@ -81,6 +82,7 @@ export class ConversionRecorder {
     const day = dayOf(input.at.getTime()).day;
     const kind = KIND[input.source];
     const recorded = await withTransaction(this.pool, async (client) => {
+      await lockLead(client, input.leadId);
       const inserted = await client.query(
         `INSERT INTO tracking.conversions
            (lead_id, kind, occurred_at, day, session_key, profile_id, landing_page_id)
@@ -97,7 +99,12 @@ export class ConversionRecorder {
         ],
       );
       const isNew = inserted.rowCount === 1;
-      if (isNew) await this.count(client, day, kind, first);
+      if (isNew) {
+        await this.count(client, day, kind, first);
+        // A stage that arrived before its conversion is counted now, on the lead's day.
+        const visit = first ? { profileId: first.profile_id, landingPageId: first.landing_page_id } : null;
+        await countWaitingStage(client, this.profileDims, input.leadId, day, visit);
+      }
       return isNew;
     });
     const attribution = first && input.sessionId ? await this.attribution(input, days) : null;
@@ -107,34 +114,12 @@ export class ConversionRecorder {
   /** Adds the conversion to the day's and month's rollups and to its visit's breakdown values. */
   private async count(client: PoolClient, day: string, kind: "quote" | "contact", first?: VisitDay) {
     const quotes = kind === "quote" ? 1 : 0;
-    const contacts = 1 - quotes;
-    const month = monthOf(day);
-    const values: [number, number][] = [];
-    if (first) {
-      await this.profileDims.load(client, [first.profile_id]);
-      values.push(...this.profileDims.of(first.profile_id), [DIMS.landingPage, first.landing_page_id]);
-      // The key order every rollup writer locks rows in.
-      values.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    }
-    await client.query(
-      `WITH d AS (
-         INSERT INTO tracking.daily AS t (day, views, visitors, quotes, contacts) VALUES ($1, 0, 0, $3, $4)
-         ON CONFLICT (day) DO UPDATE SET quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts
-       ), m AS (
-         INSERT INTO tracking.monthly AS t (month, views, quotes, contacts) VALUES ($2, 0, $3, $4)
-         ON CONFLICT (month) DO UPDATE SET quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts
-       ), dd AS (
-         INSERT INTO tracking.daily_dims AS t (day, dim, value_id, visitors, views, quotes, contacts)
-         SELECT $1, dim, value_id, 0, 0, $3, $4 FROM unnest($5::smallint[], $6::int[]) AS u(dim, value_id)
-         ON CONFLICT (day, dim, value_id)
-           DO UPDATE SET quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts
-       )
-       INSERT INTO tracking.monthly_dims AS t (month, dim, value_id, visits, views, quotes, contacts)
-       SELECT $2, dim, value_id, 0, 0, $3, $4 FROM unnest($5::smallint[], $6::int[]) AS u(dim, value_id)
-       ON CONFLICT (month, dim, value_id)
-         DO UPDATE SET quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts`,
-      [day, month, quotes, contacts, values.map((v) => v[0]), values.map((v) => v[1])],
-    );
+    const visit = first ? { profileId: first.profile_id, landingPageId: first.landing_page_id } : null;
+    await addFunnelCounts(client, this.profileDims, day, visit, {
+      ...NO_COUNTS,
+      quotes,
+      contacts: 1 - quotes,
+    });
   }
 
   /**

@@ -15,7 +15,12 @@ export function privacyRepository(pool: Pool) {
           WHERE c.lead_id = ANY($1::uuid[]) ORDER BY c.occurred_at`,
         [leadIds],
       );
-      return { conversions: r.rows.map((x) => x.row) };
+      // A quote request's stage (amounts, no person) is answered with its conversions.
+      const stages = await pool.query<{ row: PrivacyRecord }>(
+        "SELECT to_jsonb(s) AS row FROM tracking.lead_stages s WHERE s.lead_id = ANY($1::uuid[])",
+        [leadIds],
+      );
+      return { conversions: [...r.rows, ...stages.rows].map((x) => x.row) };
     },
     async erase(leadIds: readonly string[]): Promise<{ conversions: number }> {
       const r = await pool.query(
@@ -23,6 +28,8 @@ export function privacyRepository(pool: Pool) {
           WHERE lead_id = ANY($1::uuid[])`,
         [leadIds],
       );
+      // Its stage row goes: the rollups keep the counts, as they keep the conversion's.
+      await pool.query("DELETE FROM tracking.lead_stages WHERE lead_id = ANY($1::uuid[])", [leadIds]);
       return { conversions: r.rowCount ?? 0 };
     },
   };

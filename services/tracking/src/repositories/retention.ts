@@ -83,7 +83,8 @@ export async function applyRetention(
             s AS (DELETE FROM tracking.sketches
                   WHERE (kind = 'd' AND period < $2) OR (kind = 'm' AND period < $3) RETURNING 1),
             x AS (DELETE FROM tracking.sketch_deltas WHERE day < $2 RETURNING 1),
-            cv AS (DELETE FROM tracking.conversions WHERE day < $2 RETURNING 1)
+            cv AS (DELETE FROM tracking.conversions WHERE day < $2 RETURNING lead_id),
+            ls AS (DELETE FROM tracking.lead_stages WHERE lead_id IN (SELECT lead_id FROM cv) RETURNING 1)
        SELECT (SELECT count(*) FROM h) + (SELECT count(*) FROM hp) + (SELECT count(*) FROM d)
             + (SELECT count(*) FROM dp) + (SELECT count(*) FROM m) + (SELECT count(*) FROM mp)
             + (SELECT count(*) FROM s) + (SELECT count(*) FROM x)
@@ -139,8 +140,11 @@ async function rebuildMonth(client: PoolClient, month: string): Promise<void> {
     [month, next],
   );
   await client.query(
-    `UPDATE tracking.monthly SET quotes = d.quotes, contacts = d.contacts
-     FROM (SELECT coalesce(sum(quotes), 0) AS quotes, coalesce(sum(contacts), 0) AS contacts
+    `UPDATE tracking.monthly SET quotes = d.quotes, contacts = d.contacts, offers = d.offers,
+            contracts = d.contracts, commission_cents = d.commission_cents
+     FROM (SELECT coalesce(sum(quotes), 0) AS quotes, coalesce(sum(contacts), 0) AS contacts,
+                  coalesce(sum(offers), 0) AS offers, coalesce(sum(contracts), 0) AS contracts,
+                  coalesce(sum(commission_cents), 0) AS commission_cents
            FROM tracking.daily WHERE day >= $1 AND day < $2) d
      WHERE month = $1`,
     [month, next],
@@ -148,8 +152,10 @@ async function rebuildMonth(client: PoolClient, month: string): Promise<void> {
   await client.query(`DELETE FROM tracking.monthly_pages WHERE month = $1`, [month]);
   await client.query(`DELETE FROM tracking.monthly_dims WHERE month = $1`, [month]);
   await client.query(
-    `INSERT INTO tracking.monthly_dims (month, dim, value_id, visits, views, quotes, contacts)
-     SELECT $1, dim, value_id, sum(visitors), sum(views), sum(quotes), sum(contacts) FROM tracking.daily_dims
+    `INSERT INTO tracking.monthly_dims
+       (month, dim, value_id, visits, views, quotes, contacts, offers, contracts, commission_cents)
+     SELECT $1, dim, value_id, sum(visitors), sum(views), sum(quotes), sum(contacts), sum(offers),
+            sum(contracts), sum(commission_cents) FROM tracking.daily_dims
      WHERE day >= $1 AND day < $2 GROUP BY dim, value_id`,
     [month, next],
   );

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatAmsterdamDateTime, formatAmsterdamTime, formatLeaseTerm, previewText } from "./format";
+import {
+  formatAmsterdamDateTime,
+  formatAmsterdamTime,
+  formatEuro,
+  formatLeaseTerm,
+  parseEuroInput,
+  previewText,
+} from "./format";
 import { chartLines, niceMax } from "./chart";
 import { liveSocketUrl, pageLabel } from "./live";
 import { deliveryBadge, emailTypeLabel } from "./inbox";
@@ -65,5 +72,28 @@ describe("analytics", () => {
     expect(lines.max).toBe(10);
     expect(lines.pageViews).toBe("0,0 100,50");
     expect(lines.visitors).toBe("0,50 100,25");
+  });
+});
+
+describe("euro amounts in Dutch notation", () => {
+  it("writes € 1.200,00", () => {
+    expect(formatEuro(1200)).toBe("€ 1.200,00");
+    expect(formatEuro(349.5)).toBe("€ 349,50");
+    expect(formatEuro(null)).toBe("-");
+  });
+
+  it.each([
+    ["1.200,50", 1200.5],
+    ["1200,5", 1200.5],
+    ["€ 349,50", 349.5],
+    ["349.50", 349.5],
+    ["1.200", 1200],
+    ["0", 0],
+  ])("reads %s as %s euros", (text, euros) => {
+    expect(parseEuroInput(text)).toBe(euros);
+  });
+
+  it.each(["", "abc", "12,345", "-5", "1.2.3,4"])("refuses %s", (text) => {
+    expect(parseEuroInput(text)).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { euroText, toCents } from "@lease/contracts";
 // Dates in the admin panel are always shown in Amsterdam time with the Dutch locale (SPEC §9).
 
 const DATE_TIME = new Intl.DateTimeFormat("nl-NL", {
@@ -73,4 +74,24 @@ export function previewText(body: string, length = PREVIEW_LENGTH): string {
 /** "36 maanden", or "-" when no term was chosen. */
 export function formatLeaseTerm(months: number | null): string {
   return months == null ? "-" : `${months} maanden`;
+}
+
+/** "€ 1.200,00" (Dutch notation; "-" for none). */
+export function formatEuro(euros: number | null | undefined): string {
+  return euros == null ? "-" : euroText(toCents(euros));
+}
+
+/**
+ * An amount as staff type it, in euros: "1.200,50", "1200,5", "€ 349,50", "349.50" or "1.200". A
+ * comma is the decimal sign and dots group thousands; without a comma a dot is the decimal sign
+ * unless it groups three digits. Null when it is no amount with at most two decimals.
+ */
+export function parseEuroInput(text: string): number | null {
+  let value = text.replace(/[€\s\u00a0]/g, "");
+  if (value.includes(",")) {
+    if (!/^(\d+|\d{1,3}(\.\d{3})+),\d{1,2}$/.test(value)) return null;
+    value = value.replace(/\./g, "").replace(",", ".");
+  } else if (/^\d{1,3}(\.\d{3})+$/.test(value)) value = value.replace(/\./g, "");
+  if (!/^\d+(\.\d{1,2})?$/.test(value)) return null;
+  return Number(value);
 }

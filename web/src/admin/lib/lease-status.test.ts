@@ -34,6 +34,18 @@ describe("lease request badge (SPEC §4)", () => {
       tone: "plain",
     });
   });
+
+  it("shows the stages after them: Offerte, Getekend, Verloren", () => {
+    expect(leaseStatusBadge({ status: "offerte", isRead: true })).toEqual({ label: "Offerte", tone: "blue" });
+    expect(leaseStatusBadge({ status: "getekend", isRead: true })).toEqual({
+      label: "Getekend",
+      tone: "green",
+    });
+    expect(leaseStatusBadge({ status: "verloren", isRead: true })).toEqual({
+      label: "Verloren",
+      tone: "gray",
+    });
+  });
 });
 
 describe("opening and status actions", () => {
@@ -41,6 +53,7 @@ describe("opening and status actions", () => {
     expect(markReadBody({ status: "nieuw" })).toEqual({ status: "nieuw", isRead: true });
     expect(markReadBody({ status: "gereageerd" })).toEqual({ status: "gereageerd", isRead: true });
     expect(markReadBody({ status: "" as never })).toEqual({ status: "bekeken", isRead: true });
+    expect(markReadBody({ status: "getekend" })).toBeNull();
   });
 
   it("hides the button of the status the request already has", () => {

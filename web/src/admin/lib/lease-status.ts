@@ -1,6 +1,7 @@
-import type { LeaseRequest, LeaseStatus } from "@lease/contracts";
+import type { LeaseRequest } from "@lease/contracts";
+import type { BadgeTone } from "../../components/ui";
 
-export type BadgeTone = "red" | "yellow" | "green" | "plain";
+export type { BadgeTone };
 
 export interface StatusBadge {
   label: string;
@@ -17,16 +18,28 @@ export function leaseStatusBadge(request: Pick<LeaseRequest, "status" | "isRead"
     return request.isRead ? { label: "Bekeken", tone: "yellow" } : { label: "Nieuw", tone: "red" };
   if (status === "bekeken") return { label: "Bekeken", tone: "yellow" };
   if (status === "gereageerd") return { label: "Gereageerd", tone: "green" };
+  // The road to a contract, after the seed's statuses.
+  if (status === "offerte") return { label: "Offerte", tone: "blue" };
+  if (status === "getekend") return { label: "Getekend", tone: "green" };
+  if (status === "verloren") return { label: "Verloren", tone: "gray" };
   return { label: status, tone: "plain" };
 }
 
-/** The PATCH body that marks an opened request read: its own status, or bekeken when it has none. */
-export function markReadBody(request: Pick<LeaseRequest, "status">): { status: LeaseStatus; isRead: true } {
-  return { status: request.status || "bekeken", isRead: true };
+/**
+ * The PATCH body that marks an opened request read: its own status, or bekeken when it has none.
+ * Null for a request in a stage (offerte, getekend, verloren): resending it would need its amounts,
+ * and a stage is only ever set by staff, who read it.
+ */
+export function markReadBody(
+  request: Pick<LeaseRequest, "status">,
+): { status: "nieuw" | "bekeken" | "gereageerd"; isRead: true } | null {
+  const status: string = request.status;
+  if (status === "offerte" || status === "getekend" || status === "verloren") return null;
+  return { status: status === "nieuw" || status === "gereageerd" ? status : "bekeken", isRead: true };
 }
 
 /** Which status buttons the detail panel shows: each is hidden when the request already has it. */
-export function statusActions(request: Pick<LeaseRequest, "status">): LeaseStatus[] {
+export function statusActions(request: Pick<LeaseRequest, "status">): ("bekeken" | "gereageerd")[] {
   return (["bekeken", "gereageerd"] as const).filter((status) => request.status !== status);
 }
 

@@ -1,4 +1,5 @@
 import type { EmailMessage, LeadHistoryEntry, LeaseStatus } from "@lease/contracts";
+import { formatEuro } from "./format";
 
 /** One row of a lead's timeline: the leads service's history plus the e-mails sent to the lead. */
 export type TimelineItem = LeadHistoryEntry | { kind: "email"; at: string; email: EmailMessage };
@@ -7,7 +8,21 @@ export const STATUS_LABELS: Record<LeaseStatus, string> = {
   nieuw: "Nieuw",
   bekeken: "Bekeken",
   gereageerd: "Gereageerd",
+  offerte: "Offerte",
+  getekend: "Getekend",
+  verloren: "Verloren",
 };
+
+/** What a stage change set: "Maandbedrag € 349,50", "Commissie € 1.200,00 · Looptijd 48 maanden", "Reden: te duur". */
+export function timelineDetail(item: TimelineItem): string | null {
+  if (item.kind !== "status") return null;
+  const parts: string[] = [];
+  if (item.commission !== null) parts.push(`Commissie ${formatEuro(item.commission)}`);
+  if (item.monthlyAmount !== null) parts.push(`Maandbedrag ${formatEuro(item.monthlyAmount)}`);
+  if (item.contractTerm !== null) parts.push(`Looptijd ${item.contractTerm} maanden`);
+  if (item.lostReason) parts.push(`Reden: ${item.lostReason}${item.note ? ` (${item.note})` : ""}`);
+  return parts.length ? parts.join(" · ") : null;
+}
 
 /** Newest first; at the same moment the receipt comes last. */
 export function mergeTimeline(history: LeadHistoryEntry[], emails: EmailMessage[]): TimelineItem[] {

@@ -22,7 +22,13 @@ import { Badge, Button, LoadingText, TEXT_INPUT } from "../../components/ui";
 import { DELIVERY_LABELS, deliveryOf } from "../lib/delivery";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { LEAD_EMAILS } from "../lib/use-lead-alerts";
-import { mergeTimeline, timelineKey, timelineTitle, type TimelineItem } from "../lib/timeline";
+import {
+  mergeTimeline,
+  timelineDetail,
+  timelineKey,
+  timelineTitle,
+  type TimelineItem,
+} from "../lib/timeline";
 
 const historyKey = (id: string) => [...ADMIN_KEYS.leaseRequests, "history", id];
 const emailsKey = (id: string) => [...ADMIN_KEYS.emails, LEAD_EMAILS, id];
@@ -99,6 +105,7 @@ function TimelineRow({
   onChanged: () => void;
 }) {
   const delivery = item.kind === "email" ? deliveryOf(item.email) : null;
+  const detail = timelineDetail(item);
   return (
     <li
       className="rounded-card border border-gray-200 bg-white p-3"
@@ -111,6 +118,7 @@ function TimelineRow({
           {formatAmsterdamDateTime(item.at)}
         </time>
       </div>
+      {detail && <p className="mt-1 text-sm wrap-anywhere text-gray-700">{detail}</p>}
       {item.kind === "email" && (
         <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-gray-700">
           <span className="wrap-anywhere">{item.email.subject}</span>

@@ -1,4 +1,4 @@
-import { isSafeHttpUrl, type LeaseRequest, type LeaseStatus } from "@lease/contracts";
+import { isSafeHttpUrl, type LeaseRequest } from "@lease/contracts";
 import type { ReactNode } from "react";
 import { adminButtonClass, Badge, Button, Panel } from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
@@ -6,9 +6,9 @@ import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-
 import { LeadAttribution } from "./LeadAttribution";
 import { FollowUpField } from "./FollowUpField";
 import { LeadTimeline } from "./LeadTimeline";
+import { LeadStageForm } from "./LeadStageForm";
 
-const ACTION_LABELS: Record<LeaseStatus, string> = {
-  nieuw: "Markeer als Nieuw",
+const ACTION_LABELS: Record<"bekeken" | "gereageerd", string> = {
   bekeken: "Markeer als Bekeken",
   gereageerd: "Markeer als Gereageerd",
 };
@@ -26,11 +26,14 @@ export function LeaseRequestDetail({
   request,
   busy,
   onStatus,
+  onUpdated,
   onDelete,
 }: {
   request: LeaseRequest | null;
   busy: boolean;
-  onStatus: (status: LeaseStatus) => void;
+  onStatus: (status: "bekeken" | "gereageerd") => void;
+  /** The request as a change (its stage) answered it. */
+  onUpdated: (updated: LeaseRequest) => void;
   onDelete: () => void;
 }) {
   if (!request) {
@@ -106,6 +109,7 @@ export function LeaseRequestDetail({
             Verwijderen
           </Button>
         </div>
+        <LeadStageForm key={`fase-${request.id}`} request={request} onSaved={onUpdated} />
         <FollowUpField key={`opvolgen-${request.id}`} request={request} />
         <LeadTimeline key={request.id} request={request} />
       </div>

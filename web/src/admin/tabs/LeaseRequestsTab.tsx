@@ -44,6 +44,9 @@ const STATUS_FILTERS: { value: LeaseStatus | ""; label: string }[] = [
   { value: "nieuw", label: "Nieuw" },
   { value: "bekeken", label: "Bekeken" },
   { value: "gereageerd", label: "Gereageerd" },
+  { value: "offerte", label: "Offerte" },
+  { value: "getekend", label: "Getekend" },
+  { value: "verloren", label: "Verloren" },
 ];
 
 export function LeaseRequestsTab() {
@@ -72,8 +75,12 @@ export function LeaseRequestsTab() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
 
   const status = useMutation({
-    mutationFn: (input: { id: string; status: LeaseStatus; isRead: boolean; silent?: boolean }) =>
-      updateLeaseStatus(input.id, { status: input.status, isRead: input.isRead }),
+    mutationFn: (input: {
+      id: string;
+      status: "nieuw" | "bekeken" | "gereageerd";
+      isRead: boolean;
+      silent?: boolean;
+    }) => updateLeaseStatus(input.id, { status: input.status, isRead: input.isRead }),
     onSuccess: (updated, input) => {
       setSelected((current) => (current?.id === updated.id ? updated : current));
       if (!input.silent) {
@@ -104,7 +111,8 @@ export function LeaseRequestsTab() {
   const open = (request: LeaseRequest) => {
     setSelected(request);
     revealDetail(detailRef.current);
-    if (!request.isRead) status.mutate({ id: request.id, ...markReadBody(request), silent: true });
+    const readBody = request.isRead ? null : markReadBody(request);
+    if (readBody) status.mutate({ id: request.id, ...readBody, silent: true });
   };
 
   // A link to one request: open it once, then drop the parameter (a reload keeps the tab only).
@@ -341,6 +349,7 @@ export function LeaseRequestsTab() {
             request={detail}
             busy={status.isPending || remove.isPending}
             onStatus={(next) => detail && status.mutate({ id: detail.id, status: next, isRead: true })}
+            onUpdated={setSelected}
             onDelete={() => {
               if (detail && window.confirm("Weet je zeker dat je deze aanvraag wilt verwijderen?"))
                 remove.mutate(detail.id);
