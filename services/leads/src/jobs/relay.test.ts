@@ -1,7 +1,7 @@
 import pg from "pg";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { QUEUES } from "@lease/contracts";
+import { CAPPED_BACKOFF, QUEUES } from "@lease/contracts";
 import { createQueueClient, type QueueClient, type RunningService } from "@lease/platform";
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { startLeads } from "../service";
@@ -62,7 +62,7 @@ describe("outbox relay", () => {
       expect(Object.keys(job.data).sort()).toEqual(expect.arrayContaining(["source", "sourceId"]));
       expect(JSON.stringify(job.data)).not.toContain("@relay.nl");
       expect(job.opts.attempts).toBeGreaterThan(1);
-      expect(job.opts.backoff).toMatchObject({ type: "exponential" });
+      expect(job.opts.backoff).toMatchObject({ type: CAPPED_BACKOFF });
     }
   });
 
