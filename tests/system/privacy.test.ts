@@ -91,21 +91,25 @@ async function until<T>(probe: () => Promise<T | false | undefined | null>, what
 const count = async (query: string, params: unknown[] = []) =>
   Number((await sql.query<{ n: string }>(query, params)).rows[0]!.n);
 
-/** A person with a quote request, a contact message, a note, a status change and an e-mail sent. */
-async function person(email: string, tag: string) {
+/**
+ * A person with a quote request, a contact message, a note, a status change and an e-mail sent;
+ * `mention`: another address their messages name.
+ */
+async function person(email: string, tag: string, mention?: string) {
+  const also = mention ? ` Mijn collega ${mention} wil er ook een.` : "";
   const quote = await call("POST", "/api/lease-requests", {
     carUrl: `https://www.autoscout24.nl/aanbod/${tag}`,
     contactNumber: "06 12345678",
     email,
     companyName: `Klant ${tag} BV`,
-    message: `Graag een offerte (${tag}).`,
+    message: `Graag een offerte (${tag}).${also}`,
   });
   expect(quote.status).toBe(201);
   const leadId = ((await quote.json()) as { id: string }).id;
   const contact = await call("POST", "/api/contact", {
     name: `Persoon ${tag}`,
     email: email.toUpperCase(),
-    message: `Bel mij terug over ${tag}, alstublieft.`,
+    message: `Bel mij terug over ${tag}, alstublieft.${also}`,
   });
   expect(contact.status).toBe(201);
   const contactId = ((await contact.json()) as { id: string }).id;
@@ -225,10 +229,10 @@ describe("people's data (AVG)", () => {
       body: `Collega van ${email.toUpperCase()}, belt ook.`,
     });
     expect(mention.status).toBe(201);
-    // An audit entry naming the address (as an entry about an e-mail sent might) and a job that
-    // still holds it in Redis, kept by BullMQ as the history of a queue.
+    // An audit entry about an e-mail naming the address, and a job that still holds it in Redis,
+    // kept by BullMQ as the history of a queue.
     await sql.query(
-      "INSERT INTO gateway.audit_log (actor, action, target, detail) VALUES ('admin', 'login.success', NULL, $1)",
+      "INSERT INTO gateway.audit_log (actor, action, target, detail) VALUES ('admin', 'email.sent', NULL, $1)",
       [`E-mail aan ${email.toUpperCase()} verstuurd`],
     );
     await queue
@@ -257,19 +261,16 @@ describe("people's data (AVG)", () => {
       PrivacyKind,
       number
     >;
-    expect(counts).toMatchObject({
+    expect(counts).toEqual({
       leaseRequests: 1,
       contactMessages: 1,
       notes: 1,
       statusChanges: 1,
       inboxEmails: 2,
+      // The e-mail sent to the person and the company's two notifications about the leads.
+      sentEmails: 3,
       conversions: 2,
     });
-    // The e-mail sent to the person and the company's two notifications about the leads.
-    expect(counts.sentEmails).toBe(3);
-    // Four rows of the two leads' jobs, and the audit entries of the status change and the note
-    // (they name the lead).
-    expect(counts.outbox).toBe(6);
     const quotes = summary.kinds.find((k) => k.kind === "leaseRequests")!;
     expect(quotes.first).toBe(quotes.last);
     expect(Date.parse(quotes.first!)).toBeGreaterThan(Date.now() - 5 * 60_000);
@@ -280,21 +281,33 @@ describe("people's data (AVG)", () => {
       /^attachment; filename="persoonsgegevens-\d{4}-\d{2}-\d{2}\.json"$/,
     );
     const file = PrivacyExport.parse(await exported.json());
-    expect(file.email).toBe(email);
-    expect(file.data.leaseRequests[0]).toMatchObject({
-      id: mine.leadId,
-      email: "Privacy.Persoon@Klant.nl",
-      car_url: "https://www.autoscout24.nl/aanbod/mine",
-      message: "Graag een offerte (mine).",
-      company_name: "Klant mine BV",
-    });
-    expect(file.data.contactMessages[0]).toMatchObject({
-      id: mine.contactId,
-      message: "Bel mij terug over mine, alstublieft.",
-    });
-    expect(file.data.notes[0]).toMatchObject({ body: "Notitie mine" });
-    expect(file.data.sentEmails.map((e) => e.subject)).toContain("Uw offerte mine");
-    expect(JSON.stringify(file)).not.toContain(other.leadId);
+    expect(file.Persoonsgegevens).toBe(email);
+    expect(file["Opgesteld op"]).toMatch(/^\d{1,2} [a-z]+ \d{4} \d{2}:\d{2}$/);
+    expect(file.Offerteaanvragen).toEqual([
+      {
+        "Ontvangen op": expect.stringMatching(/^\d{1,2} [a-z]+ \d{4} \d{2}:\d{2}$/),
+        Bedrijfsnaam: "Klant mine BV",
+        "E-mailadres": "Privacy.Persoon@Klant.nl",
+        Telefoonnummer: "06 12345678",
+        "Link naar de auto": "https://www.autoscout24.nl/aanbod/mine",
+        "Looptijd (maanden)": null,
+        Bericht: "Graag een offerte (mine).",
+        Status: "Gereageerd",
+        "Opvolgen op": null,
+      },
+    ]);
+    expect(file.Contactberichten).toMatchObject([{ Bericht: "Bel mij terug over mine, alstublieft." }]);
+    expect(file.Notities).toMatchObject([
+      { Tekst: "Notitie mine", Bij: expect.stringMatching(/^Offerteaanvraag van /) },
+    ]);
+    expect(file.Statuswijzigingen).toMatchObject([{ Van: "Nieuw", Naar: "Gereageerd" }]);
+    expect(file["E-mails"].map((e) => e.Onderwerp)).toContain("Uw offerte mine");
+    expect(file["E-mails"]).toHaveLength(5);
+    expect(file.Bezoekherkomst).toHaveLength(2);
+    // No ids, hashes or technical rows: nothing a person cannot read.
+    const text = JSON.stringify(file);
+    for (const id of [mine.leadId, mine.contactId, other.leadId]) expect(text).not.toContain(id);
+    expect(text).not.toMatch(/email_key|phone_key|dedupe_key|session_key|_at"/);
 
     // Admin only, same origin, explicit confirmation.
     expect(
@@ -330,6 +343,7 @@ describe("people's data (AVG)", () => {
       // One entry mentioning the address, three naming a lead (its status change, its note, the
       // e-mail sent).
       auditEntries: 4,
+      // The staff note on the other person's lead.
       mentions: 1,
     });
     expect(result.removed.jobs).toBeGreaterThanOrEqual(1);
@@ -371,6 +385,151 @@ describe("people's data (AVG)", () => {
     expect(JSON.stringify(log)).not.toMatch(/privacy\.persoon@klant\.nl/i);
   }, 120_000);
 
+  it("exports and erases only what is about a person; mentions are redacted; the company's and the team's addresses are refused", async () => {
+    const anna = "anna@wederzijds.nl";
+    const bram = "bram@wederzijds.nl";
+    const a = await person(anna, "anna", bram);
+    const b = await person(bram, "bram", anna.toUpperCase());
+    const bramsIds = [b.leadId, b.contactId];
+
+    // Anna's export: her rows, and nothing of Bram's (his messages name her, the company's
+    // notifications about his leads too).
+    const summary = PrivacySummary.parse(
+      await (await call("POST", "/api/admin/privacy/search", { email: anna })).json(),
+    );
+    expect(Object.fromEntries(summary.kinds.map((k) => [k.kind, k.count]))).toMatchObject({
+      leaseRequests: 1,
+      contactMessages: 1,
+      inboxEmails: 2,
+      sentEmails: 3,
+      conversions: 2,
+    });
+    const exported = await call("POST", "/api/admin/privacy/export", { email: anna });
+    expect(exported.status).toBe(200);
+    const file = PrivacyExport.parse(await exported.json());
+    const text = JSON.stringify(file);
+    expect(file.Offerteaanvragen).toHaveLength(1);
+    expect(file.Contactberichten).toHaveLength(1);
+    expect(file["E-mails"]).toHaveLength(5);
+    for (const his of [
+      "Klant bram BV",
+      "Persoon bram",
+      "Graag een offerte (bram)",
+      "over bram",
+      "aanbod/bram",
+      "Uw offerte bram",
+      ...bramsIds,
+    ])
+      expect(text).not.toContain(his);
+    // Bram's address is in it only where Anna wrote it herself.
+    expect(file.Offerteaanvragen[0]!.Bericht).toBe(
+      `Graag een offerte (anna). Mijn collega ${bram} wil er ook een.`,
+    );
+
+    // The company's own addresses and an admin's name are refused, in Dutch, before anything is read.
+    const inboxBefore = await count("SELECT count(*) AS n FROM mailer.email_messages");
+    for (const company of ["verkoop@privacylease.nl", " NoReply@PrivacyLease.nl "])
+      for (const path of ["search", "export", "erase"]) {
+        const body = path === "erase" ? { email: company, confirm: "WISSEN" } : { email: company };
+        const refused = await call("POST", `/api/admin/privacy/${path}`, body);
+        expect(refused.status).toBe(422);
+        const error = (await refused.json()) as { code: string; message: string };
+        expect(error.code).toBe("privacy_company_address");
+        expect(error.message).toContain("e-mailadres van het bedrijf zelf");
+      }
+    expect(await count("SELECT count(*) AS n FROM mailer.email_messages")).toBe(inboxBefore);
+
+    // Erasing Anna removes her rows, keeps Bram's, and his text no longer names her.
+    const erased = await call("POST", "/api/admin/privacy/erase", { email: anna, confirm: "WISSEN" });
+    expect(erased.status).toBe(200);
+    const removed = PrivacyErasure.parse(await erased.json()).removed;
+    expect(removed).toMatchObject({ leaseRequests: 1, contactMessages: 1, inboxEmails: 2, sentEmails: 3 });
+    expect(removed.mentions).toBeGreaterThanOrEqual(4);
+    expect(await findEverywhere({ email: anna, ids: [a.leadId, a.contactId] })).toEqual([]);
+    const bramsText = await sql.query<{ text: string }>(
+      `SELECT message AS text FROM leads.lease_requests WHERE id = $1
+       UNION ALL SELECT message FROM leads.contact_messages WHERE id = $2
+       UNION ALL SELECT message_body FROM mailer.email_messages WHERE source_id = ANY($3::uuid[])
+       UNION ALL SELECT text_body FROM mailer.outgoing_emails WHERE split_part(dedupe_key, ':', 3) = ANY($3::text[])`,
+      [b.leadId, b.contactId, bramsIds],
+    );
+    // His request and message, their two inbox entries and the company's two notifications.
+    expect(bramsText.rows).toHaveLength(6);
+    for (const row of bramsText.rows) {
+      expect(row.text).toContain("[gewist]");
+      expect(row.text.toLowerCase()).not.toContain(anna);
+    }
+    const bramNow = Object.fromEntries(
+      PrivacySummary.parse(
+        await (await call("POST", "/api/admin/privacy/search", { email: bram })).json(),
+      ).kinds.map((k) => [k.kind, k.count]),
+    );
+    expect(bramNow).toMatchObject({
+      leaseRequests: 1,
+      contactMessages: 1,
+      notes: 1,
+      inboxEmails: 2,
+      sentEmails: 3,
+      conversions: 2,
+    });
+  }, 120_000);
+
+  it("never rewrites the audit trail of an admin account, whose name may look like an address", async () => {
+    const name = "x1@privacylease-team.nl";
+    // Another active admin, so this one may be disabled and removed.
+    expect((await call("POST", "/api/admin/users", { username: "collega" })).status).toBe(201);
+    const created = await call("POST", "/api/admin/users", { username: name });
+    expect(created.status).toBe(201);
+    const { user } = (await created.json()) as { user: { id: string } };
+    expect((await call("PATCH", `/api/admin/users/${user.id}`, { disabled: true })).status).toBe(200);
+    expect((await call("PATCH", `/api/admin/users/${user.id}`, { disabled: false })).status).toBe(200);
+    const trail = async () =>
+      (
+        await sql.query(`SELECT id, action, actor, target, detail FROM gateway.audit_log
+                          WHERE action NOT LIKE 'privacy.%' ORDER BY at, id`)
+      ).rows;
+    const before = await trail();
+    expect(before.filter((e) => e.target === name).map((e) => e.action)).toEqual(
+      expect.arrayContaining(["admin.created", "admin.disabled", "admin.enabled"]),
+    );
+
+    // While the account exists or existed, its name is refused as a person's address.
+    for (const remove of [false, true]) {
+      if (remove)
+        expect(
+          (
+            await call("DELETE", `/api/admin/users/${user.id}`, undefined, {
+              "content-type": "application/json",
+            })
+          ).status,
+        ).toBe(204);
+      const now = await trail();
+      const refused = await call("POST", "/api/admin/privacy/erase", { email: name, confirm: "WISSEN" });
+      expect(refused.status).toBe(422);
+      expect(((await refused.json()) as { message: string }).message).toContain(
+        "gebruikersnaam van een beheerder",
+      );
+      expect(await trail()).toEqual(now);
+    }
+
+    // A person's erasure rewrites only entries about a lead or an e-mail: a sign-in entry or one
+    // about an admin account that happens to name the address stays as it was.
+    const person = "klant.x2@wederzijds.nl";
+    await sql.query(
+      `INSERT INTO gateway.audit_log (actor, action, target, detail)
+       VALUES ($1, 'login.success', NULL, $2), ('admin', 'account.password_changed', NULL, $2),
+              ('admin', 'email.sent', NULL, $2)`,
+      [person, `aan ${person}`],
+    );
+    const kept = (await trail()).filter((e) => e.action !== "email.sent");
+    const erased = await call("POST", "/api/admin/privacy/erase", { email: person, confirm: "WISSEN" });
+    expect(erased.status).toBe(200);
+    expect(PrivacyErasure.parse(await erased.json()).removed.auditEntries).toBe(1);
+    const after = await trail();
+    expect(after.filter((e) => e.action !== "email.sent")).toEqual(kept);
+    expect(after.filter((e) => e.action === "email.sent").map((e) => e.detail)).toContain("[gewist]");
+  }, 60_000);
+
   it("reports a partial erasure clearly, and the same request again finishes it", async () => {
     const address = "half.gewist@klant.nl";
     const lead = await person(address, "half");
@@ -382,7 +541,7 @@ describe("people's data (AVG)", () => {
     expect(error.code).toBe("privacy_incomplete");
     expect(error.message).toContain("Het wissen is niet afgerond");
     expect(error.message).toContain("de e-mail gaf geen antwoord");
-    // Tracking went first; the leads, asked last, are still there for the retry.
+    // The mailer went first; the leads, asked last, are still there for the retry.
     expect(await count("SELECT count(*) AS n FROM leads.lease_requests WHERE id = $1", [lead.leadId])).toBe(
       1,
     );

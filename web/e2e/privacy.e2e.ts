@@ -1,5 +1,6 @@
 // Issue 19.5 in the browser against the real stack: a quote request sent on the site is found in
-// the panel's "Privacy" tab by its address, exported as one JSON file that holds it, erased after
+// the panel's "Privacy" tab by its address, exported as one file that reads as a document about the
+// person (issue 34.14: Dutch headings and fields, Dutch dates, no technical rows), erased after
 // the confirmation, and then nothing of that address is found any more.
 import { readFile } from "node:fs/promises";
 import { expectAccessible } from "./axe";
@@ -51,7 +52,9 @@ test("privacy: a quote request found by address, exported as JSON, erased, and t
   await page.getByRole("button", { name: "Zoeken", exact: true }).click();
   const found = page.locator("section[aria-labelledby='privacy-resultaat']");
   await found.getByRole("row", { name: /Offerteaanvragen 1/ }).waitFor();
-  await found.getByRole("row", { name: /E-mails in de inbox 1/ }).waitFor();
+  await found.getByRole("row", { name: /Ontvangen e-mails \(van de persoon\) 1/ }).waitFor();
+  // The summary speaks of the person's data, not of the system's queues.
+  assert(!(await found.innerText()).includes("wachtrij"), "no queue rows in the summary");
   await expectAccessible(page, "Privacy with what is held about an address");
 
   // Export: one JSON file that holds the request as submitted.
@@ -60,14 +63,35 @@ test("privacy: a quote request found by address, exported as JSON, erased, and t
     page.getByRole("button", { name: "Exporteren (JSON)" }).click(),
   ]);
   assert(/^persoonsgegevens-\d{4}-\d{2}-\d{2}\.json$/.test(download.suggestedFilename()), "the file's name");
-  const file = JSON.parse(await readFile((await download.path())!, "utf8")) as {
-    email: string;
-    data: { leaseRequests: { email: string; car_url: string }[] };
+  const raw = await readFile((await download.path())!, "utf8");
+  const file = JSON.parse(raw) as Record<string, unknown> & {
+    Persoonsgegevens: string;
+    "Opgesteld op": string;
+    Offerteaanvragen: Record<string, unknown>[];
   };
-  assertEqual(file.email, email.toLowerCase(), "the export's address");
-  assertEqual(file.data.leaseRequests.length, 1, "the export's quote requests");
-  assertEqual(file.data.leaseRequests[0]!.car_url, carUrl, "the exported request's car link");
-  assertEqual(file.data.leaseRequests[0]!.email, email, "the exported request's address as sent");
+  assertEqual(file.Persoonsgegevens, email.toLowerCase(), "the document's address");
+  for (const heading of ["Offerteaanvragen", "Contactberichten", "E-mails", "Notities", "Statuswijzigingen"])
+    assert(Array.isArray(file[heading]), `the document has a "${heading}" section`);
+  assertEqual(file.Offerteaanvragen.length, 1, "the document's quote requests");
+  const request = file.Offerteaanvragen[0]!;
+  assertEqual(request["Link naar de auto"], carUrl, "the exported request's car link");
+  assertEqual(request["E-mailadres"], email, "the exported request's address as sent");
+  assertEqual(request.Telefoonnummer, "06 12345678", "the exported request's phone number");
+  assertEqual(request.Status, "Nieuw", "the request's status in Dutch");
+  const dutchDate =
+    /^\d{1,2} (januari|februari|maart|april|mei|juni|juli|augustus|september|oktober|november|december) \d{4} \d{2}:\d{2}$/;
+  assert(
+    dutchDate.test(String(request["Ontvangen op"])),
+    `a Dutch date, got ${String(request["Ontvangen op"])}`,
+  );
+  assert(dutchDate.test(file["Opgesteld op"]), `the document's date in Dutch, got ${file["Opgesteld op"]}`);
+  // Nothing a person cannot read: no stored column names, ids, hashes or queue rows.
+  for (const technical of ["car_url", "email_key", "phone_key", "outbox", "dedupe_key", "session_key"])
+    assert(!raw.includes(technical), `no "${technical}" in the document`);
+  assert(
+    !/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.test(raw),
+    "no internal ids in the document",
+  );
   await page.getByRole("status").filter({ hasText: "De gegevens zijn geëxporteerd" }).waitFor();
 
   // Erase: a confirmation first; cancelling keeps everything.

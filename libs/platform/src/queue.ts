@@ -4,6 +4,7 @@ import { JOBS, JOB_NAMES, cappedBackoffMs, type JobName, type JobData } from "@l
 import { StartupError } from "./errors";
 import type { Redis } from "./redis";
 import type { Logger } from "./logger";
+import { addressRegExp } from "./privacy";
 import {
   SpanKind,
   contextFrom,
@@ -403,8 +404,9 @@ const SCRUB_PAGE = 500;
 
 /**
  * Removes every job of a queue whose data, result or failure text holds one of `needles` (matched
- * lower-cased): BullMQ keeps finished jobs for a day (failed ones a week), and an erasure must
- * leave nothing of a person behind there either. Answers how many jobs were removed.
+ * lower-cased; an e-mail address only as a whole address, not inside a longer one): BullMQ keeps
+ * finished jobs for a day (failed ones a week), and an erasure must leave nothing of a person
+ * behind there either. Answers how many jobs were removed.
  */
 export async function removeJobsHolding(
   client: QueueClient,
@@ -413,6 +415,9 @@ export async function removeJobsHolding(
 ): Promise<number> {
   const wanted = needles.map((n) => n.toLowerCase()).filter((n) => n.length > 0);
   if (wanted.length === 0) return 0;
+  const patterns = wanted.map((n) => (n.includes("@") ? addressRegExp(n) : null));
+  const holds = (text: string) =>
+    wanted.some((n, i) => (patterns[i] ? patterns[i].test(text) : text.includes(n)));
   const q = client.raw(queue);
   let removed = 0;
   for (const state of SCRUB_STATES) {
@@ -422,7 +427,7 @@ export async function removeJobsHolding(
       for (const job of jobs) {
         if (!job?.id) continue;
         const text = JSON.stringify([job.data, job.returnvalue, job.failedReason, job.stacktrace]);
-        if (!wanted.some((n) => text.toLowerCase().includes(n))) continue;
+        if (!holds(text.toLowerCase())) continue;
         await job.remove();
         gone++;
       }
@@ -431,19 +436,17 @@ export async function removeJobsHolding(
       start += SCRUB_PAGE - gone;
     }
   }
-  await dropEventsHolding(q, wanted);
+  await dropEventsHolding(q, holds);
   return removed;
 }
 
 /** The queue's event stream names job ids (e.g. `attribution-<lead id>`): those entries go too. */
-async function dropEventsHolding(q: Queue, wanted: readonly string[]): Promise<void> {
+async function dropEventsHolding(q: Queue, holds: (text: string) => boolean): Promise<void> {
   const client = (await q.client) as unknown as Redis;
   const key = q.keys.events!;
   for (let from = "-"; ;) {
     const entries = await client.xrange(key, from, "+", "COUNT", SCRUB_PAGE);
-    const drop = entries
-      .filter(([, fields]) => wanted.some((n) => fields.join(" ").toLowerCase().includes(n)))
-      .map(([id]) => id);
+    const drop = entries.filter(([, fields]) => holds(fields.join(" ").toLowerCase())).map(([id]) => id);
     if (drop.length > 0) await client.xdel(key, ...drop);
     if (entries.length < SCRUB_PAGE) break;
     from = `(${entries.at(-1)![0]}`;

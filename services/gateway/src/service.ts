@@ -32,6 +32,7 @@ import { beaconPath } from "./routes/beacon-path";
 import { auditRepository } from "./repositories/audit";
 import { privacyRoutes } from "./routes/privacy";
 import { privacyDomain } from "./domain/privacy";
+import { privacyRepository } from "./repositories/privacy";
 import { loginThrottle } from "./domain/login-throttle";
 import { loginTickets } from "./domain/login-tickets";
 import { secretBox } from "./domain/secret-box";
@@ -184,6 +185,7 @@ export async function startGateway(
         auditQueue,
         privacy: privacyDomain({
           services: upstreams,
+          isStaffAddress: privacyRepository(kit.db).isStaffAddress,
           internalToken: config.INTERNAL_TOKEN,
           timeoutMs: config.UPSTREAM_TIMEOUT_MS,
           logger: kit.logger,

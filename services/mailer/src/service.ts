@@ -31,6 +31,7 @@ import { inboxRepository } from "./repositories/inbox";
 import { outgoingRepository } from "./repositories/outgoing";
 import { adminRoutes } from "./routes/admin";
 import { privacyRepository } from "./repositories/privacy";
+import { mailPrivacyStore } from "./domain/privacy";
 import { scheduleMailRetention } from "./jobs/retention";
 
 export const MAILER_MIGRATIONS = new URL("../migrations", import.meta.url);
@@ -133,7 +134,7 @@ export async function startMailer(
     routes: [
       adminRoutes({ emails, session: kit.session }),
       privacyRoutes("mailer", {
-        store: privacy,
+        store: mailPrivacyStore(privacy, settings),
         queue,
         queueName: QUEUES.mail,
         guard: requireInternal(config.INTERNAL_TOKEN),

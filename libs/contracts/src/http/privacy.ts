@@ -24,13 +24,15 @@ export const PrivacyEraseBody = z.strictObject({
 });
 export type PrivacyEraseBody = z.infer<typeof PrivacyEraseBody>;
 
-/** The kinds of data held about a person, in the order the panel lists them. */
+/**
+ * The kinds of data held about a person, in the order the panel lists them. The leads' outbox
+ * rows (jobs not yet handed on) are technical: erased with the person's leads, never shown.
+ */
 export const PRIVACY_KINDS = [
   "leaseRequests",
   "contactMessages",
   "notes",
   "statusChanges",
-  "outbox",
   "inboxEmails",
   "sentEmails",
   "conversions",
@@ -38,16 +40,15 @@ export const PRIVACY_KINDS = [
 export const PrivacyKind = z.enum(PRIVACY_KINDS);
 export type PrivacyKind = z.infer<typeof PrivacyKind>;
 
-/** What the panel shows for each kind. */
+/** What the panel shows for each kind (and the headings of the export). */
 export const PRIVACY_KIND_LABELS: Record<PrivacyKind, string> = {
   leaseRequests: "Offerteaanvragen",
   contactMessages: "Contactberichten",
-  notes: "Notities bij aanvragen",
+  notes: "Notities",
   statusChanges: "Statuswijzigingen",
-  outbox: "Berichten in de wachtrij",
-  inboxEmails: "E-mails in de inbox",
-  sentEmails: "Verzonden e-mails (met afleverstatus)",
-  conversions: "Conversies (bezoekherkomst)",
+  inboxEmails: "Ontvangen e-mails (van de persoon)",
+  sentEmails: "Verzonden e-mails (aan de persoon of over de aanvragen)",
+  conversions: "Bezoekherkomst van de aanvragen",
 };
 
 export const PrivacyKindSummary = z.object({
@@ -63,17 +64,32 @@ export const PrivacySummary = z
   .describe("How much is held about the address, per kind");
 export type PrivacySummary = z.infer<typeof PrivacySummary>;
 
-/** One stored row as its service holds it (column names as in its table). */
+/** One stored row as its service holds it (column names as in its table), between the services. */
 export const PrivacyRecord = z.record(z.string(), z.unknown());
 export type PrivacyRecord = z.infer<typeof PrivacyRecord>;
 
+/** One entry of the export: Dutch field names, values as a person reads them. */
+export const PrivacyDocumentEntry = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
+export type PrivacyDocumentEntry = z.infer<typeof PrivacyDocumentEntry>;
+
+/**
+ * The export: a document about the person, in Dutch, dates as "28 november 2026 14:03"
+ * (Amsterdam time). Their requests, messages, e-mails, notes, status changes and the visits their
+ * requests came from; internal ids, hashes and queue rows are left out (the explanation says so).
+ */
 export const PrivacyExport = z
   .object({
-    email: z.string(),
-    exportedAt: IsoDateTime,
-    data: z.record(PrivacyKind, z.array(PrivacyRecord)),
+    Persoonsgegevens: z.string().describe("The address the document is about"),
+    "Opgesteld op": z.string(),
+    Toelichting: z.string(),
+    Offerteaanvragen: z.array(PrivacyDocumentEntry),
+    Contactberichten: z.array(PrivacyDocumentEntry),
+    "E-mails": z.array(PrivacyDocumentEntry),
+    Notities: z.array(PrivacyDocumentEntry),
+    Statuswijzigingen: z.array(PrivacyDocumentEntry),
+    Bezoekherkomst: z.array(PrivacyDocumentEntry),
   })
-  .describe("Everything held about the address, per kind, as stored");
+  .describe("Everything held about the address, as a document for the person (Dutch)");
 export type PrivacyExport = z.infer<typeof PrivacyExport>;
 
 export const PrivacyErasure = z
@@ -81,7 +97,7 @@ export const PrivacyErasure = z
     removed: z
       .record(z.string(), z.number().int().min(0))
       .describe(
-        "Rows removed per kind (also `jobs`: queue jobs, `auditEntries`: audit log entries that named the address)",
+        "Rows removed per kind (also `outbox`: unpublished job rows, `jobs`: queue jobs, `mentions`: other rows where the address became [gewist], `auditEntries`: audit log entries that named the address or a lead)",
       ),
     total: z.number().int().min(0),
   })

@@ -29,7 +29,6 @@ const DATE_COLUMN: Record<PrivacyKind, string> = {
   contactMessages: "created_at",
   notes: "created_at",
   statusChanges: "changed_at",
-  outbox: "created_at",
   inboxEmails: "created_at",
   sentEmails: "created_at",
   conversions: "occurred_at",
@@ -37,7 +36,7 @@ const DATE_COLUMN: Record<PrivacyKind, string> = {
 
 /** Which service answers each kind. */
 const KINDS_OF: Record<keyof PrivacyServices, readonly PrivacyKind[]> = {
-  leads: ["leaseRequests", "contactMessages", "notes", "statusChanges", "outbox"],
+  leads: ["leaseRequests", "contactMessages", "notes", "statusChanges"],
   mailer: ["inboxEmails", "sentEmails"],
   tracking: ["conversions"],
 };
@@ -48,8 +47,28 @@ export class PrivacyIncomplete extends HttpError {
   }
 }
 
+export const STAFF_ADDRESS_ERROR = "privacy_staff_address";
+export const STAFF_ADDRESS_MESSAGE =
+  "Dit is de gebruikersnaam van een beheerder. Gegevens van het team worden niet via Privacy " +
+  "gezocht, geëxporteerd of gewist; zoek op het adres van de persoon die erom vraagt.";
+
+/** A service's refusal of the address itself (e.g. the company's own address): passed on as is. */
+function refusal(status: number, text: string): HttpError | null {
+  if (status !== 422) return null;
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof body.code === "string" && typeof body.message === "string")
+      return new HttpError(422, body.code, body.message);
+  } catch {
+    // not a refusal the service wrote: a failure like any other
+  }
+  return null;
+}
+
 export function privacyDomain(deps: {
   services: PrivacyServices;
+  /** Whether the address is an admin's (the team's addresses are refused). */
+  isStaffAddress: (email: string) => Promise<boolean>;
   internalToken: string;
   timeoutMs: number;
   logger: Logger;
@@ -77,9 +96,12 @@ export function privacyDomain(deps: {
         });
         const text = await res.body.text();
         if (res.statusCode === 200) return JSON.parse(text) as unknown;
+        const refused = refusal(res.statusCode, text);
+        if (refused) throw refused;
         problem = `status ${res.statusCode}`;
         break;
       } catch (err) {
+        if (err instanceof HttpError) throw err;
         const e = asUpstreamError(err);
         problem = e.code ?? e.message;
         if (!markIfRefused(target, e)) break;
@@ -97,16 +119,26 @@ export function privacyDomain(deps: {
       await call(service, "/internal/privacy/find", body, "Niet alles kon worden opgezocht"),
     );
 
+  async function refuseStaff(email: string): Promise<void> {
+    if (await deps.isStaffAddress(email))
+      throw new HttpError(422, STAFF_ADDRESS_ERROR, STAFF_ADDRESS_MESSAGE);
+  }
+
   async function leadIdsOf(
     email: string,
   ): Promise<{ leads: Record<string, PrivacyRecord[]>; ids: string[] }> {
+    await refuseStaff(email);
     const leads = await find("leads", { email });
     const ids = [...(leads.leaseRequests ?? []), ...(leads.contactMessages ?? [])].map((r) => String(r.id));
     return { leads, ids };
   }
 
   return {
-    /** Everything held about the address, per kind, as each service stores it. */
+    /**
+     * Everything about the address (rows where it is the person's own field, and what belongs to
+     * their leads), per kind, as each service stores it. The team's and the company's own
+     * addresses are refused (422) before anything is read.
+     */
     async collect(email: string): Promise<PrivacyData> {
       const { leads, ids } = await leadIdsOf(email);
       const [mailer, tracking] = await Promise.all([
@@ -133,24 +165,26 @@ export function privacyDomain(deps: {
     },
 
     /**
-     * Erases the address everywhere: tracking and the mailer first (they are told the person's
-     * lead ids, which only leads can find), leads last, so a retry after a failure still finds
-     * the leads and finishes. Each service's part is idempotent. Answers the counts removed.
-     * `forgetIds` runs first, with the lead ids (the gateway's own references to them: the audit
-     * log), while leads can still name them.
+     * Erases the address everywhere: the mailer first (it refuses the company's own addresses
+     * before anything changes), then tracking (both are told the person's lead ids, which only
+     * leads can find), leads last, so a retry after a failure still finds the leads and finishes.
+     * Each service removes what is about the person and replaces the address with "[gewist]"
+     * where it is merely mentioned. Each part is idempotent. Answers the counts removed.
+     * `forgetIds` runs after the mailer accepted the address and before leads goes, with the lead
+     * ids (the gateway's own references to them: the audit log), while leads can still name them.
      */
     async erase(
       email: string,
       forgetIds?: (ids: string[]) => Promise<Record<string, number>>,
     ): Promise<Record<string, number>> {
       const { ids } = await leadIdsOf(email);
-      const forgotten = forgetIds ? await forgetIds(ids) : {};
       const body = { email, leadIds: ids };
       const failure = "Het wissen is niet afgerond (wat al gewist is, blijft gewist)";
       const erase = async (service: keyof PrivacyServices) =>
         InternalPrivacyErased.parse(await call(service, "/internal/privacy/erase", body, failure));
-      const tracking = await erase("tracking");
       const mailer = await erase("mailer");
+      const forgotten = forgetIds ? await forgetIds(ids) : {};
+      const tracking = await erase("tracking");
       const leads = await erase("leads");
       const removed: Record<string, number> = { ...forgotten };
       for (const part of [leads, mailer, tracking])
@@ -162,8 +196,9 @@ export function privacyDomain(deps: {
 export type PrivacyDomain = ReturnType<typeof privacyDomain>;
 
 const EXTRA_LABELS: Record<string, string> = {
+  outbox: "wachtrijregels",
   jobs: "wachtrijtaken",
-  mentions: "vermeldingen in andere aanvragen en notities (vervangen door [gewist])",
+  mentions: "vermeldingen in andere aanvragen, notities en e-mails (vervangen door [gewist])",
   auditEntries: "logboekregels zonder adres",
 };
 

@@ -71,8 +71,11 @@ export function auditRepository(db: Database) {
       }));
     },
     /**
-     * An erasure (AVG) leaves the address in no entry: a target or detail naming it becomes
-     * "[gewist]". The entries themselves (who did what, when) stay. The number changed.
+     * An erasure (AVG) leaves the address in no entry about a lead or an e-mail (the entries about
+     * a data subject): a target or detail naming it becomes "[gewist]". The entries themselves
+     * (who did what, when) stay. The actor, and every entry about admin accounts, sign-ins,
+     * settings or the panel itself, is never rewritten: an admin's username may hold "@" and ".".
+     * The number changed.
      */
     async forgetAddress(email: string): Promise<number> {
       const pattern = addressPattern(email);
@@ -82,7 +85,10 @@ export function auditRepository(db: Database) {
           target: sql`CASE WHEN ${auditLog.target} ~* ${pattern} THEN '[gewist]' ELSE ${auditLog.target} END`,
           detail: sql`CASE WHEN ${auditLog.detail} ~* ${pattern} THEN '[gewist]' ELSE ${auditLog.detail} END`,
         })
-        .where(sql`${auditLog.target} ~* ${pattern} OR ${auditLog.detail} ~* ${pattern}`)
+        .where(
+          sql`(${auditLog.action} LIKE 'lead.%' OR ${auditLog.action} LIKE 'email.%')
+              AND (${auditLog.target} ~* ${pattern} OR ${auditLog.detail} ~* ${pattern})`,
+        )
         .returning({ id: auditLog.id });
       return rows.length;
     },
@@ -95,7 +101,12 @@ export function auditRepository(db: Database) {
       const rows = await db
         .update(auditLog)
         .set({ target: "[gewist]" })
-        .where(inArray(auditLog.target, ids))
+        .where(
+          and(
+            inArray(auditLog.target, ids),
+            sql`(${auditLog.action} LIKE 'lead.%' OR ${auditLog.action} LIKE 'email.%')`,
+          ),
+        )
         .returning({ id: auditLog.id });
       return rows.length;
     },

@@ -1,36 +1,38 @@
 import type { PrivacyRecord } from "@lease/contracts";
-import { addressPattern, withTransaction, type Pool, type PoolClient } from "@lease/platform";
+import { redactMentions, withTransaction, type Pool, type PoolClient } from "@lease/platform";
 
-// People's data (AVG) in the leads schema: a person's lease requests and contact messages (matched
-// on the trimmed, lower-cased address), their notes and status changes, and the outbox rows that
-// name them. Rows are answered as stored (to_jsonb: the table's own column names).
+// People's data (AVG) in the leads schema. What is *about* a person: the lease requests and contact
+// messages whose own address field is theirs (trimmed, any letter case), and the notes and status
+// changes of those requests. Rows are answered as stored (to_jsonb: the table's own column names);
+// the gateway turns them into the person's document. The outbox rows of those leads (technical:
+// jobs not yet published) are erased with them but never exported. A row that merely mentions the
+// address (another person's message, a note on another request) is not theirs: the erasure
+// replaces the address in it with "[gewist]" and keeps it.
 
 export interface LeadsHeld {
   leaseRequests: PrivacyRecord[];
   contactMessages: PrivacyRecord[];
   notes: PrivacyRecord[];
   statusChanges: PrivacyRecord[];
-  outbox: PrivacyRecord[];
 }
 
-export type LeadsErased = Record<keyof LeadsHeld | "mentions", number> & { ids: string[] };
+export type LeadsErased = Record<keyof LeadsHeld | "outbox" | "mentions", number> & { ids: string[] };
 
 /** Free text of other people's leads and of staff notes that may mention someone's address. */
 const MENTION_COLUMNS = [
   ["leads.lead_notes", "body"],
   ["leads.lease_requests", "message"],
+  ["leads.lease_requests", "company_name"],
   ["leads.contact_messages", "message"],
+  ["leads.contact_messages", "name"],
 ] as const;
-/** Adjacent mentions share a boundary character, so one pass may leave one: a few passes at most. */
-const MENTION_PASSES = 3;
 
 const LEASE_REQUESTS = `SELECT id FROM leads.lease_requests WHERE email_key = $1 OR lower(btrim(email)) = $1`;
 const CONTACT_MESSAGES = `SELECT id FROM leads.contact_messages WHERE lower(btrim(email)) = $1`;
-// The outbox payload holds ids (a job's sourceId, an audit entry's target); a payload that holds
-// the address itself is matched as well.
+// The outbox payload holds ids (a job's sourceId, an audit entry's target), never an address: only
+// the person's lead ids find their rows (an admin's name in an audit entry is never matched).
 const OUTBOX = `FROM leads.outbox o
-  WHERE o.payload->>'sourceId' = ANY($2::text[]) OR o.payload->>'target' = ANY($2::text[])
-     OR position($1 in lower(o.payload::text)) > 0`;
+  WHERE o.payload->>'sourceId' = ANY($1::text[]) OR o.payload->>'target' = ANY($1::text[])`;
 
 async function rows(db: Pool | PoolClient, sql: string, params: unknown[]): Promise<PrivacyRecord[]> {
   const r = await db.query<{ row: PrivacyRecord }>(sql, params);
@@ -51,8 +53,7 @@ export function privacyRepository(pool: Pool) {
         [email],
       );
       const requestIds = leaseRequests.map((r) => String(r.id));
-      const ids = [...requestIds, ...contactMessages.map((r) => String(r.id))];
-      const [notes, statusChanges, outbox] = await Promise.all([
+      const [notes, statusChanges] = await Promise.all([
         rows(
           pool,
           `SELECT to_jsonb(n) AS row FROM leads.lead_notes n WHERE n.lease_request_id = ANY($1::uuid[]) ORDER BY n.created_at`,
@@ -63,9 +64,8 @@ export function privacyRepository(pool: Pool) {
           `SELECT to_jsonb(s) AS row FROM leads.status_changes s WHERE s.lease_request_id = ANY($1::uuid[]) ORDER BY s.changed_at`,
           [requestIds],
         ),
-        rows(pool, `SELECT to_jsonb(o) AS row ${OUTBOX} ORDER BY o.created_at`, [email, ids]),
       ]);
-      return { leaseRequests, contactMessages, notes, statusChanges, outbox };
+      return { leaseRequests, contactMessages, notes, statusChanges };
     },
 
     /** Removes all of it in one transaction; answers the counts and the ids of the leads removed. */
@@ -77,7 +77,7 @@ export function privacyRepository(pool: Pool) {
         const ids = [...requestIds, ...contacts.rows.map((r) => r.id)];
         const count = async (sql: string, params: unknown[]) =>
           (await client.query(sql, params)).rowCount ?? 0;
-        const outbox = await count(`DELETE ${OUTBOX}`, [email, ids]);
+        const outbox = await count(`DELETE ${OUTBOX}`, [ids]);
         const notes = await count(`DELETE FROM leads.lead_notes WHERE lease_request_id = ANY($1::uuid[])`, [
           requestIds,
         ]);
@@ -92,18 +92,7 @@ export function privacyRepository(pool: Pool) {
           contacts.rows.map((r) => r.id),
         ]);
         // What stays (another person's lead, a note on it) keeps its text, with the address replaced.
-        let mentions = 0;
-        const pattern = addressPattern(email);
-        for (const [table, column] of MENTION_COLUMNS)
-          for (let pass = 0; pass < MENTION_PASSES; pass++) {
-            const changed = await count(
-              `UPDATE ${table} SET ${column} = regexp_replace(${column}, $1, '\\1[gewist]\\2', 'gi')
-              WHERE ${column} ~* $1`,
-              [pattern],
-            );
-            if (pass === 0) mentions += changed;
-            if (changed === 0) break;
-          }
+        const mentions = await redactMentions(client, email, MENTION_COLUMNS);
         return { leaseRequests, contactMessages, notes, statusChanges, outbox, mentions, ids };
       });
     },

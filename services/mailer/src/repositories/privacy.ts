@@ -1,10 +1,14 @@
 import type { PrivacyRecord } from "@lease/contracts";
-import { addressPattern, withTransaction, type Pool } from "@lease/platform";
+import { redactMentions, withTransaction, type Pool } from "@lease/platform";
 
-// People's data (AVG) in the mailer schema. An e-mail belongs to the person when it is addressed
-// to or from the address, belongs to one of their leads (the inbox entry of a quote request or
-// contact message, the company's notification about it, an e-mail sent for a lease request), or
-// names the address in its subject or body. Rows are answered as stored (the tables' own columns).
+// People's data (AVG) in the mailer schema. An e-mail is *about* the person when their address is
+// its own field or it belongs to one of their leads: sent to the address, received from it (the
+// sender of an inbox entry), sent for one of their lease requests, or the inbox entry and the
+// company's notification of one of their quote requests or contact messages. Rows are answered as
+// stored (the tables' own columns). An e-mail that merely mentions the address in its subject or
+// text (another person's message, the notification about someone else's lead) is not theirs: the
+// erasure replaces the address in it with "[gewist]" and keeps it. The recipient of an inbox
+// entry is the company, never the person, so it matches nothing.
 
 export interface MailHeld {
   inboxEmails: PrivacyRecord[];
@@ -12,24 +16,30 @@ export interface MailHeld {
   sentEmails: PrivacyRecord[];
 }
 
-// $1 address, $2 lead ids (text[]), $3 the address pattern.
+// $1 address, $2 lead ids (text[]).
 const OUTGOING = `SELECT o.id FROM mailer.outgoing_emails o
   WHERE lower(btrim(o.to_email)) = $1
      OR o.lease_request_id::text = ANY($2::text[])
-     OR split_part(o.dedupe_key, ':', 3) = ANY($2::text[])
-     OR o.subject ~* $3 OR o.text_body ~* $3 OR o.html_body ~* $3`;
+     OR split_part(o.dedupe_key, ':', 3) = ANY($2::text[])`;
 const MESSAGES = `SELECT m.id FROM mailer.email_messages m
-  WHERE lower(btrim(m.sender_email)) = $1 OR lower(btrim(m.recipient_email)) = $1
+  WHERE (m.source <> 'outgoing' AND lower(btrim(m.sender_email)) = $1)
      OR (m.source <> 'outgoing' AND m.source_id::text = ANY($2::text[]))
-     OR (m.source = 'outgoing' AND m.source_id IN (${OUTGOING}))
-     OR m.subject ~* $3 OR m.message_body ~* $3`;
+     OR (m.source = 'outgoing' AND m.source_id IN (${OUTGOING}))`;
 
-const params = (email: string, leadIds: readonly string[]) => [email, leadIds, addressPattern(email)];
+/** Text of the e-mails that stay (other people's), where the address may be mentioned. */
+const MENTION_COLUMNS = [
+  ["mailer.email_messages", "subject"],
+  ["mailer.email_messages", "message_body"],
+  ["mailer.email_messages", "sender_name"],
+  ["mailer.outgoing_emails", "subject"],
+  ["mailer.outgoing_emails", "text_body"],
+  ["mailer.outgoing_emails", "html_body"],
+] as const;
 
 export function privacyRepository(pool: Pool) {
   return {
     async find(email: string, leadIds: readonly string[]): Promise<MailHeld> {
-      const p = params(email, leadIds);
+      const p = [email, leadIds];
       const [sent, messages] = await Promise.all([
         pool.query<{ row: PrivacyRecord }>(
           `SELECT to_jsonb(o) || jsonb_build_object('mailbox_entry', to_jsonb(m)) AS row
@@ -40,8 +50,7 @@ export function privacyRepository(pool: Pool) {
         ),
         pool.query<{ row: PrivacyRecord }>(
           `SELECT to_jsonb(m) AS row FROM mailer.email_messages m
-            WHERE m.id IN (${MESSAGES})
-              AND NOT (m.source = 'outgoing' AND m.source_id IN (${OUTGOING}))
+            WHERE m.id IN (${MESSAGES}) AND m.source <> 'outgoing'
             ORDER BY m.created_at`,
           p,
         ),
@@ -49,13 +58,33 @@ export function privacyRepository(pool: Pool) {
       return { inboxEmails: messages.rows.map((r) => r.row), sentEmails: sent.rows.map((r) => r.row) };
     },
 
-    /** Removes all of it in one transaction; answers the counts and the ids removed (for the queue). */
+    /**
+     * Whether the address is one the company itself used: the recipient of its inbox or of its
+     * notifications, or the sender of its e-mails (the current settings are checked by the caller).
+     */
+    async isCompanyAddress(email: string): Promise<boolean> {
+      const r = await pool.query<{ hit: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM mailer.email_messages m
+                         WHERE lower(btrim(m.recipient_email)) = $1 AND m.source <> 'outgoing')
+             OR EXISTS (SELECT 1 FROM mailer.email_messages m
+                         WHERE lower(btrim(m.sender_email)) = $1 AND m.source = 'outgoing')
+             OR EXISTS (SELECT 1 FROM mailer.outgoing_emails o
+                         WHERE lower(btrim(o.to_email)) = $1 AND o.kind = 'notification') AS hit`,
+        [email],
+      );
+      return r.rows[0]!.hit;
+    },
+
+    /**
+     * Removes the person's e-mails and replaces the address in the others, in one transaction;
+     * answers the counts and the ids removed (for the queue).
+     */
     async erase(
       email: string,
       leadIds: readonly string[],
-    ): Promise<{ inboxEmails: number; sentEmails: number; ids: string[] }> {
+    ): Promise<{ inboxEmails: number; sentEmails: number; mentions: number; ids: string[] }> {
       return withTransaction(pool, async (client) => {
-        const p = params(email, leadIds);
+        const p = [email, leadIds];
         const messages = await client.query<{ id: string; source: string }>(
           `DELETE FROM mailer.email_messages WHERE id IN (${MESSAGES}) RETURNING id, source`,
           p,
@@ -64,9 +93,11 @@ export function privacyRepository(pool: Pool) {
           `DELETE FROM mailer.outgoing_emails WHERE id IN (${OUTGOING}) RETURNING id`,
           p,
         );
+        const mentions = await redactMentions(client, email, MENTION_COLUMNS);
         return {
           inboxEmails: messages.rows.filter((m) => m.source !== "outgoing").length,
           sentEmails: sent.rowCount ?? 0,
+          mentions,
           ids: [...messages.rows.map((m) => m.id), ...sent.rows.map((s) => s.id)],
         };
       });

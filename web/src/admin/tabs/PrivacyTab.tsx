@@ -39,7 +39,11 @@ export function PrivacyTab() {
   });
   const exporting = useMutation({
     mutationFn: (address: string) => downloadPersonalData(address),
-    onSuccess: () => setResult({ tone: "ok", text: "De gegevens zijn geëxporteerd als JSON-bestand." }),
+    onSuccess: () =>
+      setResult({
+        tone: "ok",
+        text: "De gegevens zijn geëxporteerd: één overzicht voor de persoon (JSON-bestand).",
+      }),
     onError: (error) =>
       setResult({
         tone: "error",
@@ -80,9 +84,12 @@ export function PrivacyTab() {
   return (
     <Panel title="Gegevens van een persoon">
       <p className="mb-4 text-sm text-gray-700">
-        Zoek alles wat over een e-mailadres is opgeslagen (aanvragen, contactberichten, notities, e-mails en
-        bezoekherkomst), exporteer het als één bestand of wis het op verzoek van de persoon (AVG). Het logboek
-        vermeldt een export of wissing zonder het adres.
+        Zoek alles wat over een e-mailadres is opgeslagen: de aanvragen en berichten van die persoon, de
+        e-mails van en aan dat adres, de notities en statuswijzigingen bij de aanvragen en de herkomst van het
+        bezoek. Exporteer het als één overzicht voor de persoon of wis het op verzoek (AVG). Waar het adres
+        alleen genoemd wordt, zoals in het bericht van iemand anders, blijft dat bericht staan en wordt het
+        adres bij het wissen vervangen door [gewist]. Adressen van het bedrijf zelf en van beheerders worden
+        niet gezocht. Het logboek vermeldt een export of wissing zonder het adres.
       </p>
       <form className="mb-6 flex flex-wrap items-end gap-3" onSubmit={onSearch} noValidate>
         <div className="min-w-64 flex-1">
@@ -176,7 +183,8 @@ export function PrivacyTab() {
                   </h4>
                   <p id="privacy-bevestig-tekst" className="mt-1 text-sm text-red-900">
                     {summary.total} {summary.total === 1 ? "gegeven wordt" : "gegevens worden"} in alle
-                    onderdelen definitief verwijderd. Dit kan niet ongedaan worden gemaakt.
+                    onderdelen definitief verwijderd; waar het adres in berichten van anderen staat, wordt het
+                    vervangen door [gewist]. Dit kan niet ongedaan worden gemaakt.
                   </p>
                   <div className="mt-3 flex flex-wrap gap-3">
                     <Button variant="danger" disabled={erase.isPending} onClick={() => erase.mutate(email)}>
