@@ -293,6 +293,10 @@ describe("people's data (AVG)", () => {
         "Looptijd (maanden)": null,
         Bericht: "Graag een offerte (mine).",
         Status: "Gereageerd",
+        "Maandbedrag (offerte of contract)": null,
+        "Looptijd contract (maanden)": null,
+        "Reden verloren": null,
+        "Toelichting verloren": null,
         "Opvolgen op": null,
       },
     ]);

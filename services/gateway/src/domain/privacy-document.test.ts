@@ -21,7 +21,9 @@ describe("the export of people's data", () => {
             phone_key: "0612345678",
             contact_number: "06 12345678",
             car_url: "https://auto.nl/1",
-            status: "bekeken",
+            status: "offerte",
+            monthly_amount_cents: 120050,
+            commission_cents: 99900,
             created_at: "2026-11-28T13:03:00+00:00",
             follow_up_on: "2026-12-01",
           },
@@ -46,7 +48,8 @@ describe("the export of people's data", () => {
     expect(doc.Offerteaanvragen).toEqual([
       expect.objectContaining({
         "Ontvangen op": "28 november 2026 14:03",
-        Status: "Bekeken",
+        Status: "Offerte",
+        "Maandbedrag (offerte of contract)": "€ 1.200,50",
         "Opvolgen op": "1 december 2026",
       }),
     ]);
@@ -61,6 +64,6 @@ describe("the export of people's data", () => {
     ]);
     const text = JSON.stringify(doc);
     expect(text).not.toContain(id);
-    expect(text).not.toMatch(/email_key|phone_key|0612345678"/);
+    expect(text).not.toMatch(/email_key|phone_key|0612345678"|999,00/);
   });
 });

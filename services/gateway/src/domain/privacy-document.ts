@@ -1,9 +1,10 @@
-import type {
-  LeadAttribution,
-  PrivacyDocumentEntry,
-  PrivacyExport,
-  PrivacyKind,
-  PrivacyRecord,
+import {
+  euroText,
+  type LeadAttribution,
+  type PrivacyDocumentEntry,
+  type PrivacyExport,
+  type PrivacyKind,
+  type PrivacyRecord,
 } from "@lease/contracts";
 
 // The export of people's data as a document for the person (issue 34.14): Dutch headings and field
@@ -39,8 +40,25 @@ function dutchDay(value: unknown): string | null {
 const text = (value: unknown): string | null =>
   typeof value === "string" && value.trim() !== "" ? value : null;
 
-const STATUS: Record<string, string> = { nieuw: "Nieuw", bekeken: "Bekeken", gereageerd: "Gereageerd" };
+const STATUS: Record<string, string> = {
+  nieuw: "Nieuw",
+  bekeken: "Bekeken",
+  gereageerd: "Gereageerd",
+  offerte: "Offerte",
+  getekend: "Getekend",
+  verloren: "Verloren",
+};
 const status = (value: unknown) => (typeof value === "string" ? (STATUS[value] ?? value) : null);
+const euros = (cents: unknown) => (typeof cents === "number" ? euroText(cents) : null);
+const months = (value: unknown) => (typeof value === "number" ? value : null);
+
+/** The road to a contract as a request or a change holds it (the broker's commission is not the person's). */
+const stage = (row: PrivacyRecord, note: unknown): PrivacyDocumentEntry => ({
+  "Maandbedrag (offerte of contract)": euros(row.monthly_amount_cents),
+  "Looptijd contract (maanden)": months(row.contract_term),
+  "Reden verloren": text(row.lost_reason),
+  "Toelichting verloren": text(note),
+});
 
 const SENT_STATUS: Record<string, string> = {
   sent: "Verzonden",
@@ -70,9 +88,10 @@ function leaseRequest(row: PrivacyRecord): PrivacyDocumentEntry {
     "E-mailadres": text(row.email),
     Telefoonnummer: text(row.contact_number),
     "Link naar de auto": text(row.car_url),
-    "Looptijd (maanden)": typeof row.lease_term === "number" ? row.lease_term : null,
+    "Looptijd (maanden)": months(row.lease_term),
     Bericht: text(row.message),
     Status: status(row.status),
+    ...stage(row, row.lost_note),
     "Opvolgen op": dutchDay(row.follow_up_on),
   };
 }
@@ -171,6 +190,7 @@ export function privacyDocument(
       Bij: requestLabel(requests, row.lease_request_id),
       Van: status(row.from_status),
       Naar: status(row.to_status),
+      ...stage(row, row.note),
     })),
     Bezoekherkomst: [...data.conversions]
       .sort(by("occurred_at"))

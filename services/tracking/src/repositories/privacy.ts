@@ -9,18 +9,21 @@ import type { Pool } from "@lease/platform";
  */
 export function privacyRepository(pool: Pool) {
   return {
-    async find(leadIds: readonly string[]): Promise<{ conversions: PrivacyRecord[] }> {
+    async find(
+      leadIds: readonly string[],
+    ): Promise<{ conversions: PrivacyRecord[]; leadStages: PrivacyRecord[] }> {
       const r = await pool.query<{ row: PrivacyRecord }>(
         `SELECT to_jsonb(c) AS row FROM tracking.conversions c
           WHERE c.lead_id = ANY($1::uuid[]) ORDER BY c.occurred_at`,
         [leadIds],
       );
-      // A quote request's stage (amounts, no person) is answered with its conversions.
+      // A quote request's stage (amounts, no person) is answered beside its conversions; the
+      // person's document takes the stage from the request itself.
       const stages = await pool.query<{ row: PrivacyRecord }>(
         "SELECT to_jsonb(s) AS row FROM tracking.lead_stages s WHERE s.lead_id = ANY($1::uuid[])",
         [leadIds],
       );
-      return { conversions: [...r.rows, ...stages.rows].map((x) => x.row) };
+      return { conversions: r.rows.map((x) => x.row), leadStages: stages.rows.map((x) => x.row) };
     },
     async erase(leadIds: readonly string[]): Promise<{ conversions: number }> {
       const r = await pool.query(
