@@ -5,17 +5,24 @@
 // campaign and to channel Direct), the import rate, the bytes on disk per page view and the retention
 // pass. Beside them, the same questions asked of the design
 // before (one unpartitioned page_views table, read by scans) at 1 M and 10 M rows, and a plain COPY
-// of the same rows as the import's baseline.
+// of the same rows as the import's baseline. While the reads run, quote requests arrive from visits of a
+// paid campaign (one a second): the time from each request to its lead's attribution stored in the
+// leads service (p50/p99), beside the read figures, and no job of the tracking queue may end failed.
 //   HISTORY_SIZES=1000000,10000000 node loadtests/analytics-history.mjs   (a shorter run)
-// Needs BASE_URL (gateway), ADMIN_COOKIE and DATABASE_URL of the running stack (run-all.mjs passes
-// them; against `npm start` set them by hand). Writes its table to .tmp/bench/analytics-history.md.
+// Needs BASE_URL (gateway), ADMIN_COOKIE and DATABASE_URL of the running stack, and REDIS_URL and
+// REDIS_PREFIX for its queues (run-all.mjs passes them; against `npm start` set them by hand, with
+// LEAD_RATE_LIMIT raised and the load generator in TRUSTED_PROXIES). Writes its table to
+// .tmp/bench/analytics-history.md.
+import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { tsImport } from "tsx/esm/api";
+import { Redis } from "ioredis";
 import { history, retentionWindow } from "./history-generator.mjs";
+import { BROWSER_UA, visitorAddress } from "./tracking-common.mjs";
 
 // The retention pass is timed in-process, with clocks a day and a month ahead.
 const { runRetention } = await tsImport("../services/tracking/src/domain/retention.ts", import.meta.url);
@@ -33,7 +40,16 @@ const BASELINE_UP_TO = 10_000_000;
 const RETENTION_MONTHS = 26;
 const REPEAT = Number(process.env.REPEAT ?? 60);
 const RAW_TIMEOUT_MS = 10_000;
-const TARGET = { p99Ms: 100, flat: 1.5, retentionMs: 2000, importPerSec: 50_000, bytesPerView: 150 };
+const TARGET = {
+  p99Ms: 100,
+  flat: 1.5,
+  retentionMs: 2000,
+  importPerSec: 50_000,
+  bytesPerView: 150,
+  attributionP99Ms: 5000,
+};
+const CONVERSION_EVERY_MS = 1000;
+const ATTRIBUTION_TIMEOUT_MS = 60_000;
 
 const DAY = 86_400_000;
 const now = Date.now();
@@ -133,6 +149,93 @@ async function bytesPerView(pool) {
   return { bytes: Number(r.rows[0].bytes), views: Number(r.rows[0].views) };
 }
 
+// ---------- conversions while the reads run ----------
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const run = randomBytes(3).toString("hex");
+let conversionsSent = 0;
+
+/**
+ * One converting visitor, as a browser with analytics consent sends it: the landing page of a paid
+ * campaign and a second page (visit beacons), then the quote form with the visitor-session id.
+ * Answers the time from sending the form to its lead's attribution stored (or a timeout).
+ */
+async function conversion(pool) {
+  const i = conversionsSent++;
+  const sessionId = `session-bench${run}x${i}-${Date.now()}`;
+  const headers = {
+    "content-type": "application/json",
+    origin: new URL(BASE_URL).origin,
+    "user-agent": BROWSER_UA,
+    "x-forwarded-for": visitorAddress(1000 + i),
+  };
+  const post = (path, body) =>
+    fetch(`${BASE_URL}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  for (const page of [
+    `/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=b${i}`,
+    "/over-ons",
+  ]) {
+    const res = await post("/api/track/visit", { sessionId, page, referrer: "https://www.google.com/" });
+    if (res.status !== 204) throw new Error(`visit beacon: ${res.status} ${await res.text()}`);
+  }
+  const sent = performance.now();
+  const res = await post("/api/lease-requests", {
+    carUrl: `https://www.example.nl/occasions/${run}/${i}`,
+    contactNumber: "0612345678",
+    email: `bench${i}@lt-${run}.example.nl`,
+    companyName: `Benchmark ${run} ${i}`,
+    sessionId,
+  });
+  if (res.status !== 201) throw new Error(`quote request: ${res.status} ${await res.text()}`);
+  const { id } = await res.json();
+  for (;;) {
+    const r = await pool.query(
+      "SELECT attribution->>'campaign' AS campaign FROM leads.lease_requests WHERE id = $1",
+      [id],
+    );
+    const campaign = r.rows[0]?.campaign;
+    if (campaign) {
+      if (campaign !== "najaar") throw new Error(`lead ${id} attributed to ${campaign}, not najaar`);
+      return { ms: performance.now() - sent };
+    }
+    if (performance.now() - sent > ATTRIBUTION_TIMEOUT_MS) return { timeout: true };
+    await sleep(20);
+  }
+}
+
+/** Sends a conversion every second until `stop` resolves; answers their outcomes. */
+async function conversionsDuring(pool, stop) {
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  const pending = [];
+  while (!stopped) {
+    pending.push(conversion(pool));
+    await Promise.race([sleep(CONVERSION_EVERY_MS), stop]);
+  }
+  const outcomes = await Promise.all(pending);
+  const times = outcomes
+    .filter((o) => !o.timeout)
+    .map((o) => o.ms)
+    .sort((a, b) => a - b);
+  return {
+    count: outcomes.length,
+    timeouts: outcomes.length - times.length,
+    p50: times.length ? pct(times, 50) : undefined,
+    p99: times.length ? pct(times, 99) : undefined,
+    max: times.at(-1),
+  };
+}
+
+/** Jobs of the tracking queue in BullMQ's failed set (the conversions). */
+async function failedTrackingJobs() {
+  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+  try {
+    return await redis.zcard(`${process.env.REDIS_PREFIX ?? "lease"}:bull:tracking:failed`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 // ---------- the design before, as the baseline ----------
 
 const RAW_RANGE = `occurred_at >= ($1::date)::timestamp AT TIME ZONE 'Europe/Amsterdam'
@@ -219,6 +322,7 @@ const fmt = (ms) => (ms === undefined ? "-" : ms >= 100 ? String(Math.round(ms))
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
 const rows = [];
 const steps = [];
+const attributionRows = [];
 let imported = 0;
 let failed = false;
 const verdict = (ok, text) => {
@@ -242,6 +346,8 @@ try {
     await pool.query("VACUUM ANALYZE tracking.page_views, tracking.visitors");
     const disk = await bytesPerView(pool);
     const step = { size, rate, copyRate, bytes: disk.bytes, perView: disk.bytes / disk.views, queries: {} };
+    let readsDone;
+    const conversions = conversionsDuring(pool, new Promise((r) => (readsDone = r)));
     for (const q of QUERIES) {
       const api = await timeApi(q);
       // The design before had no filters: its scans are timed for the unfiltered periods only.
@@ -260,6 +366,13 @@ try {
         `${size}: ${q.name} p50 ${fmt(api.p50)} ms p99 ${fmt(api.p99)} ms; raw scan ${raw ? JSON.stringify(raw) : "-"}`,
       );
     }
+    readsDone();
+    step.attribution = await conversions;
+    const a = step.attribution;
+    attributionRows.push(
+      `| ${size.toLocaleString("en")} | ${a.count} | ${fmt(a.p50)} | ${fmt(a.p99)} | ${fmt(a.max)} | ${a.timeouts} |`,
+    );
+    console.log(`${size}: attribution of ${a.count} quote requests during the reads: ${JSON.stringify(a)}`);
     steps.push(step);
   }
 
@@ -310,6 +423,16 @@ try {
       `retention month pass ${Math.round(monthlyMs)} ms (target ≤ ${TARGET.retentionMs} ms)`,
     ),
   );
+  verdicts.push(
+    verdict(
+      last.attribution.timeouts === 0 && last.attribution.p99 <= TARGET.attributionP99Ms,
+      `attribution of a lead during the reads: p99 ${fmt(last.attribution.p99)} ms at ${last.size.toLocaleString("en")} page views, ${last.attribution.timeouts} not within ${ATTRIBUTION_TIMEOUT_MS / 1000} s (target ≤ ${TARGET.attributionP99Ms} ms)`,
+    ),
+  );
+  const failedJobs = await failedTrackingJobs();
+  verdicts.push(
+    verdict(failedJobs === 0, `${failedJobs} jobs of the tracking queue in the failed set (target 0)`),
+  );
   const slowest = Math.min(...steps.map((s) => s.rate));
   verdicts.push(
     verdict(
@@ -328,6 +451,12 @@ try {
     "| page views | period | p50 ms | p99 ms | before: scan of page_views, p50 / p99 ms (3 runs) |",
     "| --- | --- | --- | --- | --- |",
     ...rows,
+    "",
+    "Quote requests from a paid campaign's visits, one a second while the reads above ran: time from the request to the lead's attribution stored (the conversion job waits 2 s before its first attempt, for the visit's last page views to leave the visit stream).",
+    "",
+    "| page views | quote requests | attribution p50 ms | p99 ms | max ms | not within 60 s |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...attributionRows,
     "",
     "| page views | import rate (page views/s) | baseline: COPY into the old table (rows/s) | bytes on disk | bytes per page view |",
     "| --- | --- | --- | --- | --- |",

@@ -136,6 +136,7 @@ describe("conversions and lead attribution", () => {
       pages: ["/financiele-lease", "/over-ons", "/"],
     } satisfies LeadAttribution);
     expect(Date.now() - Date.parse(lead.attribution!.firstSeenAt)).toBeLessThan(120_000);
+    expect(lead.attributionStatus).toBe("found");
     // The paid-click id itself is stored nowhere.
     const stored = await sql.query("SELECT attribution::text AS a FROM leads.lease_requests WHERE id = $1", [
       campaignLead,
@@ -213,7 +214,10 @@ describe("conversions and lead attribution", () => {
       "the conversion recorded",
     );
     expect(row).toEqual({ profile_id: null, kind: "quote" });
-    expect((await admin<LeaseRequest>(`/api/admin/lease-requests/${anonymousLead}`)).attribution).toBeNull();
+    expect(await admin<LeaseRequest>(`/api/admin/lease-requests/${anonymousLead}`)).toMatchObject({
+      attribution: null,
+      attributionStatus: "no_consent",
+    });
   });
 
   it("shows today's conversions in the analytics: totals, campaign, channel and landing page", async () => {
@@ -335,7 +339,7 @@ describe("conversions and lead attribution", () => {
     const after = await waitFor(
       async () => {
         const a = await analyticsToday();
-        return a.totals.quotes === before.totals.quotes + 1 && a;
+        return a.campaigns.find((c) => c.campaign === "toestemming")?.quotes === 1 && a;
       },
       30_000,
       "the conversion counted",
@@ -346,5 +350,20 @@ describe("conversions and lead attribution", () => {
     // The mark needs the id it is sent with.
     const bad = await beacon({ page: landing, consented: true });
     expect(bad.status).toBe(400);
+  });
+
+  it("keeps a lead with a session id pending until tracking answers, and says when it found no visit", async () => {
+    const id = await quote("nooitgezien@bedrijf.nl", session());
+    const lead = () => admin<LeaseRequest>(`/api/admin/lease-requests/${id}`);
+    expect(await lead()).toMatchObject({ attribution: null, attributionStatus: "pending" });
+    // Tracking's answer for a session without page views (it sends it once it stops waiting for
+    // the visit, about a minute on); the same job, sent here so the test need not wait for it.
+    await queue.enqueue(
+      "leads.attribution",
+      { source: "lease_request", sourceId: id, attribution: null },
+      { jobId: `test-not-found-${id}` },
+    );
+    await waitFor(async () => (await lead()).attributionStatus === "not_found", 30_000, "not_found");
+    expect((await lead()).attribution).toBeNull();
   });
 });

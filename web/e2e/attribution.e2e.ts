@@ -1,8 +1,9 @@
 // Where a lead came from, tried as a new visitor and the broker would (issue 16's example): a
-// visit lands from a paid Google ad with analytics consent, sends a quote request, and the admin
-// sees the lead's "Herkomst", finds it by channel and campaign in the list, and sees the
+// visit lands from a paid Google ad with analytics consent (or gives it in the banner on the landing
+// page, issue 32), sends a quote request, and the admin sees the lead's "Herkomst" (live, while
+// staff have it open), finds it by channel and campaign in the list, and sees the
 // conversion of the campaign in today's Analytics. Each test brings its own visit and quote (the
-// later two through the site's own API: the beacons and the form's request), and waits until
+// last two through the site's own API: the beacons and the form's request), and waits until
 // tracking has counted its quotes, so any one runs alone: `npm run e2e -- attribution`.
 import { randomBytes } from "node:crypto";
 import {
@@ -116,6 +117,74 @@ test("attribution: a quote from a paid Google visit shows its Herkomst on the le
   await expectAccessible(page, "a lead's Herkomst");
 });
 
+test("attribution: a visitor who accepts the banner on the landing page keeps the campaign; the open lead shows it without a reload", async ({
+  world,
+  signedIn,
+}) => {
+  const admin = signedIn.page;
+  const company = `Toestemming ${randomBytes(3).toString("hex")} BV`;
+  type Day = {
+    totals: { pageViews: number };
+    campaigns: { source: string; medium: string; campaign: string; quotes: number }[];
+  };
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date());
+  const analytics = async () => {
+    const day = await adminApi<Day>(admin, "GET", `/api/admin/analytics?from=${today}&to=${today}`);
+    assertEqual(day.status, 200, "today's analytics");
+    const najaar = day.body.campaigns.find((c) => c.source === "google" && c.campaign === "najaar");
+    return { pageViews: day.body.totals.pageViews, najaarQuotes: najaar?.quotes ?? 0 };
+  };
+  const before = await analytics();
+  await openTab(admin, "Lease Aanvragen");
+
+  // An ad click, no cookie choice yet: the banner is open on the landing page.
+  const { page: site } = await world.open(LANDING);
+  await site.getByRole("dialog").getByRole("button", { name: "Accepteren" }).click();
+  await waitFor(
+    () => site.evaluate(() => localStorage.getItem("visitor-session")),
+    5000,
+    "the visitor id after Accepteren",
+  );
+  await site.locator("footer").getByRole("link", { name: "Over Ons" }).click();
+  await site.waitForURL("**/over-ons");
+  await site.goto(new URL("/#aanvraag", world.baseUrl).href, { waitUntil: "networkidle" });
+  await site.locator("#aanvraag-auto").fill("https://www.autoscout24.nl/aanbod/volvo-ex30-najaar");
+  await site.locator("#aanvraag-telefoon").fill("0611223344");
+  await site.locator("#aanvraag-email").fill("toestemming@campagne.nl");
+  await site.locator("#aanvraag-bedrijf").fill(company);
+  await site.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+
+  // Staff open the new lead from the live list at once: tracking has not answered yet.
+  const item = admin.getByTestId("lease-item").filter({ hasText: company });
+  await item.click({ timeout: 10_000 });
+  const herkomst = admin.getByTestId("lead-attribution");
+  assertEqual(
+    (await herkomst.getByTestId("lead-attribution-status").innerText()).trim(),
+    "Herkomst wordt bepaald…",
+    "the Herkomst while pending",
+  );
+  // Then it appears, with no click on Vernieuwen and no reload.
+  await herkomst.getByText("Betaald zoeken").waitFor({ timeout: 20_000 });
+  const text = await herkomst.innerText();
+  for (const expected of ["google / cpc / najaar", "/financiele-lease"])
+    assert(text.includes(expected), `Herkomst shows "${expected}", got:\n${text}`);
+  const pages = await herkomst.getByTestId("lead-attribution-pages").locator("li").allInnerTexts();
+  assertEqual(pages, ["/financiele-lease", "/over-ons", "/"], "the pages before the form, in order");
+
+  // The campaign counts the conversion, and the landing page was counted once (before the choice),
+  // not again when it was sent under the new id: three page views in all.
+  const after = await waitFor(
+    async () => {
+      const now = await analytics();
+      return now.najaarQuotes === before.najaarQuotes + 1 && now;
+    },
+    15_000,
+    "the campaign's conversion",
+  );
+  assertEqual(after.pageViews - before.pageViews, 3, "page views of the visit");
+});
+
 test("attribution: the lead list filters by channel and campaign, and the CSV follows", async ({
   world,
   signedIn,
@@ -135,6 +204,13 @@ test("attribution: the lead list filters by channel and campaign, and the CSV fo
   await page.getByTestId("no-matches").waitFor();
   await page.getByLabel("Kanaal").selectOption({ label: "Alle kanalen" });
   await page.getByText("Lease Aanvragen (2)").waitFor();
+
+  // The quote without a visit says why it has no Herkomst.
+  await page.getByTestId("lease-item").filter({ hasText: "direct@bedrijf.nl" }).click();
+  await page
+    .getByTestId("lead-attribution-status")
+    .getByText("Geen herkomst bekend (geen toestemming voor analytische cookies).")
+    .waitFor();
 
   await page.getByLabel("Campagne").fill("najaar");
   await page.getByRole("button", { name: "Zoeken", exact: true }).click();

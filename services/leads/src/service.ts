@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from "prom-client";
-import { CHANNELS, LeadCreatedEvent, QUEUES } from "@lease/contracts";
+import { CHANNELS, LeadAttributedEvent, LeadCreatedEvent, QUEUES } from "@lease/contracts";
 import {
   createKit,
   createQueueClient,
@@ -73,7 +73,19 @@ export async function startLeads(
     connection: bull,
     redisPrefix: config.REDIS_PREFIX,
     queue: QUEUES.leads,
-    handlers: { "leads.attribution": (data) => leads.setAttribution(data) },
+    handlers: {
+      // Open admin panels showing "Herkomst wordt bepaald…" reload the lead (a hint, like above).
+      "leads.attribution": async (data) => {
+        if (!(await leads.setAttribution(data))) return;
+        const event = {
+          source: data.source,
+          id: data.sourceId,
+          found: data.attribution !== null,
+          at: new Date().toISOString(),
+        };
+        await publishEvent(kit.redis, kit.keys, CHANNELS.leadAttributed, LeadAttributedEvent, event, kit.logger);
+      },
+    },
     logger: kit.logger.child({ component: "attribution-worker" }),
     concurrency: 4,
     metrics: attributionJobs,

@@ -2,11 +2,13 @@ import { Counter, Gauge, Histogram } from "prom-client";
 import type { z } from "zod";
 import {
   CHANNELS,
+  LeadAttributedEvent,
   LeadCreatedEvent,
   QUEUES,
   MailOutcomeEvent,
   SessionsEndedEvent,
   VisitorChangedEvent,
+  type LeadAttributedMessage,
   type LeadCreatedMessage,
   type MailOutcomeMessage,
 } from "@lease/contracts";
@@ -190,7 +192,7 @@ export async function startTracking(
   );
   // Events other services publish reach the admin over this same socket, each replica telling its
   // own sockets: the mailer's outcomes (compose, sent mail) and new leads (the leads outbox relay).
-  const relay = <M extends MailOutcomeMessage | LeadCreatedMessage>(
+  const relay = <M extends MailOutcomeMessage | LeadCreatedMessage | LeadAttributedMessage>(
     channel: string,
     schema: z.ZodType<M["data"]>,
     type: M["type"],
@@ -205,6 +207,7 @@ export async function startTracking(
     );
   await relay<MailOutcomeMessage>(CHANNELS.mailOutcome, MailOutcomeEvent, "mail-outcome");
   await relay<LeadCreatedMessage>(CHANNELS.leadCreated, LeadCreatedEvent, "lead-created");
+  await relay<LeadAttributedMessage>(CHANNELS.leadAttributed, LeadAttributedEvent, "lead-attributed");
 
   // Blocking stream reads need a connection of their own, apart from the fail-fast request one.
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);

@@ -75,6 +75,16 @@ export const LeadAttribution = z
   .describe("Where the visit that sent the form came from: its first page view's acquisition");
 export type LeadAttribution = z.infer<typeof LeadAttribution>;
 
+/**
+ * Where a lead's attribution stands: `pending` while tracking works it out (the form came with a
+ * visitor session id), `found` once it is stored, `no_consent` when the form came without a session
+ * id (no analytics consent: there is none to find), `not_found` when tracking found no page view of
+ * that session, `unknown` for leads from before this was kept.
+ */
+export const ATTRIBUTION_STATUSES = ["pending", "found", "no_consent", "not_found", "unknown"] as const;
+export const AttributionStatus = z.enum(ATTRIBUTION_STATUSES);
+export type AttributionStatus = z.infer<typeof AttributionStatus>;
+
 export const LeaseRequest = z
   .object({
     id: Uuid,
@@ -92,6 +102,9 @@ export const LeaseRequest = z
     ),
     attribution: LeadAttribution.nullable().describe(
       "The visit's origin; null until tracking answered, or when the form came without a session id (no analytics consent) or from a visit not recorded",
+    ),
+    attributionStatus: AttributionStatus.default("unknown").describe(
+      "Whether the attribution is still being worked out, found, or definitively absent (and why)",
     ),
     followUpOn: z
       .string()

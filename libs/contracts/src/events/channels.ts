@@ -8,6 +8,7 @@ export const CHANNELS = {
   sessionsEnded: "sessions-ended",
   mailOutcome: "mail-outcome",
   leadCreated: "lead-created",
+  leadAttributed: "lead-attributed",
 } as const;
 export type ChannelName = (typeof CHANNELS)[keyof typeof CHANNELS];
 
@@ -54,3 +55,15 @@ export const LeadCreatedEvent = z
     "Published by the leads outbox relay once a new lead's jobs are queued; tracking relays it to the open admin panels",
   );
 export type LeadCreatedEvent = z.infer<typeof LeadCreatedEvent>;
+
+export const LeadAttributedEvent = z
+  .object({
+    source: LeadSource,
+    id: Uuid.describe("The lease request's or contact message's id"),
+    found: z.boolean().describe("An attribution was stored; false: the lead has none, for good"),
+    at: IsoDateTime,
+  })
+  .describe(
+    "Published by the leads service once tracking's answer for a lead is stored; tracking relays it to the open admin panels, which reload the lead",
+  );
+export type LeadAttributedEvent = z.infer<typeof LeadAttributedEvent>;

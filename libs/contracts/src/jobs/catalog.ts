@@ -51,7 +51,13 @@ export type ConversionJobData = z.infer<typeof ConversionJobData>;
 // The attribution is no personal data (where the visit came from, the site's own pages), so it
 // travels in the job itself.
 export const AttributionJobData = z
-  .object({ source: JobSource, sourceId: z.uuid(), attribution: LeadAttribution })
+  .object({
+    source: JobSource,
+    sourceId: z.uuid(),
+    attribution: LeadAttribution.nullable().describe(
+      "null: the form's session had no page view to attribute it to (the lead has none, for good)",
+    ),
+  })
   .describe("Store the attribution of the visit that sent a lease request or contact message");
 export type AttributionJobData = z.infer<typeof AttributionJobData>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ActiveVisitor, VisitorStats } from "../entities/visitor";
-import { LeadCreatedEvent, MailOutcomeEvent } from "../events/channels";
+import { LeadAttributedEvent, LeadCreatedEvent, MailOutcomeEvent } from "../events/channels";
 
 /** Path of the admin WebSocket (same host; wss when the page is https). */
 export const WS_PATH = "/ws";
@@ -23,10 +23,16 @@ export const LeadCreatedMessage = z
   .describe("Pushed to admin sockets when a quote request or contact message arrived");
 export type LeadCreatedMessage = z.infer<typeof LeadCreatedMessage>;
 
+export const LeadAttributedMessage = z
+  .object({ type: z.literal("lead-attributed"), data: LeadAttributedEvent })
+  .describe("Pushed to admin sockets when a lead's Herkomst was decided (found, or none for good)");
+export type LeadAttributedMessage = z.infer<typeof LeadAttributedMessage>;
+
 /** Every message the server sends on /ws. */
 export const ServerWsMessage = z.discriminatedUnion("type", [
   VisitorUpdateMessage,
   MailOutcomeMessage,
   LeadCreatedMessage,
+  LeadAttributedMessage,
 ]);
 export type ServerWsMessage = z.infer<typeof ServerWsMessage>;

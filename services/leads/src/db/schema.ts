@@ -39,6 +39,8 @@ export const leaseRequests = leads.table(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Where the visit that sent it came from, as tracking answered it (null: not known). */
     attribution: jsonb("attribution").$type<LeadAttribution>(),
+    /** AttributionStatus: pending until tracking answers; set at insert and by that answer. */
+    attributionStatus: text("attribution_status").notNull().default("unknown"),
     /** "Opvolgen op": the (Amsterdam) day staff mean to follow the request up; null when none. */
     followUpOn: date("follow_up_on", { mode: "string" }),
     // The road to a contract (offerte, getekend, verloren): amounts in whole cents, never floats.
@@ -73,6 +75,7 @@ export const contactMessages = leads.table("contact_messages", {
   message: text("message").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   attribution: jsonb("attribution").$type<LeadAttribution>(),
+  attributionStatus: text("attribution_status").notNull().default("unknown"),
 });
 
 /**

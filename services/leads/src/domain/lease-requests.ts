@@ -110,9 +110,12 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       return toLeaseRequest(row);
     },
 
-    /** Tracking's answer for a lead (leads.attribution); a lead deleted since is no error. */
-    async setAttribution(data: AttributionJobData): Promise<void> {
-      await repo.setAttribution(data.source, data.sourceId, data.attribution);
+    /**
+     * Tracking's answer for a lead (leads.attribution); a lead deleted since is no error. Answers
+     * whether the lead is still there.
+     */
+    async setAttribution(data: AttributionJobData): Promise<boolean> {
+      return repo.setAttribution(data.source, data.sourceId, data.attribution);
     },
 
     async getContact(id: string) {

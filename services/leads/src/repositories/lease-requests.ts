@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { centsToEuros } from "@lease/contracts";
 import type {
   AnalyticsChannel,
+  AttributionStatus,
   AuditRecordJobData,
   JobSource,
   LeadAttribution,
@@ -17,9 +18,12 @@ export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 export type NewLeaseRequest = Omit<
   typeof leaseRequests.$inferInsert,
-  "id" | "duplicateOf" | "createdAt" | "attribution"
+  "id" | "duplicateOf" | "createdAt" | "attribution" | "attributionStatus"
 >;
-export type NewContactMessage = Omit<typeof contactMessages.$inferInsert, "id" | "createdAt" | "attribution">;
+export type NewContactMessage = Omit<
+  typeof contactMessages.$inferInsert,
+  "id" | "createdAt" | "attribution" | "attributionStatus"
+>;
 /**
  * The jobs to queue for a new lead or message; each outbox row's payload is {source, sourceId},
  * the conversion job's also {sessionId, at} (CONVERSION_JOB).
@@ -41,6 +45,9 @@ export interface ListFilter {
 
 /** The outbox job whose payload also carries the form's session id and arrival time. */
 export const CONVERSION_JOB = "tracking.conversion";
+/** A new lead's attribution status, in SQL: pending when its form sent a session id, else none to find. */
+const ATTRIBUTION_STATUS_SQL = (sessionId: string) =>
+  `CASE WHEN ${sessionId}::text IS NULL THEN 'no_consent' ELSE 'pending' END`;
 /** An outbox row's payload, in SQL: `row` is the inserted lead or message (id, created_at). */
 const PAYLOAD_SQL = (row: string, source: string, sessionId: string) => `
   CASE WHEN j.name = '${CONVERSION_JOB}'
@@ -74,6 +81,7 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     createdAt: row.createdAt.toISOString(),
     duplicateOf: row.duplicateOf,
     attribution: row.attribution ?? null,
+    attributionStatus: row.attributionStatus as AttributionStatus,
     followUpOn: row.followUpOn,
     monthlyAmount: centsToEuros(row.monthlyAmountCents),
     commission: centsToEuros(row.commissionCents),
@@ -183,8 +191,9 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
         name: "leads.create-lease-request",
         text: `WITH earlier AS (${NEWEST_DUPLICATE_SQL("$7", "$8")}), lead AS (
            INSERT INTO leads.lease_requests
-             (car_url, contact_number, email, company_name, lease_term, message, email_key, phone_key, duplicate_of)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier))
+             (car_url, contact_number, email, company_name, lease_term, message, email_key, phone_key, duplicate_of,
+              attribution_status)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier), ${ATTRIBUTION_STATUS_SQL("$13")})
            RETURNING id, created_at
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
@@ -220,7 +229,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       const { rows } = await pool.query<{ id: string }>({
         name: "leads.create-contact-message",
         text: `WITH msg AS (
-           INSERT INTO leads.contact_messages (name, email, phone, message) VALUES ($1, $2, $3, $4)
+           INSERT INTO leads.contact_messages (name, email, phone, message, attribution_status)
+           VALUES ($1, $2, $3, $4, ${ATTRIBUTION_STATUS_SQL("$9")})
            RETURNING id, created_at
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
@@ -244,12 +254,20 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       return rows[0];
     },
 
-    /** Stores the attribution tracking computed for a lead or message (a repeat overwrites it alike). */
-    async setAttribution(source: JobSource, id: string, attribution: LeadAttribution): Promise<boolean> {
+    /**
+     * Stores tracking's answer for a lead or message (a repeat overwrites it alike): its attribution,
+     * or null when the session had no page view to attribute it to.
+     */
+    async setAttribution(
+      source: JobSource,
+      id: string,
+      attribution: LeadAttribution | null,
+    ): Promise<boolean> {
       const table = source === "lease_request" ? leaseRequests : contactMessages;
+      const status: AttributionStatus = attribution ? "found" : "not_found";
       const rows = await db
         .update(table)
-        .set({ attribution })
+        .set({ attribution, attributionStatus: status })
         .where(eq(table.id, id))
         .returning({ id: table.id });
       return rows.length > 0;

@@ -32,7 +32,9 @@ export function conversionHandlers(deps: {
         days,
       );
       log.debug({ recorded: result.recorded, attributed: result.attribution !== null }, "conversion");
-      if (result.attribution)
+      // A form with a session id always gets an answer, an attribution or null (no page view of
+      // that session: the lead has none, for good), so the admin stops saying it is being worked out.
+      if (data.sessionId)
         await deps.queue.enqueue(
           "leads.attribution",
           { source: data.source, sourceId: data.sourceId, attribution: result.attribution },

@@ -133,3 +133,31 @@ describe("lead-created on the admin socket (issue 19)", () => {
     stop();
   });
 });
+
+describe("lead-attributed on the admin socket (issue 32)", () => {
+  it("hands a lead whose Herkomst was decided to onLeadAttributed, not to onLeadCreated", () => {
+    const socket = new FakeSocket();
+    const attributed: unknown[] = [];
+    const created: unknown[] = [];
+    const stop = startLiveConnection({
+      url: "ws://host/ws",
+      createSocket: () => socket,
+      onConnected: () => undefined,
+      onLeadCreated: (data) => created.push(data),
+      onLeadAttributed: (data) => attributed.push(data),
+      log: () => undefined,
+    });
+    socket.open();
+    const event = {
+      source: "lease_request",
+      id: "7d3f6b1e-2a4c-4e8f-9b0a-1c2d3e4f5a6b",
+      found: true,
+      at: "2026-11-28T08:00:00.000Z",
+    };
+    socket.send({ type: "lead-attributed", data: event });
+    socket.send({ type: "lead-attributed", data: { ...event, found: "ja" } });
+    expect(attributed).toEqual([event]);
+    expect(created).toEqual([]);
+    stop();
+  });
+});

@@ -1,5 +1,6 @@
 import {
   ServerWsMessage,
+  type LeadAttributedMessage,
   type LeadCreatedMessage,
   type MailOutcomeMessage,
   type VisitorUpdateMessage,
@@ -20,6 +21,8 @@ export interface LiveConnectionOptions {
   onMailOutcome?: (data: MailOutcomeMessage["data"]) => void;
   /** A quote request or contact message just arrived. */
   onLeadCreated?: (data: LeadCreatedMessage["data"]) => void;
+  /** A lead's Herkomst was decided (tracking's answer stored). */
+  onLeadAttributed?: (data: LeadAttributedMessage["data"]) => void;
   onConnected: (connected: boolean) => void;
   createSocket?: (url: string) => SocketLike;
   log?: (message: string, detail: unknown) => void;
@@ -27,7 +30,8 @@ export interface LiveConnectionOptions {
 
 /**
  * The admin WebSocket (SPEC §4, §7): reports connected / lost, hands each visitor-update to
- * onUpdate, each mail-outcome to onMailOutcome and each lead-created to onLeadCreated, and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
+ * onUpdate, each mail-outcome to onMailOutcome, each lead-created to onLeadCreated and each
+ * lead-attributed to onLeadAttributed, and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
  * only logged. Returns a stop function.
  */
 export function startLiveConnection(options: LiveConnectionOptions): () => void {
@@ -55,6 +59,7 @@ export function startLiveConnection(options: LiveConnectionOptions): () => void 
         const message = ServerWsMessage.parse(JSON.parse(String(event.data)));
         if (message.type === "visitor-update") options.onUpdate?.(message.data);
         else if (message.type === "lead-created") options.onLeadCreated?.(message.data);
+        else if (message.type === "lead-attributed") options.onLeadAttributed?.(message.data);
         else options.onMailOutcome?.(message.data);
       } catch (error) {
         log("Live bezoekers: onbekend bericht", error);

@@ -31,7 +31,8 @@ export function dashboardTitle(label: string, unread: number | undefined): strin
 /**
  * Speed to lead: while the panel is open, a new quote request or contact message (pushed on the
  * admin WebSocket) shows a notice and reloads the lists it belongs in, so it appears on top without
- * a refresh; after a lost connection the lists are reloaded once, for what arrived meanwhile. The
+ * a refresh, and reloads them when a lead's Herkomst was decided (tracking answers a few seconds
+ * after the form); after a lost connection the lists are reloaded once, for what arrived meanwhile. The
  * mailer's outcomes on the same socket reload the e-mails on an open lead's timeline.
  * Returns the number of unread lease requests, for the page title.
  */
@@ -61,6 +62,8 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
         notify(leadNotice(event));
         reload();
       },
+      // A lead's Herkomst was decided: an open lead stops saying "Herkomst wordt bepaald…".
+      onLeadAttributed: () => reload(),
       // An e-mail sent to a lead was answered by the provider: its timeline shows it (LeadTimeline).
       onMailOutcome: () =>
         void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEYS.emails, LEAD_EMAILS] }),

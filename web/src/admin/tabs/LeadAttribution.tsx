@@ -1,4 +1,4 @@
-import type { LeadAttribution as Attribution } from "@lease/contracts";
+import type { AttributionStatus, LeadAttribution as Attribution } from "@lease/contracts";
 import type { ReactNode } from "react";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { pageLabel } from "../lib/live";
@@ -10,11 +10,28 @@ export function campaignLine(a: Pick<Attribution, "source" | "medium" | "campaig
   return parts.some(Boolean) ? parts.map((p) => p || "–").join(" / ") : null;
 }
 
+/** What the Herkomst says without an attribution, by why there is none (yet). */
+export const NO_ATTRIBUTION: Record<AttributionStatus, string> = {
+  pending: "Herkomst wordt bepaald…",
+  found: "Herkomst wordt bepaald…",
+  no_consent: "Geen herkomst bekend (geen toestemming voor analytische cookies).",
+  not_found: "Geen herkomst bekend (het bezoek is niet vastgelegd).",
+  unknown:
+    "Onbekend: de aanvraag kwam zonder toestemming voor analytische cookies, of het bezoek is niet vastgelegd.",
+};
+
 /**
  * "Herkomst": where the visit that sent the request came from (its first page view's channel,
- * campaign, referrer and landing page) and the pages it saw before the form.
+ * campaign, referrer and landing page) and the pages it saw before the form; while tracking works
+ * it out (a few seconds after the form) it says so, and the panel reloads the lead when it is known.
  */
-export function LeadAttribution({ attribution }: { attribution: Attribution | null }) {
+export function LeadAttribution({
+  attribution,
+  status,
+}: {
+  attribution: Attribution | null;
+  status: AttributionStatus;
+}) {
   return (
     <section
       aria-labelledby="herkomst-titel"
@@ -25,9 +42,8 @@ export function LeadAttribution({ attribution }: { attribution: Attribution | nu
         Herkomst
       </h3>
       {!attribution ? (
-        <p className="text-sm text-gray-600">
-          Onbekend: de aanvraag kwam zonder toestemming voor analytische cookies, of het bezoek is (nog) niet
-          vastgelegd.
+        <p className="text-sm text-gray-600" data-testid="lead-attribution-status" role="status">
+          {NO_ATTRIBUTION[status]}
         </p>
       ) : (
         <dl className="grid gap-3 text-sm sm:grid-cols-2">

@@ -91,7 +91,7 @@ export function LeaseRequestDetail({
           )}
           <Detail label="Ontvangen">{formatAmsterdamDateTime(request.createdAt)}</Detail>
         </dl>
-        <LeadAttribution attribution={request.attribution} />
+        <LeadAttribution attribution={request.attribution} status={request.attributionStatus} />
         <div className="flex flex-wrap gap-2 border-t border-gray-200 pt-4">
           {statusActions(request).map((status) => (
             <Button key={status} variant="secondary" disabled={busy} onClick={() => onStatus(status)}>
