@@ -6,6 +6,7 @@
 // last two through the site's own API: the beacons and the form's request), and waits until
 // tracking has counted its quotes, so any one runs alone: `npm run e2e -- attribution`.
 import { randomBytes } from "node:crypto";
+import type { Page } from "@playwright/test";
 import {
   assert,
   assertEqual,
@@ -66,6 +67,17 @@ async function quoteAfterVisit(world: AdminWorld, landing: string, companyName: 
   });
 }
 
+/** The visitor goes to the home page's quote form, fills it in and sends it. */
+async function sendQuoteForm(world: AdminWorld, site: Page, email: string, companyName: string) {
+  await site.goto(new URL("/#aanvraag", world.baseUrl).href, { waitUntil: "networkidle" });
+  await site.locator("#aanvraag-auto").fill("https://www.autoscout24.nl/aanbod/volvo-ex30-najaar");
+  await site.locator("#aanvraag-telefoon").fill("0611223344");
+  await site.locator("#aanvraag-email").fill(email);
+  await site.locator("#aanvraag-bedrijf").fill(companyName);
+  await site.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+}
+
 /** A quote without a visit (no consent, or straight to the form). */
 const directQuote = (world: AdminWorld) =>
   postLead(world, {
@@ -81,13 +93,7 @@ test("attribution: a quote from a paid Google visit shows its Herkomst on the le
       context.addCookies([{ name: "cookie_consent", value: "v1.a1.m0", url: world.baseUrl }]),
   });
   await site.getByRole("heading", { level: 1 }).waitFor();
-  await site.goto(new URL("/#aanvraag", world.baseUrl).href, { waitUntil: "networkidle" });
-  await site.locator("#aanvraag-auto").fill("https://www.autoscout24.nl/aanbod/volvo-ex30-najaar");
-  await site.locator("#aanvraag-telefoon").fill("0611223344");
-  await site.locator("#aanvraag-email").fill("najaar@campagne.nl");
-  await site.locator("#aanvraag-bedrijf").fill(COMPANY);
-  await site.getByRole("button", { name: "Aanvraag Versturen" }).click();
-  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+  await sendQuoteForm(world, site, "najaar@campagne.nl", COMPANY);
 
   const { page } = await world.open("/admin-login");
   await signIn(page, ADMIN_USERNAME, world.password);
@@ -147,13 +153,7 @@ test("attribution: a visitor who accepts the banner on the landing page keeps th
   );
   await site.locator("footer").getByRole("link", { name: "Over Ons" }).click();
   await site.waitForURL("**/over-ons");
-  await site.goto(new URL("/#aanvraag", world.baseUrl).href, { waitUntil: "networkidle" });
-  await site.locator("#aanvraag-auto").fill("https://www.autoscout24.nl/aanbod/volvo-ex30-najaar");
-  await site.locator("#aanvraag-telefoon").fill("0611223344");
-  await site.locator("#aanvraag-email").fill("toestemming@campagne.nl");
-  await site.locator("#aanvraag-bedrijf").fill(company);
-  await site.getByRole("button", { name: "Aanvraag Versturen" }).click();
-  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+  await sendQuoteForm(world, site, "toestemming@campagne.nl", company);
 
   // Staff open the new lead from the live list at once: tracking has not answered yet.
   const item = admin.getByTestId("lease-item").filter({ hasText: company });
