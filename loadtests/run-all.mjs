@@ -33,6 +33,10 @@ const SCENARIOS = [
     name: "A flood of 100,000 random-session beacons from one address",
     script: "loadtests/tracking-flood.mjs",
   },
+  {
+    name: "100,000 visits with made-up UTM values and referrers (what the writer stores by name)",
+    script: "loadtests/tracking-values.mjs",
+  },
   // Last and longest (~45 minutes at 100 M page views): it fills the stack's database with history.
   {
     name: "Analytics over 26 months of history (1 M, 10 M, 100 M page views)",

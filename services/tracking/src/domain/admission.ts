@@ -46,6 +46,8 @@ export interface AdmissionLimits {
    * and referrer as "(overig)" (its channel, country, device, browser and OS are bounded sets).
    */
   profilesPerDay: number;
+  /** New visit profiles one address block brings a day, at most (so one block cannot fill the day's). */
+  profilesPerBlock: number;
 }
 
 export const DEFAULT_ADMISSION: AdmissionLimits = {
@@ -59,6 +61,7 @@ export const DEFAULT_ADMISSION: AdmissionLimits = {
   establishedDays: 30,
   established: 5000,
   profilesPerDay: 3000,
+  profilesPerBlock: 100,
 };
 
 /** One visit's values to check (the profile of its first page view). */

@@ -150,6 +150,18 @@ describe("made-up UTM values and referrers", () => {
       expect(answers.slice(10).every((bits) => (bits & COMBINATION_BIT) !== 0)).toBe(true);
       // A combination already seen that day stays itself.
       expect(await gate.check([visit(3)])).toEqual([0]);
+      // One block brings at most its share of the day's new combinations.
+      const perBlock = new SharedValueGate(redis, keyspace(`${a.env.REDIS_PREFIX}-per-block`), {
+        ...DEFAULT_ADMISSION,
+        profilesPerBlock: 3,
+      });
+      const fromOneBlock = await perBlock.check(
+        ["NL", "BE", "DE", "FR", "GB"].map((country) => ({
+          ...visit(0),
+          rest: `Direct\u0000false\u0000${country}\u0000desktop\u0000Chrome\u0000Windows`,
+        })),
+      );
+      expect(fromOneBlock).toEqual([0, 0, 0, COMBINATION_BIT, COMBINATION_BIT]);
     } finally {
       redis.disconnect();
     }

@@ -11,18 +11,20 @@ import { OTHER } from "../domain/breakdowns";
 
 /** Per-day keys outlive their day by a day (a batch written late still finds them). */
 const DAY_KEY_TTL_MS = 2 * 86_400_000;
-/** Visits per script run: each run stays around a millisecond, Redis runs it uninterrupted. */
-const CHUNK = 200;
+/** Visits per script run (Redis runs each uninterrupted): a few milliseconds at most. */
+const CHUNK = 100;
 
-// The admission of a batch's visits (domain/admission.ts), in one script run per 200 visits.
+// The admission of a batch's visits (domain/admission.ts), in one script run per 100 visits.
 // ARGV: key prefix, blocks, free per block, free per day, new per day, per block, candidates,
-//       vouchers, established days, established max, profiles per day, day key ttl ms,
+//       vouchers, established days, established max, profiles per day, profiles per block,
+//       day key ttl ms,
 //       "(overig)", visit count,
 //       then per visit: day, day number (days since 1970), source tag, rest, then the six values.
 // Keys (built from the prefix; one Redis, never a cluster, as everywhere in this project):
 //   est:<field>            zset value -> day number it was last stored by name (bounded by size)
 //   cand:<day>:<field>     hash value -> the source tags it came from so far, space-separated
-//   vouch:<day>            hash "<field>:<tag>" -> new values of the field the block sent that day
+//   vouch:<day>            hash "<field>:<tag>" -> new values of the field the block sent that day,
+//                          "profile:<tag>" -> new combinations it brought
 //   new:<day>              hash "free:<field>" / "vouched:<field>" -> new values stored by name
 //                          that day on a block's first sight / from several blocks
 //   profiles:<day>         set of the day's combinations (16 hex digits of a SHA-1)
@@ -32,8 +34,8 @@ local P = ARGV[1]
 local need, freeBlock, freeDay = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local newMax, perBlock, candMax = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local vouchMax, estDays, estMax = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local profMax, ttl, other = tonumber(ARGV[11]), ARGV[12], ARGV[13]
-local n = tonumber(ARGV[14])
+local profMax, profBlock, ttl, other = tonumber(ARGV[11]), tonumber(ARGV[12]), ARGV[13], ARGV[14]
+local n = tonumber(ARGV[15])
 local FIELDS = { "source", "medium", "campaign", "term", "content", "referrer" }
 local memo, touched, trimmed = {}, {}, {}
 local function touch(key)
@@ -90,7 +92,7 @@ local function admit(field, value, day, dayNum, tag)
 end
 local out = {}
 for v = 0, n - 1 do
-  local a = 15 + v * 10
+  local a = 16 + v * 10
   local day, dayNum, tag, rest = ARGV[a], tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
   local bits, bit, stored = 0, 1, {}
   for f = 1, 6 do
@@ -110,9 +112,15 @@ for v = 0, n - 1 do
   local profiles = P .. "profiles:" .. day
   local combination = string.sub(redis.sha1hex(rest .. "\\0" .. table.concat(stored, "\\0")), 1, 16)
   if redis.call("SISMEMBER", profiles, combination) == 0 then
-    if redis.call("SCARD", profiles) < profMax then
+    -- A new combination: within the day's bound and its block's share of it.
+    local vouch, vouchKey = P .. "vouch:" .. day, "profile:" .. tag
+    local used = tonumber(redis.call("HGET", vouch, vouchKey) or "0")
+    if redis.call("SCARD", profiles) < profMax and used < profBlock
+        and (used > 0 or redis.call("HLEN", vouch) < vouchMax) then
       redis.call("SADD", profiles, combination)
       touch(profiles)
+      redis.call("HINCRBY", vouch, vouchKey, 1)
+      touch(vouch)
     else
       bits = bits + bit
     end
@@ -164,6 +172,7 @@ export class SharedValueGate implements ValueGate {
       l.establishedDays,
       l.established,
       l.profilesPerDay,
+      l.profilesPerBlock,
       DAY_KEY_TTL_MS,
       OTHER,
       visits.length,

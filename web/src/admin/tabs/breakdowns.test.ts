@@ -15,24 +15,15 @@ describe("breakdown tables", () => {
           conversions: 3,
           conversionRate: 25,
         },
-        {
-          value: 'Say "hi"; now',
+        ...['Say "hi"; now', '=HYPERLINK("https://evil.example","x")'].map((value) => ({
+          value,
           visitors: 1,
           pageViews: 1,
           quotes: 0,
           contacts: 0,
           conversions: 0,
           conversionRate: 0,
-        },
-        {
-          value: '=HYPERLINK("https://evil.example","x")',
-          visitors: 1,
-          pageViews: 1,
-          quotes: 0,
-          contacts: 0,
-          conversions: 0,
-          conversionRate: 0,
-        },
+        })),
         {
           value: "(overig)",
           visitors: 0,
