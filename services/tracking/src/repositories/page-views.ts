@@ -87,15 +87,22 @@ export interface BatchResult {
 
 const classify = memoize(classifyUserAgent, 2000);
 
-/** The host a referrer names, without "www."; '' for none, an unreadable one or the site itself. */
+/**
+ * The host an http(s) referrer names, without "www."; '' for none, an unreadable one, another
+ * scheme or the site itself.
+ */
 export function referrerHost(referrer: string | null, ownHost = ""): string {
   if (!referrer) return "";
   let host: string;
   try {
-    host = new URL(referrer).hostname.toLowerCase();
+    const url = new URL(referrer);
+    if (url.protocol !== "https:" && url.protocol !== "http:") return "";
+    host = url.hostname.toLowerCase();
   } catch {
     return "";
   }
+  // Only what can be a host name (253 characters at most) or an address; anything else is unreadable.
+  if (host.length > 253 || !/^[a-z0-9.\-[\]:]+$/.test(host)) return "";
   host = host.replace(/^www\./, "");
   return host === ownHost.replace(/^www\./, "") ? "" : host;
 }

@@ -6,7 +6,7 @@ import { keyspace } from "@lease/platform";
 import { COMBINATION_BIT, DEFAULT_ADMISSION, type VisitValues } from "../domain/admission";
 import { runRetention } from "../domain/retention";
 import { ManualClock, startHarness, sessionId, type Harness } from "../testing";
-import { insertBatch, writerDeps, type TrackEvent } from "./page-views";
+import { insertBatch, referrerHost, writerDeps, type TrackEvent } from "./page-views";
 import { Partitions } from "./partitions";
 import { SharedValueGate } from "./value-admission";
 
@@ -165,6 +165,17 @@ describe("made-up UTM values and referrers", () => {
     } finally {
       redis.disconnect();
     }
+  });
+});
+
+describe("referrer hosts", () => {
+  it("are host names of http(s) referrers, never anything longer or stranger", () => {
+    expect(referrerHost("https://www.Google.nl/search?q=x")).toBe("google.nl");
+    expect(referrerHost("http://[2a02:a440::1]/")).toBe("[2a02:a440::1]");
+    expect(referrerHost(`https://${"a".repeat(300)}.example/`)).toBe("");
+    expect(referrerHost("android-app://com.google.android.gm/")).toBe("");
+    expect(referrerHost("javascript:alert(1)")).toBe("");
+    expect(referrerHost("https://voorbeeld.nl/", "www.voorbeeld.nl")).toBe("");
   });
 });
 
