@@ -22,3 +22,5 @@ export * from "./client-ip";
 export * from "./audit";
 export { notJson, parseJsonText, readRawBody } from "./body";
 export * from "./privacy";
+export * from "./outbox";
+export * from "./outbox-table";

@@ -36,6 +36,14 @@ export function createPool(url: string, logger: Logger, max = 10): pg.Pool {
   return pool;
 }
 
+/**
+ * Runs `work` in one transaction, handing it the transaction as a Database: repositories built on
+ * it read and write inside the transaction (a drizzle transaction has the database's query API).
+ */
+export function inTransaction<T>(db: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => work(tx as unknown as Database));
+}
+
 export function createDatabase(pool: pg.Pool): Database {
   return drizzle(pool);
 }

@@ -1,4 +1,3 @@
-import { Gauge, type Registry } from "prom-client";
 import { CHANNELS, LeadAttributedEvent, LeadCreatedEvent, QUEUES } from "@lease/contracts";
 import {
   createKit,
@@ -15,15 +14,15 @@ import {
   publishEvent,
   privacyRoutes,
   requireInternal,
+  startServiceOutbox,
 } from "@lease/platform";
 import { leadsConfigSchema } from "./config";
 import { leaseRequestsDomain } from "./domain/lease-requests";
 import { redisRateLimiter } from "./domain/rate-limit";
 import { leadHistoryDomain } from "./domain/lead-history";
-import { startOutboxRelay } from "./jobs/relay";
+import { leadEvents } from "./jobs/relay";
 import { leadHistoryRepository } from "./repositories/lead-history";
 import { leaseRequestsRepository } from "./repositories/lease-requests";
-import { outboxRepository } from "./repositories/outbox";
 import { adminRoutes } from "./routes/admin";
 import { internalRoutes } from "./routes/internal";
 import { leadHistoryRoutes } from "./routes/lead-history";
@@ -47,23 +46,20 @@ export async function startLeads(
     5000,
   ).catch(() => undefined);
   const queue = createQueueClient(bull, config.REDIS_PREFIX);
-  const outbox = outboxRepository(kit.pool);
-  const relay = startOutboxRelay({
-    outbox,
-    queue,
-    queueReady: () => bull.status === "ready",
-    logger: kit.logger.child({ component: "outbox-relay" }),
+  const outbox = startServiceOutbox(kit, queue, {
     pollMs: config.OUTBOX_POLL_MS,
     // Open admin panels hear of each new lead (tracking relays these on the admin WebSocket). A
-    // hint only: publishEvent logs a Redis failure instead of holding the jobs back.
-    announce: async (events) => {
+    // hint only: publishEvent logs a Redis failure instead of holding the jobs back. Each lead
+    // writes exactly one lead.received row; a failed mark announces it again (the same lead).
+    published: async (rows) => {
       await Promise.all(
-        events.map((event) =>
+        leadEvents(rows).map((event) =>
           publishEvent(kit.redis, kit.keys, CHANNELS.leadCreated, LeadCreatedEvent, event, kit.logger),
         ),
       );
     },
   });
+  const relay = outbox.relay;
   const repo = leaseRequestsRepository(kit.db, kit.pool);
   const leads = leaseRequestsDomain(repo, () => relay.nudge());
   const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo, () => relay.nudge());
@@ -120,40 +116,8 @@ export async function startLeads(
     ],
     onStop: [async () => stopRetention(), () => relay.stop(), () => worker.close(), () => queue.close()],
   });
-  outboxMetrics(running.app.metrics.registry, () => outbox.pendingStats());
+  outbox.registerMetrics(running.app.metrics.registry);
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's.
   running.app.metrics.registry.registerMetric(attributionJobs.attempts);
   return running;
-}
-
-/** The outbox's backlog, read at each scrape (one query for both gauges; Postgres away: last values). */
-function outboxMetrics(
-  registry: Registry,
-  read: () => Promise<{ pending: number; oldestSeconds: number }>,
-): void {
-  let last = { pending: 0, oldestSeconds: 0 };
-  let reading: Promise<void> | undefined;
-  const refresh = () =>
-    (reading ??= read()
-      .then((stats) => void (last = stats))
-      .catch(() => undefined)
-      .finally(() => setTimeout(() => (reading = undefined), 500).unref()));
-  new Gauge({
-    name: "leads_outbox_pending",
-    help: "Outbox rows not yet moved to the queue",
-    registers: [registry],
-    async collect() {
-      await refresh();
-      this.set(last.pending);
-    },
-  });
-  new Gauge({
-    name: "leads_outbox_oldest_pending_seconds",
-    help: "Age of the oldest outbox row not yet moved to the queue (0 when none wait)",
-    registers: [registry],
-    async collect() {
-      await refresh();
-      this.set(last.oldestSeconds);
-    },
-  });
 }

@@ -12,9 +12,12 @@ import {
   type RunningService,
   privacyRoutes,
   requireInternal,
+  auditedTransactions,
+  startServiceOutbox,
 } from "@lease/platform";
 import { CHANNELS, MailOutcomeEvent, QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
+import { outbox as outboxTable } from "./db/schema";
 import { SEND_OUTCOMES, delivery } from "./domain/delivery";
 import { emailsDomain } from "./domain/emails";
 import { httpLeadsSource, type LeadsSource } from "./repositories/leads-source";
@@ -121,7 +124,20 @@ export async function startMailer(
     metrics: queueFigures,
   });
   const sweeper = startSweeper({ outgoing, queue, intervalMs: config.SWEEP_INTERVAL_MS, logger: log });
-  const emails = emailsDomain({ inbox, outgoing, settings, queue, delivery: send });
+  // The admins' actions here are recorded in the gateway's audit log: audit.record jobs written to
+  // mailer.outbox in the change's transaction, relayed to the queue (a Redis outage loses none).
+  const outbox = startServiceOutbox(kit, queue);
+  const emails = emailsDomain({
+    inbox,
+    outgoing,
+    settings,
+    queue,
+    delivery: send,
+    transaction: auditedTransactions(kit.db, outboxTable, outbox, (tx) => ({
+      inbox: inboxRepository(tx),
+      outgoing: outgoingRepository(tx),
+    })),
+  });
 
   const privacy = privacyRepository(kit.pool);
   const stopRetention = scheduleMailRetention(
@@ -141,9 +157,16 @@ export async function startMailer(
       }),
     ],
     readiness: { redisEvictionPolicy: policyCheck },
-    onStop: [async () => stopRetention(), () => sweeper.stop(), () => worker.close(), () => queue.close()],
+    onStop: [
+      async () => stopRetention(),
+      () => sweeper.stop(),
+      () => outbox.relay.stop(),
+      () => worker.close(),
+      () => queue.close(),
+    ],
   });
   queueFigures.register(running.app.metrics.registry);
+  outbox.registerMetrics(running.app.metrics.registry);
   running.app.metrics.registry.registerMetric(sends);
   return running;
 }

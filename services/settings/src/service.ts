@@ -2,13 +2,16 @@ import { CHANNELS, SettingsChangedEvent } from "@lease/contracts";
 import {
   createKit,
   createQueueClient,
+  auditedTransactions,
   loadConfig,
+  startServiceOutbox,
   startService,
   subscribeEvent,
   type Logger,
   type RunningService,
 } from "@lease/platform";
 import { settingsConfigSchema } from "./config";
+import { outbox as outboxTable } from "./db/schema";
 import { rewrapStoredSecrets } from "./domain/key-rotation";
 import { publicSnapshots } from "./domain/public-snapshots";
 import { secretBox } from "./domain/secret-box";
@@ -54,8 +57,10 @@ export async function startSettings(
       "not subscribed to settings changes; relying on the snapshot expiry",
     ),
   );
-  // Saves are recorded in the gateway's audit log (the audit.record job).
+  // Saves are recorded in the gateway's audit log: audit.record jobs written to settings.outbox in
+  // the save's transaction, relayed to the queue (a Redis outage delays them, loses none).
   const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
+  const outbox = startServiceOutbox(kit, queue);
   const domain = settingsDomain({
     company,
     theme: themeSettingsRepository(kit.db),
@@ -64,14 +69,19 @@ export async function startSettings(
     keys: kit.keys,
     logger: kit.logger,
     changed: (kind) => snapshots.drop(kind),
-    queue,
+    transaction: auditedTransactions(kit.db, outboxTable, outbox, (tx) => ({
+      company: companySettingsRepository(tx),
+      theme: themeSettingsRepository(tx),
+    })),
   });
-  return startService(kit, {
+  const running = await startService(kit, {
     routes: [
       publicRoutes(domain, snapshots),
       adminRoutes(domain, kit.session),
       internalRoutes(domain, config.INTERNAL_TOKEN),
     ],
-    onStop: [() => queue.close()],
+    onStop: [() => outbox.relay.stop(), () => queue.close()],
   });
+  outbox.registerMetrics(running.app.metrics.registry);
+  return running;
 }

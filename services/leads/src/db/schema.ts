@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { LeadAttribution } from "@lease/contracts";
+import { outboxTable } from "@lease/platform/outbox-table";
 import {
   boolean,
   date,
@@ -78,30 +79,8 @@ export const contactMessages = leads.table("contact_messages", {
   attributionStatus: text("attribution_status").notNull().default("unknown"),
 });
 
-/**
- * Transactional outbox: written in the same transaction as the lead, moved to BullMQ by the relay.
- * The row id is the BullMQ job id, so publishing twice never makes two jobs.
- */
-export const outbox = leads.table(
-  "outbox",
-  {
-    id: uuid("id")
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
-    jobName: text("job_name").notNull(),
-    payload: jsonb("payload").notNull(),
-    requestId: text("request_id"),
-    /** W3C traceparent of the request that wrote the row (tracing on only): the job continues its trace. */
-    traceContext: text("trace_context"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    publishedAt: timestamp("published_at", { withTimezone: true }),
-  },
-  (t) => [
-    index("outbox_pending_idx")
-      .on(t.createdAt)
-      .where(sql`${t.publishedAt} IS NULL`),
-  ],
-);
+/** Transactional outbox: written in the same transaction as the lead (libs/platform outboxTable). */
+export const outbox = outboxTable(leads);
 
 /** A timeline row's lease request: the row goes with it. */
 const leaseRequestRef = () =>

@@ -10,7 +10,7 @@ import type {
   LeaseStatus,
   StageJobData,
 } from "@lease/contracts";
-import { auditEvent, currentTraceparent, type Database, type Pool } from "@lease/platform";
+import { auditEvent, currentTraceparent, queueAuditEvents, type Database, type Pool } from "@lease/platform";
 import { contactMessages, leaseRequests, outbox, statusChanges } from "../db/schema";
 import { funnelOf, isStage, stageAuditDetail, stageChanged, type LeadStage } from "../domain/lead-stages";
 
@@ -95,11 +95,7 @@ type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** An audit entry for the gateway's log, queued through the outbox in the caller's transaction. */
 export async function queueAudit(tx: Tx, event: AuditRecordJobData): Promise<void> {
-  await tx.insert(outbox).values({
-    jobName: "audit.record",
-    payload: event,
-    traceContext: currentTraceparent() ?? null,
-  });
+  await queueAuditEvents(tx, outbox, [event]);
 }
 
 /** The request's row, locked until the transaction ends; undefined when it does not exist. */

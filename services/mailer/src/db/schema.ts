@@ -1,7 +1,11 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgSchema, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { outboxTable } from "@lease/platform/outbox-table";
 
 export const mailer = pgSchema("mailer");
+
+/** Audit entries of what admins did here, written in the change's transaction and relayed to the `audit` queue. */
+export const outbox = outboxTable(mailer);
 
 /**
  * The admin inbox. (source, source_id) is unique, so logging the same lead twice (a job delivered

@@ -6,15 +6,16 @@ import {
   type EmailSettingsTestResponse,
   type InboxCursor,
   type SendEmailBody,
+  type AuditRecordJobData,
 } from "@lease/contracts";
 import {
   HttpError,
   InternalCallError,
   auditEvent,
   notFound,
-  sendAuditEvents,
   serviceUnavailable,
   withTimeout,
+  type AuditedTransaction,
   type Logger,
   type QueueClient,
 } from "@lease/platform";
@@ -34,12 +35,17 @@ export { MAIL_NOT_CONFIGURED_MESSAGE } from "./failure-reason";
 const NOT_FOUND_MESSAGE = "E-mail niet gevonden";
 const NOT_RETRYABLE_MESSAGE = "Alleen een mislukte verzonden e-mail kan opnieuw worden verstuurd.";
 
+/** The mail tables as one transaction sees them, and the audit entries to store with its change. */
+export type MailTransaction = AuditedTransaction<{ inbox: InboxRepository; outgoing: OutgoingRepository }>;
+
 export function emailsDomain(deps: {
   inbox: InboxRepository;
   outgoing: OutgoingRepository;
   settings: MailSettingsSource;
   queue: QueueClient;
   delivery: Pick<Delivery, "sendNow">;
+  /** Runs a change in one transaction: the change and its audit entries are stored together. */
+  transaction<T>(work: (tx: MailTransaction) => Promise<T>): Promise<T>;
 }) {
   /** Puts a stored outgoing e-mail on the queue; a Redis outage leaves it to the sweeper. */
   async function enqueue(outgoingId: string, jobId: string, requestId: string, log: Logger) {
@@ -74,6 +80,8 @@ export function emailsDomain(deps: {
       leaseRequestId?: string | null;
     },
     requestId: string,
+    /** The audit entries of the e-mail by its sent-mail entry's id, stored with it. */
+    audit: (inboxId: string) => AuditRecordJobData[] = () => [],
   ): Promise<{ id: string; outgoingId: string; to: string }> {
     const settings = await currentSettings(requestId);
     if (!isConfigured(settings)) throw new HttpError(409, "mail_not_configured", MAIL_NOT_CONFIGURED_MESSAGE);
@@ -87,21 +95,24 @@ export function emailsDomain(deps: {
       htmlBody: mail.html,
       leaseRequestId: leaseRequestId ?? null,
     };
-    const { outgoingId, inboxId } = await deps.outgoing.recordWithInboxEntry(email, {
-      subject: mail.subject,
-      senderName: companyName(settings.company),
-      senderEmail: settings.fromEmailAddress,
-      recipientEmail: to,
-      messageBody: mail.text,
-      messageType: "other",
-      sentAt: null,
+    const { outgoingId, inboxId } = await deps.transaction(async (tx) => {
+      const recorded = await tx.outgoing.recordWithInboxEntry(email, {
+        subject: mail.subject,
+        senderName: companyName(settings.company),
+        senderEmail: settings.fromEmailAddress,
+        recipientEmail: to,
+        messageBody: mail.text,
+        messageType: "other",
+        sentAt: null,
+      });
+      await tx.audit(audit(recorded.inboxId));
+      return recorded;
     });
     return { id: inboxId, outgoingId, to };
   }
 
-  /** What the admin did, for the gateway's audit log: ids only (never an address or a body). */
-  const audit = (log: Logger, ...events: Parameters<typeof auditEvent>) =>
-    sendAuditEvents(deps.queue, [auditEvent(...events)], log);
+  // What the admin did, for the gateway's audit log: ids only (never an address or a body), stored
+  // in the outbox with the change it is about.
 
   return {
     /**
@@ -129,14 +140,17 @@ export function emailsDomain(deps: {
 
     /** Sends a failed e-mail again (the admin's "Opnieuw versturen"). */
     async retry(id: string, requestId: string, log: Logger, actor: string) {
-      const row = await deps.outgoing.requeueFailed(id);
+      const row = await deps.transaction(async (tx) => {
+        const requeued = await tx.outgoing.requeueFailed(id);
+        if (requeued) await tx.audit([auditEvent(actor, "email.resent", id)]);
+        return requeued;
+      });
       if (!row) {
         if (!(await deps.inbox.get(id))) throw notFound(NOT_FOUND_MESSAGE);
         throw new HttpError(409, "not_retryable", NOT_RETRYABLE_MESSAGE);
       }
       // A job id of its own: the first attempt's job may still be kept (and a kept id is not queued again).
       await enqueue(row.id, `${row.id}-retry-${row.attempts}`, requestId, log);
-      await audit(log, actor, "email.resent", id);
       return { id, status: "queued" as const };
     },
 
@@ -148,8 +162,12 @@ export function emailsDomain(deps: {
     },
 
     async delete(id: string, log: Logger, actor: string): Promise<void> {
-      if (!(await deps.inbox.delete(id))) throw notFound(NOT_FOUND_MESSAGE);
-      await audit(log, actor, "email.deleted", id);
+      const deleted = await deps.transaction(async (tx) => {
+        const gone = await tx.inbox.delete(id);
+        if (gone) await tx.audit([auditEvent(actor, "email.deleted", id)]);
+        return gone;
+      });
+      if (!deleted) throw notFound(NOT_FOUND_MESSAGE);
     },
 
     /**
@@ -165,10 +183,13 @@ export function emailsDomain(deps: {
           leaseRequestId: body.leaseRequestId,
         }),
         requestId,
+        (inboxId) => [
+          body.leaseRequestId
+            ? auditEvent(actor, "email.sent", body.leaseRequestId, `e-mail ${inboxId}`)
+            : auditEvent(actor, "email.sent", inboxId),
+        ],
       );
       await enqueue(outgoingId, outgoingId, requestId, log);
-      if (body.leaseRequestId) await audit(log, actor, "email.sent", body.leaseRequestId, `e-mail ${id}`);
-      else await audit(log, actor, "email.sent", id);
       return { id, status: "queued" as const };
     },
 
@@ -185,7 +206,10 @@ export function emailsDomain(deps: {
         requestId,
       );
       const { sent, reason } = await deps.delivery.sendNow(outgoingId, TEST_EMAIL_TIMEOUT_MS, log);
-      await audit(log, actor, "email.test_sent", id, sent ? "verzonden" : "mislukt");
+      // Its outcome is known only after the provider answered: an entry of its own.
+      await deps.transaction((tx) =>
+        tx.audit([auditEvent(actor, "email.test_sent", id, sent ? "verzonden" : "mislukt")]),
+      );
       if (!sent)
         throw new HttpError(502, "test_email_failed", `${TEST_EMAIL_FAILED_MESSAGE} ${reason ?? ""}`.trim());
       return { id, status: "sent", to };

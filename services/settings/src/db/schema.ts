@@ -1,7 +1,11 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, pgSchema, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { outboxTable } from "@lease/platform/outbox-table";
 
 export const settings = pgSchema("settings");
+
+/** Audit entries of saves, written in the save's transaction and relayed to the `audit` queue. */
+export const outbox = outboxTable(settings);
 
 // Both tables hold exactly one row: `singleton` is always true and unique, so two concurrent
 // first writes conflict on it instead of creating a second row (writes are upserts on it).

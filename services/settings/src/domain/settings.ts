@@ -7,20 +7,25 @@ import {
   type ThemeSettings,
   type UpdateCompanySettingsBody,
   type AuditAction,
-  type AuditRecordJobData,
   type UpdateThemeSettingsBody,
+  type ThemeValues,
 } from "@lease/contracts";
 import {
   auditEvent,
   publishEvent,
-  sendAuditEvents,
+  type AuditedTransaction,
   type Keyspace,
   type Logger,
-  type QueueClient,
   type Redis,
 } from "@lease/platform";
 import type { CompanySettingsRepository } from "../repositories/company-settings";
 import type { ThemeSettingsRepository } from "../repositories/theme-settings";
+
+/** The settings as one transaction sees them, and the audit entries to store with its change. */
+export type SettingsTransaction = AuditedTransaction<{
+  company: CompanySettingsRepository;
+  theme: ThemeSettingsRepository;
+}>;
 import { companyPatch, decryptedApiKey, toAdminCompanySettings, toPublicCompanySettings } from "./company";
 import type { SecretBox } from "./secret-box";
 import { themeDefaults, toThemeSettings } from "./theme";
@@ -34,8 +39,8 @@ export interface SettingsDeps {
   logger: Logger;
   /** Called on this replica right after a write, before the event goes out to the others. */
   changed?: (kind: SettingsChangedEvent["kind"]) => void;
-  /** Where the audit entries of saves go (the gateway's audit log); none: not recorded. */
-  queue?: QueueClient;
+  /** Runs a save in one transaction: the change and its audit entries are stored together. */
+  transaction<T>(work: (tx: SettingsTransaction) => Promise<T>): Promise<T>;
 }
 
 /** The company row's fields by the panel form they belong to: one audit entry per section changed. */
@@ -70,13 +75,28 @@ export function settingsDomain(deps: SettingsDeps) {
     );
   };
 
-  const audit = (events: AuditRecordJobData[]) =>
-    deps.queue ? sendAuditEvents(deps.queue, events, deps.logger) : Promise.resolve();
-  const auditTheme = (before: object, after: object, fields: string[], actor: string) => {
+  const auditTheme = (
+    tx: SettingsTransaction,
+    before: object,
+    after: object,
+    fields: string[],
+    actor: string,
+  ) => {
     const changed = changedFields(before, after, fields);
-    return audit(
+    return tx.audit(
       changed.length ? [auditEvent(actor, "settings.theme_changed", null, changed.join(", "))] : [],
     );
+  };
+  /** Writes the theme (a patch or the defaults) with its audit entry, then tells the replicas. */
+  const saveTheme = async (values: Partial<ThemeValues>, actor: string): Promise<ThemeSettings> => {
+    const row = await deps.transaction(async (tx) => {
+      const before = await tx.theme.get();
+      const after = await tx.theme.update(values);
+      await auditTheme(tx, before, after, Object.keys(values), actor);
+      return after;
+    });
+    await announce("theme");
+    return toThemeSettings(row);
   };
 
   return {
@@ -88,42 +108,34 @@ export function settingsDomain(deps: SettingsDeps) {
     },
     /** `actor`: the admin's username; each section with a changed field gets an audit entry. */
     async updateCompany(body: UpdateCompanySettingsBody, actor: string): Promise<AdminCompanySettings> {
-      const before = await deps.company.get();
-      const patch = companyPatch(body, deps.box);
-      const row = await deps.company.update(patch);
+      const row = await deps.transaction(async (tx) => {
+        const before = await tx.company.get();
+        const patch = companyPatch(body, deps.box);
+        const after = await tx.company.update(patch);
+        const fields = changedFields(
+          before,
+          after,
+          Object.keys(patch).filter((k) => k !== "sendgridApiKeyEncrypted"),
+        );
+        // The key is compared decrypted (each encryption differs); only its name is recorded.
+        if (body.sendgridApiKey !== undefined && decryptedApiKey(before, deps.box) !== body.sendgridApiKey)
+          fields.push("sendgridApiKey");
+        const bySection = new Map<AuditAction, string[]>();
+        for (const field of fields)
+          bySection.set(companySection(field), [...(bySection.get(companySection(field)) ?? []), field]);
+        await tx.audit(
+          [...bySection].map(([action, names]) => auditEvent(actor, action, null, names.join(", "))),
+        );
+        return after;
+      });
       await announce("company");
-      const fields = changedFields(
-        before,
-        row,
-        Object.keys(patch).filter((k) => k !== "sendgridApiKeyEncrypted"),
-      );
-      // The key is compared decrypted (each encryption differs); only its name is recorded.
-      if (body.sendgridApiKey !== undefined && decryptedApiKey(before, deps.box) !== body.sendgridApiKey)
-        fields.push("sendgridApiKey");
-      const bySection = new Map<AuditAction, string[]>();
-      for (const field of fields)
-        bySection.set(companySection(field), [...(bySection.get(companySection(field)) ?? []), field]);
-      await audit([...bySection].map(([action, names]) => auditEvent(actor, action, null, names.join(", "))));
       return toAdminCompanySettings(row, deps.box);
     },
     async theme(): Promise<ThemeSettings> {
       return toThemeSettings(await deps.theme.get());
     },
-    async updateTheme(body: UpdateThemeSettingsBody, actor: string): Promise<ThemeSettings> {
-      const before = await deps.theme.get();
-      const row = await deps.theme.update(body);
-      await announce("theme");
-      await auditTheme(before, row, Object.keys(body), actor);
-      return toThemeSettings(row);
-    },
-    async resetTheme(actor: string): Promise<ThemeSettings> {
-      const before = await deps.theme.get();
-      const defaults = themeDefaults();
-      const row = await deps.theme.update(defaults);
-      await announce("theme");
-      await auditTheme(before, row, Object.keys(defaults), actor);
-      return toThemeSettings(row);
-    },
+    updateTheme: (body: UpdateThemeSettingsBody, actor: string) => saveTheme(body, actor),
+    resetTheme: (actor: string) => saveTheme(themeDefaults(), actor),
     /** For the mailer only (internal route): the key in clear, with the sender and company details. */
     async mailSettings(): Promise<InternalMailSettings> {
       const row = await deps.company.get();
