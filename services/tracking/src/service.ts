@@ -27,6 +27,7 @@ import {
   type RunningService,
   privacyRoutes,
   requireInternal,
+  scheduleDaily,
 } from "@lease/platform";
 import { trackingConfigSchema } from "./config";
 import { systemClock, type Clock } from "./domain/clock";
@@ -139,11 +140,12 @@ export async function startTracking(
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [],
   });
+  // Live traffic: new values admitted per address block and day, decided alike by every replica.
+  const gate = new SharedValueGate(kit.redis, kit.keys);
   const writer = writerDeps(kit.pool, {
     statements,
     ownHost: config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).hostname : undefined,
-    // Live traffic: new values admitted per address block and day, decided alike by every replica.
-    gate: new SharedValueGate(kit.redis, kit.keys),
+    gate,
   });
   const { partitions } = writer;
   const reader = new AnalyticsReader(kit.pool, writer.pages);
@@ -244,6 +246,13 @@ export async function startTracking(
     metrics: conversionJobs,
   });
   const stopRetention = scheduleRetention(kit.pool, partitions, clock, config.RETENTION_MONTHS, logger);
+  // The last 30 days' values are established in Redis, whatever it lost (repositories/value-admission.ts).
+  const stopSeeding = scheduleDaily(
+    "tracking established values",
+    async () => ({ values: await gate.seed(kit.pool, amsterdamDate(clock.now())) }),
+    logger,
+    { firstRunMs: 0, describe: (r) => r },
+  );
   const compaction = setInterval(() => {
     compactSketches(kit.pool).catch((err: Error) =>
       logger.warn({ err: err.message }, "visitor sketches not compacted; retried"),
@@ -299,6 +308,7 @@ export async function startTracking(
       async () => {
         stopped = true;
         stopRetention();
+        stopSeeding();
         clearInterval(compaction);
         publish.stop();
         await backfill;

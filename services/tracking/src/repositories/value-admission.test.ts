@@ -132,6 +132,25 @@ describe("made-up UTM values and referrers", () => {
     );
   });
 
+  it("are established again from Postgres when Redis lost them", async () => {
+    const redis = new Redis(a.env.REDIS_URL!);
+    try {
+      // An empty Redis: only what Postgres says was stored by name passes without an address block.
+      const gate = new SharedValueGate(redis, keyspace(`${a.env.REDIS_PREFIX}-seed`));
+      const visit = (campaign: string): VisitValues => ({
+        day: day(),
+        tag: "",
+        rest: "",
+        values: { source: "google", medium: "cpc", campaign, term: "", content: "", referrer: "" },
+      });
+      expect(await gate.check([visit("voorjaar")])).toEqual([0b111]);
+      expect(await gate.seed(db, day())).toBeGreaterThanOrEqual(3);
+      expect(await gate.check([visit("voorjaar"), visit("nooit-gezien")])).toEqual([0, 0b100]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it("bound the combinations of a day: beyond, a new one keeps only its bounded columns", async () => {
     const redis = new Redis(a.env.REDIS_URL!);
     try {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Keyspace, Redis } from "@lease/platform";
+import type { Keyspace, Pool, Redis } from "@lease/platform";
+import { addDays } from "../domain/calendar";
 import {
   ADMITTED_FIELDS,
   DEFAULT_ADMISSION,
@@ -150,6 +151,40 @@ export class SharedValueGate implements ValueGate {
     private readonly limits: AdmissionLimits = DEFAULT_ADMISSION,
   ) {
     this.prefix = keys("tracking", "values", "");
+  }
+
+  /**
+   * Makes the values stored by name on the last 30 days (by a visit, or by the visit of a
+   * conversion) established again from Postgres: at start and daily, so that a Redis that lost its
+   * keys, or a first start, never treats a running campaign as new. Answers how many values.
+   */
+  async seed(pool: Pool, today: string): Promise<number> {
+    const r = await pool.query<{ field: string; value: string; day: string }>(
+      `WITH used AS (
+         SELECT profile_id, max(day) AS day FROM (
+           SELECT profile_id, day FROM tracking.daily_visits WHERE day >= $1
+           UNION ALL
+           SELECT profile_id, day FROM tracking.conversions WHERE day >= $1 AND profile_id IS NOT NULL
+         ) v GROUP BY profile_id
+       )
+       SELECT f.field, f.value, to_char(max(u.day), 'YYYY-MM-DD') AS day
+       FROM used u JOIN tracking.profiles p ON p.id = u.profile_id
+       CROSS JOIN LATERAL (VALUES ('source', p.utm_source), ('medium', p.utm_medium),
+         ('campaign', p.utm_campaign), ('term', p.utm_term), ('content', p.utm_content),
+         ('referrer', p.referrer_host)) AS f(field, value)
+       WHERE f.value <> '' AND f.value <> $2
+       GROUP BY f.field, f.value`,
+      [addDays(today, -this.limits.establishedDays), OTHER],
+    );
+    const p = this.redis.pipeline();
+    for (const row of r.rows) p.zadd(`${this.prefix}est:${row.field}`, "GT", dayNumber(row.day), row.value);
+    // The most recently seen stay when there are more than the bound.
+    for (const field of ADMITTED_FIELDS)
+      p.zremrangebyrank(`${this.prefix}est:${field}`, 0, -(this.limits.established + 1));
+    const results = (await p.exec()) ?? [];
+    const failed = results.find(([err]) => err)?.[0];
+    if (failed) throw failed;
+    return r.rows.length;
   }
 
   async check(visits: VisitValues[]): Promise<number[]> {
