@@ -94,6 +94,13 @@ export function privacyRepository(pool: Pool) {
           p,
         );
         const mentions = await redactMentions(client, email, MENTION_COLUMNS);
+        // Audit entries in the outbox (waiting for the relay, or kept a week after it) keep who did
+        // what when but no longer name the person's lead, as the gateway does in the audit log.
+        await client.query(
+          `UPDATE mailer.outbox SET payload = jsonb_set(payload, '{target}', '"[gewist]"')
+            WHERE job_name = 'audit.record' AND payload->>'target' = ANY($1::text[])`,
+          [leadIds],
+        );
         return {
           inboxEmails: messages.rows.filter((m) => m.source !== "outgoing").length,
           sentEmails: sent.rowCount ?? 0,
