@@ -1,6 +1,6 @@
 // `npm run tracking:retention`: the retention pass now (the service also runs it daily): drops the
 // months of page views older than the retention, trims the month the cutoff falls in, and prints
-// what went.
+// what went, with the visit profiles and breakdown values no day kept uses any more.
 import { systemClock } from "../domain/clock";
 import { runRetention } from "../domain/retention";
 import { Partitions } from "../repositories/partitions";
@@ -18,7 +18,11 @@ async function main(): Promise<void> {
     console.log(`Verwijderde maanden: ${months}.`);
     console.log(
       `Uit de grensmaand: ${report.trimmedPageViews} paginaweergaven en ${report.trimmedVisitors} bezoekersdagen; ` +
-        `${report.rollupRows} samenvattingsrijen. Klaar in ${ms} ms.`,
+        `${report.rollupRows} samenvattingsrijen.`,
+    );
+    console.log(
+      `Niet meer gebruikt: ${report.prunedProfiles} bezoekprofielen en ${report.prunedValues} waarden ` +
+        `(bron, campagne, verwijzer, ...). Klaar in ${ms} ms.`,
     );
   } finally {
     await pool.end();

@@ -169,7 +169,7 @@ describe("breakdowns of a period", () => {
     expect(earlier.change).toEqual({ visitors: null, pageViews: null, conversions: null });
   });
 
-  it("folds the campaigns beyond a day's first 100 into (overig), so made-up names cannot grow the rollups", async () => {
+  it("an import folds the campaigns beyond a day's first 100 into (overig) (live traffic: value-admission.test.ts)", async () => {
     const spam = Array.from({ length: 150 }, (_, i) =>
       visit("2026-11-18T09:00:00Z", `s-spam-${i}`, `/?utm_source=spam&utm_medium=cpc&utm_campaign=c${i}`),
     );
