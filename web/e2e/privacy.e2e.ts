@@ -99,8 +99,19 @@ test("privacy: a quote request found by address, exported as JSON, erased, and t
   const dialog = page.getByRole("alertdialog");
   await dialog.getByText("definitief verwijderd").waitFor();
   await expectAccessible(page, "Privacy's erasure confirmation");
-  await dialog.getByRole("button", { name: "Annuleren" }).click();
+  // The keyboard is in the confirmation at once, on its safe choice; Escape cancels it (34.12).
+  const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+  await eventually(
+    async () => (await focused()) === "Annuleren",
+    "the focus on Annuleren in the confirmation",
+  );
+  await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "detached" });
+  await eventually(
+    () =>
+      page.getByRole("button", { name: "Wissen", exact: true }).evaluate((b) => b === document.activeElement),
+    "the focus back on Wissen",
+  );
   await page.getByRole("button", { name: "Wissen", exact: true }).click();
   await dialog.getByRole("button", { name: "Ja, definitief wissen" }).click();
   await page.getByRole("status").filter({ hasText: "Gewist:" }).waitFor();

@@ -6,7 +6,7 @@ import {
   type PrivacyErasure,
   type PrivacySummary,
 } from "@lease/contracts";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { userErrorMessage } from "../../api/client";
 import { downloadPersonalData, erasePersonalData, searchPersonalData } from "../api";
 import { Button, Panel, TEXT_INPUT } from "../../components/ui";
@@ -27,6 +27,25 @@ export function PrivacyTab() {
   const [summary, setSummary] = useState<PrivacySummary | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const eraseButton = useRef<HTMLButtonElement>(null);
+
+  // The confirmation takes the focus when it opens, on its safe choice (Enter does not erase).
+  useEffect(() => {
+    if (confirming) cancelButton.current?.focus();
+  }, [confirming]);
+
+  /** Escape cancels the confirmation and gives the focus back to "Wissen". */
+  const closeConfirmation = () => {
+    setConfirming(false);
+    eraseButton.current?.focus();
+  };
+  const onConfirmationKey = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && !erase.isPending) {
+      event.preventDefault();
+      closeConfirmation();
+    }
+  };
 
   const search = useMutation({
     mutationFn: (address: string) => searchPersonalData(address),
@@ -166,7 +185,12 @@ export function PrivacyTab() {
                 <Button variant="secondary" disabled={busy} onClick={() => exporting.mutate(email)}>
                   {exporting.isPending ? "Exporteren..." : "Exporteren (JSON)"}
                 </Button>
-                <Button variant="danger" disabled={busy} onClick={() => setConfirming(true)}>
+                <Button
+                  ref={eraseButton}
+                  variant="danger"
+                  disabled={busy}
+                  onClick={() => setConfirming(true)}
+                >
                   Wissen
                 </Button>
               </div>
@@ -177,6 +201,7 @@ export function PrivacyTab() {
                   aria-labelledby="privacy-bevestig-titel"
                   aria-describedby="privacy-bevestig-tekst"
                   className="mt-4 rounded-card border border-red-300 bg-red-50 p-4"
+                  onKeyDown={onConfirmationKey}
                 >
                   <h4 id="privacy-bevestig-titel" className="font-semibold text-red-900">
                     Alle gegevens van {email} wissen?
@@ -191,9 +216,10 @@ export function PrivacyTab() {
                       {erase.isPending ? "Wissen..." : "Ja, definitief wissen"}
                     </Button>
                     <Button
+                      ref={cancelButton}
                       variant="secondary"
                       disabled={erase.isPending}
-                      onClick={() => setConfirming(false)}
+                      onClick={closeConfirmation}
                     >
                       Annuleren
                     </Button>
