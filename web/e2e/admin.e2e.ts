@@ -250,6 +250,75 @@ test("admin: a lead's road to a contract: an offer, then a signed contract with 
   );
 });
 
+test("admin: a Meta spend export is imported in Campagnes, its bad row named, linked to its utm_campaign and reported", async ({
+  world,
+  signedIn,
+}) => {
+  await world.sql.query("DELETE FROM tracking.ad_spend; DELETE FROM tracking.spend_links");
+  const page = signedIn.page;
+  await openTab(page, "Campagnes");
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date());
+  const csv = [
+    "Campagnenaam,Dag,Uitgegeven bedrag (EUR),Weergaven",
+    `Lente actie,${today},"120,50",1000`,
+    `Lente actie,${today},"179,50",800`,
+    `Lente actie,gisteren,"1,00",1`,
+  ].join("\n");
+  await page.getByLabel("Export van Meta, TikTok, Snapchat of Google Ads (csv)").setInputFiles({
+    name: "meta-export.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(csv),
+  });
+  await page.getByRole("button", { name: "Importeren" }).click();
+  const result = page.getByTestId("spend-import-result");
+  await result
+    .filter({ hasText: "Meta (Facebook, Instagram): 1 ingelezen, 0 ongewijzigd, 1 regels overgeslagen." })
+    .waitFor();
+  await result.getByText('Regel 4: Onbekende datum "gisteren"').waitFor();
+  await dismissNotice(page);
+  const row = page.getByTestId("spend-row").filter({ hasText: "Lente actie" });
+  await row.filter({ hasText: "€ 300,00" }).waitFor();
+
+  // The same file again changes nothing.
+  await page.getByRole("button", { name: "Importeren" }).click();
+  await result.filter({ hasText: "0 ingelezen, 1 ongewijzigd" }).waitFor();
+  await dismissNotice(page);
+
+  await row.getByLabel("utm_campaign van Lente actie").fill("lente");
+  await row.getByRole("button", { name: "Koppelen" }).click();
+  await expectNotice(page, "Koppeling Opgeslagen");
+  const { rows } = await world.sql.query("SELECT platform, campaign, utm_campaign FROM tracking.spend_links");
+  assertEqual(rows, [{ platform: "meta", campaign: "Lente actie", utm_campaign: "lente" }], "the link");
+
+  // The report above counts it for "lente" (no visit of lente in this stack: a row of its own),
+  // says that stages count in their lead's period, and downloads as CSV.
+  const report = page.getByTestId("campaign-report");
+  const lente = report.getByTestId("report-row").filter({ hasText: "lente" });
+  await lente.locator('[data-column="spend"]').filter({ hasText: "€ 300,00" }).waitFor();
+  await page
+    .getByTestId("cohort-note")
+    .filter({ hasText: "in de periode waarin de aanvraag binnenkwam" })
+    .waitFor();
+  await report.getByRole("button", { name: "Kosten", exact: true }).click();
+  await report.locator('th[aria-sort="ascending"]').filter({ hasText: "Kosten" }).waitFor();
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download CSV" }).click(),
+  ]);
+  const csvText = await new Promise<string>((resolve, reject) => {
+    void file.createReadStream().then((stream) => {
+      let text = "";
+      stream.on("data", (chunk) => (text += chunk));
+      stream.on("end", () => resolve(text));
+      stream.on("error", reject);
+    }, reject);
+  });
+  assert(
+    csvText.includes('"facebook";"(geen)";"lente";"300"'),
+    `the CSV has the lente row: ${csvText.slice(0, 300)}`,
+  );
+});
+
 test("admin: company details saved show on the public footer", async ({ world, signedIn }) => {
   const page = signedIn.page;
   await openTab(page, "Bedrijfsgegevens");

@@ -17,6 +17,7 @@ import {
 const TABS = [
   ["analytics", "Analytics"],
   ["aanvragen", "Lease Aanvragen"],
+  ["campagnes", "Campagnes"],
   ["bedrijf", "Bedrijfsgegevens"],
   ["theme", "Theme Instellingen"],
   ["email", "E-mail Instellingen"],

@@ -41,6 +41,16 @@ import {
   UpdateLeaseStatusBody,
 } from "./http/lease-requests";
 import { SetFollowUpBody } from "./http/follow-up";
+import { CampaignReport, CampaignReportQuery } from "./http/campaign-report";
+import {
+  AD_SPEND_CSV_MAX_BYTES,
+  AdSpendEntryBody,
+  AdSpendImportBody,
+  AdSpendImportResult,
+  AdSpendList,
+  AdSpendQuery,
+  SpendLinkBody,
+} from "./http/ad-spend";
 import {
   PrivacyErasure,
   PrivacyEraseBody,
@@ -83,6 +93,8 @@ export interface ApiRoute {
   summary: string;
   request?: { body?: z.ZodType; query?: z.ZodObject; params?: z.ZodObject };
   responses: Record<number, RouteResponse>;
+  /** A larger JSON body than the services' default (BODY_LIMIT_BYTES) this route takes, e.g. an uploaded export. */
+  bodyLimitBytes?: number;
 }
 
 const noContent = { 204: { description: "Done; no body" } };
@@ -514,6 +526,66 @@ export const API_ROUTES: readonly ApiRoute[] = [
       },
     },
   },
+  {
+    method: "GET",
+    path: "/api/admin/campaign-report",
+    service: "tracking",
+    auth: "admin",
+    summary:
+      "Per campaign (source / medium / campaign) and per channel: spend, visits, quote requests, contact messages, offers, contracts, commission, rates, cost per lead and contract, ROAS, totals and the previous period (cohort: stages count in their lead's period)",
+    request: { query: CampaignReportQuery },
+    responses: {
+      200: { description: "The report", schema: CampaignReport },
+      400: { description: "from after to, to in the future, or a period beyond the retention" },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/ad-spend/import",
+    service: "tracking",
+    auth: "admin",
+    summary:
+      "Import a spend export of Meta, TikTok, Snapchat or Google Ads (detected from its header); the same file again changes nothing",
+    request: { body: AdSpendImportBody },
+    bodyLimitBytes: AD_SPEND_CSV_MAX_BYTES,
+    responses: {
+      200: {
+        description: "Rows stored and unchanged, and the bad rows by line",
+        schema: AdSpendImportResult,
+      },
+      400: {
+        description:
+          "No known export (code unknown_format), or not one good row (code no_rows, with `errors` by line)",
+      },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/ad-spend",
+    service: "tracking",
+    auth: "admin",
+    summary: "Type in one day's spend of a campaign (replaces that day's)",
+    request: { body: AdSpendEntryBody },
+    responses: { 200: { description: "Stored", schema: AdSpendImportResult } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/ad-spend",
+    service: "tracking",
+    auth: "admin",
+    summary: "Spend per platform and campaign over a period, with the utm_campaign each counts for",
+    request: { query: AdSpendQuery },
+    responses: { 200: { description: "The campaigns' spend", schema: AdSpendList } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/ad-spend/links",
+    service: "tracking",
+    auth: "admin",
+    summary: "Link a spend campaign name to the utm_campaign of its landing URLs (null removes it)",
+    request: { body: SpendLinkBody },
+    responses: noContent,
+  },
   // mailer
   {
     method: "GET",
@@ -668,3 +740,19 @@ export function createServiceMatcher(
 }
 
 export const serviceForPath = createServiceMatcher();
+
+/**
+ * The body limit of the route a path belongs to when it takes more than the default (undefined:
+ * the default applies). The gateway and every service read it, so both let such a body through.
+ */
+export function createBodyLimitMatcher(
+  routes: readonly Pick<ApiRoute, "path" | "bodyLimitBytes">[] = API_ROUTES,
+): (path: string) => number | undefined {
+  const limits = new Map(
+    routes.filter((r) => r.bodyLimitBytes !== undefined).map((r) => [metricRoute(r.path), r.bodyLimitBytes]),
+  );
+  const match = createRouteMatcher(routes.map((r) => r.path));
+  return (path) => (limits.size === 0 ? undefined : limits.get(match(path)));
+}
+
+export const bodyLimitForPath = createBodyLimitMatcher();

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import Koa, { type Context, type Next } from "koa";
 import Router from "@koa/router";
 import type { Logger } from "./logger";
+import { bodyLimitForPath } from "@lease/contracts";
 import { jsonBody } from "./body";
 import { HttpError, isDatabaseUnavailable } from "./errors";
 import { createMetrics, routeLabel, type HttpMetrics } from "./metrics";
@@ -189,7 +190,8 @@ export function createApp(opts: AppOptions): ServiceApp {
     app.use(opts.rawRoutes.routes());
     app.use(opts.rawRoutes.allowedMethods());
   }
-  app.use(jsonBody(opts.bodyLimitBytes ?? 16 * 1024));
+  // A route of API_ROUTES may take more (an uploaded export): its own limit then.
+  app.use(jsonBody(opts.bodyLimitBytes ?? 16 * 1024, bodyLimitForPath));
 
   for (const router of Array.isArray(opts.routes) ? opts.routes : [opts.routes]) {
     app.use(router.routes());

@@ -7,9 +7,10 @@ const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * Reads a JSON body with a hard size limit. A declared Content-Length over the limit is refused
  * before a byte is read; a chunked body is cut off as soon as it passes the limit.
  */
-export function jsonBody(limitBytes: number) {
+export function jsonBody(defaultLimitBytes: number, routeLimit?: (path: string) => number | undefined) {
   return async function readJsonBody(ctx: Context, next: Next) {
     if (!METHODS_WITH_BODY.has(ctx.method)) return next();
+    const limitBytes = routeLimit?.(ctx.path) ?? defaultLimitBytes;
     const declared = Number(ctx.get("content-length") || 0);
     const chunked = /chunked/i.test(ctx.get("transfer-encoding"));
     if (declared === 0 && !chunked) {

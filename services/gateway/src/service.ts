@@ -1,6 +1,12 @@
 import { Histogram } from "prom-client";
 import type { Context, Next } from "koa";
-import { QUEUES, buildOpenApiDocument, serviceForPath, type ServiceName } from "@lease/contracts";
+import {
+  QUEUES,
+  bodyLimitForPath,
+  buildOpenApiDocument,
+  serviceForPath,
+  type ServiceName,
+} from "@lease/contracts";
 import {
   HttpError,
   clientIp,
@@ -119,19 +125,20 @@ export async function startGateway(
       if (!upstream) throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${path}`);
       // The gateway checks the session first; the service checks it again.
       if (path.startsWith("/api/admin/")) await adminGate(ctx, async () => undefined);
-      // Refuse an oversized body here, before a byte of it is read or forwarded.
-      if (Number(ctx.get("content-length") || 0) > config.BODY_LIMIT_BYTES) {
+      // Refuse an oversized body here, before a byte of it is read or forwarded (a route may take more).
+      const bodyLimitBytes = bodyLimitForPath(path) ?? config.BODY_LIMIT_BYTES;
+      if (Number(ctx.get("content-length") || 0) > bodyLimitBytes) {
         ctx.set("Connection", "close");
         throw new HttpError(
           413,
           "payload_too_large",
-          `Het verzoek is te groot (maximaal ${config.BODY_LIMIT_BYTES} bytes)`,
+          `Het verzoek is te groot (maximaal ${bodyLimitBytes} bytes)`,
         );
       }
       return proxyTo(ctx, upstream, {
         timeoutMs: config.UPSTREAM_TIMEOUT_MS,
         trustedProxies: trusted,
-        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+        bodyLimitBytes,
       });
     }
     if (site.serve(ctx)) return;

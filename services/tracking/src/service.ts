@@ -39,6 +39,9 @@ import { createAdminSockets } from "./routes/admin-sockets";
 import { conversionHandlers } from "./jobs/conversion-jobs";
 import { ConversionRecorder } from "./repositories/conversions";
 import { leadStagesRepository } from "./repositories/lead-stages";
+import { adSpendRepository } from "./repositories/ad-spend";
+import { campaignRoutes } from "./routes/campaigns";
+import { campaignReportReader } from "./repositories/campaign-report";
 import { StreamWriter } from "./jobs/stream-writer";
 import { VisitorFeed } from "./routes/visitor-feed";
 import { DaySalts } from "./repositories/day-salt";
@@ -293,6 +296,13 @@ export async function startTracking(
         queue,
         queueName: QUEUES.tracking,
         guard: requireInternal(config.INTERNAL_TOKEN),
+      }),
+      campaignRoutes({
+        session: kit.session,
+        spend: adSpendRepository(kit.pool),
+        report: campaignReportReader(kit.pool),
+        clock,
+        retentionMonths: config.RETENTION_MONTHS,
       }),
       adminRoutes({
         session: kit.session,

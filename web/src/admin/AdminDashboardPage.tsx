@@ -15,12 +15,14 @@ import { ThemeSettingsTab } from "./tabs/ThemeSettingsTab";
 import { UsersTab } from "./tabs/UsersTab";
 import { AuditLogTab } from "./tabs/AuditLogTab";
 import { PrivacyTab } from "./tabs/PrivacyTab";
+import { CampaignsTab } from "./tabs/CampaignsTab";
 import type { LoginState } from "./lib/session";
 import { dashboardTitle, useLeadAlerts } from "./lib/use-lead-alerts";
 
 const TABS = [
   { id: "analytics", label: "Analytics", Panel: AnalyticsTab },
   { id: "aanvragen", label: "Lease Aanvragen", Panel: LeaseRequestsTab },
+  { id: "campagnes", label: "Campagnes", Panel: CampaignsTab },
   { id: "bedrijf", label: "Bedrijfsgegevens", Panel: CompanySettingsTab },
   { id: "theme", label: "Theme Instellingen", Panel: ThemeSettingsTab },
   { id: "email", label: "E-mail Instellingen", Panel: EmailSettingsTab },

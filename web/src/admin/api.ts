@@ -34,6 +34,11 @@ import {
   type EmailFolder,
   type LeaseStatus,
   type UpdateLeaseStatusInput,
+  AdSpendImportResult,
+  AdSpendList,
+  CampaignReport,
+  type AdSpendEntryBody,
+  type SpendLinkBody,
   type LoginBody,
   type SendEmailBody,
   type ThemeValues,
@@ -57,6 +62,8 @@ export const ADMIN_KEYS = {
   account: ["/api/admin/account"],
   users: ["/api/admin/users"],
   auditLog: ["/api/admin/audit-log"],
+  adSpend: ["/api/admin/ad-spend"],
+  campaignReport: ["/api/admin/campaign-report"],
 } as const;
 
 /** Signed in, or the next step (an authenticator code, an own password) with its ticket. */
@@ -244,3 +251,15 @@ export async function downloadPersonalData(email: string): Promise<void> {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** A platform's spend export, as read from the file (the service detects which platform). */
+export const importAdSpend = (csv: string) =>
+  call(AdSpendImportResult, "POST", "/api/admin/ad-spend/import", { csv });
+export const addAdSpend = (body: AdSpendEntryBody) =>
+  call(AdSpendImportResult, "POST", "/api/admin/ad-spend", body);
+export const fetchAdSpend = (from: string, to: string) =>
+  call(AdSpendList, "GET", `/api/admin/ad-spend?${new URLSearchParams({ from, to })}`);
+export const linkSpendCampaign = (body: SpendLinkBody) =>
+  apiRequest<unknown>("PUT", "/api/admin/ad-spend/links", body);
+export const fetchCampaignReport = (from: string, to: string) =>
+  call(CampaignReport, "GET", `/api/admin/campaign-report?${new URLSearchParams({ from, to })}`);

@@ -12,3 +12,5 @@ export * from "./follow-up";
 export * from "./admin-users";
 export * from "./audit-log";
 export * from "./privacy";
+export * from "./ad-spend";
+export * from "./campaign-report";

@@ -385,3 +385,45 @@ export const sketchDeltas = tracking.table(
   // Readers look deltas up by scope over a range of days; retention deletes by day (a small table).
   (t) => [index("sketch_deltas_scope_day_idx").on(t.scope, t.day)],
 );
+
+/**
+ * Ad spend per platform, Amsterdam day and campaign name as the platform's export names it, in
+ * cents; an import or a typed-in amount replaces the day's (the key makes a re-import a no-op).
+ */
+export const adSpend = tracking.table(
+  "ad_spend",
+  {
+    platform: text("platform").notNull(),
+    day: date("day").notNull(),
+    campaign: text("campaign").notNull(),
+    spendCents: bigint("spend_cents", { mode: "number" }).notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.platform, t.campaign, t.day] }), index("ad_spend_day_idx").on(t.day)],
+);
+
+/** The same per Amsterdam month, kept with each change: a two-year report reads months, not days. */
+export const adSpendMonthly = tracking.table(
+  "ad_spend_monthly",
+  {
+    platform: text("platform").notNull(),
+    month: date("month").notNull(),
+    campaign: text("campaign").notNull(),
+    spendCents: bigint("spend_cents", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.platform, t.campaign, t.month] }),
+    index("ad_spend_monthly_month_idx").on(t.month),
+  ],
+);
+
+/** A spend campaign name linked to the utm_campaign its ads land with, when the two differ. */
+export const spendLinks = tracking.table(
+  "spend_links",
+  {
+    platform: text("platform").notNull(),
+    campaign: text("campaign").notNull(),
+    utmCampaign: text("utm_campaign").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.platform, t.campaign] })],
+);

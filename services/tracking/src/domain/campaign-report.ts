@@ -1,0 +1,110 @@
+import type { AdPlatform, AnalyticsChannel, CampaignFigures } from "@lease/contracts";
+import { NO_MEDIUM } from "./breakdowns";
+
+/** What the rollups hold for a row (amounts in cents). */
+export interface Counts {
+  spendCents: number;
+  visitors: number;
+  leads: number;
+  contacts: number;
+  offers: number;
+  contracts: number;
+  commissionCents: number;
+}
+
+export const ZERO: Counts = {
+  spendCents: 0,
+  visitors: 0,
+  leads: 0,
+  contacts: 0,
+  offers: 0,
+  contracts: 0,
+  commissionCents: 0,
+};
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const per100 = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
+
+/** The figures of a row: counts, euros, the rates between the stages and what a lead and a contract cost. */
+export function figuresOf(c: Counts): CampaignFigures {
+  return {
+    spend: c.spendCents / 100,
+    visitors: c.visitors,
+    leads: c.leads,
+    contacts: c.contacts,
+    offers: c.offers,
+    contracts: c.contracts,
+    commission: c.commissionCents / 100,
+    leadRate: per100(c.leads, c.visitors),
+    offerRate: per100(c.offers, c.leads),
+    contractRate: per100(c.contracts, c.offers),
+    costPerLead: c.leads > 0 ? round2(c.spendCents / 100 / c.leads) : null,
+    costPerContract: c.contracts > 0 ? round2(c.spendCents / 100 / c.contracts) : null,
+    roas: c.spendCents > 0 ? round2(c.commissionCents / c.spendCents) : null,
+  };
+}
+
+/** The utm_source values a platform's ads land with (lower case), the first one for spend without visits. */
+export const PLATFORM_SOURCES: Record<AdPlatform, readonly string[]> = {
+  meta: [
+    "facebook",
+    "fb",
+    "instagram",
+    "ig",
+    "meta",
+    "facebook.com",
+    "m.facebook.com",
+    "l.facebook.com",
+    "instagram.com",
+  ],
+  tiktok: ["tiktok", "tiktok.com"],
+  snapchat: ["snapchat", "snap", "snapchat.com"],
+  google: ["google", "adwords", "googleads", "google ads"],
+};
+
+/** The channel a platform's paid visits count under. */
+export const PLATFORM_CHANNEL: Record<AdPlatform, AnalyticsChannel> = {
+  meta: "Paid Social",
+  tiktok: "Paid Social",
+  snapchat: "Paid Social",
+  google: "Paid Search",
+};
+
+export interface CampaignKey {
+  source: string;
+  medium: string;
+  campaign: string;
+}
+
+export const keyOf = (k: CampaignKey) => JSON.stringify([k.source, k.medium, k.campaign]);
+
+/**
+ * Puts each platform's spend on the report row it paid for: the row of its utm_campaign (the
+ * spend name's link, else the name itself) whose source is one of the platform's; of several, the
+ * one with the most quote requests, then visits. Spend whose campaign no visit had gets a row of
+ * its own (the platform's usual source, no medium), so no spend is left out of the totals.
+ */
+export function assignSpend(
+  rows: Map<string, CampaignKey & { counts: Counts }>,
+  spend: { platform: AdPlatform; utmCampaign: string; cents: number }[],
+): void {
+  for (const s of spend) {
+    const sources = PLATFORM_SOURCES[s.platform];
+    let best: (CampaignKey & { counts: Counts }) | undefined;
+    for (const row of rows.values()) {
+      if (row.campaign !== s.utmCampaign || !sources.includes(row.source.toLowerCase())) continue;
+      if (
+        !best ||
+        row.counts.leads > best.counts.leads ||
+        (row.counts.leads === best.counts.leads && row.counts.visitors > best.counts.visitors)
+      )
+        best = row;
+    }
+    if (!best) {
+      const key = { source: sources[0]!, medium: NO_MEDIUM, campaign: s.utmCampaign };
+      best = rows.get(keyOf(key)) ?? { ...key, counts: ZERO };
+      rows.set(keyOf(key), best);
+    }
+    best.counts = { ...best.counts, spendCents: best.counts.spendCents + s.cents };
+  }
+}

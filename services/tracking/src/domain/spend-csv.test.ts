@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import { parseCents, parseDay, parseSpendCsv } from "./spend-csv";
+
+// Issue 35.2: the spend exports of each platform, English and Dutch, as their Ads Managers write
+// them (columns listed in services/tracking/README.md, "Ad spend").
+
+const rows = (csv: string) => {
+  const parsed = parseSpendCsv(csv);
+  return { ...parsed, rows: parsed.rows.map((r) => [r.day, r.campaign, r.cents]) };
+};
+
+describe("spend exports per platform", () => {
+  it("reads Meta Ads Manager in English: a row per day, amounts 1,234.56", () => {
+    const csv = [
+      "Campaign name,Day,Amount spent (EUR),Impressions,Reporting starts,Reporting ends",
+      "lente,2026-03-02,150.00,12000,2026-03-02,2026-03-02",
+      'lente,2026-03-03,"1,150.50",9000,2026-03-03,2026-03-03',
+    ].join("\r\n");
+    expect(rows(csv)).toEqual({
+      platform: "meta",
+      rows: [
+        ["2026-03-02", "lente", 15000],
+        ["2026-03-03", "lente", 115050],
+      ],
+      errors: [],
+    });
+  });
+
+  it("reads Meta in Dutch (Advertentiebeheer): the reporting period as the day, amounts 1.234,56", () => {
+    const csv = [
+      "\uFEFFCampagnenaam,Begin rapportage,Einde rapportage,Uitgegeven bedrag (EUR),Weergaven",
+      'lente,2026-03-02,2026-03-02,"1.150,50",12000',
+      'zomer,2026-03-01,2026-03-07,"99,00",1',
+    ].join("\n");
+    expect(rows(csv)).toEqual({
+      platform: "meta",
+      rows: [["2026-03-02", "lente", 115050]],
+      errors: [
+        { line: 3, message: "Deze regel beslaat meer dan één dag: exporteer met de uitsplitsing per dag" },
+      ],
+    });
+  });
+
+  it("refuses a Meta export in another currency as a whole", () => {
+    expect(() => parseSpendCsv("Campaign name,Day,Amount spent (USD)\nx,2026-03-02,1.00")).toThrow(/USD/);
+  });
+
+  it("reads TikTok Ads Manager in English and in Dutch (semicolons, DD-MM-YYYY)", () => {
+    expect(
+      rows("Campaign name,By Day,Cost,Impressions,Clicks\nVoorjaar TikTok,2026-03-02,25.5,1000,10"),
+    ).toEqual({
+      platform: "tiktok",
+      rows: [["2026-03-02", "Voorjaar TikTok", 2550]],
+      errors: [],
+    });
+    expect(rows("Campagnenaam;Datum;Kosten;Weergaven\nVoorjaar TikTok;02-03-2026;1.025,50;1000")).toEqual({
+      platform: "tiktok",
+      rows: [["2026-03-02", "Voorjaar TikTok", 102550]],
+      errors: [],
+    });
+  });
+
+  it("reads Snapchat Ads Manager: the start time as the day, US dates told by a day over 12", () => {
+    const csv = [
+      "Campaign Name,Start Time,Amount Spent,Paid Impressions",
+      "snap-lente,2026-03-02 00:00:00,12.34,500",
+      "snap-lente,03/15/2026,1.00,20",
+    ].join("\n");
+    expect(rows(csv)).toEqual({
+      platform: "snapchat",
+      rows: [
+        ["2026-03-02", "snap-lente", 1234],
+        ["2026-03-15", "snap-lente", 100],
+      ],
+      errors: [],
+    });
+  });
+
+  it("reads Google Ads below its title lines, skips its totals and names a row in another currency", () => {
+    const csv = [
+      "Campaign report",
+      '"March 1, 2026 - March 3, 2026"',
+      "Day,Campaign,Currency code,Cost,Clicks",
+      '2026-03-02,Zoek - lease,EUR,"1,234.56",40',
+      "2026-03-03,Zoek - lease,USD,10.00,1",
+      'Total: Account,,EUR,"1,244.56",41',
+    ].join("\n");
+    expect(rows(csv)).toEqual({
+      platform: "google",
+      rows: [["2026-03-02", "Zoek - lease", 123456]],
+      errors: [{ line: 5, message: "Alleen bedragen in euro worden ingelezen (deze regel: USD)" }],
+    });
+  });
+
+  it("reads Google Ads in Dutch: Dag, Campagne, Kosten, '2 mrt. 2026', tabs", () => {
+    const csv = [
+      "Campagnerapport",
+      "1 mrt 2026 - 3 mrt 2026",
+      "Dag\tCampagne\tValutacode\tKosten",
+      "2 mrt. 2026\tZoek - lease\tEUR\t1.234,56",
+    ].join("\n");
+    expect(rows(csv)).toEqual({
+      platform: "google",
+      rows: [["2026-03-02", "Zoek - lease", 123456]],
+      errors: [],
+    });
+  });
+
+  it("sums rows of one day and campaign (an export split by ad set) and names bad rows by their line", () => {
+    const csv = [
+      "Campaign name,Day,Amount spent (EUR)",
+      "lente,2026-03-02,100.00",
+      "lente,2026-03-02,50.25",
+      ",2026-03-02,1.00",
+      "lente,gisteren,1.00",
+      "lente,2026-03-04,-5",
+      'lente,2026-02-30,"1,00"',
+    ].join("\n");
+    const parsed = rows(csv);
+    expect(parsed.rows).toEqual([["2026-03-02", "lente", 15025]]);
+    expect(parsed.errors).toEqual([
+      { line: 4, message: "Geen campagnenaam" },
+      { line: 5, message: 'Onbekende datum "gisteren"' },
+      { line: 6, message: 'Onbekend bedrag "-5"' },
+      { line: 7, message: 'Onbekende datum "2026-02-30"' },
+    ]);
+  });
+
+  it("refuses a file of no platform with a Dutch message that says what to export", () => {
+    expect(() => parseSpendCsv("naam,bedrag\nx,1")).toThrow(/geen bekende export/);
+  });
+});
+
+describe("numbers and dates of the exports", () => {
+  it.each([
+    ["1.234,56", ",", 123456],
+    ["1,234.56", ".", 123456],
+    ["€ 12,5", ",", 1250],
+    ["300", ".", 30000],
+    ["12.345678", ".", 1235],
+  ] as const)("reads %s (decimal %s) as %i cents", (text, decimal, cents) => {
+    expect(parseCents(text, decimal)).toBe(cents);
+  });
+
+  it.each([
+    ["2026-03-02", false, "2026-03-02"],
+    ["02-03-2026", false, "2026-03-02"],
+    ["3/2/2026", true, "2026-03-02"],
+    ["2 mrt. 2026", false, "2026-03-02"],
+    ["Mar 2, 2026", true, "2026-03-02"],
+    ["2026-03-02T00:00:00Z", true, "2026-03-02"],
+  ] as const)("reads the day %s", (text, monthFirst, day) => {
+    expect(parseDay(text, monthFirst)).toBe(day);
+  });
+});

@@ -1,0 +1,101 @@
+import type { AdPlatform, AdSpendCampaign } from "@lease/contracts";
+import { withTransaction, type Pool } from "@lease/platform";
+import type { SpendRow } from "../domain/spend-csv";
+
+/** Rows per statement when storing an import. */
+const CHUNK = 5_000;
+/** Campaigns a period's list answers at most. */
+export const SPEND_LIST_MAX = 1_000;
+
+/**
+ * Ad spend per platform, day and campaign name (tracking.ad_spend) and the links of a spend
+ * campaign name to a utm_campaign (tracking.spend_links). Storing a day's amount replaces it only
+ * when it differs, so importing a file again changes nothing and says so.
+ */
+export function adSpendRepository(pool: Pool) {
+  return {
+    /** Stores the rows in one transaction; counts those new or changed and those already stored. */
+    async store(platform: AdPlatform, rows: readonly Omit<SpendRow, "line">[]) {
+      return withTransaction(pool, async (client) => {
+        // Two imports of one platform at once would each sum a month without the other's days.
+        await client.query("SELECT pg_advisory_xact_lock(hashtextextended('tracking.ad_spend:' || $1, 35))", [
+          platform,
+        ]);
+        let imported = 0;
+        for (let i = 0; i < rows.length; i += CHUNK) {
+          const chunk = rows.slice(i, i + CHUNK);
+          const r = await client.query<{ campaign: string; month: string }>(
+            `INSERT INTO tracking.ad_spend AS t (platform, day, campaign, spend_cents)
+             SELECT $1, day, campaign, cents FROM unnest($2::date[], $3::text[], $4::bigint[]) AS u(day, campaign, cents)
+             ON CONFLICT (platform, campaign, day)
+               DO UPDATE SET spend_cents = EXCLUDED.spend_cents, updated_at = now()
+               WHERE t.spend_cents <> EXCLUDED.spend_cents
+             RETURNING t.campaign, to_char(date_trunc('month', t.day), 'YYYY-MM-DD') AS month`,
+            [platform, chunk.map((r) => r.day), chunk.map((r) => r.campaign), chunk.map((r) => r.cents)],
+          );
+          imported += r.rowCount ?? 0;
+          // The months of the changed days, summed again from their days.
+          const months = [
+            ...new Map(r.rows.map((row) => [`${row.campaign}\u0000${row.month}`, row])).values(),
+          ];
+          await client.query(
+            `INSERT INTO tracking.ad_spend_monthly AS m (platform, month, campaign, spend_cents)
+             SELECT $1, k.month, k.campaign, sum(s.spend_cents)
+               FROM unnest($2::text[], $3::date[]) AS k(campaign, month)
+               JOIN tracking.ad_spend s ON s.platform = $1 AND s.campaign = k.campaign
+                AND s.day >= k.month AND s.day < (k.month + interval '1 month')
+              GROUP BY k.month, k.campaign
+             ON CONFLICT (platform, campaign, month) DO UPDATE SET spend_cents = EXCLUDED.spend_cents`,
+            [platform, months.map((m) => m.campaign), months.map((m) => m.month)],
+          );
+        }
+        return { imported, unchanged: rows.length - imported };
+      });
+    },
+
+    /** Spend per platform and campaign name over the period, most first, with the utm_campaign it counts for. */
+    async list(from: string, to: string): Promise<AdSpendCampaign[]> {
+      const r = await pool.query<{
+        platform: AdPlatform;
+        campaign: string;
+        utm_campaign: string | null;
+        cents: string;
+        days: number;
+      }>(
+        `SELECT s.platform, s.campaign, l.utm_campaign, sum(s.spend_cents) AS cents, count(*)::int AS days
+           FROM tracking.ad_spend s
+           LEFT JOIN tracking.spend_links l ON l.platform = s.platform AND l.campaign = s.campaign
+          WHERE s.day BETWEEN $1 AND $2
+          GROUP BY s.platform, s.campaign, l.utm_campaign
+          ORDER BY cents DESC, s.platform, s.campaign
+          LIMIT ${SPEND_LIST_MAX}`,
+        [from, to],
+      );
+      return r.rows.map((row) => ({
+        platform: row.platform,
+        campaign: row.campaign,
+        utmCampaign: row.utm_campaign ?? row.campaign,
+        linked: row.utm_campaign !== null,
+        amount: Number(row.cents) / 100,
+        days: row.days,
+      }));
+    },
+
+    /** Links a spend campaign name to a utm_campaign, or (null) removes its link. */
+    async link(platform: AdPlatform, campaign: string, utmCampaign: string | null): Promise<void> {
+      if (utmCampaign === null || utmCampaign === campaign) {
+        await pool.query("DELETE FROM tracking.spend_links WHERE platform = $1 AND campaign = $2", [
+          platform,
+          campaign,
+        ]);
+        return;
+      }
+      await pool.query(
+        `INSERT INTO tracking.spend_links (platform, campaign, utm_campaign) VALUES ($1, $2, $3)
+         ON CONFLICT (platform, campaign) DO UPDATE SET utm_campaign = EXCLUDED.utm_campaign`,
+        [platform, campaign, utmCampaign],
+      );
+    },
+  };
+}
+export type AdSpendRepository = ReturnType<typeof adSpendRepository>;

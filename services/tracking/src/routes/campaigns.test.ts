@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { AdSpendImportResult, AdSpendList, CampaignReport } from "@lease/contracts";
+import { BROWSER_UA, ManualClock, startHarness, type Harness } from "../testing";
+import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-views";
+import { ConversionRecorder } from "../repositories/conversions";
+import { leadStagesRepository } from "../repositories/lead-stages";
+
+// Issue 35.2 and 35.3: ad spend imported from the platforms' exports or typed in, linked to the
+// utm_campaign of the landing URLs, and the campaign report that sets it against what it brought.
+
+let h: Harness;
+let cookie: string;
+beforeAll(async () => {
+  h = await startHarness({}, new ManualClock(Date.parse("2026-03-20T12:00:00Z")));
+  cookie = await h.adminCookie();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const send = (method: string, path: string, body: unknown) =>
+  fetch(`${h.svc.url}${path}`, {
+    method,
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+const importCsv = (csv: string) => send("POST", "/api/admin/ad-spend/import", { csv });
+
+const META_EXPORT = [
+  "Campaign name,Day,Amount spent (EUR),Impressions,Reporting starts,Reporting ends",
+  "Lente actie,2026-01-02,100.00,12000,2026-01-02,2026-01-02",
+  'Lente actie,2026-01-03,"200.00",9000,2026-01-03,2026-01-03',
+  "Lente actie,2026-01-04,veel,1,2026-01-04,2026-01-04",
+].join("\n");
+
+describe("ad spend", () => {
+  it("imports an export once: the same file again changes nothing, a bad row is named and the good ones kept", async () => {
+    const first = await importCsv(META_EXPORT);
+    expect(first.status).toBe(200);
+    expect(AdSpendImportResult.parse(await first.json())).toEqual({
+      platform: "meta",
+      imported: 2,
+      unchanged: 0,
+      errors: [{ line: 4, message: 'Onbekend bedrag "veel"' }],
+    });
+    const again = AdSpendImportResult.parse(await (await importCsv(META_EXPORT)).json());
+    expect(again).toMatchObject({ imported: 0, unchanged: 2 });
+    // A corrected day replaces the day's amount; the others stay as they were.
+    const corrected = AdSpendImportResult.parse(
+      await (await importCsv(META_EXPORT.replace('"200.00"', '"210.00"'))).json(),
+    );
+    expect(corrected).toMatchObject({ imported: 1, unchanged: 1 });
+    await importCsv(META_EXPORT);
+    const list = AdSpendList.parse(await h.get("/api/admin/ad-spend?from=2026-01-01&to=2026-03-31"));
+    expect(list.items).toEqual([
+      {
+        platform: "meta",
+        campaign: "Lente actie",
+        utmCampaign: "Lente actie",
+        linked: false,
+        amount: 300,
+        days: 2,
+      },
+    ]);
+  });
+
+  it("answers 400 with the errors by line for a file of only bad rows, and for a file of no platform", async () => {
+    const bad = await importCsv("Campaign name,Day,Amount spent (EUR)\nx,nooit,1.00\n,2026-01-02,1.00");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      message: "Geen enkele regel kon worden ingelezen; zie de fouten per regel",
+      errors: [
+        { line: 2, message: 'Onbekende datum "nooit"' },
+        { line: 3, message: "Geen campagnenaam" },
+      ],
+    });
+    const unknown = await importCsv("naam;bedrag\nx;1");
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { message: string }).message).toMatch(
+      /^Dit bestand is geen bekende export/,
+    );
+    expect((await send("POST", "/api/admin/ad-spend/import", { csv: "" })).status).toBe(400);
+  });
+
+  it("takes an export far beyond the 16 KB of other bodies (its route's own 2 MB limit)", async () => {
+    const lines = Array.from(
+      { length: 700 },
+      (_, i) => `Groot bestand ${i % 50},2025-12-${String(1 + (i % 28)).padStart(2, "0")},1.00`,
+    );
+    const csv = ["Campaign name,Day,Amount spent (EUR)", ...lines].join("\n");
+    expect(csv.length).toBeGreaterThan(16 * 1024);
+    const res = await importCsv(csv);
+    expect(res.status).toBe(200);
+    expect(AdSpendImportResult.parse(await res.json()).errors).toEqual([]);
+    expect((await importCsv("x".repeat(2 * 1024 * 1024 + 10))).status).toBe(413);
+  });
+
+  it("takes a typed-in day and links a spend campaign name to its utm_campaign once", async () => {
+    const typed = await send("POST", "/api/admin/ad-spend", {
+      platform: "tiktok",
+      day: "2026-01-05",
+      campaign: "TT voorjaar",
+      amount: 45.5,
+    });
+    expect(AdSpendImportResult.parse(await typed.json())).toMatchObject({ imported: 1, unchanged: 0 });
+    const refused = await send("POST", "/api/admin/ad-spend", {
+      platform: "tiktok",
+      day: "2026-01-05",
+      campaign: "TT voorjaar",
+      amount: 1.234,
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toBe("Gebruik hoogstens twee decimalen");
+
+    expect(
+      (
+        await send("PUT", "/api/admin/ad-spend/links", {
+          platform: "meta",
+          campaign: "Lente actie",
+          utmCampaign: "voorjaar",
+        })
+      ).status,
+    ).toBe(204);
+    const list = AdSpendList.parse(await h.get("/api/admin/ad-spend?from=2026-01-01&to=2026-03-31"));
+    expect(list.items.map((i) => [i.platform, i.campaign, i.utmCampaign, i.linked, i.amount])).toEqual([
+      ["meta", "Lente actie", "voorjaar", true, 300],
+      ["tiktok", "TT voorjaar", "TT voorjaar", false, 45.5],
+    ]);
+  });
+});
+
+// The issue's "Done when": three visitors from the Meta campaign "lente" each send a quote request;
+// €300 of spend for "lente" is imported; one lead is signed with €1.200 commission, one is lost.
+describe("the campaign report", () => {
+  let db: pg.Pool;
+  beforeAll(async () => {
+    db = new pg.Pool({ connectionString: h.db.url, max: 2 });
+    const deps = writerDeps(db);
+    let n = 0;
+    const visit = (session: string, page: string, at: string): TrackEvent => ({
+      eventId: `c-${++n}`,
+      sessionId: session,
+      isView: true,
+      page,
+      referrer: null,
+      userAgent: BROWSER_UA,
+      country: "NL",
+      city: "Utrecht",
+      at: new Date(at),
+    });
+    const lente = "/?utm_source=facebook&utm_medium=paid_social&utm_campaign=lente&fbclid=abc";
+    await insertBatch(deps, [
+      visit("s-done-1", lente, "2026-03-10T09:00:00Z"),
+      visit("s-done-2", lente, "2026-03-10T09:05:00Z"),
+      visit("s-done-3", lente, "2026-03-10T09:10:00Z"),
+      visit("s-done-4", "/?utm_source=google&utm_medium=cpc&utm_campaign=zoek", "2026-03-10T09:15:00Z"),
+      // The previous period (10 days before): one lead of lente.
+      visit("s-before", lente, "2026-02-28T09:00:00Z"),
+    ]);
+    const recorder = new ConversionRecorder(db, deps.profileDims);
+    const convert = async (leadId: string, sessionId: string, at: string) =>
+      recorder.record(
+        { source: "lease_request", leadId, sessionId, at: new Date(at) },
+        await recorder.visitDays(sessionId, new Date(at)),
+      );
+    const leads = [1, 2, 3].map((i) => `5e1c0000-0000-4000-8000-00000000000${i}`);
+    for (const [i, id] of leads.entries()) await convert(id, `s-done-${i + 1}`, "2026-03-10T10:00:00Z");
+    await convert("5e1c0000-0000-4000-8000-000000000009", "s-before", "2026-02-28T10:00:00Z");
+    const stages = leadStagesRepository(db, deps.profileDims);
+    const base = { source: "lease_request" as const, seq: 1, offered: true, commissionCents: 0 };
+    await stages.apply({
+      ...base,
+      sourceId: leads[0]!,
+      status: "getekend",
+      signed: true,
+      commissionCents: 120000,
+    });
+    await stages.apply({ ...base, sourceId: leads[1]!, status: "verloren", signed: false, offered: false });
+    await importCsv(
+      "Campaign name,Day,Amount spent (EUR)\nlente-meta,2026-03-09,100.00\nlente-meta,2026-03-10,200.00\nlente-meta,2026-02-27,50.00",
+    );
+    await send("PUT", "/api/admin/ad-spend/links", {
+      platform: "meta",
+      campaign: "lente-meta",
+      utmCampaign: "lente",
+    });
+  });
+  afterAll(async () => {
+    await db?.end();
+  });
+
+  it("shows for lente: spend €300, 3 leads, 1 contract, €100 a lead, €300 a contract, ROAS 4.0; and the previous period", async () => {
+    const report = CampaignReport.parse(
+      await h.get("/api/admin/campaign-report?from=2026-03-01&to=2026-03-20"),
+    );
+    const lente = report.rows.find((r) => r.campaign === "lente")!;
+    expect(lente).toMatchObject({
+      source: "facebook",
+      medium: "paid_social",
+      spend: 300,
+      visitors: 3,
+      leads: 3,
+      offers: 1,
+      contracts: 1,
+      commission: 1200,
+      costPerLead: 100,
+      costPerContract: 300,
+      roas: 4,
+      leadRate: 100,
+      offerRate: 33.3,
+      contractRate: 100,
+    });
+    expect(lente.previous).toMatchObject({
+      spend: 50,
+      leads: 1,
+      contracts: 0,
+      costPerContract: null,
+      roas: 0,
+    });
+    expect(report.rows.find((r) => r.campaign === "zoek")).toMatchObject({
+      spend: 0,
+      leads: 0,
+      roas: null,
+      costPerLead: null,
+    });
+    expect(report.channels.find((c) => c.channel === "Paid Social")).toMatchObject({
+      spend: 300,
+      leads: 3,
+      contracts: 1,
+    });
+    expect(report.totals).toMatchObject({ spend: 300, leads: 3, contracts: 1, commission: 1200, roas: 4 });
+    expect(report.previousTotals).toMatchObject({ spend: 50, leads: 1 });
+    expect([report.previousFrom, report.previousTo, report.cohort]).toEqual([
+      "2026-02-09",
+      "2026-02-28",
+      true,
+    ]);
+  });
+
+  it("counts a contract in the period its lead arrived, however much later it was signed (cohort)", async () => {
+    const later = CampaignReport.parse(
+      await h.get("/api/admin/campaign-report?from=2026-03-11&to=2026-03-20"),
+    );
+    expect(later.totals.contracts).toBe(0);
+    expect(later.rows.find((r) => r.campaign === "lente")).toBeUndefined();
+  });
+
+  it("refuses a period in the future or the wrong way round in Dutch", async () => {
+    const res = await fetch(`${h.svc.url}/api/admin/campaign-report?from=2026-03-20&to=2026-03-01`, {
+      headers: { cookie },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe("De begindatum ligt na de einddatum");
+  });
+});
