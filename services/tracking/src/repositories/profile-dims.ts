@@ -34,9 +34,11 @@ export class ProfileDims {
     for (const [profileId, dims] of perProfile)
       for (const [dim, value] of dims)
         rows.push([profileId, dim, ids.get(this.dims.key({ dim: String(dim), value }))!]);
+    // In key order, as every writer here inserts: concurrent batches (tracking:import runs several)
+    // that make the same new profiles then wait for each other instead of deadlocking.
     await this.pool.query(
       `INSERT INTO tracking.profile_dims (profile_id, value_id)
-       SELECT * FROM unnest($1::int[], $2::int[]) ON CONFLICT DO NOTHING`,
+       SELECT * FROM unnest($1::int[], $2::int[]) AS u(p, v) ORDER BY p, v ON CONFLICT DO NOTHING`,
       [rows.map((r) => r[0]), rows.map((r) => r[2])],
     );
     if (this.cache.size + perProfile.length > CACHE_MAX) this.cache.clear();
