@@ -202,6 +202,21 @@ describe("the audit log across the services", () => {
   });
 
   it("records a deletion, and holds nothing of the lead's personal data or the key anywhere", async () => {
+    // The CSV export of the leads (up to 50,000 people) is recorded with its row count, never the
+    // search it was filtered by (issue 33.11).
+    const csv = await call("GET", `/api/admin/lease-requests/export.csv?q=${encodeURIComponent(LEAD_EMAIL)}`);
+    expect(csv.status).toBe(200);
+    const csvRows = (await csv.text()).split("\r\n").slice(1, -1);
+    expect(csvRows.length).toBeGreaterThan(1);
+    expect(csvRows.every((row) => row.includes(LEAD_EMAIL))).toBe(true);
+    const [exported] = await entriesOf(["lead.exported"], 1);
+    expect(brief(exported!)).toEqual([
+      "lead.exported",
+      "admin",
+      null,
+      `${csvRows.length} aanvragen (filter: zoekterm)`,
+    ]);
+
     expect((await call("DELETE", `/api/admin/lease-requests/${leadId}`)).status).toBe(204);
     const [deleted] = await entriesOf(["lead.deleted"], 1);
     expect(brief(deleted!)).toEqual(["lead.deleted", "admin", leadId, null]);
