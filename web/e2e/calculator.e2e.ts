@@ -44,24 +44,77 @@ test("the calculator recomputes live for other inputs", async ({ site: t }) => {
   assertEqual((await results(page)).monthly, "€ 500", "0% interest: 30000 / 60");
 });
 
-test("a price change that leaves the down payment above 50% resets it to 20%", async ({ site: t }) => {
+test("a price change that leaves the down payment above 50% resets it to 20%, on the slider's steps", async ({
+  site: t,
+}) => {
   const { page } = await t.open("/");
+  const slider = page.getByLabel("Aanbetaling");
   await page.getByLabel("Catalogusprijs van de auto").fill("8000");
-  // The state holds 1600; the range element itself can only show multiples of its 500 step. A
-  // price typed before hydration is applied by the early-input recorder a moment later: wait for it.
+  // 20% of 8.000 is 1.600; the slider moves in steps of 500, so both say 1.500. A price typed
+  // before hydration is applied by the early-input recorder a moment later: wait for it.
   const shown = () => page.getByTestId("calc-aanbetaling-waarde").innerText();
   await waitFor(
-    async () => (await shown()) === "€ 1.600 (20%)",
+    async () => (await shown()) === "€ 1.500 (19%)",
     5000,
     "the down payment reset to 20% of 8000",
   ).catch(async (error: unknown) => {
     throw new Error(`${String(error)}; shown: "${await shown()}"`);
   });
-  assertEqual(
-    await page.getByLabel("Aanbetaling").getAttribute("max"),
-    "4000",
-    "slider max is 50% of the price",
+  assertEqual(await slider.inputValue(), "1500", "the slider shows the amount beside it");
+  assertEqual(await slider.getAttribute("max"), "4000", "slider max is 50% of the price");
+
+  // 1.000, the minimum: 20% is 200, off the slider's steps; slider and amount agree on € 0.
+  await page.getByLabel("Catalogusprijs van de auto").fill("25000");
+  await slider.fill("10000");
+  await page.getByLabel("Catalogusprijs van de auto").fill("1000");
+  await page.getByLabel("Catalogusprijs van de auto").blur();
+  assertEqual(await shown(), "€ 0 (0%)", "the amount shown");
+  assertEqual(await slider.inputValue(), "0", "the slider agrees");
+});
+
+test("a price with a decimal point, letters and out-of-range values are read or corrected, saying so beside the field", async ({
+  site: t,
+}) => {
+  const { page } = await t.open("/");
+  await calculatorHydrated(page);
+  const price = page.getByLabel("Catalogusprijs van de auto");
+  const rate = page.getByLabel("Rente (%)");
+  const priceNote = page.locator("#calc-prijs-correctie");
+  const rateNote = page.locator("#calc-rente-correctie");
+
+  // "30000.50" is thirty thousand euros and fifty cents, not 3.000.050 capped at 200.000.
+  await price.fill("30000.50");
+  await price.blur();
+  assertEqual(await price.inputValue(), "30000,50", "shown the Dutch way");
+  const expected = calculateLease({ ...CALCULATOR_DEFAULTS, carPrice: 30_000.5 });
+  assertEqual((await results(page)).monthly, formatEuro(expected.monthlyPayment), "computed from 30.000,50");
+  assertEqual(await priceNote.innerText(), "", "nothing to say about a readable price");
+
+  // Letters are left out as they are typed, and the field says so.
+  await price.click();
+  await price.press("Control+a");
+  await price.pressSequentially("2x5000");
+  assertEqual(await price.inputValue(), "25000", "the letter left out");
+  await priceNote.getByText("Alleen cijfers: letters en andere tekens zijn weggelaten").waitFor();
+  await price.fill("abc");
+  await price.blur();
+  assertEqual(await price.inputValue(), "1000", "nothing readable: the minimum");
+  await priceNote.getByText("Aangepast naar het minimum van € 1.000").waitFor();
+  assert(
+    ((await price.getAttribute("aria-describedby")) ?? "").includes("calc-prijs-correctie"),
+    "the note belongs to the field",
   );
+  await price.fill("24000");
+  assertEqual(await priceNote.innerText(), "", "the note goes when the field is entered again");
+
+  await rate.fill("abc");
+  await rate.blur();
+  assertEqual(await rate.inputValue(), "0", "the rate without digits");
+  await rateNote.getByText("Aangepast naar 0%").waitFor();
+  await rate.fill("25");
+  await rate.blur();
+  await rateNote.getByText("Aangepast naar het maximum van 20%").waitFor();
+  assertEqual(await rate.inputValue(), "20", "the maximum");
 });
 
 test("the interest rate is clamped to 0-20 and a zero price gives zeros", async ({ site: t }) => {
@@ -150,11 +203,11 @@ test("the price settles within 1.000-200.000 and the rate in steps of 0.1, as co
   await rate.blur();
   assertEqual(await rate.inputValue(), "7,4", "7.35 is taken as 7,4");
   await page.getByText("Op basis van 48 maanden en 7,4% rente.").waitFor();
-  // The down payment follows the reset rule: from 5.000 it was reset on the way (to 20% of 500 when
-  // typed before the section hydrated, else of 1.000); the results must be those of what it shows.
+  // The down payment follows the reset rule: from 5.000 it was reset on the way (to 20% of 500 or
+  // of 1.000 on the slider's €500 steps: 0); the results must be those of what it shows.
   const shown = await page.getByTestId("calc-aanbetaling-waarde").innerText();
   const downPayment = Number(/€\s*([\d.]+)/.exec(shown)![1]!.replace(/\./g, ""));
-  assert(downPayment === 100 || downPayment === 200, `down payment reset, got "${shown}"`);
+  assert(downPayment === 0, `down payment reset, got "${shown}"`);
   const expected = calculateLease({
     ...CALCULATOR_DEFAULTS,
     carPrice: 1000,

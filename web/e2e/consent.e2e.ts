@@ -102,8 +102,12 @@ test("refusing or choosing settings without marketing keeps pixels off; /cookie-
   );
   await page.waitForLoadState("networkidle");
   assertEqual(pixelRequests(t.externalRequests), [], "no pixels without marketing consent");
+  // On a later visit the settings show the saved choice, not every box off.
+  await page.reload();
   await page.getByRole("button", { name: "Cookie Instellingen" }).click();
   await banner.getByRole("button", { name: "Instellingen" }).click();
+  assert(await banner.getByLabel(/Analytisch/).isChecked(), "analytics shown as allowed");
+  assert(!(await banner.getByLabel(/Marketing/).isChecked()), "marketing shown as refused");
   await banner.getByLabel(/Marketing/).check();
   await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
   await waitFor(

@@ -90,7 +90,13 @@ export function CookieBanner() {
             <button
               type="button"
               className={buttonClass("outline", "py-2")}
-              onClick={() => setShowSettings(true)}
+              onClick={() => {
+                // The boxes show the choice as saved now (the state above may date from before
+                // hydration or an earlier opening of the banner), never "all off" by default.
+                setAnalytics(choice?.analytics ?? false);
+                setMarketing(choice?.marketing ?? false);
+                setShowSettings(true);
+              }}
             >
               Instellingen
             </button>

@@ -5,7 +5,12 @@ import {
   downPaymentAfterPriceChange,
   maxDownPayment,
   parseCarPrice,
+  formatPriceInput,
   formatRateInput,
+  priceCorrection,
+  rateCorrection,
+  readAmount,
+  withoutLetters,
   parseInterestRate,
   settledCarPrice,
   withEarlyInput,
@@ -88,8 +93,33 @@ describe("calculator input rules", () => {
     expect(parseCarPrice("")).toBe(0);
     expect(parseCarPrice("250000")).toBe(200_000);
     expect(parseCarPrice("25.000")).toBe(25_000);
-    expect(parseCarPrice("€ 25 000,60")).toBe(25_001);
+    expect(parseCarPrice("€ 25 000,60")).toBe(25_000.6);
     expect(parseCarPrice("999999999")).toBe(200_000);
+  });
+
+  it("reads Dutch amounts: dots group thousands, the comma is decimal, a lone point is decimal too", () => {
+    expect(readAmount("30000.50")).toBe(30_000.5);
+    expect(readAmount("30.000")).toBe(30_000);
+    expect(readAmount("1.250.000")).toBe(1_250_000);
+    expect(readAmount("30.000,50")).toBe(30_000.5);
+    expect(readAmount("€ 25 000")).toBe(25_000);
+    expect(readAmount("25k")).toBeNaN();
+    expect(parseCarPrice("30000.50")).toBe(30_000.5);
+    expect(formatPriceInput(30_000.5)).toBe("30000,50");
+    expect(formatPriceInput(30_000)).toBe("30000");
+  });
+
+  it("says what was corrected: letters left out, a value brought within its range, a rate rounded", () => {
+    expect(withoutLetters("25a00b")).toEqual({ text: "2500", removed: true });
+    expect(withoutLetters("4,5 %")).toEqual({ text: "4,5 %", removed: false });
+    expect(priceCorrection("500")).toBe("Aangepast naar het minimum van € 1.000");
+    expect(priceCorrection("")).toBe("Aangepast naar het minimum van € 1.000");
+    expect(priceCorrection("250.000")).toBe("Aangepast naar het maximum van € 200.000");
+    expect(priceCorrection("30000.50")).toBeNull();
+    expect(rateCorrection("25")).toBe("Aangepast naar het maximum van 20%");
+    expect(rateCorrection("")).toBe("Aangepast naar 0%");
+    expect(rateCorrection("7,35")).toBe("Afgerond op 7,4%");
+    expect(rateCorrection("4,5%")).toBeNull();
   });
 
   it("clamps the interest rate to 0-20", () => {
@@ -122,8 +152,11 @@ describe("calculator input rules", () => {
   });
 
   it("resets the down payment to 20% of the new price when it exceeds 50%", () => {
-    expect(downPaymentAfterPriceChange(8000, 5000)).toBe(1600);
-    expect(downPaymentAfterPriceChange(12_345, 7000)).toBe(2469);
+    // 20%, on the slider's €500 steps: what the slider shows is what is computed.
+    expect(downPaymentAfterPriceChange(8000, 5000)).toBe(1500);
+    expect(downPaymentAfterPriceChange(12_345, 7000)).toBe(2500);
+    expect(downPaymentAfterPriceChange(1000, 5000)).toBe(0);
+    expect(downPaymentAfterPriceChange(25_000, 20_000)).toBe(5000);
     expect(downPaymentAfterPriceChange(10_000, 5000)).toBe(5000);
     expect(downPaymentAfterPriceChange(30_000, 5000)).toBe(5000);
   });
@@ -177,8 +210,8 @@ describe("withEarlyInput", () => {
       terms,
     );
     expect(next).toMatchObject({ carPrice: 8000, downPayment: 4000, termMonths: 48, annualRatePercent: 20 });
-    // A lower price alone resets a down payment above its half to 20% of the new price.
-    expect(withEarlyInput(CALCULATOR_DEFAULTS, { carPrice: "6000" }, terms).downPayment).toBe(1200);
+    // A lower price alone resets a down payment above its half to 20% of the new price, on the slider's steps.
+    expect(withEarlyInput(CALCULATOR_DEFAULTS, { carPrice: "6000" }, terms).downPayment).toBe(1000);
     expect(withEarlyInput(CALCULATOR_DEFAULTS, {}, terms)).toEqual(CALCULATOR_DEFAULTS);
   });
 });

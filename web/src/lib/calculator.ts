@@ -56,13 +56,68 @@ export function calculateLease(input: CalculatorInput): CalculatorResult {
 }
 
 /**
- * Car price field, in whole euros: Dutch notation is welcome ("25.000", "25 000", "€ 25000,50"),
- * anything unreadable counts as 0, and the result stays within 0-200.000 (the range of SPEC §9).
+ * An amount as a Dutch visitor types it: "." groups thousands and "," is the decimal mark
+ * ("25.000", "25 000", "€ 25.000,50"); a lone "." that does not group thousands is a decimal point
+ * as typed elsewhere ("30000.50" is 30000,50, "30.000" is 30000). NaN when it is no amount.
+ */
+export function readAmount(raw: string): number {
+  let text = raw.replace(/[\s€]/g, "");
+  if (text === "") return 0;
+  if (text.includes(",")) text = text.replace(/\./g, "").replace(",", ".");
+  else if (/^\d{1,3}(\.\d{3})+$/.test(text)) text = text.replace(/\./g, "");
+  return /^\d*\.?\d*$/.test(text) && text !== "." ? Number(text) : Number.NaN;
+}
+
+/**
+ * Car price field, in euros and cents (readAmount): anything unreadable counts as 0, and the result
+ * stays within 0-200.000 (the range of SPEC §9).
  */
 export function parseCarPrice(raw: string): number {
-  const value = Number(raw.replace(/[\s.€]/g, "").replace(",", "."));
-  return Number.isFinite(value) ? Math.min(PRICE_HINT_MAX, Math.max(0, Math.round(value))) : 0;
+  const value = readAmount(raw);
+  return Number.isFinite(value) ? Math.min(PRICE_HINT_MAX, Math.max(0, Math.round(value * 100) / 100)) : 0;
 }
+
+/** The price as its field shows it once left: "30000", or with cents "30000,50". */
+export function formatPriceInput(price: number): string {
+  return Number.isInteger(price) ? String(price) : price.toFixed(2).replace(".", ",");
+}
+
+/** What a typed field may hold: digits, the Dutch separators, spaces and the euro or percent sign. */
+const TYPED_NUMBER = /[^\d.,\s€%]/g;
+
+/**
+ * A typed value without what no amount holds (letters, minus signs): the text kept, and whether
+ * anything was left out, so the field can say so instead of silently reading 0.
+ */
+export function withoutLetters(raw: string): { text: string; removed: boolean } {
+  const text = raw.replace(TYPED_NUMBER, "");
+  return { text, removed: text !== raw };
+}
+
+export const LETTERS_REMOVED_NOTE = "Alleen cijfers: letters en andere tekens zijn weggelaten";
+
+/** The note beside the price once the field is left, when the amount used differs from the typed one. */
+export function priceCorrection(raw: string): string | null {
+  const value = readAmount(raw);
+  if (!Number.isFinite(value) || value < PRICE_MIN)
+    return `Aangepast naar het minimum van ${formatEuroAmount(PRICE_MIN)}`;
+  if (value > PRICE_HINT_MAX) return `Aangepast naar het maximum van ${formatEuroAmount(PRICE_HINT_MAX)}`;
+  return null;
+}
+
+/** The note beside the rate once the field is left, when the rate used differs from the typed one. */
+export function rateCorrection(raw: string): string | null {
+  const typed = raw.trim().replace("%", "").trim();
+  const value = Number(typed.replace(",", "."));
+  const used = parseInterestRate(raw);
+  if (typed === "" || !Number.isFinite(value)) return `Aangepast naar ${formatRateInput(used)}%`;
+  if (value > RATE_MAX) return `Aangepast naar het maximum van ${RATE_MAX}%`;
+  if (value < RATE_MIN) return `Aangepast naar het minimum van ${RATE_MIN}%`;
+  if (used !== value) return `Afgerond op ${formatRateInput(used)}%`;
+  return null;
+}
+
+const formatEuroAmount = (amount: number) => `€ ${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ".")}`;
 
 /**
  * The price once the field is left: within 1.000-200.000 (SPEC §5 and §9), so 500 becomes 1.000.
@@ -74,7 +129,7 @@ export function settledCarPrice(price: number): number {
 
 /** Interest field: a decimal comma or point ("4,9" or "4.9"), clamped to 0-20, in steps of 0.1 (SPEC §5). */
 export function parseInterestRate(raw: string): number {
-  const value = Number(raw.trim().replace(",", "."));
+  const value = Number(raw.trim().replace("%", "").trim().replace(",", "."));
   if (!Number.isFinite(value)) return 0;
   const stepped = Math.round(value * 10) / 10;
   return Math.min(RATE_MAX, Math.max(RATE_MIN, stepped));
@@ -90,9 +145,19 @@ export function maxDownPayment(carPrice: number): number {
   return Math.max(0, carPrice * 0.5);
 }
 
-/** After a price change a down payment above 50% of the new price resets to 20% of it, rounded. */
+/**
+ * After a price change a down payment above 50% of the new price resets to 20% of it, rounded to
+ * the slider's €500 steps (within the 50%), so the slider and the amount shown beside it agree:
+ * 8.000 gives 1.500, 1.000 gives 0.
+ */
 export function downPaymentAfterPriceChange(newPrice: number, downPayment: number): number {
-  return downPayment > maxDownPayment(newPrice) ? Math.round(newPrice * 0.2) : downPayment;
+  return downPayment > maxDownPayment(newPrice) ? onSliderStep(newPrice * 0.2, newPrice) : downPayment;
+}
+
+/** The nearest amount the slider can show: a multiple of its step, within 0 and half the price. */
+export function onSliderStep(amount: number, carPrice: number): number {
+  const max = Math.floor(maxDownPayment(carPrice) / DOWN_PAYMENT_STEP) * DOWN_PAYMENT_STEP;
+  return Math.min(max, Math.max(0, Math.round(amount / DOWN_PAYMENT_STEP) * DOWN_PAYMENT_STEP));
 }
 
 /** The calculator's fields, as the early-input recorder sees them (by element id). */
@@ -123,8 +188,7 @@ export function withEarlyInput(
   }
   if (early.downPayment !== undefined) {
     const value = Number(early.downPayment);
-    if (Number.isFinite(value))
-      next.downPayment = Math.min(maxDownPayment(next.carPrice), Math.max(0, value));
+    if (Number.isFinite(value)) next.downPayment = onSliderStep(value, next.carPrice);
   }
   if (early.termMonths !== undefined && terms.includes(Number(early.termMonths)))
     next.termMonths = Number(early.termMonths);

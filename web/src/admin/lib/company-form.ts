@@ -1,4 +1,5 @@
-import type { AdminCompanySettings } from "@lease/contracts";
+import { UpdateCompanySettingsBody, type AdminCompanySettings } from "@lease/contracts";
+import type { ZodType } from "zod";
 import type { CompanySettingsUpdate } from "../api";
 
 /** The company fields the Bedrijfsgegevens tab edits, in display order. */
@@ -38,5 +39,19 @@ export function validateCompany(draft: CompanyDraft): Partial<Record<CompanyFiel
   const errors: Partial<Record<CompanyFieldKey, string>> = {};
   if (!draft.companyName.trim()) errors.companyName = COMPANY_NAME_REQUIRED;
   if (draft.mobileAbbreviation.trim().length > 15) errors.mobileAbbreviation = MOBILE_ABBREVIATION_TOO_LONG;
+  return errors;
+}
+
+/**
+ * The server's own rules (UpdateCompanySettingsBody) for each field given: the message it would
+ * answer, by field. Lets a field's message go as soon as its value is corrected, before saving.
+ */
+export function settingsFieldErrors(values: Record<string, string>): Record<string, string> {
+  const shape = UpdateCompanySettingsBody.shape as Record<string, ZodType | undefined>;
+  const errors: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const parsed = shape[key]?.safeParse(value);
+    if (parsed && !parsed.success) errors[key] = parsed.error.issues[0]?.message ?? "Ongeldige waarde";
+  }
   return errors;
 }

@@ -45,3 +45,28 @@ describe("settingsFormReducer", () => {
     expect(settingsFormReducer(failed, { type: "saved" })).toEqual(IDLE);
   });
 });
+
+describe("a field's message as it is edited", () => {
+  const check = (values: Values) => (values.name.trim() ? {} : { name: "Bedrijfsnaam is verplicht" });
+  const failed = run(
+    { type: "change", stored: STORED, patch: { name: "" } },
+    { type: "errors", errors: { name: "Bedrijfsnaam is verplicht", city: "Onbekende plaats" } },
+  );
+
+  it("goes as soon as the value is corrected, and stays while it is still wrong", () => {
+    const still = settingsFormReducer(failed, {
+      type: "change",
+      stored: STORED,
+      patch: { name: " " },
+      check,
+    });
+    expect(still.errors.name).toBe("Bedrijfsnaam is verplicht");
+    const fixed = settingsFormReducer(still, { type: "change", stored: STORED, patch: { name: "B" }, check });
+    expect(fixed.errors).toEqual({ city: "Onbekende plaats" });
+  });
+
+  it("a field without a check loses its message when changed; others keep theirs", () => {
+    const changed = settingsFormReducer(failed, { type: "change", stored: STORED, patch: { city: "Ede" } });
+    expect(changed.errors).toEqual({ name: "Bedrijfsnaam is verplicht" });
+  });
+});

@@ -18,8 +18,12 @@ export interface SettingsFormState<T> {
 export type SettingsFormAction<T> =
   /** Start editing from the stored values; old messages go. */
   | { type: "edit"; stored: T }
-  /** Change some fields (editing starts from the stored values when it had not yet). */
-  | { type: "change"; stored: T; patch: Partial<T> }
+  /**
+   * Change some fields (editing starts from the stored values when it had not yet). A changed field
+   * that shows a message is checked again with `check` (the messages of all fields for the new
+   * values): corrected, its message goes at once; without `check` it goes with the change.
+   */
+  | { type: "change"; stored: T; patch: Partial<T>; check?: (values: T) => SettingsFieldErrors }
   /** Back to the stored values, without messages. */
   | { type: "cancel" }
   /** The messages of a check (the tab's own before saving, or the server's after): the draft stays. */
@@ -34,8 +38,18 @@ export function settingsFormReducer<T>(
   switch (action.type) {
     case "edit":
       return { draft: action.stored, errors: {} };
-    case "change":
-      return { ...state, draft: { ...(state.draft ?? action.stored), ...action.patch } };
+    case "change": {
+      const draft = { ...(state.draft ?? action.stored), ...action.patch };
+      const shown = Object.keys(action.patch).filter((key) => state.errors[key]);
+      if (shown.length === 0) return { ...state, draft };
+      const now = action.check?.(draft) ?? {};
+      const errors = { ...state.errors };
+      for (const key of shown) {
+        if (now[key]) errors[key] = now[key];
+        else delete errors[key];
+      }
+      return { draft, errors };
+    }
     case "errors":
       return { ...state, errors: action.errors };
     case "cancel":
@@ -55,6 +69,11 @@ export interface SettingsFormOptions<T, R> {
   onSaved: (answer: R) => void;
   /** The tab's own checks before saving: messages by field, empty when the values may be sent. */
   validate?: (values: T) => SettingsFieldErrors;
+  /**
+   * The checks a field showing a message is put through again as it is edited (default: validate):
+   * may include the server's rules, so its message also goes once the value is corrected.
+   */
+  recheck?: (values: T) => SettingsFieldErrors;
   /** The notice of a failed save; SPEC §8's "Fout bij Opslaan" with the server's message by default. */
   onFailed?: (error: unknown) => void;
 }
@@ -81,6 +100,7 @@ export function useSettingsForm<T extends object, R>(options: SettingsFormOption
     },
   });
   const values = state.draft ?? options.stored;
+  const check = options.recheck ?? options.validate;
 
   return {
     /** What the fields show: the draft while editing, else the stored values. */
@@ -90,8 +110,13 @@ export function useSettingsForm<T extends object, R>(options: SettingsFormOption
     saving: mutation.isPending,
     edit: () => dispatch({ type: "edit", stored: options.stored }),
     set: <K extends keyof T>(key: K, value: T[K]) =>
-      dispatch({ type: "change", stored: options.stored, patch: { [key]: value } as unknown as Partial<T> }),
-    change: (patch: Partial<T>) => dispatch({ type: "change", stored: options.stored, patch }),
+      dispatch({
+        type: "change",
+        stored: options.stored,
+        patch: { [key]: value } as unknown as Partial<T>,
+        check,
+      }),
+    change: (patch: Partial<T>) => dispatch({ type: "change", stored: options.stored, patch, check }),
     cancel: () => dispatch({ type: "cancel" }),
     /** Checks and stores the values shown; true once stored. */
     submit: async (): Promise<boolean> => {

@@ -139,8 +139,10 @@ export function Breakdowns({
   data: Analytics;
   onFilter?: (filter: AnalyticsFilter) => void;
 }) {
+  // Two tables a row on a wide screen (six columns fit half the width, not a third), one a row
+  // below; on a phone the numbers scroll beside the fixed first column.
   return (
-    <>
+    <div className="grid grid-cols-1 gap-6 lg:col-span-3 lg:grid-cols-2" data-testid="breakdowns">
       {TABLES.map((table) => {
         const rows = data[table.key] as AnalyticsBreakdownRow[];
         const label = table.label ?? ((v: string) => v);
@@ -168,12 +170,13 @@ export function Breakdowns({
             {rows.length === 0 ? (
               <p className="text-sm text-gray-600">Geen bezoeken in deze periode</p>
             ) : (
-              // Six columns do not fit a phone: the table scrolls within its panel (and by keyboard).
+              // Six columns do not fit a phone: there the numbers scroll within the panel (also by
+              // keyboard) while the first column stays in view.
               <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={table.title}>
                 <table className="w-full text-left text-sm" data-testid={`breakdown-${table.key}`}>
                   <thead className="text-gray-600">
                     <tr>
-                      <th scope="col" className="py-1 pr-3 font-medium">
+                      <th scope="col" className="sticky left-0 bg-white py-1 pr-3 font-medium">
                         {table.column}
                       </th>
                       <th scope="col" className="py-1 pr-3 text-right font-medium">
@@ -200,11 +203,14 @@ export function Breakdowns({
                   <tbody className="divide-y divide-gray-100">
                     {rows.map((row) => (
                       <tr key={row.value}>
-                        <td className="max-w-[14rem] truncate py-1 pr-3 text-gray-900" title={row.value}>
+                        <td
+                          className="sticky left-0 min-w-[7rem] bg-white py-1 pr-3 break-words text-gray-900 [overflow-wrap:anywhere]"
+                          title={row.value}
+                        >
                           {table.filter && onFilter ? (
                             <button
                               type="button"
-                              className="max-w-full truncate text-left text-blue-700 underline-offset-2 hover:underline focus-visible:underline"
+                              className="text-left text-blue-700 underline-offset-2 hover:underline focus-visible:underline"
                               title={`Filter op ${table.noun} ${label(row.value)}`}
                               onClick={() => onFilter(table.filter!(row))}
                             >
@@ -230,7 +236,7 @@ export function Breakdowns({
           </Panel>
         );
       })}
-    </>
+    </div>
   );
 }
 

@@ -8,6 +8,7 @@ import {
   COMPANY_FIELDS,
   companyDraft,
   companyUpdateBody,
+  settingsFieldErrors,
   validateCompany,
   type CompanyDraft,
 } from "../lib/company-form";
@@ -20,6 +21,7 @@ export function CompanySettingsTab() {
   const form = useSettingsForm({
     stored: companyDraft(settings.data),
     validate: validateCompany,
+    recheck: (values) => ({ ...settingsFieldErrors(values), ...validateCompany(values) }),
     save: (values: CompanyDraft) => updateCompanySettings(companyUpdateBody(values)),
     onSaved: (stored) => {
       queryClient.setQueryData(ADMIN_KEYS.companySettings, stored);

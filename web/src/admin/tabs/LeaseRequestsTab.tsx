@@ -179,97 +179,103 @@ export function LeaseRequestsTab() {
           }
         >
           <form
-            className="mb-4 flex flex-wrap gap-2"
+            className="@container mb-4 space-y-2"
             role="search"
             onSubmit={(event) => {
               event.preventDefault();
               setFilter((current) => ({ ...current, q: search.trim(), campaign: campaign.trim(), page: 1 }));
             }}
           >
-            <label className="sr-only" htmlFor="lease-zoeken">
-              Zoeken
-            </label>
-            <input
-              id="lease-zoeken"
-              type="search"
-              placeholder="Zoek op e-mail, bedrijf, telefoon of URL"
-              maxLength={200}
-              className={`${TEXT_INPUT} mt-0 basis-full`}
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-            />
-            <label className="sr-only" htmlFor="lease-status-filter">
-              Status
-            </label>
-            <select
-              id="lease-status-filter"
-              className={`${TEXT_INPUT} mt-0 w-auto flex-1`}
-              value={filter.status}
-              onChange={(event) =>
-                setFilter((current) => ({
-                  ...current,
-                  status: event.target.value as LeaseStatus | "",
-                  page: 1,
-                }))
-              }
-            >
-              {STATUS_FILTERS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-            <label className="sr-only" htmlFor="lease-channel-filter">
-              Kanaal
-            </label>
-            <select
-              id="lease-channel-filter"
-              className={`${TEXT_INPUT} mt-0 w-auto flex-1`}
-              value={filter.channel}
-              onChange={(event) =>
-                setFilter((current) => ({
-                  ...current,
-                  channel: event.target.value as AnalyticsChannel | "",
-                  page: 1,
-                }))
-              }
-            >
-              <option value="">Alle kanalen</option>
-              {ANALYTICS_CHANNELS.map((channel) => (
-                <option key={channel} value={channel}>
-                  {CHANNEL_LABELS[channel] ?? channel}
-                </option>
-              ))}
-            </select>
-            <label className="sr-only" htmlFor="lease-campaign-filter">
-              Campagne
-            </label>
-            <input
-              id="lease-campaign-filter"
-              type="search"
-              placeholder="Campagne"
-              maxLength={100}
-              className={`${TEXT_INPUT} mt-0 w-auto flex-1`}
-              value={campaign}
-              onChange={(event) => setCampaign(event.target.value)}
-            />
-            <Button type="submit" variant="secondary">
-              Zoeken
-            </Button>
-            <Button
-              variant="secondary"
-              aria-pressed={filter.followUp === "vandaag"}
-              className={filter.followUp === "vandaag" ? "ring-2 ring-primary/40" : ""}
-              onClick={() =>
-                setFilter((current) => ({
-                  ...current,
-                  followUp: current.followUp === "vandaag" ? "" : "vandaag",
-                  page: 1,
-                }))
-              }
-            >
-              Vandaag opvolgen{counts ? ` (${counts.followUpDue})` : ""}
-            </Button>
+            {/* Two filters a row where the list's panel is wide enough, one under the other on a phone:
+                never squeezed beside the buttons until the chosen value cannot be read. */}
+            <div className="flex gap-2">
+              <label className="sr-only" htmlFor="lease-zoeken">
+                Zoeken
+              </label>
+              <input
+                id="lease-zoeken"
+                type="search"
+                placeholder="Zoek op e-mail, bedrijf, telefoon of URL"
+                maxLength={200}
+                className={`${TEXT_INPUT} mt-0 min-w-0 flex-1`}
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+              />
+              <Button type="submit" variant="secondary">
+                Zoeken
+              </Button>
+            </div>
+            <div className="grid grid-cols-1 gap-2 @sm:grid-cols-2">
+              <label className="sr-only" htmlFor="lease-status-filter">
+                Status
+              </label>
+              <select
+                id="lease-status-filter"
+                className={`${TEXT_INPUT} mt-0`}
+                value={filter.status}
+                onChange={(event) =>
+                  setFilter((current) => ({
+                    ...current,
+                    status: event.target.value as LeaseStatus | "",
+                    page: 1,
+                  }))
+                }
+              >
+                {STATUS_FILTERS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+              <label className="sr-only" htmlFor="lease-channel-filter">
+                Kanaal
+              </label>
+              <select
+                id="lease-channel-filter"
+                className={`${TEXT_INPUT} mt-0`}
+                value={filter.channel}
+                onChange={(event) =>
+                  setFilter((current) => ({
+                    ...current,
+                    channel: event.target.value as AnalyticsChannel | "",
+                    page: 1,
+                  }))
+                }
+              >
+                <option value="">Alle kanalen</option>
+                {ANALYTICS_CHANNELS.map((channel) => (
+                  <option key={channel} value={channel}>
+                    {CHANNEL_LABELS[channel] ?? channel}
+                  </option>
+                ))}
+              </select>
+              <label className="sr-only" htmlFor="lease-campaign-filter">
+                Campagne
+              </label>
+              <input
+                id="lease-campaign-filter"
+                type="search"
+                placeholder="Campagne"
+                maxLength={100}
+                className={`${TEXT_INPUT} mt-0`}
+                value={campaign}
+                onChange={(event) => setCampaign(event.target.value)}
+              />
+              <Button
+                variant="secondary"
+                aria-pressed={filter.followUp === "vandaag"}
+                className={filter.followUp === "vandaag" ? "ring-2 ring-primary/40" : ""}
+                onClick={() =>
+                  setFilter((current) => ({
+                    ...current,
+                    followUp: current.followUp === "vandaag" ? "" : "vandaag",
+                    page: 1,
+                  }))
+                }
+              >
+                Vandaag opvolgen{counts ? ` (${counts.followUpDue})` : ""}
+              </Button>
+            </div>
           </form>
           {list.isError && data && (
             <RefreshFailed

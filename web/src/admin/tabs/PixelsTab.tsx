@@ -12,6 +12,7 @@ import {
   SettingsField,
   TEXT_INPUT,
 } from "../../components/ui";
+import { settingsFieldErrors } from "../lib/company-form";
 import { useSettingsForm } from "../lib/use-settings-form";
 
 const PIXELS = [
@@ -39,6 +40,7 @@ export function PixelsTab() {
   const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
   const form = useSettingsForm({
     stored: pixelDraft(settings.data),
+    recheck: settingsFieldErrors,
     save: (values: PixelDraft) =>
       updateCompanySettings({
         facebookPixelId: values.facebookPixelId.trim(),

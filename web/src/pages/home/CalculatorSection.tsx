@@ -8,11 +8,16 @@ import {
   DOWN_PAYMENT_STEP,
   calculateLease,
   downPaymentAfterPriceChange,
+  LETTERS_REMOVED_NOTE,
+  formatPriceInput,
   formatRateInput,
   maxDownPayment,
   parseCarPrice,
   parseInterestRate,
+  priceCorrection,
+  rateCorrection,
   settledCarPrice,
+  withoutLetters,
   withEarlyInput,
   type CalculatorInput,
 } from "../../lib/calculator";
@@ -43,6 +48,10 @@ export function CalculatorSection() {
   // The down payment as it was when the price field was entered: typing "30000" passes through
   // 3, 30, 300, which must not each reset it (the reset rule compares with the finished price).
   const downPaymentBeforeEdit = useRef(input.downPayment);
+  // What was corrected in a typed field, said beside it (letters left out, a value brought within
+  // its range), until the field is entered again.
+  const [priceNote, setPriceNote] = useState<string | null>(null);
+  const [rateNote, setRateNote] = useState<string | null>(null);
   const setPrice = (raw: string) => {
     setPriceText(raw);
     const carPrice = parseCarPrice(raw);
@@ -51,6 +60,26 @@ export function CalculatorSection() {
       carPrice,
       downPayment: downPaymentAfterPriceChange(carPrice, downPaymentBeforeEdit.current),
     }));
+  };
+  const typePrice = (raw: string) => {
+    const { text, removed } = withoutLetters(raw);
+    if (removed) setPriceNote(LETTERS_REMOVED_NOTE);
+    setPrice(text);
+  };
+  const leavePrice = () => {
+    const correction = priceCorrection(priceText);
+    if (correction) setPriceNote(correction);
+    setPrice(formatPriceInput(settledCarPrice(input.carPrice)));
+  };
+  const typeRate = (raw: string) => {
+    const { text, removed } = withoutLetters(raw);
+    if (removed) setRateNote(LETTERS_REMOVED_NOTE);
+    setRate(text);
+  };
+  const leaveRate = () => {
+    const correction = rateCorrection(rateText);
+    if (correction) setRateNote(correction);
+    setRateText(formatRateInput(input.annualRatePercent));
   };
   const setRate = (raw: string) => {
     setRateText(raw);
@@ -81,15 +110,19 @@ export function CalculatorSection() {
               inputMode="numeric"
               autoComplete="off"
               value={priceText}
-              onFocus={() => (downPaymentBeforeEdit.current = input.downPayment)}
-              onChange={(event) => setPrice(event.target.value)}
-              onBlur={() => setPrice(String(settledCarPrice(input.carPrice)))}
-              aria-describedby="calc-prijs-hint"
+              onFocus={() => {
+                downPaymentBeforeEdit.current = input.downPayment;
+                setPriceNote(null);
+              }}
+              onChange={(event) => typePrice(event.target.value)}
+              onBlur={leavePrice}
+              aria-describedby="calc-prijs-hint calc-prijs-correctie"
               className={FIELD}
             />
             <p id="calc-prijs-hint" className="mt-1 text-sm text-muted">
               Van € 1.000 tot € 200.000, inclusief BTW en BPM
             </p>
+            <FieldNote id="calc-prijs-correctie" note={priceNote} />
           </div>
 
           <div className="mt-6">
@@ -155,14 +188,16 @@ export function CalculatorSection() {
                 inputMode="decimal"
                 autoComplete="off"
                 value={rateText}
-                onChange={(event) => setRate(event.target.value)}
-                onBlur={() => setRateText(formatRateInput(input.annualRatePercent))}
-                aria-describedby="calc-rente-hint"
+                onFocus={() => setRateNote(null)}
+                onChange={(event) => typeRate(event.target.value)}
+                onBlur={leaveRate}
+                aria-describedby="calc-rente-hint calc-rente-correctie"
                 className={FIELD}
               />
               <p id="calc-rente-hint" className="mt-1 text-sm text-muted">
                 Jaarlijks percentage, 0%-20%
               </p>
+              <FieldNote id="calc-rente-correctie" note={rateNote} />
             </div>
           </div>
 
@@ -230,6 +265,15 @@ export function CalculatorSection() {
         </div>
       </div>
     </Section>
+  );
+}
+
+/** What was corrected in the field above; always in the page (empty) so a screen reader hears it change. */
+function FieldNote({ id, note }: { id: string; note: string | null }) {
+  return (
+    <p id={id} role="status" className="mt-1 text-sm font-medium text-amber-800 empty:hidden">
+      {note ?? ""}
+    </p>
   );
 }
 
