@@ -136,6 +136,41 @@ describe("sending through SendGrid", () => {
     expect((await api(`/api/admin/emails/${unknown}`)).status).toBe(404);
   });
 
+  it("stops a send that keeps failing when the admin cancels it: never sent, failed with the reason, sendable again", async () => {
+    p.receiver.answer(503);
+    const res = await api("/api/admin/send-email", {
+      method: "POST",
+      body: JSON.stringify({ ...compose, subject: "Geannuleerd" }),
+    });
+    const { id } = (await res.json()) as { id: string };
+    await waitFor(
+      async () => outcomes.find((o) => o.emailId === id && o.status === "retrying"),
+      10_000,
+      "waiting for a new attempt",
+    );
+    const cancel = await api(`/api/admin/emails/${id}/cancel`, { method: "POST" });
+    expect(cancel.status).toBe(200);
+    const reason = "Verzenden geannuleerd: deze e-mail is niet verzonden.";
+    expect(await cancel.json()).toEqual({ id, status: "failed", reason });
+    expect(await (await api(`/api/admin/emails/${id}`)).json()).toMatchObject({
+      deliveryStatus: "failed",
+      failureReason: reason,
+      sentAt: null,
+    });
+    const again = await api(`/api/admin/emails/${id}/cancel`, { method: "POST" });
+    expect(again.status).toBe(409);
+    // Sent again on request, once (the cancelled job's own next attempt finds it cancelled).
+    const attempts = () =>
+      p.receiver.received.filter((m) => m.subject === "Geannuleerd" && m.status === 202).length;
+    const retry = await api(`/api/admin/emails/${id}/retry`, { method: "POST" });
+    expect(retry.status).toBe(202);
+    await waitFor(async () => attempts() === 1, 15_000, "sent once when sent again");
+    expect(await (await api(`/api/admin/emails/${id}/cancel`, { method: "POST" })).json()).toMatchObject({
+      message:
+        "Deze e-mail wordt op dit moment verzonden of is al verzonden of mislukt; annuleren kan niet meer.",
+    });
+  });
+
   it("counts job attempts by outcome and the queue's jobs by state for the dashboards", async () => {
     // After the tests above: a retried send (500 then 202) and a send refused for good (400).
     const text = await (await fetch(p.mailer!.metricsUrl)).text();
@@ -166,6 +201,17 @@ describe("sending through SendGrid", () => {
         { path: "message", message: "Bericht moet minimaal 10 karakters bevatten" },
       ]),
     );
+    const template = await api("/api/admin/send-email", {
+      method: "POST",
+      body: JSON.stringify({
+        ...compose,
+        message: "Beste klant,\n\n[Voeg hier uw persoonlijke bericht toe]\n",
+      }),
+    });
+    expect(template.status).toBe(400);
+    expect(((await template.json()) as { fields: unknown[] }).fields).toEqual([
+      { path: "message", message: 'Vervang "[Voeg hier uw persoonlijke bericht toe]" door uw eigen bericht' },
+    ]);
   });
 
   it("answers 409 mail_not_configured when no provider is set, checked at request time", async () => {
@@ -190,6 +236,7 @@ describe("inbox admin API", () => {
       ["GET", "/api/admin/emails"],
       ["GET", `/api/admin/emails/${id}`],
       ["POST", `/api/admin/emails/${id}/retry`],
+      ["POST", `/api/admin/emails/${id}/cancel`],
       ["PUT", `/api/admin/emails/${id}/read`],
       ["DELETE", `/api/admin/emails/${id}`],
       ["POST", "/api/admin/send-email"],

@@ -333,8 +333,14 @@ test("admin: company details saved show on the public footer", async ({ world, s
   await page.getByRole("button", { name: "Opslaan" }).click();
   // The server's field message shows next to the field.
   await expectNotice(page, "Fout bij Opslaan");
-  await page.getByTestId("field-error").filter({ hasText: "KvK-nummer bestaat uit 8 cijfers" }).waitFor();
+  const kvkError = page.getByTestId("field-error").filter({ hasText: "KvK-nummer bestaat uit 8 cijfers" });
+  await kvkError.waitFor();
+  // Still wrong while typing: the message stays; corrected: it goes before saving.
+  await page.getByLabel("KvK-nummer").pressSequentially("4");
+  await kvkError.waitFor();
   await page.getByLabel("KvK-nummer").fill("12345678");
+  await kvkError.waitFor({ state: "hidden" });
+  assertEqual(await page.getByLabel("KvK-nummer").getAttribute("aria-invalid"), "false", "valid again");
   await page.getByRole("button", { name: "Opslaan" }).click();
   await expectNotice(page, "Instellingen Opgeslagen", "Bedrijfsgegevens zijn succesvol bijgewerkt.");
   await page.getByRole("button", { name: "Bewerken" }).waitFor();
@@ -360,6 +366,12 @@ test('admin: sending before a mail provider is set shows "Fout bij Verzenden" wi
   const notice = await expectNotice(compose, "Fout bij Verzenden");
   const text = await notice.innerText();
   assert(!/^\d{3}:/m.test(text) && !text.includes("{"), `a readable server message, got "${text}"`);
+  // The notice goes; the page keeps saying why nothing was sent.
+  await dismissNotice(compose);
+  await compose
+    .getByTestId("send-error")
+    .getByText("Er is geen e-mailprovider ingesteld", { exact: false })
+    .waitFor();
   assert(!compose.isClosed(), "the window stays open after a failure");
   await compose.getByRole("button", { name: "Verzenden" }).isEnabled();
   await compose.close();
@@ -426,23 +438,36 @@ test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the
     "pre-filled subject",
   );
   const body = await compose.getByLabel("Bericht").inputValue();
-  for (const part of [
-    `Beste ${LEAD.company},`,
-    LEAD.carUrl,
-    `Telefoon: ${COMPANY.phone}`,
-    `E-mail: ${COMPANY.email}`,
-  ]) {
+  for (const part of [`Beste ${LEAD.company},`, LEAD.carUrl, "[Voeg hier uw persoonlijke bericht toe]"]) {
     assert(body.includes(part), `the body should contain "${part}"`);
   }
+  // The company's details are added below the message once, by the mailer (the box says which).
+  for (const detail of [COMPANY.phone, COMPANY.email])
+    assert(!body.includes(detail), `the body leaves "${detail}" to the company details`);
   assertEqual(await compose.getByLabel("Bericht").getAttribute("rows"), "12", "message rows");
-  assert((await compose.getByTestId("company-box").innerText()).includes(COMPANY.name), "company box");
+  const box = await compose.getByTestId("company-box").innerText();
+  for (const detail of [COMPANY.name, COMPANY.phone, COMPANY.email])
+    assert(box.includes(detail), `company box lists "${detail}"`);
 
+  const focused = () => compose.evaluate(() => document.activeElement?.id);
   await compose.getByLabel("Onderwerp").fill("");
   await compose.getByLabel("Bericht").fill("kort");
   await compose.getByRole("button", { name: "Verzenden" }).click();
   await compose.getByText("Onderwerp is verplicht").waitFor();
   await compose.getByText("Bericht moet minimaal 10 karakters bevatten").waitFor();
+  await waitFor(
+    async () => (await focused()) === "compose-subject",
+    5000,
+    "focus on the first invalid field",
+  );
+  // The template's placeholder left as it is: not sent, said at the field, which gets the focus.
   await compose.getByLabel("Onderwerp").fill(`Follow-up op uw lease aanvraag - ${COMPANY.name}`);
+  await compose.getByLabel("Bericht").fill(body);
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  await compose
+    .getByText('Vervang "[Voeg hier uw persoonlijke bericht toe]" door uw eigen bericht')
+    .waitFor();
+  await waitFor(async () => (await focused()) === "compose-message", 5000, "focus on the message");
   await compose
     .getByLabel("Bericht")
     .fill(body.replace("[Voeg hier uw persoonlijke bericht toe]", "De Tesla is beschikbaar."));
@@ -455,6 +480,8 @@ test("admin: compose is pre-filled, validated, sent to SendGrid, closes, and the
   const mail = world.receiver.accepted().at(-1)!;
   assertEqual(mail.to, [LEAD.email], "reply recipient");
   assert(mail.text.includes("De Tesla is beschikbaar."), "the admin's own text is sent");
+  for (const detail of [COMPANY.phone, COMPANY.email])
+    assertEqual(mail.text.split(detail).length - 1, 1, `"${detail}" once in the e-mail`);
 
   // SPEC keeps the status change manual.
   const detail = page.getByTestId("lease-detail");
@@ -526,9 +553,9 @@ test("admin: the inbox shows the lead's Lease Aanvraag entry and the sent reply,
     0,
     "the reply is not in the inbox",
   );
-  await page.getByRole("button", { name: "Verzonden", exact: true }).click();
+  await page.getByRole("button", { name: "Uitgaand", exact: true }).click();
   const reply = page.getByTestId("inbox-item").filter({ hasText: subject }).first();
-  await reply.getByText("Verzonden e-mail").waitFor();
+  await reply.getByText("Uitgaande e-mail").waitFor();
   await reply.getByTestId("badge").filter({ hasText: "Verzonden" }).waitFor();
   await page.getByRole("button", { name: "Ontvangen", exact: true }).click();
 });
@@ -587,7 +614,7 @@ test('admin: a send that SendGrid refuses shows as "Verzenden mislukt" in sent m
   await compose.close();
 
   await openTab(page, "E-mail Inbox");
-  await page.getByRole("button", { name: "Verzonden", exact: true }).click();
+  await page.getByRole("button", { name: "Uitgaand", exact: true }).click();
   const item = page.getByTestId("inbox-item").filter({ hasText: "Wordt geweigerd" });
   await waitFor(
     async () => {
@@ -656,6 +683,8 @@ test('admin: a pixel id saved turns its badge "Actief"; a wrong one shows the se
   await expectNotice(page, "Fout bij Opslaan");
   await card.getByTestId("field-error").waitFor();
   await card.getByLabel("Pixel ID").fill("1234567890123");
+  // Corrected: the message goes at once, not only on saving.
+  await card.getByTestId("field-error").waitFor({ state: "hidden" });
   await page.getByRole("button", { name: "Opslaan" }).click();
   await expectNotice(page, "Pixels Opgeslagen");
   await card.getByText("Actief", { exact: true }).waitFor();
@@ -880,6 +909,15 @@ test("admin: a click on a campaign filters the whole Analytics tab and the URL; 
   const totals = page.getByTestId("analytics-totals");
   await totals.getByText("Bezoekers (2)").waitFor();
   const chips = page.getByTestId("analytics-filter");
+  // At 1280 px every breakdown's six columns fit its card: nothing to scroll sideways inside it.
+  await page.getByTestId("breakdown-campaigns").getByText("google / cpc / najaar").waitFor();
+  const clipped = await page.getByRole("region").evaluateAll((regions) =>
+    regions
+      .filter((region) => region.querySelector("table[data-testid^='breakdown-']"))
+      .filter((region) => region.scrollWidth > region.clientWidth + 1)
+      .map((region) => `${region.getAttribute("aria-label")}: ${region.scrollWidth}/${region.clientWidth}`),
+  );
+  assertEqual(clipped, [], "breakdown tables that scroll sideways at 1280 px");
 
   await page
     .getByTestId("breakdown-campaigns")
@@ -930,7 +968,10 @@ test("admin: a click on a campaign filters the whole Analytics tab and the URL; 
   await page.getByTestId("top-pages").getByText("Over Ons").waitFor();
 });
 
-test("admin: works on a tablet and a phone without sideways scrolling", async ({ world, signedIn }) => {
+test("admin: works on a desktop, a tablet and a phone without sideways scrolling", async ({
+  world,
+  signedIn,
+}) => {
   const page = signedIn.page;
   // Long unbroken text, as real mail has: a tracking link and a long address.
   const longUrl = `https://www.autoscout24.nl/aanbod/${"volkswagen-id-buzz-pro-".repeat(8)}e2e?utm_source=nieuwsbrief`;
@@ -943,6 +984,7 @@ test("admin: works on a tablet and a phone without sideways scrolling", async ({
   );
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   for (const viewport of [
+    { width: 1280, height: 800 },
     { width: 768, height: 1024 },
     { width: 390, height: 844 },
   ]) {
@@ -950,6 +992,13 @@ test("admin: works on a tablet and a phone without sideways scrolling", async ({
     for (const tab of ["Analytics", "Lease Aanvragen", "Theme Instellingen", "E-mail Inbox"]) {
       await openTab(page, tab);
       assert((await overflow()) <= 0, `${tab} at ${viewport.width}px: ${await overflow()}px too wide`);
+      if (tab === "Lease Aanvragen") {
+        // The filters are wide enough to read what is chosen or typed (not squeezed beside buttons).
+        for (const label of ["Status", "Kanaal", "Campagne"]) {
+          const width = (await page.getByLabel(label, { exact: true }).boundingBox())?.width ?? 0;
+          assert(width >= 150, `${label} filter at ${viewport.width}px is ${width}px wide`);
+        }
+      }
       if (tab !== "Analytics") continue;
       // The chart is drawn at its own width: its 11 px labels are not scaled down on a phone.
       const scale = async () =>

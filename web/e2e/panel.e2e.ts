@@ -1,6 +1,7 @@
 // Issue 20 against the real stack (gateway, services, PostgreSQL, Redis; SendGrid is the local
 // receiver): what staff save shows at once, e-mail outcomes are reported when they happen, the
 // theme reset asks first, the panel keeps its tab in the URL, and every tab passes axe.
+import { createCipheriv, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, MOBILE, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
@@ -230,7 +231,7 @@ test("panel: the theme editor warns when a chosen colour and its text stay under
 });
 
 // One story of e-mail outcomes: the first step sets the mail provider the sends after it use, and
-// the last reads the sent and refused mails of the steps before it in the Verzonden folder.
+// the last reads the sent and refused mails of the steps before it in the Uitgaand folder.
 test.describe("panel: e-mail outcomes", () => {
   test("panel: the test e-mail waits for SendGrid and shows its refusal in Dutch", async ({ world }) => {
     const page = await signedIn(world);
@@ -261,6 +262,58 @@ test.describe("panel: e-mail outcomes", () => {
     } finally {
       world.receiver.delay(0);
     }
+  });
+
+  test("panel: a stored key the mailer cannot read says so, in the status and the test, until entered again", async ({
+    world,
+  }) => {
+    const page = await signedIn(world);
+    await saveSettings(page, { sendgridApiKey: MAIL.key, fromEmailAddress: MAIL.sender });
+    // A new clone with new generated secrets: the stored key was encrypted under another
+    // SETTINGS_ENCRYPTION_KEY (AES-256-GCM, stored as base64 of IV, tag and ciphertext).
+    const otherSecret = randomBytes(32);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", otherSecret, iv);
+    const sealed = Buffer.concat([cipher.update(MAIL.key, "utf8"), cipher.final()]);
+    await world.sql.query("UPDATE settings.company_settings SET sendgrid_api_key_encrypted = $1", [
+      Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64"),
+    ]);
+
+    await openTab(page, "E-mail Instellingen");
+    const status = page.getByTestId("email-settings-status");
+    await status.getByText("De opgeslagen API key kan niet worden gelezen — voer hem opnieuw in").waitFor();
+    assertEqual(await page.getByLabel("SendGrid API key").inputValue(), "", "no masked key as if it worked");
+    assertEqual(await page.getByText("Volledig geconfigureerd").count(), 0, "not configured");
+    assertEqual(await page.getByText("Geldig formaat").count(), 1, "only the sender's format is judged");
+    const before = world.receiver.received.length;
+    await page.getByRole("button", { name: "Test e-mail versturen" }).click({ force: true });
+    await expectNotice(
+      page,
+      "Test gefaald",
+      "De opgeslagen API key kan niet worden gelezen — voer hem opnieuw in",
+    );
+    await dismissNotice(page);
+    // A follow-up says the same, not "geen e-mailprovider ingesteld".
+    const send = await adminApi<{ message: string }>(page, "POST", "/api/admin/send-email", {
+      to: "klant.panel@example.nl",
+      subject: "Panel: onleesbare key",
+      message: "Een bericht van het panel aan de klant.",
+    });
+    assertEqual(send.status, 409, "follow-up refused");
+    assert(send.body.message.includes("kan niet worden gelezen"), `the reason, got ${send.body.message}`);
+    assertEqual(world.receiver.received.length, before, "nothing reached SendGrid");
+
+    // Entered again: configured, and the test reaches SendGrid, whose refusal is named in its words.
+    await page.getByLabel("SendGrid API key").fill(MAIL.key);
+    await status.getByText("Volledig geconfigureerd").waitFor();
+    world.receiver.answer(403);
+    await page.getByRole("button", { name: "Test e-mail versturen" }).click();
+    await expectNotice(
+      page,
+      "Test gefaald",
+      'SendGrid weigerde de API key (403). Controleer de key bij E-mail Instellingen. SendGrid meldt: "scripted 403".',
+    );
+    await status.getByText("Volledig geconfigureerd").waitFor();
   });
 
   /** A mail provider for the sends below (the test e-mail step sets it too, when it runs). */
@@ -336,6 +389,42 @@ test.describe("panel: e-mail outcomes", () => {
     assertEqual(await closed, null, "the window closes itself");
   });
 
+  test("panel: a send that keeps failing can be cancelled; Uitgaand shows it as not sent, never 'Verzonden'", async ({
+    world,
+  }) => {
+    const page = await signedIn(world);
+    const popup = await compose(page, "Panel: geannuleerd");
+    world.receiver.answer(503);
+    await popup.getByRole("button", { name: "Verzenden", exact: true }).click();
+    const delivery = popup.getByTestId("delivery");
+    await delivery
+      .and(popup.locator('[data-status="retrying"]'))
+      .getByText("Nog niet verzonden")
+      .waitFor({ timeout: 10_000 });
+    await delivery.getByRole("button", { name: "Verzenden annuleren" }).click();
+    const failed = delivery.and(popup.locator('[data-status="failed"]'));
+    await failed.getByText("Verzenden geannuleerd: deze e-mail is niet verzonden.").waitFor();
+    await failed.getByRole("button", { name: "Opnieuw versturen" }).waitFor();
+    assert(!popup.isClosed(), "the window stays open");
+
+    // The panel's outgoing mail: its real state and when it was written, no "Verzonden" time.
+    await openTab(page, "E-mail Inbox");
+    await page.getByRole("button", { name: "Uitgaand", exact: true }).click();
+    const item = page.getByTestId("inbox-item").filter({ hasText: "Panel: geannuleerd" });
+    await item.getByTestId("badge").filter({ hasText: "Verzenden mislukt" }).waitFor();
+    await item.getByText(/^Geschreven /).waitFor();
+    assert(!(await item.innerText()).includes("Verzonden"), `not "Verzonden": ${await item.innerText()}`);
+    await item.click();
+    const detail = page.getByTestId("email-detail");
+    await detail.getByText("Geschreven", { exact: true }).waitFor();
+    await page.getByTestId("failure-reason").getByText("Verzenden geannuleerd").waitFor();
+    assertEqual(
+      world.receiver.accepted().filter((mail) => mail.subject === "Panel: geannuleerd").length,
+      0,
+      "never sent",
+    );
+  });
+
   test("panel: sent mail is its own folder with its delivery state, never unread 'Algemene E-mail'", async ({
     world,
   }) => {
@@ -366,9 +455,9 @@ test.describe("panel: e-mail outcomes", () => {
       "the inbox (Ontvangen) holds no sent mail",
     );
     assertEqual(await page.getByText("Algemene E-mail").count(), 0, "no sent mail as Algemene E-mail");
-    await page.getByRole("button", { name: "Verzonden", exact: true }).click();
+    await page.getByRole("button", { name: "Uitgaand", exact: true }).click();
     const sent = page.getByTestId("inbox-item").filter({ hasText: "Panel: verzonden (map)" });
-    await sent.getByText("Verzonden e-mail").waitFor();
+    await sent.getByText("Uitgaande e-mail").waitFor();
     await sent.getByTestId("badge").filter({ hasText: "Verzonden" }).waitFor();
     assertEqual(await sent.getAttribute("data-unread"), "false", "sent mail is not unread");
     await sent.getByText("Aan: klant.panel@example.nl").waitFor();

@@ -24,6 +24,7 @@ import {
 } from "./http/admin-users";
 import { ContactBody, ContactResponse } from "./http/contact";
 import {
+  CancelEmailResponse,
   EmailIdParam,
   EmailListQuery,
   EmailSettingsTestResponse,
@@ -621,6 +622,21 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       202: { description: "Queued again", schema: RetryEmailResponse },
       409: { description: "Not a failed outgoing e-mail" },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/emails/{id}/cancel",
+    service: "mailer",
+    auth: "admin",
+    summary: "Stop an e-mail that is queued or waiting for a new attempt: it is not sent",
+    request: emailIdParams,
+    responses: {
+      200: {
+        description: "Not sent; it counts as failed and can be sent again",
+        schema: CancelEmailResponse,
+      },
+      409: { description: "Being sent right now, or already sent or failed" },
     },
   },
   {

@@ -75,6 +75,31 @@ describe("POST /api/admin/email-settings/test", () => {
     settings.set(CONFIGURED);
   });
 
+  it("says the stored key cannot be read (the secret changed), for the test and for a follow-up, and sends nothing", async () => {
+    const before = receiver.received.length;
+    settings.set({ ...CONFIGURED, sendgridApiKey: null, sendgridApiKeyUnreadable: true });
+    const res = await sendTest();
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      code: "mail_key_unreadable",
+      message:
+        "Kon geen test e-mail verzenden. De opgeslagen API key kan niet worden gelezen — voer hem opnieuw in bij E-mail Instellingen.",
+    });
+    const send = await fetch(`${mailer.url}/api/admin/send-email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({
+        to: "klant@example.nl",
+        subject: "Follow-up",
+        message: "Een bericht van tien tekens",
+      }),
+    });
+    expect(send.status).toBe(409);
+    expect(((await send.json()) as { code: string }).code).toBe("mail_key_unreadable");
+    expect(receiver.received.length).toBe(before);
+    settings.set(CONFIGURED);
+  });
+
   it("sends a test e-mail to the sender address (no fake lead) and answers once the provider accepted it", async () => {
     const res = await sendTest();
     expect(res.status).toBe(200);

@@ -76,6 +76,16 @@ describe("rotating the settings encryption key", () => {
     const stale = await startWith({ current: oldKey });
     expect(await providerKey(stale)).toBeNull();
     expect(await storedCiphertext()).toBe(after);
+    // Both the mailer and the panel are told it is unreadable (not "no key", not a masked "SG.…").
+    const internal = await fetch(`${stale.url}/internal/mail-settings`, {
+      headers: { "x-internal-token": h.env.INTERNAL_TOKEN! },
+    });
+    expect(await internal.json()).toMatchObject({ sendgridApiKey: null, sendgridApiKeyUnreadable: true });
+    const panel = await fetch(`${stale.url}/api/admin/company-settings`, { headers: { cookie } });
+    expect(await panel.json()).toMatchObject({ sendgridApiKey: null, sendgridApiKeyUnreadable: true });
+    expect(
+      await (await fetch(`${rotated.url}/api/admin/company-settings`, { headers: { cookie } })).json(),
+    ).toMatchObject({ sendgridApiKeyUnreadable: false });
   });
 
   it("refuses a malformed previous key at start, naming the variable", async () => {

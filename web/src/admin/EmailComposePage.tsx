@@ -3,9 +3,22 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
 import { fieldErrors, userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
-import { ADMIN_KEYS, fetchCompanySettings, fetchEmail, findLeaseRequest, retryEmail, sendEmail } from "./api";
+import {
+  ADMIN_KEYS,
+  cancelEmail,
+  fetchCompanySettings,
+  fetchEmail,
+  findLeaseRequest,
+  retryEmail,
+  sendEmail,
+} from "./api";
 import { Button, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
-import { COMPOSE_CLOSE_DELAY_MS, validateCompose, type ComposeErrors } from "./lib/compose-form";
+import {
+  COMPOSE_CLOSE_DELAY_MS,
+  COMPOSE_FIELDS,
+  validateCompose,
+  type ComposeErrors,
+} from "./lib/compose-form";
 import { companyDetailLines, composeTemplate, type ComposeDraft } from "./lib/compose-template";
 import {
   DELIVERY_LABELS,
@@ -26,6 +39,16 @@ export default function EmailComposePage() {
   const { notify } = useNotice();
   const [draft, setDraft] = useState<ComposeDraft>(EMPTY);
   const [errors, setErrors] = useState<ComposeErrors>({});
+  // A send the server refused stays said on the page (the notice goes after a few seconds).
+  const [sendError, setSendError] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // The first field with a message gets the focus, where the admin has to act: once it is enabled
+  // again (a server's answer arrives while the fields are disabled for the send).
+  const focusField = useRef<string | null>(null);
+  const showErrors = (next: ComposeErrors) => {
+    setErrors(next);
+    focusField.current = COMPOSE_FIELDS.find((field) => next[field]) ?? null;
+  };
   // null until SendGrid's answer is awaited: queued, then sent or failed (with the reason).
   const [delivery, setDelivery] = useState<DeliveryState | null>(null);
   const prefilled = useRef(false);
@@ -90,24 +113,24 @@ export default function EmailComposePage() {
   const send = useMutation({
     mutationFn: sendEmail,
     onSuccess: ({ id }) => {
+      setSendError(null);
       setDelivery({ id, status: "queued", reason: null });
       queuedNotice();
     },
     onError: (error) => {
-      setErrors(fieldErrors(error));
-      notify({
-        title: "Fout bij Verzenden",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het verzenden"),
-        variant: "destructive",
-      });
+      const message = userErrorMessage(error, "Er is een fout opgetreden bij het verzenden");
+      setSendError(message);
+      showErrors(fieldErrors(error));
+      notify({ title: "Fout bij Verzenden", description: message, variant: "destructive" });
     },
   });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const clientErrors = validateCompose(draft);
-    setErrors(clientErrors);
+    showErrors(clientErrors);
     if (Object.keys(clientErrors).length > 0) return;
+    setSendError(null);
     send.mutate({
       to: draft.to.trim(),
       subject: draft.subject.trim(),
@@ -128,8 +151,26 @@ export default function EmailComposePage() {
         variant: "destructive",
       }),
   });
+  // "Verzenden annuleren" of an e-mail that is queued or keeps failing: it is then not sent.
+  const cancel = useMutation({
+    mutationFn: cancelEmail,
+    onSuccess: ({ id, reason }) => setDelivery({ id, status: "failed", reason }),
+    onError: (error) => {
+      notify({
+        title: "Annuleren mislukt",
+        description: userErrorMessage(error, "Er is een fout opgetreden bij het annuleren"),
+        variant: "destructive",
+      });
+      if (delivery) void refetchStored();
+    },
+  });
   const close = () => window.close();
   const busy = send.isPending || delivery !== null;
+  useEffect(() => {
+    if (!focusField.current || busy) return;
+    form.current?.querySelector<HTMLElement>(`#compose-${focusField.current}`)?.focus();
+    focusField.current = null;
+  }, [errors, busy]);
 
   return (
     <div className="min-h-screen bg-gray-50">
@@ -153,15 +194,27 @@ export default function EmailComposePage() {
             De lease aanvraag is niet gevonden; vul de e-mail zelf in.
           </p>
         )}
+        {sendError && !delivery && (
+          <div
+            className="rounded-card border border-red-300 bg-red-50 p-4 text-sm text-red-900"
+            role="alert"
+            data-testid="send-error"
+          >
+            <p className="font-semibold">Fout bij Verzenden</p>
+            <p className="mt-1">{sendError}</p>
+          </div>
+        )}
         {delivery && (
           <DeliveryPanel
             delivery={delivery}
             retrying={retry.isPending}
             onRetry={() => retry.mutate(delivery.id)}
+            cancelling={cancel.isPending}
+            onCancel={() => cancel.mutate(delivery.id)}
           />
         )}
         <Panel>
-          <form onSubmit={submit} noValidate className="space-y-4">
+          <form ref={form} onSubmit={submit} noValidate className="space-y-4">
             <SettingsField id="compose-to" label="Aan" error={errors.to}>
               <input
                 id="compose-to"
@@ -232,10 +285,14 @@ function DeliveryPanel({
   delivery,
   retrying,
   onRetry,
+  cancelling,
+  onCancel,
 }: {
   delivery: DeliveryState;
   retrying: boolean;
   onRetry: () => void;
+  cancelling: boolean;
+  onCancel: () => void;
 }) {
   return (
     <div
@@ -250,6 +307,11 @@ function DeliveryPanel({
       )}
       {delivery.status === "retrying" && (
         <p className="mt-1 text-sm">{delivery.reason} Er volgt automatisch een nieuwe poging.</p>
+      )}
+      {(delivery.status === "queued" || delivery.status === "retrying") && (
+        <Button variant="secondary" className="mt-3" onClick={onCancel} disabled={cancelling}>
+          {cancelling ? "Annuleren..." : "Verzenden annuleren"}
+        </Button>
       )}
       {delivery.status === "sent" && <p className="mt-1 text-sm">Dit venster sluit vanzelf.</p>}
       {delivery.status === "failed" && (

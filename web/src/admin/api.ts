@@ -26,6 +26,7 @@ import {
   LeadNote,
   LeaseRequest,
   LeaseRequestListResponse,
+  CancelEmailResponse,
   RetryEmailResponse,
   SendEmailResponse,
   ThemeSettings,
@@ -211,6 +212,8 @@ export const fetchEmail = (id: string) =>
   call(EmailMessage, "GET", `/api/admin/emails/${encodeURIComponent(id)}`);
 export const retryEmail = (id: string) =>
   call(RetryEmailResponse, "POST", `/api/admin/emails/${encodeURIComponent(id)}/retry`);
+export const cancelEmail = (id: string) =>
+  call(CancelEmailResponse, "POST", `/api/admin/emails/${encodeURIComponent(id)}/cancel`);
 export const markEmailRead = (id: string) =>
   call(EmailMessage, "PUT", `/api/admin/emails/${encodeURIComponent(id)}/read`);
 export const deleteEmail = (id: string) =>

@@ -40,6 +40,11 @@ export const AdminCompanySettings = PublicCompanySettings.extend({
     .string()
     .nullable()
     .describe('Always masked ("SG.…" plus the last 4 characters); the key itself is never sent back'),
+  sendgridApiKeyUnreadable: z
+    .boolean()
+    .describe(
+      "A key is stored but cannot be decrypted (SETTINGS_ENCRYPTION_KEY changed since it was saved): sendgridApiKey is then null and the key must be entered again",
+    ),
   fromEmailAddress: OptionalText,
   notifyCompanyEmail: z
     .boolean()
@@ -47,6 +52,40 @@ export const AdminCompanySettings = PublicCompanySettings.extend({
   createdAt: IsoDateTime,
 });
 export type AdminCompanySettings = z.infer<typeof AdminCompanySettings>;
+
+/** The company fields below every e-mail the panel sends. */
+export type CompanyFooterFields = Pick<
+  PublicCompanySettings,
+  | "companyName"
+  | "address"
+  | "postalCode"
+  | "city"
+  | "phoneNumber"
+  | "emailAddress"
+  | "website"
+  | "kvkNumber"
+  | "btwNumber"
+>;
+
+/**
+ * The company details the mailer adds below every message from the panel, line by line; the
+ * compose window shows the same lines ("worden automatisch toegevoegd"), so neither says more.
+ */
+export function companyFooterLines(company: Partial<CompanyFooterFields> | undefined): string[] {
+  const c = company ?? {};
+  const place = [c.postalCode, c.city].filter(Boolean).join(" ");
+  const lines = [
+    c.companyName?.trim() || DEFAULT_COMPANY_NAME,
+    [c.address, place].filter(Boolean).join(", "),
+    c.phoneNumber ? `Tel: ${c.phoneNumber}` : "",
+    c.emailAddress ? `E-mail: ${c.emailAddress}` : "",
+    c.website ?? "",
+    [c.kvkNumber ? `KvK: ${c.kvkNumber}` : "", c.btwNumber ? `BTW: ${c.btwNumber}` : ""]
+      .filter(Boolean)
+      .join(" | "),
+  ];
+  return lines.filter((l) => l.trim());
+}
 
 const MASK = "SG.…";
 

@@ -4,6 +4,9 @@ import { MESSAGE_MIN_MESSAGE, emailAddress } from "./fields";
 
 export const SUBJECT_REQUIRED_MESSAGE = "Onderwerp is verplicht";
 export const SUBJECT_NO_LINE_BREAKS_MESSAGE = "Onderwerp mag geen regeleinden bevatten";
+/** The line of the compose template where the admin's own text goes. */
+export const COMPOSE_OWN_TEXT_PLACEHOLDER = "[Voeg hier uw persoonlijke bericht toe]";
+export const COMPOSE_PLACEHOLDER_MESSAGE = `Vervang "${COMPOSE_OWN_TEXT_PLACEHOLDER}" door uw eigen bericht`;
 
 export const SendEmailBody = z
   .strictObject({
@@ -18,7 +21,11 @@ export const SendEmailBody = z
     message: z
       .string({ error: MESSAGE_MIN_MESSAGE })
       .min(10, { error: MESSAGE_MIN_MESSAGE })
-      .max(20000, { error: "Maximaal 20000 tekens" }),
+      .max(20000, { error: "Maximaal 20000 tekens" })
+      // The template's placeholder left in would reach the customer as it is.
+      .refine((message) => !message.includes(COMPOSE_OWN_TEXT_PLACEHOLDER), {
+        error: COMPOSE_PLACEHOLDER_MESSAGE,
+      }),
     leaseRequestId: z
       .preprocess(emptyToNull, z.uuid({ error: "Ongeldig id" }).nullable())
       .optional()
@@ -36,6 +43,11 @@ export const EmailSettingsTestResponse = z
   .object({ id: z.uuid(), status: z.literal("sent"), to: z.string() })
   .describe("The provider accepted the test e-mail to the configured sender address");
 export type EmailSettingsTestResponse = z.infer<typeof EmailSettingsTestResponse>;
+
+export const CancelEmailResponse = z
+  .object({ id: z.uuid(), status: z.literal("failed"), reason: z.string() })
+  .describe("The e-mail will not be sent: it counts as failed (reason in Dutch) and can be sent again");
+export type CancelEmailResponse = z.infer<typeof CancelEmailResponse>;
 
 export const RetryEmailResponse = z
   .object({ id: z.uuid(), status: z.literal("queued") })

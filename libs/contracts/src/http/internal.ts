@@ -9,6 +9,8 @@ import { ApiError } from "./errors";
 /** settings → mailer: the decrypted provider key and sender, plus the company details for mail bodies. */
 export const InternalMailSettings = z.object({
   sendgridApiKey: z.string().nullable(),
+  /** A key is stored but cannot be decrypted (sendgridApiKey is then null): nothing can be sent. */
+  sendgridApiKeyUnreadable: z.boolean().default(false),
   fromEmailAddress: z.string().nullable(),
   /** Absent from a settings service of before the switch: the notification stays on. */
   notifyCompanyEmail: z.boolean().default(true),

@@ -122,6 +122,7 @@ export const UpdateCompanySettingsBody = z
           error: "Een TikTok Pixel ID bestaat uit 15 tot 25 hoofdletters en cijfers",
         }),
     ),
+    sendgridApiKeyUnreadable: readOnly,
     id: readOnly,
     createdAt: readOnly,
     updatedAt: readOnly,

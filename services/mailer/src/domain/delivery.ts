@@ -5,6 +5,7 @@ import { companyName } from "./templates";
 import { NOT_CONFIGURED_ERROR, UNKNOWN_OUTCOME_ERROR, failureReason } from "./failure-reason";
 import {
   isConfigured,
+  unusableReason,
   type ConfiguredMailSettings,
   type MailSettingsSource,
 } from "../repositories/mail-settings";
@@ -86,9 +87,13 @@ export function delivery(deps: {
       const current = await outgoing.get(outgoingId);
       if (!current || current.status === "sent" || current.status === "failed") return;
       const settings = await deps.settings.get();
-      if (!isConfigured(settings)) {
-        await fail(outgoingId, NOT_CONFIGURED_ERROR, ["queued", "failed_retryable"]);
-        log.warn({ outgoingId }, "e-mail not sent: no provider key or sender configured");
+      const unusable = unusableReason(settings);
+      if (unusable || !isConfigured(settings)) {
+        await fail(outgoingId, unusable ?? NOT_CONFIGURED_ERROR, ["queued", "failed_retryable"]);
+        log.warn(
+          { outgoingId, reason: unusable },
+          "e-mail not sent: the provider key or sender is missing or unreadable",
+        );
         counted("not_configured");
         return;
       }
@@ -128,9 +133,10 @@ export function delivery(deps: {
 
     async sendNow(outgoingId, timeoutMs, log) {
       const settings = await deps.settings.get();
-      let error = NOT_CONFIGURED_ERROR;
-      const claimed = isConfigured(settings) ? await outgoing.claim(outgoingId) : undefined;
-      if (claimed && isConfigured(settings)) {
+      let error: string = unusableReason(settings) ?? NOT_CONFIGURED_ERROR;
+      const usable = !unusableReason(settings) && isConfigured(settings);
+      const claimed = usable ? await outgoing.claim(outgoingId) : undefined;
+      if (claimed && usable && isConfigured(settings)) {
         try {
           const { messageId } = await withTimeout(send(settings, claimed), timeoutMs);
           await tell(await outgoing.markSent(claimed.id, messageId), "sent", null);
@@ -143,7 +149,7 @@ export function delivery(deps: {
       }
       await fail(outgoingId, error, ["queued", "sending"]);
       log.warn({ outgoingId, err: error }, "e-mail not sent; not retried");
-      counted(error === NOT_CONFIGURED_ERROR ? "not_configured" : "refused");
+      counted(usable ? "refused" : "not_configured");
       return { sent: false, reason: failureReason(error) };
     },
 

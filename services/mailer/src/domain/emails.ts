@@ -23,6 +23,9 @@ import type { InboxRepository } from "../repositories/inbox";
 import type { NewOutgoingEmail, OutgoingRepository } from "../repositories/outgoing";
 import type { Delivery } from "./delivery";
 import {
+  CANCELLED_ERROR,
+  CANCELLED_MESSAGE,
+  MAIL_KEY_UNREADABLE_MESSAGE,
   MAIL_NOT_CONFIGURED_MESSAGE,
   MISSING_MAIL_SETTINGS_MESSAGE,
   SETTINGS_UNAVAILABLE_MESSAGE,
@@ -33,6 +36,10 @@ import { companyName, renderCompose, renderTestEmail, type RenderedMail } from "
 
 export { MAIL_NOT_CONFIGURED_MESSAGE } from "./failure-reason";
 const NOT_FOUND_MESSAGE = "E-mail niet gevonden";
+/** A key is stored that cannot be decrypted: entering it again in E-mail Instellingen fixes it. */
+const keyUnreadable = () => new HttpError(409, "mail_key_unreadable", MAIL_KEY_UNREADABLE_MESSAGE);
+const NOT_CANCELLABLE_MESSAGE =
+  "Deze e-mail wordt op dit moment verzonden of is al verzonden of mislukt; annuleren kan niet meer.";
 const NOT_RETRYABLE_MESSAGE = "Alleen een mislukte verzonden e-mail kan opnieuw worden verstuurd.";
 
 /** The mail tables as one transaction sees them, and the audit entries to store with its change. */
@@ -84,6 +91,7 @@ export function emailsDomain(deps: {
     audit: (inboxId: string) => AuditRecordJobData[] = () => [],
   ): Promise<{ id: string; outgoingId: string; to: string }> {
     const settings = await currentSettings(requestId);
+    if (settings.sendgridApiKeyUnreadable) throw keyUnreadable();
     if (!isConfigured(settings)) throw new HttpError(409, "mail_not_configured", MAIL_NOT_CONFIGURED_MESSAGE);
     const { to, mail, kind, leaseRequestId } = build(settings);
     const email: NewOutgoingEmail = {
@@ -154,6 +162,21 @@ export function emailsDomain(deps: {
       return { id, status: "queued" as const };
     },
 
+    /** Stops an e-mail that is queued or waiting for a new attempt (the admin's "Verzenden annuleren"). */
+    async cancel(id: string, log: Logger, actor: string) {
+      const row = await deps.transaction(async (tx) => {
+        const cancelled = await tx.outgoing.cancelPending(id, CANCELLED_ERROR);
+        if (cancelled) await tx.audit([auditEvent(actor, "email.cancelled", id)]);
+        return cancelled;
+      });
+      if (!row) {
+        if (!(await deps.inbox.get(id))) throw notFound(NOT_FOUND_MESSAGE);
+        throw new HttpError(409, "not_cancellable", NOT_CANCELLABLE_MESSAGE);
+      }
+      log.info({ outgoingId: row.id }, "e-mail cancelled before it was sent");
+      return { id, status: "failed" as const, reason: CANCELLED_MESSAGE };
+    },
+
     async markRead(id: string): Promise<EmailMessage> {
       if (!(await deps.inbox.markRead(id))) throw notFound(NOT_FOUND_MESSAGE);
       const row = await deps.inbox.get(id);
@@ -200,6 +223,12 @@ export function emailsDomain(deps: {
     async sendTest(requestId: string, log: Logger, actor: string): Promise<EmailSettingsTestResponse> {
       const settings = await currentSettings(requestId);
       const to = settings.fromEmailAddress?.trim();
+      if (settings.sendgridApiKeyUnreadable)
+        throw new HttpError(
+          409,
+          "mail_key_unreadable",
+          `${TEST_EMAIL_FAILED_MESSAGE} ${MAIL_KEY_UNREADABLE_MESSAGE}`,
+        );
       if (!isConfigured(settings) || !to) throw new HttpError(409, "conflict", MISSING_MAIL_SETTINGS_MESSAGE);
       const { id, outgoingId } = await record(
         (s) => ({ to, mail: renderTestEmail(s.company), kind: "test" }),

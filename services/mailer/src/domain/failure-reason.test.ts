@@ -18,7 +18,7 @@ describe("failureReason: what the admin reads about an e-mail that was not sent"
     );
     expect(failureReason("timed out after 8000 ms")).toBe("SendGrid antwoordde niet binnen 8 seconden.");
     expect(failureReason("provider unreachable: connect ECONNREFUSED 127.0.0.1:9")).toBe(
-      "SendGrid was niet bereikbaar.",
+      "SendGrid was niet bereikbaar (netwerkfout). Controleer de internetverbinding van de server.",
     );
     expect(failureReason(UNKNOWN_OUTCOME_ERROR)).toMatch(/^Het verzenden werd onderbroken/);
   });

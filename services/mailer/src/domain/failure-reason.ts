@@ -2,6 +2,14 @@ import { TEST_EMAIL_TIMEOUT_MS } from "@lease/contracts";
 
 /** Stored as last_error when no provider key or sender is configured. */
 export const NOT_CONFIGURED_ERROR = "mail_not_configured";
+/** Stored as last_error when the admin cancelled an e-mail before it was sent. */
+export const CANCELLED_ERROR = "cancelled_by_admin";
+export const CANCELLED_MESSAGE = "Verzenden geannuleerd: deze e-mail is niet verzonden.";
+/** Stored as last_error when the stored provider key cannot be decrypted (the secret changed). */
+export const KEY_UNREADABLE_ERROR = "mail_key_unreadable";
+/** The panel's status of such a key (E-mail Instellingen) and the reason of every send it stops. */
+export const MAIL_KEY_UNREADABLE_MESSAGE =
+  "De opgeslagen API key kan niet worden gelezen — voer hem opnieuw in bij E-mail Instellingen.";
 export const UNKNOWN_OUTCOME_ERROR =
   "unknown_outcome: the worker stopped while the provider call was in flight";
 export const MAIL_NOT_CONFIGURED_MESSAGE =
@@ -39,6 +47,8 @@ export function failureReason(lastError: string | null): string | null {
 
 function describe(error: string): string {
   if (error.startsWith(NOT_CONFIGURED_ERROR)) return MAIL_NOT_CONFIGURED_MESSAGE;
+  if (error.startsWith(KEY_UNREADABLE_ERROR)) return MAIL_KEY_UNREADABLE_MESSAGE;
+  if (error.startsWith(CANCELLED_ERROR)) return CANCELLED_MESSAGE;
   if (error.startsWith("unknown_outcome"))
     return "Het verzenden werd onderbroken; onbekend is of de e-mail is aangekomen. Controleer dit voor u opnieuw verstuurt.";
   const answered = /^provider answered (\d{3})(?:: ([\s\S]*))?$/.exec(error);
@@ -53,7 +63,8 @@ function describe(error: string): string {
   }
   if (/^timed out after \d+ ms/.test(error) || /^provider unreachable: .*time/i.test(error))
     return `SendGrid antwoordde niet binnen ${TEST_EMAIL_TIMEOUT_MS / 1000} seconden.`;
-  if (error.startsWith("provider unreachable")) return "SendGrid was niet bereikbaar.";
+  if (error.startsWith("provider unreachable"))
+    return "SendGrid was niet bereikbaar (netwerkfout). Controleer de internetverbinding van de server.";
   if (error.startsWith("line break in a header field"))
     return "Het onderwerp of een adres bevat een regeleinde.";
   return `Verzenden mislukt (${error.slice(0, 200)}).`;

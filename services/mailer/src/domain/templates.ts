@@ -1,5 +1,6 @@
 import {
   DEFAULT_COMPANY_NAME,
+  companyFooterLines,
   type InternalContactMessage,
   type InternalLeaseRequest,
   type PublicCompanySettings,
@@ -50,21 +51,7 @@ export const companyName = (company: PublicCompanySettings) =>
 
 /** The company details the compose page says are added automatically (SPEC §2). */
 export function companyFooter(company: PublicCompanySettings): string {
-  const place = [company.postalCode, company.city].filter(Boolean).join(" ");
-  const lines = [
-    companyName(company),
-    [company.address, place].filter(Boolean).join(", "),
-    company.phoneNumber ? `Tel: ${company.phoneNumber}` : "",
-    company.emailAddress ? `E-mail: ${company.emailAddress}` : "",
-    company.website ?? "",
-    [
-      company.kvkNumber ? `KvK: ${company.kvkNumber}` : "",
-      company.btwNumber ? `BTW: ${company.btwNumber}` : "",
-    ]
-      .filter(Boolean)
-      .join(" | "),
-  ];
-  return lines.filter((l) => l.trim()).join("\n");
+  return companyFooterLines(company).join("\n");
 }
 
 /** An admin's message with the company details below it. */

@@ -59,7 +59,9 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
   ) {
     const to = settings.company.emailAddress?.trim() || settings.fromEmailAddress?.trim();
     if (!isConfigured(settings) || !to) {
-      log.info(data, "company notification skipped: no provider key or sender configured");
+      if (settings.sendgridApiKeyUnreadable)
+        log.warn(data, "company notification not sent: the stored provider key cannot be decrypted");
+      else log.info(data, "company notification skipped: no provider key or sender configured");
       return;
     }
     if (!settings.notifyCompanyEmail) {

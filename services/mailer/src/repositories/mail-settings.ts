@@ -23,6 +23,15 @@ export type ConfiguredMailSettings = InternalMailSettings & {
 export const isConfigured = (s: InternalMailSettings): s is ConfiguredMailSettings =>
   Boolean(s.sendgridApiKey?.trim() && s.fromEmailAddress?.trim());
 
+/**
+ * Why these settings cannot send, as stored in last_error: the stored key cannot be decrypted
+ * (entered again, it works), or a key or sender is missing; null when they can.
+ */
+export const unusableReason = (
+  s: InternalMailSettings,
+): "mail_key_unreadable" | "mail_not_configured" | null =>
+  s.sendgridApiKeyUnreadable ? "mail_key_unreadable" : isConfigured(s) ? null : "mail_not_configured";
+
 /** Asks the settings service over HTTP; caches the answer for `ttlMs`, one fetch at a time. */
 export function httpMailSettingsSource(opts: {
   settingsUrl: string;

@@ -127,6 +127,26 @@ export function outgoingRepository(db: Database) {
       return row;
     },
 
+    /**
+     * The admin's cancel of an e-mail not sent yet (queued, or waiting for a new attempt), by its
+     * sent-mail entry: failed with `error`, so no attempt sends it and "Opnieuw versturen" still can.
+     * Undefined while it is being sent (claimed) or once it was sent or failed.
+     */
+    async cancelPending(inboxId: string, error: string): Promise<{ id: string } | undefined> {
+      const [row] = await db
+        .update(outgoingEmails)
+        .set({ status: "failed", lastError: error, claimedAt: null, updatedAt: sql`now()` })
+        .where(
+          and(
+            inArray(outgoingEmails.status, CLAIMABLE),
+            sql`${outgoingEmails.id} = (SELECT m.source_id FROM mailer.email_messages m
+              WHERE m.id = ${inboxId} AND m.source = 'outgoing')`,
+          ),
+        )
+        .returning({ id: outgoingEmails.id });
+      return row;
+    },
+
     /** Marks a "sending" claim older than `staleMs` as failed: the outcome of that call is unknown. */
     async failStaleClaim(id: string, staleMs: number, error: string): Promise<Changed> {
       const [row] = await db

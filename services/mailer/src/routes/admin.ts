@@ -32,6 +32,11 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
     ctx.body = await deps.emails.retry(id, ctx.state.requestId, ctx.state.log, ctx.state.admin!.username);
   });
 
+  router.post("/api/admin/emails/{id}/cancel", async (ctx) => {
+    const { id } = parseOr400(EmailIdParam, ctx.params);
+    ctx.body = await deps.emails.cancel(id, ctx.state.log, ctx.state.admin!.username);
+  });
+
   router.put("/api/admin/emails/{id}/read", async (ctx) => {
     const { id } = parseOr400(EmailIdParam, ctx.params);
     ctx.body = await deps.emails.markRead(id);

@@ -22,6 +22,7 @@ export const TEST_COMPANY: InternalMailSettings["company"] = {
 
 export const CONFIGURED: InternalMailSettings = {
   sendgridApiKey: "SG.test-key-0123456789",
+  sendgridApiKeyUnreadable: false,
   fromEmailAddress: "noreply@testlease.nl",
   notifyCompanyEmail: true,
   company: TEST_COMPANY,

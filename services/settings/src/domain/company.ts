@@ -39,18 +39,16 @@ export function toAdminCompanySettings(row: CompanySettingsRow, box: SecretBox):
     createdAt: row.createdAt.toISOString(),
     fromEmailAddress: row.fromEmailAddress,
     notifyCompanyEmail: row.notifyCompanyEmail,
-    sendgridApiKey: maskedKey(row, box),
+    // Stored with another key (a new SETTINGS_ENCRYPTION_KEY, no previous one to read it): no
+    // masked "SG.…" as if it worked, but the fact that it must be entered again.
+    sendgridApiKey: maskApiKey(decryptedApiKey(row, box)),
+    sendgridApiKeyUnreadable: isApiKeyUnreadable(row, box),
   });
 }
 
-function maskedKey(row: CompanySettingsRow, box: SecretBox): string | null {
-  if (!row.sendgridApiKeyEncrypted) return null;
-  try {
-    return maskApiKey(box.decrypt(row.sendgridApiKeyEncrypted));
-  } catch {
-    // Stored with another key (rotated without re-entry): show that a key exists, nothing more.
-    return maskApiKey("unreadable");
-  }
+/** True when a provider key is stored that none of the encryption keys opens. */
+export function isApiKeyUnreadable(row: CompanySettingsRow, box: SecretBox): boolean {
+  return row.sendgridApiKeyEncrypted !== null && decryptedApiKey(row, box) === null;
 }
 
 /** The decrypted provider key, or null when none is stored or it cannot be read. */

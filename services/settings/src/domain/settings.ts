@@ -26,7 +26,13 @@ export type SettingsTransaction = AuditedTransaction<{
   company: CompanySettingsRepository;
   theme: ThemeSettingsRepository;
 }>;
-import { companyPatch, decryptedApiKey, toAdminCompanySettings, toPublicCompanySettings } from "./company";
+import {
+  companyPatch,
+  decryptedApiKey,
+  isApiKeyUnreadable,
+  toAdminCompanySettings,
+  toPublicCompanySettings,
+} from "./company";
 import type { SecretBox } from "./secret-box";
 import { themeDefaults, toThemeSettings } from "./theme";
 
@@ -141,6 +147,7 @@ export function settingsDomain(deps: SettingsDeps) {
       const row = await deps.company.get();
       return InternalMailSettings.parse({
         sendgridApiKey: decryptedApiKey(row, deps.box),
+        sendgridApiKeyUnreadable: isApiKeyUnreadable(row, deps.box),
         fromEmailAddress: row.fromEmailAddress,
         notifyCompanyEmail: row.notifyCompanyEmail,
         company: toPublicCompanySettings(row),

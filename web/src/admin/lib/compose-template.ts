@@ -1,7 +1,14 @@
-import { DEFAULT_COMPANY_NAME, type LeaseRequest, type AdminCompanySettings } from "@lease/contracts";
+import {
+  COMPOSE_OWN_TEXT_PLACEHOLDER,
+  DEFAULT_COMPANY_NAME,
+  companyFooterLines,
+  type CompanyFooterFields,
+  type LeaseRequest,
+  type AdminCompanySettings,
+} from "@lease/contracts";
 
 export const SUBJECT_PREFIX = "Follow-up op uw lease aanvraag - ";
-export const OWN_TEXT_PLACEHOLDER = "[Voeg hier uw persoonlijke bericht toe]";
+export const OWN_TEXT_PLACEHOLDER = COMPOSE_OWN_TEXT_PLACEHOLDER;
 
 type Company = Pick<
   AdminCompanySettings,
@@ -22,7 +29,11 @@ export function senderCompanyName(company: Pick<AdminCompanySettings, "companyNa
   return filled(company?.companyName) ?? DEFAULT_COMPANY_NAME;
 }
 
-/** SPEC §2 pre-fill of the compose page for a lease request. */
+/**
+ * SPEC §2 pre-fill of the compose page for a lease request. The company's name, address, phone
+ * and e-mail are not in it: the mailer adds them below every message (companyDetailLines), and in
+ * the body too they would reach the customer twice.
+ */
 export function composeTemplate(request: Request, company: Company): ComposeDraft {
   const ownName = senderCompanyName(company);
   const lines = [
@@ -32,28 +43,14 @@ export function composeTemplate(request: Request, company: Company): ComposeDraf
     "",
     OWN_TEXT_PLACEHOLDER,
     "",
-    "Heeft u vragen? Neem gerust contact met ons op.",
+    "Heeft u vragen? Neem gerust contact met ons op; onze gegevens staan onder dit bericht.",
+    "",
+    "Met vriendelijke groet,",
   ];
-  const phone = filled(company.phoneNumber);
-  const email = filled(company.emailAddress);
-  if (phone) lines.push(`Telefoon: ${phone}`);
-  if (email) lines.push(`E-mail: ${email}`);
-  lines.push("", "Met vriendelijke groet,", "", ownName);
-  const address = filled(company.address);
-  const city = filled(company.city);
-  if (address && city) lines.push(`${address}, ${city}`);
   return { to: request.email, subject: `${SUBJECT_PREFIX}${ownName}`, message: lines.join("\n") };
 }
 
-/** The company details the compose page says are added automatically (only those that are set). */
-export function companyDetailLines(company: Company | undefined): string[] {
-  const lines = [senderCompanyName(company)];
-  const address = filled(company?.address);
-  const city = filled(company?.city);
-  if (address && city) lines.push(`${address}, ${city}`);
-  const phone = filled(company?.phoneNumber);
-  if (phone) lines.push(`Telefoon: ${phone}`);
-  const email = filled(company?.emailAddress);
-  if (email) lines.push(`E-mail: ${email}`);
-  return lines;
+/** The company details the compose page says are added automatically: the mailer's own lines. */
+export function companyDetailLines(company: Partial<CompanyFooterFields> | undefined): string[] {
+  return companyFooterLines(company);
 }

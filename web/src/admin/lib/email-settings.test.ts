@@ -19,6 +19,14 @@ describe("e-mail settings status (SPEC §2)", () => {
     expect(EMAIL_STATUS_TEXT[emailSettingsStatus(draft("", ""))]).toBe("Niet geconfigureerd");
   });
 
+  it("a stored key the server cannot decrypt is that, until a new key is typed", () => {
+    expect(EMAIL_STATUS_TEXT[emailSettingsStatus(draft("", "a@b.nl"), true)]).toBe(
+      "De opgeslagen API key kan niet worden gelezen — voer hem opnieuw in",
+    );
+    expect(canSendTest(draft("", "a@b.nl"), true)).toBe(false);
+    expect(emailSettingsStatus(draft("SG.nieuw", "a@b.nl"), true)).toBe("configured");
+  });
+
   it("allows the test only when both are set", () => {
     expect(canSendTest(draft("SG.x", "a@b.nl"))).toBe(true);
     expect(canSendTest(draft("SG.x", ""))).toBe(false);

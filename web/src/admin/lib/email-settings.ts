@@ -5,10 +5,15 @@ export interface EmailSettingsDraft {
   fromEmailAddress: string;
 }
 
-export type EmailSettingsStatus = "configured" | "sender_missing" | "key_missing" | "not_configured";
+export type EmailSettingsStatus =
+  "configured" | "key_unreadable" | "sender_missing" | "key_missing" | "not_configured";
+
+/** What the mailer can use: a stored key it cannot decrypt is not "configured". */
+export const KEY_UNREADABLE_TEXT = "De opgeslagen API key kan niet worden gelezen — voer hem opnieuw in";
 
 export const EMAIL_STATUS_TEXT: Record<EmailSettingsStatus, string> = {
   configured: "Volledig geconfigureerd",
+  key_unreadable: KEY_UNREADABLE_TEXT,
   sender_missing: "Afzender e-mail ontbreekt",
   key_missing: "API key ontbreekt",
   not_configured: "Niet geconfigureerd",
@@ -16,8 +21,13 @@ export const EMAIL_STATUS_TEXT: Record<EmailSettingsStatus, string> = {
 
 const isSet = (value: string) => value.trim().length > 0;
 
-export function emailSettingsStatus(draft: EmailSettingsDraft): EmailSettingsStatus {
+/**
+ * `keyUnreadable`: the stored key cannot be decrypted (the server says so); until a new key is
+ * typed, that is the status, whatever the sender.
+ */
+export function emailSettingsStatus(draft: EmailSettingsDraft, keyUnreadable = false): EmailSettingsStatus {
   const key = isSet(draft.sendgridApiKey);
+  if (keyUnreadable && !key) return "key_unreadable";
   const sender = isSet(draft.fromEmailAddress);
   if (key && sender) return "configured";
   if (key) return "sender_missing";
@@ -59,4 +69,5 @@ export function changedEmailFields(
 export const hasUnsavedChanges = (stored: EmailSettingsDraft, draft: EmailSettingsDraft) =>
   Object.keys(changedEmailFields(stored, draft)).length > 0;
 
-export const canSendTest = (draft: EmailSettingsDraft) => emailSettingsStatus(draft) === "configured";
+export const canSendTest = (draft: EmailSettingsDraft, keyUnreadable = false) =>
+  emailSettingsStatus(draft, keyUnreadable) === "configured";

@@ -9,7 +9,7 @@ import {
 } from "./format";
 import { chartLines, niceMax } from "./chart";
 import { liveSocketUrl, pageLabel } from "./live";
-import { deliveryBadge, emailTypeLabel } from "./inbox";
+import { deliveryBadge, emailTimeLabel, emailTypeLabel } from "./inbox";
 
 describe("Amsterdam time (SPEC §9)", () => {
   it("shows winter and summer times in Amsterdam, whatever the machine's zone", () => {
@@ -43,6 +43,15 @@ describe("inbox", () => {
     expect(emailTypeLabel("iets")).toBe("Algemene E-mail");
     expect(deliveryBadge("failed")).toEqual({ label: "Verzenden mislukt", tone: "red" });
     expect(deliveryBadge("received")).toBeNull();
+    expect(deliveryBadge("queued")?.label).toBe("In de wachtrij");
+    expect(deliveryBadge("queued", "SendGrid had een storing (503).")?.label).toBe("Nog niet verzonden");
+  });
+
+  it('says "Verzonden" only of an e-mail that was sent', () => {
+    expect(emailTimeLabel({ deliveryStatus: "sent" })).toBe("Verzonden");
+    expect(emailTimeLabel({ deliveryStatus: "queued" })).toBe("Geschreven");
+    expect(emailTimeLabel({ deliveryStatus: "failed" })).toBe("Geschreven");
+    expect(emailTimeLabel({ deliveryStatus: "received" })).toBe("Ontvangen");
   });
 });
 

@@ -5,10 +5,15 @@ export function emailTypeLabel(type: string): string {
   return (EMAIL_TYPE_LABELS as Record<string, string>)[type] ?? EMAIL_TYPE_LABELS.other;
 }
 
-/** Delivery badge of outgoing e-mails; received e-mails have none. */
+/**
+ * Delivery badge of outgoing e-mails, their real state; received e-mails have none. A queued
+ * e-mail with a failure reason is waiting for a new attempt after a failed one.
+ */
 export function deliveryBadge(
   status: EmailMessage["deliveryStatus"],
+  failureReason: string | null = null,
 ): { label: string; tone: "yellow" | "green" | "red" } | null {
+  if (status === "queued" && failureReason) return { label: "Nog niet verzonden", tone: "yellow" };
   if (status === "queued") return { label: "In de wachtrij", tone: "yellow" };
   if (status === "sent") return { label: "Verzonden", tone: "green" };
   if (status === "failed") return { label: "Verzenden mislukt", tone: "red" };
@@ -21,3 +26,13 @@ export const unreadCount = (emails: readonly Pick<EmailMessage, "isRead">[]) =>
 /** When it was received or sent; a queued e-mail shows when it was written. */
 export const emailTime = (email: Pick<EmailMessage, "sentAt" | "createdAt">) =>
   email.sentAt ?? email.createdAt;
+
+/** What that time is: only an e-mail that was sent says "Verzonden". */
+export function emailTimeLabel(email: Pick<EmailMessage, "deliveryStatus">): string {
+  if (email.deliveryStatus === "received") return "Ontvangen";
+  return email.deliveryStatus === "sent" ? "Verzonden" : "Geschreven";
+}
+
+/** An outgoing e-mail not sent yet (queued, or waiting for a new attempt) can still be cancelled. */
+export const isCancellable = (email: Pick<EmailMessage, "deliveryStatus">) =>
+  email.deliveryStatus === "queued";

@@ -19,6 +19,7 @@ import {
   FORMAT_VALID,
   canSendTest,
   changedEmailFields,
+  KEY_UNREADABLE_TEXT,
   draftFromSettings,
   emailSettingsStatus,
   hasUnsavedChanges,
@@ -31,6 +32,7 @@ import { useSettingsForm } from "../lib/use-settings-form";
 
 const STATUS_TONE = {
   configured: "green",
+  key_unreadable: "red",
   sender_missing: "yellow",
   key_missing: "yellow",
   not_configured: "red",
@@ -108,15 +110,21 @@ export function EmailSettingsTab() {
       />
     );
 
-  const status = emailSettingsStatus(current);
+  const keyUnreadable = settings.data.sendgridApiKeyUnreadable;
+  const status = emailSettingsStatus(current, keyUnreadable);
+  const testable = canSendTest(current, keyUnreadable);
   const busy = form.saving || test.isPending;
   const startTest = () => {
-    if (!canSendTest(current)) {
-      notify({
-        title: "Ontbrekende gegevens",
-        description: "Vul eerst SendGrid API key en afzender e-mail in.",
-        variant: "destructive",
-      });
+    if (!testable) {
+      notify(
+        status === "key_unreadable"
+          ? { title: "Test gefaald", description: `${KEY_UNREADABLE_TEXT}.`, variant: "destructive" }
+          : {
+              title: "Ontbrekende gegevens",
+              description: "Vul eerst SendGrid API key en afzender e-mail in.",
+              variant: "destructive",
+            },
+      );
       return;
     }
     test.mutate();
@@ -138,8 +146,8 @@ export function EmailSettingsTab() {
             variant="accent"
             onClick={startTest}
             disabled={busy}
-            aria-disabled={!canSendTest(current)}
-            className={canSendTest(current) ? "" : "opacity-50"}
+            aria-disabled={!testable}
+            className={testable ? "" : "opacity-50"}
           >
             {test.isPending ? "Test versturen..." : "Test e-mail versturen"}
           </Button>
@@ -148,14 +156,21 @@ export function EmailSettingsTab() {
     >
       <div className="mb-6 flex flex-wrap items-center gap-3">
         <span className="text-sm font-semibold text-gray-800">Status:</span>
-        <Badge tone={STATUS_TONE[status]}>{EMAIL_STATUS_TEXT[status]}</Badge>
+        <span data-testid="email-settings-status">
+          <Badge tone={STATUS_TONE[status]}>{EMAIL_STATUS_TEXT[status]}</Badge>
+        </span>
         {unsaved && <span className="text-sm text-yellow-800">Niet opgeslagen wijzigingen</span>}
       </div>
       <div className="grid gap-5 md:grid-cols-2">
         <SettingsField
           id="sendgrid-key"
           label="SendGrid API key"
-          error={errors.sendgridApiKey}
+          error={
+            errors.sendgridApiKey ??
+            (status === "key_unreadable"
+              ? "De key is versleuteld met een andere geheime sleutel (SETTINGS_ENCRYPTION_KEY) dan deze installatie heeft. Voer hem opnieuw in en sla op."
+              : undefined)
+          }
           hint={
             current.sendgridApiKey.trim() ? (
               <FormatBadge valid={isApiKeyFormatValid(current.sendgridApiKey)} />
@@ -231,13 +246,18 @@ export function EmailSettingsTab() {
 }
 
 const TEST_FAILED = "Kon geen test e-mail verzenden. Controleer de instellingen.";
+const SERVER_UNREACHABLE =
+  "Kon geen test e-mail verzenden: de server was niet bereikbaar. Controleer uw internetverbinding en probeer het opnieuw.";
 
-/** SPEC §8's text, with the provider's refusal (in Dutch, from the server) when there is one. */
+/**
+ * SPEC §8's text, naming the reason the server gave (in Dutch): the stored key unreadable, SendGrid's
+ * refusal with its own words, SendGrid unreachable, the settings unavailable; this browser's own
+ * network failure when no answer came at all.
+ */
 function testFailure(error: unknown): string {
+  if (errorStatus(error) === undefined) return SERVER_UNREACHABLE;
   const message = userErrorMessage(error, "");
-  if (errorStatus(error) !== 502 || !message.startsWith("Kon geen test e-mail verzenden."))
-    return TEST_FAILED;
-  return `${message} Controleer de instellingen.`;
+  return message && !/^\d{3}:/.test(message) ? message : TEST_FAILED;
 }
 
 function FormatBadge({ valid }: { valid: boolean }) {

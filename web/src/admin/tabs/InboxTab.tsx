@@ -4,17 +4,25 @@ import { useRef, useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { revealDetail } from "../lib/scroll";
 import { useNotice } from "../../components/notice";
-import { ADMIN_KEYS, deleteEmail, fetchEmails, markEmailRead, retryEmail } from "../api";
+import { ADMIN_KEYS, cancelEmail, deleteEmail, fetchEmails, markEmailRead, retryEmail } from "../api";
 import { Badge, Button, LoadError, LoadingText, Panel, RefreshFailed } from "../../components/ui";
 import { formatAmsterdamDateTime, previewText } from "../lib/format";
-import { deliveryBadge, emailTime, emailTypeLabel, unreadCount } from "../lib/inbox";
+import {
+  deliveryBadge,
+  emailTime,
+  emailTimeLabel,
+  emailTypeLabel,
+  isCancellable,
+  unreadCount,
+} from "../lib/inbox";
 import { useMailOutcomes } from "../lib/use-admin-socket";
 import { EmailTypeIcon } from "../components/EmailTypeIcon";
 
 const INBOX_REFRESH_MS = 30_000;
 const FOLDERS: { id: EmailFolder; label: string }[] = [
   { id: "inbox", label: "Ontvangen" },
-  { id: "sent", label: "Verzonden" },
+  // Not "Verzonden": it also holds what is queued or failed, each with its real state.
+  { id: "sent", label: "Uitgaand" },
 ];
 
 export function InboxTab() {
@@ -68,6 +76,22 @@ export function InboxTab() {
       }),
   });
 
+  const cancel = useMutation({
+    mutationFn: cancelEmail,
+    onSuccess: ({ reason }) => {
+      notify({ title: "Verzenden geannuleerd", description: reason });
+      void refresh();
+    },
+    onError: (error) => {
+      notify({
+        title: "Annuleren mislukt",
+        description: userErrorMessage(error, "Er is een fout opgetreden bij het annuleren"),
+        variant: "destructive",
+      });
+      void refresh();
+    },
+  });
+
   const pages = emails.data?.pages ?? [];
   const list = uniqueById(pages.flatMap((page) => page.items));
   // Counts over the whole inbox (headers); the loaded list when a server sends none.
@@ -90,7 +114,7 @@ export function InboxTab() {
               E-mail Inbox ({total})<Badge tone={unread > 0 ? "red" : "gray"}>{unread} ongelezen</Badge>
             </span>
           ) : (
-            `Verzonden e-mail (${total})`
+            `Uitgaande e-mail (${total})`
           )
         }
         actions={
@@ -154,8 +178,9 @@ export function InboxTab() {
         {selected ? (
           <EmailDetail
             email={selected}
-            busy={remove.isPending || retry.isPending}
+            busy={remove.isPending || retry.isPending || cancel.isPending}
             onRetry={() => retry.mutate(selected.id)}
+            onCancel={() => cancel.mutate(selected.id)}
             onDelete={() => {
               if (window.confirm("Weet je zeker dat je deze e-mail wilt verwijderen?"))
                 remove.mutate(selected.id);
@@ -172,7 +197,7 @@ export function InboxTab() {
 }
 
 function InboxItem({ email, active, onOpen }: { email: EmailMessage; active: boolean; onOpen: () => void }) {
-  const delivery = deliveryBadge(email.deliveryStatus);
+  const delivery = deliveryBadge(email.deliveryStatus, email.failureReason);
   const outgoing = delivery !== null;
   return (
     <button
@@ -192,9 +217,11 @@ function InboxItem({ email, active, onOpen }: { email: EmailMessage; active: boo
       <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-gray-600">
         <span className="flex items-center gap-1 font-semibold text-gray-700">
           <EmailTypeIcon type={email.messageType} />
-          {outgoing ? "Verzonden e-mail" : emailTypeLabel(email.messageType)}
+          {outgoing ? "Uitgaande e-mail" : emailTypeLabel(email.messageType)}
         </span>
-        <span>{formatAmsterdamDateTime(emailTime(email))}</span>
+        <span>
+          {emailTimeLabel(email)} {formatAmsterdamDateTime(emailTime(email))}
+        </span>
       </div>
       <p className={`mt-1 break-words text-gray-900 ${email.isRead ? "font-medium" : "font-bold"}`}>
         {email.subject}
@@ -217,20 +244,22 @@ function EmailDetail({
   busy,
   onDelete,
   onRetry,
+  onCancel,
 }: {
   email: EmailMessage;
   busy: boolean;
   onDelete: () => void;
   onRetry: () => void;
+  onCancel: () => void;
 }) {
-  const delivery = deliveryBadge(email.deliveryStatus);
+  const delivery = deliveryBadge(email.deliveryStatus, email.failureReason);
   return (
     <Panel>
       <div data-testid="email-detail" className="space-y-4">
         <div className="flex flex-wrap items-start justify-between gap-3">
           <h2 className="text-xl font-bold break-words text-gray-900">{email.subject}</h2>
           <div className="flex gap-2">
-            <Badge tone="blue">{delivery ? "Verzonden e-mail" : emailTypeLabel(email.messageType)}</Badge>
+            <Badge tone="blue">{delivery ? "Uitgaande e-mail" : emailTypeLabel(email.messageType)}</Badge>
             {delivery && <Badge tone={delivery.tone}>{delivery.label}</Badge>}
           </div>
         </div>
@@ -254,7 +283,7 @@ function EmailDetail({
             </div>
           )}
           <div>
-            <dt className="font-medium text-gray-600">Verzonden</dt>
+            <dt className="font-medium text-gray-600">{emailTimeLabel(email)}</dt>
             <dd className="text-gray-900">{formatAmsterdamDateTime(emailTime(email))}</dd>
           </div>
         </dl>
@@ -273,6 +302,11 @@ function EmailDetail({
           {email.deliveryStatus === "failed" && (
             <Button onClick={onRetry} disabled={busy}>
               Opnieuw versturen
+            </Button>
+          )}
+          {isCancellable(email) && (
+            <Button variant="secondary" onClick={onCancel} disabled={busy}>
+              Verzenden annuleren
             </Button>
           )}
           <Button variant="danger" onClick={onDelete} disabled={busy}>
