@@ -261,6 +261,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
     request: { body: PrivacySearchBody },
     responses: {
       200: { description: "The summary", schema: PrivacySummary },
+      422: {
+        description:
+          "The company's own address (code privacy_company_address) or an admin's username (privacy_staff_address): refused, nothing read or changed",
+      },
       502: { description: "A service did not answer (code privacy_incomplete); nothing is changed" },
     },
   },
@@ -269,10 +273,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/privacy/export",
     service: "gateway",
     auth: "admin",
-    summary: "Everything held about an e-mail address as one JSON file (an attachment); audited",
+    summary:
+      "Everything about an e-mail address as one JSON document for the person (Dutch, an attachment); audited",
     request: { body: PrivacySearchBody },
     responses: {
       200: { description: "The JSON file", schema: PrivacyExport },
+      422: {
+        description:
+          "The company's own address (code privacy_company_address) or an admin's username (privacy_staff_address): refused, nothing read or changed",
+      },
+
       502: { description: "A service did not answer (code privacy_incomplete)" },
     },
   },
@@ -286,6 +296,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
     request: { body: PrivacyEraseBody },
     responses: {
       200: { description: "Erased", schema: PrivacyErasure },
+      422: {
+        description:
+          "The company's own address (code privacy_company_address) or an admin's username (privacy_staff_address): refused, nothing read or changed",
+      },
       502: {
         description:
           "A service did not answer (code privacy_incomplete): part may be erased; the same request again finishes it",
