@@ -6,6 +6,7 @@ import type { BulkJob, QueueClient } from "./queue";
 import { currentTraceparent } from "./tracing";
 import type { OutboxTable } from "./outbox-table";
 import type { Kit } from "./kit";
+import { withTimeout } from "./app";
 
 // The transactional outbox every service that changes data for a job uses (leads: its new leads'
 // jobs and audit entries; settings and the mailer: their audit entries): rows in `<schema>.outbox`
@@ -267,15 +268,20 @@ export interface ServiceOutbox {
 }
 
 /**
- * Starts the relay of the service's `<service>.outbox` over its BullMQ connection (the relay
- * waits while that connection is down). Stop `relay` before closing the queue.
+ * Starts the relay of the service's `<service>.outbox` over its BullMQ connection, once that is
+ * ready (at most 5 s after the start; after that the relay waits for it and says so). Stop
+ * `relay` before closing the queue.
  */
-export function startServiceOutbox(
+export async function startServiceOutbox(
   kit: Pick<Kit, "name" | "pool" | "logger" | "bullConnection">,
   queue: QueueClient,
   opts: Partial<Omit<RelayOptions, "outbox" | "queue">> = {},
-): ServiceOutbox {
+): Promise<ServiceOutbox> {
   const bull = kit.bullConnection();
+  await withTimeout(
+    new Promise((ready) => (bull.status === "ready" ? ready(null) : bull.once("ready", ready))),
+    5000,
+  ).catch(() => undefined);
   const repository = outboxRepository(kit.pool, `${kit.name}.outbox`);
   const relay = startOutboxRelay({
     outbox: repository,

@@ -6,7 +6,6 @@ import {
   queueMetrics,
   loadConfig,
   startService,
-  withTimeout,
   type Logger,
   type RunningService,
   clientIp,
@@ -40,13 +39,8 @@ export async function startLeads(
   const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
   const kit = await createKit("leads", config, { logger: opts.logger, migrationsFolder: LEADS_MIGRATIONS });
   const bull = kit.bullConnection();
-  // Start relaying once the queue connection is up (createKit already proved Redis reachable).
-  await withTimeout(
-    new Promise((r) => (bull.status === "ready" ? r(null) : bull.once("ready", r))),
-    5000,
-  ).catch(() => undefined);
   const queue = createQueueClient(bull, config.REDIS_PREFIX);
-  const outbox = startServiceOutbox(kit, queue, {
+  const outbox = await startServiceOutbox(kit, queue, {
     pollMs: config.OUTBOX_POLL_MS,
     // Open admin panels hear of each new lead (tracking relays these on the admin WebSocket). A
     // hint only: publishEvent logs a Redis failure instead of holding the jobs back. Each lead
@@ -79,7 +73,14 @@ export async function startLeads(
           found: data.attribution !== null,
           at: new Date().toISOString(),
         };
-        await publishEvent(kit.redis, kit.keys, CHANNELS.leadAttributed, LeadAttributedEvent, event, kit.logger);
+        await publishEvent(
+          kit.redis,
+          kit.keys,
+          CHANNELS.leadAttributed,
+          LeadAttributedEvent,
+          event,
+          kit.logger,
+        );
       },
     },
     logger: kit.logger.child({ component: "attribution-worker" }),

@@ -126,7 +126,7 @@ export async function startMailer(
   const sweeper = startSweeper({ outgoing, queue, intervalMs: config.SWEEP_INTERVAL_MS, logger: log });
   // The admins' actions here are recorded in the gateway's audit log: audit.record jobs written to
   // mailer.outbox in the change's transaction, relayed to the queue (a Redis outage loses none).
-  const outbox = startServiceOutbox(kit, queue);
+  const outbox = await startServiceOutbox(kit, queue);
   const emails = emailsDomain({
     inbox,
     outgoing,

@@ -60,7 +60,7 @@ export async function startSettings(
   // Saves are recorded in the gateway's audit log: audit.record jobs written to settings.outbox in
   // the save's transaction, relayed to the queue (a Redis outage delays them, loses none).
   const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
-  const outbox = startServiceOutbox(kit, queue);
+  const outbox = await startServiceOutbox(kit, queue);
   const domain = settingsDomain({
     company,
     theme: themeSettingsRepository(kit.db),
