@@ -367,3 +367,48 @@ describe("conversions and lead attribution", () => {
     expect((await lead()).attribution).toBeNull();
   });
 });
+
+describe("what an anonymous visitor can write into the analytics (issue 33)", () => {
+  it("stores at most 5 of 100 made-up values from one address, and a campaign of before keeps its name", async () => {
+    // The campaign has had a visitor today (on its own, too: the test needs no other test).
+    await visit(session(), "/?utm_source=google&utm_medium=cpc&utm_campaign=najaar&utm_content=banner");
+    // The review's reproduction: 100 beacons with made-up campaigns and contents from one address.
+    for (let i = 0; i < 100; i += 25)
+      await Promise.all(
+        Array.from({ length: 25 }, (_, j) =>
+          visit(
+            session(),
+            `/?utm_source=x&utm_campaign=%3DHYPERLINK(%22e%22%2C${i + j})&utm_content=junk${i + j}`,
+          ),
+        ),
+      );
+    // Then a real visitor of this morning's campaign, who asks for a quote.
+    const s = session();
+    await visit(
+      s,
+      "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&utm_content=banner",
+    );
+    await settle();
+    const id = await quote("na-de-rommel@bedrijf.nl", s);
+    const lead = await waitFor(
+      async () => (await admin<LeaseRequest>(`/api/admin/lease-requests/${id}`)).attribution,
+      30_000,
+      "the real visit's attribution",
+    );
+    expect(lead).toMatchObject({ source: "google", medium: "cpc", campaign: "najaar" });
+    const stored = async (column: string, pattern: string) =>
+      Number(
+        (
+          await sql.query(
+            `SELECT count(DISTINCT ${column}) AS n FROM tracking.profiles WHERE ${column} LIKE $1`,
+            [pattern],
+          )
+        ).rows[0].n,
+      );
+    expect(await stored("utm_campaign", "=HYPERLINK%")).toBeLessThanOrEqual(5);
+    expect(await stored("utm_content", "junk%")).toBeLessThanOrEqual(5);
+    expect(
+      (await analyticsToday()).campaigns.filter((c) => c.campaign.startsWith("=")).length,
+    ).toBeLessThanOrEqual(5);
+  });
+});
