@@ -77,6 +77,14 @@ describe("the Redis limiter while Redis is away", () => {
     clock += 5000;
     expect([await hit("3.3.3.3"), await hit("3.3.3.3"), await hit("3.3.3.3")]).toEqual([201, 201, 429]);
 
+    // An IPv6 line is one party: its /64 shares one limit, whatever address of it sends.
+    expect([
+      await hit("2001:db8:1:2::1"),
+      await hit("2001:db8:1:2:ffff::9"),
+      await hit("2001:db8:1:2:abcd:1:2:3"),
+      await hit("2001:db8:1:3::1"),
+    ]).toEqual([201, 201, 429, 201]);
+
     await own.start();
     await new Promise((resolve) => (redis.status === "ready" ? resolve(null) : redis.once("ready", resolve)));
     clock += 5000;

@@ -1,5 +1,5 @@
 import type { Keyspace, Logger, Redis } from "@lease/platform";
-import { HttpError, withTimeout } from "@lease/platform";
+import { HttpError, addressBlock, withTimeout } from "@lease/platform";
 
 export const RATE_LIMIT_MESSAGE =
   "U heeft te veel aanvragen verstuurd. Probeer het over enkele minuten opnieuw.";
@@ -50,7 +50,7 @@ export function memoryWindows(limit: number, windowSeconds: number, maxEntries: 
 }
 
 /**
- * Fixed window per client IP in Redis, shared by every replica. The lead path never waits on Redis:
+ * Fixed window per client address (an IPv6 address by its /64) in Redis, shared by every replica. The lead path never waits on Redis:
  * while the connection is not ready, after a failed or slow call (over `redisTimeoutMs`, e.g. a
  * Redis that hangs or restarts) and for `redisRetryMs` after one, hits are counted in memory
  * (memoryWindows, bounded), so a lead is never refused or delayed because Redis is away.
@@ -99,7 +99,8 @@ export function redisRateLimiter(
 
   return {
     async hit(bucket, clientIp, log) {
-      const key = keys("ratelimit", bucket, clientIp);
+      // Per party: an IPv4 address, an IPv6 /64 (a line holds a whole /64 and can rotate through it).
+      const key = keys("ratelimit", bucket, addressBlock(clientIp));
       const counted = await fromRedis(key, log);
       if (!counted) {
         const retryAfter = memory.hit(key, now());
