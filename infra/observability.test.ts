@@ -36,6 +36,7 @@ if (!promtool)
 describe("alerting and recording rules", () => {
   it("alert on each condition the on-call needs", () => {
     expect(alerts.map((a) => a.alert).sort()).toEqual([
+      "LeaseAuditOutboxStuck",
       "LeaseHigh5xxRate",
       "LeaseJobsFailed",
       "LeaseJobsRetrying",
