@@ -60,15 +60,17 @@ export function campaignReportReader(pool: Pool) {
         contracts: string;
         commission: string;
       }>(
-        `SELECT x.dim, v.value, sum(x.visitors) AS visitors, sum(x.quotes) AS quotes, sum(x.contacts) AS contacts,
-                sum(x.offers) AS offers, sum(x.contracts) AS contracts, sum(x.commission_cents) AS commission
-           FROM (SELECT dim, value_id, visitors, quotes, contacts, offers, contracts, commission_cents
-                   FROM tracking.daily_dims WHERE day = ANY($1::date[]) AND dim = ANY($3::smallint[])
-                 UNION ALL
-                 SELECT dim, value_id, visits, quotes, contacts, offers, contracts, commission_cents
-                   FROM tracking.monthly_dims WHERE month = ANY($2::date[]) AND dim = ANY($3::smallint[])) x
-           JOIN tracking.dim_values v ON v.id = x.value_id
-          GROUP BY x.dim, v.value`,
+        // Summed per value id first, then named: the join reads one row per value, not per day.
+        `SELECT x.dim, v.value, x.visitors, x.quotes, x.contacts, x.offers, x.contracts, x.commission
+           FROM (SELECT dim, value_id, sum(visitors) AS visitors, sum(quotes) AS quotes, sum(contacts) AS contacts,
+                        sum(offers) AS offers, sum(contracts) AS contracts, sum(commission_cents) AS commission
+                   FROM (SELECT dim, value_id, visitors, quotes, contacts, offers, contracts, commission_cents
+                           FROM tracking.daily_dims WHERE day = ANY($1::date[]) AND dim = ANY($3::smallint[])
+                         UNION ALL
+                         SELECT dim, value_id, visits, quotes, contacts, offers, contracts, commission_cents
+                           FROM tracking.monthly_dims WHERE month = ANY($2::date[]) AND dim = ANY($3::smallint[])) r
+                  GROUP BY dim, value_id) x
+           JOIN tracking.dim_values v ON v.id = x.value_id`,
         [days, months, [DIMS.channel, DIMS.campaign]],
       ),
       pool.query<{ quotes: string; contacts: string; offers: string; contracts: string; commission: string }>(
@@ -81,10 +83,12 @@ export function campaignReportReader(pool: Pool) {
         [days, months],
       ),
       pool.query<{ platform: AdPlatform; utm_campaign: string; cents: string }>(
-        `SELECT s.platform, coalesce(l.utm_campaign, s.campaign) AS utm_campaign, sum(s.spend_cents) AS cents
-           FROM (SELECT platform, campaign, spend_cents FROM tracking.ad_spend WHERE day = ANY($1::date[])
-                 UNION ALL
-                 SELECT platform, campaign, spend_cents FROM tracking.ad_spend_monthly WHERE month = ANY($2::date[])) s
+        `SELECT s.platform, coalesce(l.utm_campaign, s.campaign) AS utm_campaign, sum(s.cents) AS cents
+           FROM (SELECT platform, campaign, sum(spend_cents) AS cents
+                   FROM (SELECT platform, campaign, spend_cents FROM tracking.ad_spend WHERE day = ANY($1::date[])
+                         UNION ALL
+                         SELECT platform, campaign, spend_cents FROM tracking.ad_spend_monthly WHERE month = ANY($2::date[])) r
+                  GROUP BY platform, campaign) s
            LEFT JOIN tracking.spend_links l ON l.platform = s.platform AND l.campaign = s.campaign
           GROUP BY s.platform, coalesce(l.utm_campaign, s.campaign)`,
         [days, months],

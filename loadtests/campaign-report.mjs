@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// The campaign report at scale (issue 35.3): p99 of GET /api/admin/campaign-report's read for 30
+// days, 12 months and two years, on a copy of a 10 M page-view history (bench_history_10m, made by
+// loadtests/analytics-history.mjs) with 1,000 campaigns, 100,000 leads with their stages and two
+// years of daily spend added. Beside it, the same two-year report read from the day rows alone
+// (what it would cost without the month rollups), from the same run.
+//   node loadtests/campaign-report.mjs        (TEMPLATE_DB=bench_history_10m, REPEAT=60)
+// The report is read in-process through the service's own reader (campaignReportReader), so the
+// figures are the database's and the reader's, without HTTP. The copy is dropped at the end.
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { tsImport } from "tsx/esm/api";
+
+const { campaignReportReader } = await tsImport(
+  "../services/tracking/src/repositories/campaign-report.ts",
+  import.meta.url,
+);
+const { runMigrations } = await tsImport("../libs/platform/src/pg.ts", import.meta.url);
+
+const ADMIN_URL = process.env.ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const TEMPLATE = process.env.TEMPLATE_DB ?? "bench_history_10m";
+const REPEAT = Number(process.env.REPEAT ?? 60);
+const CAMPAIGNS = 1_000;
+const LEADS = 100_000;
+const DAYS = 730;
+const TARGET_P99_MS = 100;
+const copy = `campaign_bench_${process.pid}`;
+
+const admin = new pg.Client({ connectionString: ADMIN_URL });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${copy} TEMPLATE ${TEMPLATE}`);
+const url = ADMIN_URL.replace(/\/[^/]*$/, `/${copy}`);
+const pool = new pg.Pool({ connectionString: url, max: 4 });
+// The copy is dropped WITH (FORCE) at the end: idle connections it ends are no error here.
+pool.on("error", () => undefined);
+
+const ymd = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date(ms));
+const today = ymd(Date.now());
+const addDays = (day, n) => ymd(Date.parse(`${day}T12:00:00Z`) + n * 86_400_000);
+
+try {
+  // The template may predate the stage and spend tables: bring it to this code's schema.
+  await runMigrations(pool, "tracking", new URL("../services/tracking/migrations", import.meta.url));
+  const started = performance.now();
+  const first = addDays(today, -DAYS + 1);
+  // 1,000 campaigns of four platforms' sources; every campaign has visits every day of two years,
+  // 100,000 quote requests in all, about a third with an offer, a tenth signed, and daily spend.
+  await pool.query(
+    `INSERT INTO tracking.dim_values (dim, value)
+     SELECT 3, format('["%s","paid_social","bench-%s"]', (ARRAY['facebook','tiktok','snapchat','google'])[1 + i % 4], i)
+       FROM generate_series(1, $1) i
+     ON CONFLICT (dim, value) DO NOTHING`,
+    [CAMPAIGNS],
+  );
+  const p = LEADS / (CAMPAIGNS * DAYS);
+  await pool.query(
+    `INSERT INTO tracking.daily_dims AS t (day, dim, value_id, visitors, views, quotes, contacts, offers, contracts, commission_cents)
+     SELECT d::date, 3, v.id, 5 + (random() * 20)::int, 10 + (random() * 40)::int, q, 0,
+            (q > 0 AND random() < 0.35)::int, s, s * (50000 + (random() * 150000)::int)
+       FROM tracking.dim_values v, generate_series($1::date, $2::date, interval '1 day') d,
+            LATERAL (SELECT (random() < $3)::int AS q) lq,
+            LATERAL (SELECT (lq.q > 0 AND random() < 0.1)::int AS s) ls
+      WHERE v.dim = 3 AND v.value LIKE '%"bench-%'
+     ON CONFLICT (day, dim, value_id) DO NOTHING`,
+    [first, today, p],
+  );
+  await pool.query(
+    `INSERT INTO tracking.monthly_dims AS t (month, dim, value_id, visits, views, quotes, contacts, offers, contracts, commission_cents)
+     SELECT date_trunc('month', d.day)::date, d.dim, d.value_id, sum(d.visitors), sum(d.views), sum(d.quotes), 0,
+            sum(d.offers), sum(d.contracts), sum(d.commission_cents)
+       FROM tracking.daily_dims d JOIN tracking.dim_values v ON v.id = d.value_id AND v.dim = 3
+      WHERE v.value LIKE '%"bench-%'
+      GROUP BY 1, 2, 3
+     ON CONFLICT (month, dim, value_id) DO NOTHING`,
+  );
+  await pool.query(
+    `INSERT INTO tracking.ad_spend (platform, day, campaign, spend_cents)
+     SELECT (ARRAY['meta','tiktok','snapchat','google'])[1 + i % 4], d::date, 'bench-' || i, 1000 + (random() * 20000)::int
+       FROM generate_series(1, $1) i, generate_series($2::date, $3::date, interval '1 day') d
+     ON CONFLICT DO NOTHING`,
+    [CAMPAIGNS, first, today],
+  );
+  await pool.query(
+    `INSERT INTO tracking.ad_spend_monthly (platform, month, campaign, spend_cents)
+     SELECT platform, date_trunc('month', day)::date, campaign, sum(spend_cents) FROM tracking.ad_spend
+      GROUP BY 1, 2, 3 ON CONFLICT DO NOTHING`,
+  );
+  await pool.query(
+    "VACUUM ANALYZE tracking.daily_dims, tracking.monthly_dims, tracking.ad_spend, tracking.ad_spend_monthly, tracking.dim_values",
+  );
+  const facts = (
+    await pool.query(
+      `SELECT (SELECT count(*) FROM tracking.page_views) AS page_views,
+              (SELECT count(*) FROM tracking.dim_values WHERE dim = 3) AS campaigns,
+              (SELECT sum(quotes) FROM tracking.daily_dims WHERE dim = 3) AS leads,
+              (SELECT count(*) FROM tracking.ad_spend) AS spend_days`,
+    )
+  ).rows[0];
+  console.log(
+    `data: ${JSON.stringify(facts)} (generated in ${Math.round((performance.now() - started) / 1000)} s)`,
+  );
+
+  const reader = campaignReportReader(pool);
+  const time = async (fn) => {
+    const ms = [];
+    for (let i = 0; i < REPEAT; i++) {
+      const t = performance.now();
+      await fn();
+      ms.push(performance.now() - t);
+    }
+    ms.sort((a, b) => a - b);
+    const at = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
+    return { p50: at(0.5), p99: at(0.99) };
+  };
+  // Without month rollups: the same figures summed from every day of the period.
+  const daysOnly = (from, to) =>
+    Promise.all([
+      pool.query(
+        `SELECT x.dim, v.value, sum(visitors), sum(quotes), sum(contacts), sum(offers), sum(contracts), sum(commission_cents)
+           FROM tracking.daily_dims x JOIN tracking.dim_values v ON v.id = x.value_id
+          WHERE x.day BETWEEN $1 AND $2 AND x.dim IN (1, 3) GROUP BY x.dim, v.value`,
+        [from, to],
+      ),
+      pool.query(
+        `SELECT platform, campaign, sum(spend_cents) FROM tracking.ad_spend WHERE day BETWEEN $1 AND $2 GROUP BY 1, 2`,
+        [from, to],
+      ),
+    ]);
+  const periods = [
+    ["30 days", addDays(today, -29)],
+    ["12 months", addDays(today, -364)],
+    ["2 years", first],
+  ];
+  const rows = [];
+  for (const [name, from] of periods) {
+    const r = await time(() => reader.report({ from, to: today }));
+    rows.push({ name, ...r, ok: r.p99 <= TARGET_P99_MS });
+  }
+  const base = await time(() => daysOnly(first, today));
+  console.log(`\n| period | p50 ms | p99 ms | target p99 ≤ ${TARGET_P99_MS} ms |\n| --- | --- | --- | --- |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.name} (report, previous period included) | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ok ? "met" : "FAIL"} |`,
+    );
+  console.log(
+    `| baseline: 2 years from day rows only, one period | ${base.p50.toFixed(1)} | ${base.p99.toFixed(1)} | - |`,
+  );
+  process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
+} finally {
+  await pool.end();
+  if (process.env.KEEP) console.log(`kept ${copy}`);
+  else await admin.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`);
+  await admin.end();
+}
