@@ -1,3 +1,4 @@
+import pg from "pg";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHANNELS } from "@lease/contracts";
@@ -89,5 +90,49 @@ describe("mail settings cache", () => {
     }
     await waitFor(async () => (await post()).status === 409, 5000, "the new settings");
     settings.set(CONFIGURED);
+  });
+});
+
+describe("audit entries", () => {
+  it("of an inbox deletion are stored with it while Redis refuses writes, and reach the audit queue once it takes them", async () => {
+    const redis = await startOwnRedis(["--maxmemory-policy", "noeviction"]);
+    started.push(redis);
+    const extra = { REDIS_PREFIX: "audittest" };
+    const svc = await mailerOn(redis.url, extra);
+    const cookie = await adminCookie(testEnv({ REDIS_URL: redis.url, ...extra }));
+    const sql = new pg.Pool({ connectionString: db.url, max: 1 });
+    const direct = new Redis(redis.url);
+    try {
+      const { rows } = await sql.query<{ id: string }>(
+        `INSERT INTO mailer.email_messages
+           (source, source_id, subject, sender_name, sender_email, recipient_email, message_body, message_type)
+         VALUES ('contact_form', gen_random_uuid(), 'Vraag', 'Klant', 'klant@example.nl', 'info@example.nl',
+                 'Een vraag over leasen', 'contact_form') RETURNING id`,
+      );
+      const id = rows[0]!.id;
+      // Full, with noeviction: the session still reads, every job is refused.
+      await direct.call("CONFIG", "SET", "maxmemory", "1");
+      const res = await fetch(`${svc.url}/api/admin/emails/${id}`, {
+        method: "DELETE",
+        headers: { "content-type": "application/json", cookie },
+      });
+      expect(res.status).toBe(204);
+      const pending = await sql.query<{ payload: { action: string; target: string; eventId: string } }>(
+        "SELECT payload FROM mailer.outbox WHERE published_at IS NULL",
+      );
+      expect(pending.rows.map((r) => [r.payload.action, r.payload.target])).toEqual([["email.deleted", id]]);
+
+      await direct.call("CONFIG", "SET", "maxmemory", "0");
+      const eventId = pending.rows[0]!.payload.eventId;
+      await waitFor(
+        async () => (await direct.hget(`audittest:bull:audit:${eventId}`, "name")) === "audit.record",
+        20_000,
+        "the audit entry in the audit queue",
+      );
+    } finally {
+      await direct.call("CONFIG", "SET", "maxmemory", "0").catch(() => undefined);
+      direct.disconnect();
+      await sql.end();
+    }
   });
 });
