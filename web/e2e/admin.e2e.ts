@@ -7,7 +7,16 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Page, Route } from "@playwright/test";
-import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
+import {
+  assert,
+  assertEqual,
+  waitFor,
+  test,
+  ADMIN_USERNAME,
+  DESKTOP,
+  MOBILE,
+  type AdminWorld,
+} from "./fixtures";
 import { entryArgs } from "../../scripts/lib/ts-entry.mjs";
 import { REPO_ROOT } from "./world";
 import {
@@ -18,6 +27,7 @@ import {
   openTab,
   postLead,
   saveSettings,
+  visitBeacon,
   signIn,
   waitForCounter,
 } from "./admin/helpers";
@@ -184,6 +194,18 @@ test('admin: opening the request marks it read and shows it as "Bekeken" with sa
   await detail.getByRole("heading", { name: LEAD.company }).waitFor();
   await detail.getByTestId("badge").filter({ hasText: "Bekeken" }).waitFor();
   await waitForCounter(page, "Nieuwe Aanvragen", "0");
+  // The counters and the status filter go by the badges: the opened request is Bekeken, said so.
+  await waitForCounter(page, "Bekeken", "1");
+  assertEqual(
+    await page.getByTestId("counter-Bekeken").getByTestId("counter-hint").innerText(),
+    "Geopend, nog niet gereageerd",
+    "what the Bekeken counter counts",
+  );
+  await page.getByLabel("Status").selectOption("bekeken");
+  await page.getByText("Lease Aanvragen (1)").waitFor();
+  await page.getByLabel("Status").selectOption("nieuw");
+  await page.getByTestId("no-matches").waitFor();
+  await page.getByLabel("Status").selectOption("");
   const car = detail.getByRole("link", { name: LEAD.carUrl });
   assertEqual(await car.getAttribute("target"), "_blank", "car link target");
   assertEqual(await car.getAttribute("rel"), "noopener noreferrer", "car link rel");
@@ -350,6 +372,12 @@ test("admin: company details saved show on the public footer", async ({ world, s
   const footer = site.locator("footer");
   await footer.getByText(COMPANY.phone).first().waitFor({ timeout: 10_000 });
   await footer.getByText("KvK: 12345678").waitFor();
+  // The page's title names the company as the header does.
+  await waitFor(
+    async () => (await site.title()) === `Over Ons: 15+ jaar ervaring in zakelijke lease | ${COMPANY.name}`,
+    5000,
+    "the title with the saved company name",
+  );
 });
 
 test('admin: sending before a mail provider is set shows "Fout bij Verzenden" with the server\'s message', async ({
@@ -636,6 +664,14 @@ test("admin: a theme saved changes the public site's colours", async ({ world, s
     "#2563EB",
     "preset primary",
   );
+  // A preset sets every colour: no red hover or purple gradient of the default left under blue.
+  for (const [label, value] of [
+    ["Primaire kleur (hover)", "#1D4ED8"],
+    ["Accentkleur", "#059669"],
+    ["Achtergrondverloop begin", "#1E3A8A"],
+    ["Achtergrondverloop eind", "#2563EB"],
+  ] as const)
+    assertEqual(await page.getByLabel(label, { exact: true }).inputValue(), value, `preset ${label}`);
   await page.getByRole("button", { name: "Voorbeeld" }).click();
   await expectNotice(page, "Theme Toegepast");
   await page.getByText("alleen tijdelijk zichtbaar").waitFor();
@@ -654,6 +690,13 @@ test("admin: a theme saved changes the public site's colours", async ({ world, s
         .toUpperCase() === "#2563EB",
     10_000,
     "the public primary colour",
+  );
+  assertEqual(
+    await site.evaluate(() =>
+      getComputedStyle(document.documentElement).getPropertyValue("--color-primary-hover").trim(),
+    ),
+    "#1D4ED8",
+    "the public hover colour is the preset's blue",
   );
 
   // Reset to default, confirmed and saved, stores the default theme again.
@@ -792,6 +835,53 @@ test("admin: a visit in a second browser appears live on the Analytics tab", asy
   await page.getByTestId("top-pages").getByText("Fleet Management").waitFor({ timeout: 8_000 });
 });
 
+test("admin: hundreds active: the live list is paged, says how many it shows of how many, and stays short", async ({
+  world,
+  signedIn,
+}) => {
+  const page = signedIn.page;
+  await openTab(page, "Analytics");
+  // A campaign's visitors arrive at once: the beacons of 60 consenting browsers.
+  const run = randomBytes(3).toString("hex");
+  await Promise.all(
+    Array.from({ length: 60 }, (_, i) =>
+      visitBeacon(world, `session-page${run}${i}-${Date.now()}`, "/fleet-management"),
+    ),
+  );
+  const range = page.getByTestId("active-visitors-range");
+  const rows = page.getByTestId("active-visitors").locator("tbody tr");
+  const shown = async () => /^1–25 van ([\d.]+) getoond$/.exec(await range.innerText());
+  await waitFor(async () => Number((await shown())?.[1]?.replace(".", "") ?? 0) >= 60, 10_000, "1–25 of all");
+  assertEqual(await rows.count(), 25, "one page of visitors");
+  // The list's total is what Nu actief counts (one snapshot; read until no push falls between).
+  let total = 0;
+  await waitFor(
+    async () => {
+      total = Number((await shown())?.[1]?.replace(".", "") ?? 0);
+      return (await counter(page, "Nu actief")) === String(total);
+    },
+    5000,
+    "the list's total and Nu actief the same",
+  );
+  // 200 visitors made the tab 12,000 px tall at 1280 px and 59,000 on a phone.
+  for (const [viewport, most] of [
+    [DESKTOP, 4000],
+    [{ width: 390, height: 844 }, 8000],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert(height < most, `at ${viewport.width} px the tab is ${height} px tall`);
+  }
+  await page.setViewportSize(DESKTOP);
+
+  await page.getByRole("button", { name: "Volgende" }).click();
+  await range.getByText(`26–50 van ${total} getoond`).waitFor();
+  await page.getByText(`Pagina 2 van ${Math.ceil(total / 25)}`).waitFor();
+  assertEqual(await rows.count(), 25, "the second page of visitors");
+  await page.getByRole("button", { name: "Vorige" }).click();
+  await waitFor(async () => (await shown()) !== null, 5000, "back on the first page");
+});
+
 test("admin: the live list shows a consenting visitor's address block, never the address; without consent neither address nor browser", async ({
   world,
   signedIn,
@@ -814,6 +904,22 @@ test("admin: the live list shows a consenting visitor's address block, never the
   assert(!/127\.0\.0|Chrome|Linux/.test(row), `no address or browser without consent: ${row}`);
   assert(!(await table.innerText()).includes("127.0.0.1"), "no full address anywhere in the live list");
 });
+
+/** Every label of the visitor chart lies whole inside the drawing (none cut at an edge). */
+async function chartLabelsWhole(page: Page, what: string): Promise<void> {
+  const chart = page.getByTestId("visitor-chart");
+  await chart.locator("text").first().waitFor();
+  const cut = await chart.evaluate((svg: SVGSVGElement) => {
+    const width = svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll("text")]
+      .filter((text) => {
+        const box = text.getBBox();
+        return box.x < 0 || box.x + box.width > width;
+      })
+      .map((text) => text.textContent);
+  });
+  assertEqual(cut, [], `chart labels cut at an edge (${what})`);
+}
 
 /** The calendar day in Amsterdam `offset` days from today, as YYYY-MM-DD. */
 const day = (offset: number) =>
@@ -867,10 +973,18 @@ test("admin: the Analytics tab shows a chosen period from the history, kept in t
   await channels.getByRole("row", { name: /Betaald zoeken\s+1\s+2/ }).waitFor();
   await channels.getByRole("row", { name: /Direct\s+1\s+1/ }).waitFor();
   await page.getByTestId("breakdown-campaigns").getByText("google / cpc / najaar").waitFor();
-  await page
-    .getByTestId("analytics-change")
-    .getByText(/bezoekers nieuw/)
-    .waitFor();
+  // Yesterday's day before had no visits: said in a sentence, not "bezoekers nieuw".
+  await chartLabelsWhole(page, "1280 px");
+  await page.setViewportSize(MOBILE);
+  await chartLabelsWhole(page, "390 px");
+  await page.setViewportSize(DESKTOP);
+  const change = await page.getByTestId("analytics-change").innerText();
+  assert(
+    /^In de vorige periode \(.+\) waren er geen bezoekers, paginaweergaven of conversies om mee te vergelijken\.$/.test(
+      change,
+    ),
+    change,
+  );
 
   await page.reload();
   await totals.getByText("Paginaweergaven (3)").waitFor();
@@ -966,6 +1080,15 @@ test("admin: a click on a campaign filters the whole Analytics tab and the URL; 
   );
   await totals.getByText("Bezoekers (2)").waitFor();
   await page.getByTestId("top-pages").getByText("Over Ons").waitFor();
+
+  // A channel goes into the address in Dutch; a link saved with the API's name still works.
+  await page.getByTestId("breakdown-channels").getByRole("button", { name: "Betaald zoeken" }).click();
+  await page.waitForURL((u) => u.searchParams.get("kanaal") === "betaald-zoeken");
+  await chips.getByText("Filter: kanaal Betaald zoeken").waitFor();
+  await totals.getByText("Bezoekers (1)").waitFor();
+  await page.goto(`${world.baseUrl}/admin?tab=analytics&periode=gisteren&kanaal=Paid+Search`);
+  await chips.getByText("Filter: kanaal Betaald zoeken").waitFor();
+  await totals.getByText("Bezoekers (1)").waitFor();
 });
 
 test("admin: works on a desktop, a tablet and a phone without sideways scrolling", async ({

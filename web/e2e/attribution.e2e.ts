@@ -7,16 +7,8 @@
 // tracking has counted its quotes, so any one runs alone: `npm run e2e -- attribution`.
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import {
-  assert,
-  assertEqual,
-  waitFor,
-  test,
-  ADMIN_USERNAME,
-  DESKTOP_CHROME_UA,
-  type AdminWorld,
-} from "./fixtures";
-import { adminApi, expectNotice, openTab, postLead, signIn } from "./admin/helpers";
+import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
+import { adminApi, expectNotice, openTab, postLead, signIn, visitBeacon } from "./admin/helpers";
 import { expectAccessible } from "./axe";
 
 const LANDING = "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X";
@@ -46,18 +38,7 @@ async function converted(world: AdminWorld, ids: string[]): Promise<void> {
  */
 async function quoteAfterVisit(world: AdminWorld, landing: string, companyName: string): Promise<string> {
   const sessionId = `session-${randomBytes(5).toString("hex")}-${Date.now()}`;
-  for (const page of [landing, "/"]) {
-    const beacon = await fetch(`${world.baseUrl}/api/track/visit`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        origin: world.baseUrl,
-        "user-agent": DESKTOP_CHROME_UA,
-      },
-      body: JSON.stringify({ sessionId, page, referrer: "" }),
-    });
-    assertEqual(beacon.status, 204, `the visit beacon of ${page}`);
-  }
+  for (const page of [landing, "/"]) await visitBeacon(world, sessionId, page);
   return postLead(world, {
     carUrl: "https://www.autoscout24.nl/aanbod/volvo-ex30-najaar",
     contactNumber: "0611223344",
@@ -218,7 +199,10 @@ test("attribution: the lead list filters by channel and campaign, and the CSV fo
   const csvHref = await page.getByRole("link", { name: "Exporteer CSV" }).getAttribute("href");
   assert(csvHref?.includes("campaign=najaar"), `the CSV link carries the campaign, got ${csvHref}`);
   const csv = await page.evaluate((href) => fetch(href!).then((r) => r.text()), csvHref);
-  assert(csv.includes('"Paid Search";"google";"cpc";"najaar"'), `the CSV carries the attribution:\n${csv}`);
+  assert(
+    csv.includes('"Betaald zoeken";"google";"cpc";"najaar"'),
+    `the CSV carries the attribution in Dutch:\n${csv}`,
+  );
   assert(!csv.includes("direct@bedrijf.nl"), "the CSV holds only the campaign's lead");
 });
 

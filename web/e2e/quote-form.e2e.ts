@@ -1,6 +1,27 @@
 // Quote form friction (issue 20 point 6) and focus after "Nieuwe Aanvraag" (point 5), on the real stack.
 import type { Page } from "@playwright/test";
-import { assert, assertEqual, waitFor, MOBILE, test } from "./fixtures";
+import { assert, assertEqual, waitFor, DESKTOP, MOBILE, test } from "./fixtures";
+
+/** The thanks panel from its check icon down to its heading in view, below the sticky header. */
+async function thanksInView(page: Page, viewportHeight: number) {
+  const panel = page.getByTestId("aanvraag-succes");
+  const heading = page.getByRole("heading", { name: "Bedankt voor uw aanvraag!" });
+  await heading.waitFor({ timeout: 10_000 });
+  await waitFor(
+    async () => {
+      const [icon, box, header] = await Promise.all([
+        panel.boundingBox(),
+        heading.boundingBox(),
+        page.locator("header").first().boundingBox(),
+      ]);
+      return (
+        icon && box && header && icon.y >= header.y + header.height && box.y + box.height <= viewportHeight
+      );
+    },
+    5000,
+    "the thanks' check icon and heading in view, below the sticky header",
+  );
+}
 
 async function hydrated(page: Page) {
   const form = page.locator("#aanvraag");
@@ -21,7 +42,7 @@ test("a link typed without https:// is accepted and stored with it", async ({ si
     "the field shows the link with https:// once left",
   );
   await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
-  await page.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+  await thanksInView(page, DESKTOP.height);
   if (t.sql) {
     const row = await waitFor(
       async () => (await t.sql!("SELECT car_url FROM leads.lease_requests WHERE email = $1", [email]))[0],
@@ -70,7 +91,7 @@ test("an empty submit marks each required field, and a field's message goes once
   );
 });
 
-test("on a phone the thanks is shown below the sticky header, and Nieuwe Aanvraag puts focus in the form", async ({
+test("on a phone the thanks is shown below the sticky header from its check icon, and Nieuwe Aanvraag puts focus in the form", async ({
   site: t,
 }) => {
   const { page } = await t.open("/#aanvraag", { viewport: MOBILE });
@@ -80,19 +101,7 @@ test("on a phone the thanks is shown below the sticky header, and Nieuwe Aanvraa
   await form.getByLabel("E-mailadres").fill("mobiel@bedrijf.nl");
   await form.getByLabel("Bericht (optioneel)").fill("Een wat langer bericht.\n".repeat(8));
   await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
-  const heading = page.getByRole("heading", { name: "Bedankt voor uw aanvraag!" });
-  await heading.waitFor({ timeout: 10_000 });
-  await waitFor(
-    async () => {
-      const [box, header] = await Promise.all([
-        heading.boundingBox(),
-        page.locator("header").first().boundingBox(),
-      ]);
-      return box && header && box.y >= header.y + header.height && box.y + box.height <= MOBILE.height;
-    },
-    5000,
-    "the thanks heading in view, below the sticky header",
-  );
+  await thanksInView(page, MOBILE.height);
   assertEqual(
     await page.evaluate(() => document.activeElement?.id),
     "aanvraag-bedankt",

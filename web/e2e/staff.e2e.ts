@@ -195,8 +195,18 @@ test("staff: a note, a status change and a sent e-mail on one timeline, newest f
   assertEqual(kinds.join(","), "email,status,note,received", "one timeline, newest first");
   await expectAccessible(page, "the lead detail with its timeline and follow-up field");
 
-  // The author edits and deletes the note.
-  await timeline.getByRole("button", { name: "Notitie bewerken" }).click();
+  // The author starts an edit and leaves it with Escape: the text is kept, focus back on Bewerken.
+  const edit = timeline.getByRole("button", { name: "Notitie bewerken" });
+  await edit.click();
+  const field = timeline.getByRole("textbox", { name: "Notitie bewerken" });
+  await waitFor(() => field.evaluate((el) => el === document.activeElement), 5000, "focus in the note");
+  await page.keyboard.type(" Niet bewaard.");
+  await page.keyboard.press("Escape");
+  await field.waitFor({ state: "detached" });
+  await waitFor(() => edit.evaluate((el) => el === document.activeElement), 5000, "focus back on Bewerken");
+  assert(!(await timeline.innerText()).includes("Niet bewaard."), "the cancelled edit is not kept");
+  // Then edits and deletes the note.
+  await page.keyboard.press("Enter");
   await timeline.getByLabel("Notitie bewerken").fill("Klant gebeld, offerte verstuurd.");
   await timeline.getByRole("button", { name: "Opslaan", exact: true }).click();
   await timeline.getByText(`Notitie van ${ADMIN_USERNAME} (bewerkt)`).waitFor();
@@ -216,7 +226,7 @@ test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is
 }) => {
   const page = await signedIn(world);
   const email = `opvolgen-${Date.now()}@staff-e2e.nl`;
-  await postLead(world, email, "Opvolg BV");
+  const leadId = await postLead(world, email, "Opvolg BV");
   const { rows } = await world.sql.query<{ yesterday: string; shown: string }>(
     `SELECT to_char((now() AT TIME ZONE 'Europe/Amsterdam')::date - 1, 'YYYY-MM-DD') AS yesterday,
             to_char((now() AT TIME ZONE 'Europe/Amsterdam')::date - 1, 'DD-MM-YYYY') AS shown`,
@@ -282,4 +292,24 @@ test("staff: a follow-up day marks the request, fills 'Vandaag opvolgen', and is
   await detail.getByRole("button", { name: "Wissen" }).click();
   await expectNotice(page, "Opvolgdatum Opgeslagen", "De opvolgdatum is gewist.");
   await waitFor(async () => (await item.getByText(/Opvolgen/).count()) === 0, 5000, "no badge once cleared");
+
+  // The log says the day as a Dutch sentence does (28-11-2026), not as 2026-11-28.
+  await waitFor(
+    async () =>
+      (
+        await world.sql.query(
+          "SELECT 1 FROM gateway.audit_log WHERE action = 'lead.follow_up_changed' AND target = $1 AND detail = $2",
+          [leadId, yesterday],
+        )
+      ).rowCount === 1,
+    15_000,
+    "the follow-up change in the audit log",
+  );
+  await openTab(page, "Logboek");
+  const entry = page.getByTestId("logboek-regel").filter({ hasText: leadId });
+  await entry
+    .filter({ hasText: `Opvolgdatum gewijzigd (${shown})` })
+    .first()
+    .waitFor();
+  assert(!(await entry.allInnerTexts()).join("\n").includes(yesterday), "no ISO date in the log");
 });

@@ -3,7 +3,7 @@ import { renderToString } from "react-dom/server";
 import { StaticRouter } from "react-router-dom";
 import { App } from "./App";
 import { createQueryClient } from "./api/query-client";
-import { PAGE_META, PAGES } from "./routes";
+import { PAGES, pageMeta } from "./routes";
 import { canonicalUrl, NOT_FOUND_KEY, PUBLIC_PATHS } from "./lib/url";
 
 export const PRERENDER_KEYS = [...PUBLIC_PATHS, NOT_FOUND_KEY] as const;
@@ -27,7 +27,7 @@ export async function renderPage(
       </StaticRouter>
     </StrictMode>,
   );
-  const meta = PAGE_META[key];
+  const meta = pageMeta(key);
   const title = escapeHtml(meta.title);
   const description = escapeHtml(meta.description);
   const tags = [

@@ -69,6 +69,7 @@ import {
   TrackVisitBody,
   VisitorSeries,
   VisitorSeriesQuery,
+  ActiveVisitorsQuery,
 } from "./http/tracking";
 import { LeaseRequest } from "./entities/lease-request";
 import { EmailMessage } from "./entities/email-message";
@@ -513,8 +514,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/active-visitors",
     service: "tracking",
     auth: "admin",
-    summary: "Visitors active right now",
-    responses: { 200: { description: "Active visitors", schema: ActiveVisitorList } },
+    summary: "Visitors active right now, most recently seen first, a page at a time",
+    request: { query: ActiveVisitorsQuery },
+    responses: {
+      200: {
+        description:
+          "The active visitors from `offset`, at most `limit`; the X-Total-Count header counts all that are active (the visitor-stats' currentActive)",
+        schema: ActiveVisitorList,
+      },
+    },
   },
   {
     method: "GET",

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram } from "prom-client";
 import type { z } from "zod";
 import {
+  ACTIVE_VISITORS_PAGE,
   CHANNELS,
   LeadAttributedEvent,
   LeadCreatedEvent,
@@ -160,7 +161,8 @@ export async function startTracking(
     async () => {
       const [stats, activeVisitors] = await Promise.all([
         visitorStats({ live, reader, clock }),
-        live.active(clock.now()),
+        // The first page of the panel's list; later pages are read over HTTP.
+        live.active(clock.now(), 0, ACTIVE_VISITORS_PAGE),
       ]);
       return { stats, activeVisitors };
     },

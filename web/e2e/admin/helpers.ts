@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { assert, assertEqual } from "../fixtures";
+import { assert, assertEqual, DESKTOP_CHROME_UA } from "../fixtures";
 
 const WAIT_MS = 10_000;
 
@@ -68,6 +68,20 @@ export async function postLead(stack: { baseUrl: string }, lead: LeadFields): Pr
   });
   assertEqual(answer.status, 201, `quote of ${lead.email} accepted`);
   return ((await answer.json()) as { id: string }).id;
+}
+
+/** The visit beacon a consenting visitor's browser sends for `page` (its visitor-session id). */
+export async function visitBeacon(
+  stack: { baseUrl: string },
+  sessionId: string,
+  page: string,
+): Promise<void> {
+  const beacon = await fetch(`${stack.baseUrl}/api/track/visit`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: stack.baseUrl, "user-agent": DESKTOP_CHROME_UA },
+    body: JSON.stringify({ sessionId, page, referrer: "" }),
+  });
+  assertEqual(beacon.status, 204, `the visit beacon of ${page}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 // The admin panel's calls (SPEC §7), each answer parsed with its contracts schema.
 import {
+  ACTIVE_VISITORS_TOTAL_HEADER,
   ActiveVisitorList,
   AdminAccount,
   AdminUser,
@@ -222,7 +223,20 @@ export const sendEmail = (body: SendEmailBody) =>
   call(SendEmailResponse, "POST", "/api/admin/send-email", body);
 
 export const fetchVisitorStats = () => call(VisitorStats, "GET", "/api/admin/visitor-stats");
-export const fetchActiveVisitors = () => call(ActiveVisitorList, "GET", "/api/admin/active-visitors");
+/** One page of the active visitors, and how many are active in all. */
+export interface ActiveVisitorsPage {
+  visitors: ActiveVisitorList;
+  total: number;
+}
+export async function fetchActiveVisitors(offset: number, limit: number): Promise<ActiveVisitorsPage> {
+  const { data, headers } = await apiExchange<unknown>(
+    "GET",
+    `/api/admin/active-visitors?offset=${offset}&limit=${limit}`,
+  );
+  const visitors = ActiveVisitorList.parse(data);
+  const total = Number(headers.get(ACTIVE_VISITORS_TOTAL_HEADER));
+  return { visitors, total: Number.isInteger(total) ? total : offset + visitors.length };
+}
 /** A period's analytics, narrowed to the visits that match `filter` (channel, campaign, page) when given. */
 export const fetchAnalytics = (from: string, to: string, filter: Record<string, string> = {}) =>
   call(Analytics, "GET", `/api/admin/analytics?${new URLSearchParams({ from, to, ...filter }).toString()}`);

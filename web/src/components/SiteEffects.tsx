@@ -21,6 +21,7 @@ export function SiteEffects() {
   const section = (state as Partial<SectionState> | null)?.section;
   const theme = useThemeSettings();
   const settings = useCompanySettings();
+  const companyName = settings?.companyName;
   const { choice } = useConsent();
   const marketingAllowed = choice?.marketing === true;
 
@@ -49,9 +50,10 @@ export function SiteEffects() {
       document.title = adminTitle;
       return;
     }
-    const meta = metaFor(pathname);
+    const meta = metaFor(pathname, companyName);
     document.title = meta.title;
     document.querySelector('meta[name="description"]')?.setAttribute("content", meta.description);
+    document.querySelector('meta[property="og:title"]')?.setAttribute("content", meta.title);
     const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]');
     if (canonical && isPublicPath(pathname)) {
       const current = canonical.getAttribute("href") ?? "";
@@ -60,7 +62,7 @@ export function SiteEffects() {
       const origin = /^https?:\/\//.test(current) ? new URL(current).origin : window.location.origin;
       canonical.setAttribute("href", canonicalUrl(origin, pathname));
     }
-  }, [pathname]);
+  }, [pathname, companyName]);
 
   // Pixels: only after marketing consent, only for configured ids, one page view per route change;
   // gone as soon as the consent is (vendor code that already ran ends with a reload of the page).

@@ -272,6 +272,31 @@ export function Button({
   return <button type={type} className={adminButtonClass(variant, className)} {...rest} />;
 }
 
+/** "Vorige" / "Volgende" around what the page shows (default "Pagina 2 van 5"); `page` from 1. */
+export function Pager({
+  page,
+  lastPage,
+  onPage,
+  label = `Pagina ${page} van ${lastPage}`,
+}: {
+  page: number;
+  lastPage: number;
+  onPage: (page: number) => void;
+  label?: ReactNode;
+}) {
+  return (
+    <div className="mt-4 flex items-center justify-between gap-3 text-sm">
+      <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Vorige
+      </Button>
+      <span className="text-center">{label}</span>
+      <Button variant="secondary" disabled={page >= lastPage} onClick={() => onPage(page + 1)}>
+        Volgende
+      </Button>
+    </div>
+  );
+}
+
 export function Panel({
   title,
   actions,
@@ -300,10 +325,13 @@ export function Counter({
   label,
   value,
   tone = "text-gray-900",
+  hint,
 }: {
   label: string;
   value: ReactNode;
   tone?: string;
+  /** What exactly is counted, in a line under the figure. */
+  hint?: string;
 }) {
   return (
     <div
@@ -314,6 +342,11 @@ export function Counter({
       <p className={`mt-1 text-2xl font-bold ${tone}`} data-testid="counter-value">
         {value}
       </p>
+      {hint && (
+        <p className="mt-1 text-xs text-gray-600" data-testid="counter-hint">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }

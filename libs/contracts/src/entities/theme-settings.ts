@@ -40,15 +40,6 @@ export const THEME_DEFAULTS = {
   cardRadius: "12px",
 } as const satisfies ThemeValues;
 
-/** Presets of the theme editor; choosing one sets the primary and accent colours. */
-export const THEME_PRESETS = [
-  { name: "Default Orange", primary: "#EA580C", accent: "#10B981" },
-  { name: "Professional Blue", primary: "#2563EB", accent: "#059669" },
-  { name: "Modern Purple", primary: "#7C3AED", accent: "#F59E0B" },
-  { name: "Elegant Green", primary: "#059669", accent: "#DC2626" },
-  { name: "Corporate Gray", primary: "#374151", accent: "#EF4444" },
-] as const;
-
 /** The nine editable theme fields, applied as style variables on the page root. */
 export const ThemeValues = z.object({
   primaryColor: HexColor,
@@ -62,6 +53,87 @@ export const ThemeValues = z.object({
   cardRadius: CardRadius,
 });
 export type ThemeValues = z.infer<typeof ThemeValues>;
+
+/** The colour fields of a theme (everything but the radii). */
+export type ThemeColors = Pick<
+  ThemeValues,
+  | "primaryColor"
+  | "primaryHover"
+  | "accentColor"
+  | "backgroundGradientStart"
+  | "backgroundGradientEnd"
+  | "textPrimary"
+  | "textSecondary"
+>;
+
+/**
+ * Presets of the theme editor (primary and accent as SPEC §2 lists them). Choosing one sets every
+ * colour, so no colour of the previous theme is left behind (a red hover under a blue primary):
+ * the hover a darker shade of the primary, the hero gradient from a deep shade to one that still
+ * carries white text (WCAG AA), the text colours the defaults'. Default Orange is the defaults.
+ */
+export const THEME_PRESETS: readonly { name: string; colors: ThemeColors }[] = [
+  {
+    name: "Default Orange",
+    colors: {
+      primaryColor: THEME_DEFAULTS.primaryColor,
+      primaryHover: THEME_DEFAULTS.primaryHover,
+      accentColor: THEME_DEFAULTS.accentColor,
+      backgroundGradientStart: THEME_DEFAULTS.backgroundGradientStart,
+      backgroundGradientEnd: THEME_DEFAULTS.backgroundGradientEnd,
+      textPrimary: THEME_DEFAULTS.textPrimary,
+      textSecondary: THEME_DEFAULTS.textSecondary,
+    },
+  },
+  {
+    name: "Professional Blue",
+    colors: {
+      primaryColor: "#2563EB",
+      primaryHover: "#1D4ED8",
+      accentColor: "#059669",
+      backgroundGradientStart: "#1E3A8A",
+      backgroundGradientEnd: "#2563EB",
+      textPrimary: "#111827",
+      textSecondary: "#6B7280",
+    },
+  },
+  {
+    name: "Modern Purple",
+    colors: {
+      primaryColor: "#7C3AED",
+      primaryHover: "#6D28D9",
+      accentColor: "#F59E0B",
+      backgroundGradientStart: "#4C1D95",
+      backgroundGradientEnd: "#7C3AED",
+      textPrimary: "#111827",
+      textSecondary: "#6B7280",
+    },
+  },
+  {
+    name: "Elegant Green",
+    colors: {
+      primaryColor: "#059669",
+      primaryHover: "#047857",
+      accentColor: "#DC2626",
+      backgroundGradientStart: "#064E3B",
+      backgroundGradientEnd: "#047857",
+      textPrimary: "#111827",
+      textSecondary: "#6B7280",
+    },
+  },
+  {
+    name: "Corporate Gray",
+    colors: {
+      primaryColor: "#374151",
+      primaryHover: "#1F2937",
+      accentColor: "#EF4444",
+      backgroundGradientStart: "#111827",
+      backgroundGradientEnd: "#4B5563",
+      textPrimary: "#111827",
+      textSecondary: "#6B7280",
+    },
+  },
+];
 
 export const THEME_FIELDS = Object.keys(ThemeValues.shape) as (keyof ThemeValues)[];
 

@@ -52,7 +52,11 @@ export const LeaseRequestListQuery = z.object({
         .optional(),
     )
     .describe("Search in e-mail, company name, contact number and car URL"),
-  status: z.preprocess(emptyToUndefined, LeaseStatus.optional()),
+  status: z
+    .preprocess(emptyToUndefined, LeaseStatus.optional())
+    .describe(
+      "The requests with that status badge (SPEC §4): nieuw = nieuw and unread; bekeken = bekeken, or nieuw and read; gereageerd",
+    ),
   channel: z
     .preprocess(
       emptyToUndefined,
@@ -104,9 +108,13 @@ export type LeaseRequestExportQuery = z.infer<typeof LeaseRequestExportQuery>;
 
 export const LeaseRequestCounts = z
   .object({
-    unread: z.number().int().min(0),
-    bekeken: z.number().int().min(0),
-    gereageerd: z.number().int().min(0),
+    unread: z.number().int().min(0).describe("Not opened yet"),
+    bekeken: z
+      .number()
+      .int()
+      .min(0)
+      .describe('With the yellow "Bekeken" badge: status bekeken, or nieuw and already opened'),
+    gereageerd: z.number().int().min(0).describe("Status gereageerd"),
     total: z.number().int().min(0),
     followUpDue: z
       .number()

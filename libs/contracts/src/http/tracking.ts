@@ -68,6 +68,31 @@ export type VisitorSeriesRange = z.infer<typeof VisitorSeriesRange>;
 export const VisitorSeriesQuery = z.object({ range: VisitorSeriesRange.default("24h") });
 export type VisitorSeriesQuery = z.infer<typeof VisitorSeriesQuery>;
 
+/** The panel's page of active visitors; the live push carries the first page. */
+export const ACTIVE_VISITORS_PAGE = 25;
+/** At most this many active visitors in one answer. */
+export const ACTIVE_VISITORS_LIMIT_MAX = 200;
+/** Response header of GET /api/admin/active-visitors: how many are active, whatever the page. */
+export const ACTIVE_VISITORS_TOTAL_HEADER = "x-total-count";
+
+export const ActiveVisitorsQuery = z.object({
+  offset: z.coerce
+    .number({ error: "offset moet een getal zijn" })
+    .int({ error: "offset moet een geheel getal zijn" })
+    .min(0, { error: "offset mag niet negatief zijn" })
+    // The live set holds at most 50,000 sessions (tracking's ACTIVE_SESSIONS_MAX).
+    .max(50_000, { error: "offset mag hoogstens 50000 zijn" })
+    .default(0)
+    .describe("How many of the most recently seen to skip"),
+  limit: z.coerce
+    .number({ error: "limit moet een getal zijn" })
+    .int({ error: "limit moet een geheel getal zijn" })
+    .min(1, { error: "limit moet minstens 1 zijn" })
+    .max(ACTIVE_VISITORS_LIMIT_MAX, { error: `limit mag hoogstens ${ACTIVE_VISITORS_LIMIT_MAX} zijn` })
+    .default(ACTIVE_VISITORS_LIMIT_MAX),
+});
+export type ActiveVisitorsQuery = z.infer<typeof ActiveVisitorsQuery>;
+
 export const VisitorSeriesBucket = z.object({
   start: IsoDateTime,
   visitors: z.number().int().min(0).describe("Distinct sessions in the bucket"),
@@ -106,6 +131,26 @@ export const ANALYTICS_CHANNELS = [
 ] as const;
 export const AnalyticsChannel = z.enum(ANALYTICS_CHANNELS);
 export type AnalyticsChannel = z.infer<typeof AnalyticsChannel>;
+
+/**
+ * The channels' Dutch names, wherever people read them (the panel, the CSV export). The API and
+ * the stored attribution keep GA4's names above as stable keys.
+ */
+export const ANALYTICS_CHANNEL_LABELS: Readonly<Record<AnalyticsChannel, string>> = {
+  Direct: "Direct",
+  "Organic Search": "Organisch zoeken",
+  "Paid Search": "Betaald zoeken",
+  "Organic Social": "Organisch sociaal",
+  "Paid Social": "Betaald sociaal",
+  Email: "E-mail",
+  Referral: "Verwijzing",
+  Other: "Overig",
+};
+
+/** A channel's Dutch name; an unknown value as it is. */
+export function channelLabel(channel: string): string {
+  return ANALYTICS_CHANNEL_LABELS[channel as AnalyticsChannel] ?? channel;
+}
 
 /** At most this many characters in a UTM value (longer ones are never stored, see the tracking README). */
 export const UTM_VALUE_MAX = 100;

@@ -10,3 +10,18 @@ describe("the CSV export's dates", () => {
     expect(leaseRequestsCsv([row]).split("\r\n")[1]).toMatch(/^"30-03-2025 03:30:00";/);
   });
 });
+
+describe("the CSV export's channel", () => {
+  it("is the Dutch name the panel shows, not the API's key", () => {
+    const row = {
+      id: "x",
+      createdAt: "2025-07-01T10:00:00.000Z",
+      isRead: true,
+      attribution: { channel: "Paid Search", pages: [], firstSeenAt: "2025-07-01T09:00:00.000Z" },
+    } as unknown as LeaseRequest;
+    const [header, line] = leaseRequestsCsv([row]).slice(1).split("\r\n");
+    const column = header!.split(";").indexOf('"Kanaal"');
+    expect(column).toBeGreaterThan(0);
+    expect(line!.split(";")[column]).toBe('"Betaald zoeken"');
+  });
+});

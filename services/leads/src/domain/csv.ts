@@ -1,4 +1,4 @@
-import { csvCell, csvPhoneCell, type LeaseRequest } from "@lease/contracts";
+import { channelLabel, csvCell, csvPhoneCell, type LeaseRequest } from "@lease/contracts";
 
 const AMSTERDAM = new Intl.DateTimeFormat("nl-NL", {
   timeZone: "Europe/Amsterdam",
@@ -34,9 +34,9 @@ const COLUMNS: [string, (r: LeaseRequest) => string][] = [
   ["Bericht", (r) => csvCell(r.message)],
   ["Id", (r) => csvCell(r.id)],
   ["Dubbel van", (r) => csvCell(r.duplicateOf)],
-  // Where the visit came from (empty when not known): the attribution's fields, in English
-  // channel names as the API answers them.
-  ["Kanaal", (r) => csvCell(r.attribution?.channel ?? null)],
+  // Where the visit came from (empty when not known): the attribution's fields, the channel by
+  // its Dutch name as the panel shows it (the API keeps GA4's names).
+  ["Kanaal", (r) => csvCell(r.attribution ? channelLabel(r.attribution.channel) : null)],
   ["Bron", (r) => csvCell(r.attribution?.source ?? null)],
   ["Medium", (r) => csvCell(r.attribution?.medium ?? null)],
   ["Campagne", (r) => csvCell(r.attribution?.campaign ?? null)],

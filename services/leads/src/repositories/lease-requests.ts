@@ -122,9 +122,22 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The requests each status badge shows (SPEC §4): red "Nieuw" is nieuw and not opened; yellow
+ * "Bekeken" is bekeken, or nieuw but opened; any other status (gereageerd, the stages of the road
+ * to a contract) has a badge of its own. The counters and the status filter go by the badge, so
+ * they never contradict what the list shows.
+ */
+function withBadge(status: LeaseStatus): SQL {
+  if (status === "nieuw") return sql`(${leaseRequests.status} = 'nieuw' AND NOT ${leaseRequests.isRead})`;
+  if (status === "bekeken")
+    return sql`(${leaseRequests.status} = 'bekeken' OR (${leaseRequests.status} = 'nieuw' AND ${leaseRequests.isRead}))`;
+  return sql`(${leaseRequests.status} = ${status})`;
+}
+
 function filterWhere(filter: ListFilter): SQL | undefined {
   const parts: SQL[] = [];
-  if (filter.status) parts.push(eq(leaseRequests.status, filter.status));
+  if (filter.status) parts.push(withBadge(filter.status));
   if (filter.channel) parts.push(sql`${leaseRequests.attribution}->>'channel' = ${filter.channel}`);
   if (filter.campaign) parts.push(sql`${leaseRequests.attribution}->>'campaign' = ${filter.campaign}`);
   if (filter.followUp === "vandaag") parts.push(followUpDue);
@@ -283,10 +296,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
         db
           .select({
             unread: sql<number>`count(*) filter (where not ${leaseRequests.isRead})`.mapWith(Number),
-            bekeken: sql<number>`count(*) filter (where ${leaseRequests.status} = 'bekeken')`.mapWith(Number),
-            gereageerd: sql<number>`count(*) filter (where ${leaseRequests.status} = 'gereageerd')`.mapWith(
-              Number,
-            ),
+            bekeken: sql<number>`count(*) filter (where ${withBadge("bekeken")})`.mapWith(Number),
+            gereageerd: sql<number>`count(*) filter (where ${withBadge("gereageerd")})`.mapWith(Number),
             total: count(),
             followUpDue: sql<number>`count(*) filter (where ${followUpDue})`.mapWith(Number),
           })

@@ -258,6 +258,22 @@ describe("admin lease requests", () => {
     const filtered = (await (await admin("?q=zoek&status=gereageerd")).json()) as LeaseRequestListResponse;
     expect(filtered.items.map((r) => r.id)).toEqual([ids[0]]);
     expect(filtered.counts.gereageerd).toBe(1);
+    // An opened new request has the yellow "Bekeken" badge: counted and filtered as bekeken.
+    const before = ((await (await admin("")).json()) as LeaseRequestListResponse).counts;
+    expect(
+      (
+        await admin(`/${ids[1]}/status`, {
+          method: "PATCH",
+          body: JSON.stringify({ status: "nieuw", isRead: true }),
+        })
+      ).status,
+    ).toBe(200);
+    const seen = (await (await admin("?q=zoek&status=bekeken")).json()) as LeaseRequestListResponse;
+    expect(seen.items.map((r) => r.id)).toEqual([ids[1]]);
+    expect(seen.counts.bekeken).toBe(before.bekeken + 1);
+    expect(seen.counts.unread).toBe(before.unread - 1);
+    const fresh = (await (await admin("?q=zoek&status=nieuw")).json()) as LeaseRequestListResponse;
+    expect(fresh.items.map((r) => r.id)).toEqual([ids[2]]);
     const byPhone = (await (await admin("?q=612345")).json()) as LeaseRequestListResponse;
     expect(byPhone.total).toBeGreaterThan(0);
   });

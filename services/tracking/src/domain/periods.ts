@@ -22,6 +22,11 @@ export function retentionStart(today: string, months: number): string {
   return `${month.slice(0, 8)}${String(day).padStart(2, "0")}`;
 }
 
+/** "28-09-2024": a calendar day (YYYY-MM-DD) as a Dutch sentence writes it. */
+function dutchDay(day: string): string {
+  return day.split("-").reverse().join("-");
+}
+
 /** Refuses a period analytics cannot answer, with a message for the person who asked. */
 export function checkPeriod(period: Period, today: string, retentionMonths: number): void {
   if (period.from > period.to)
@@ -33,7 +38,7 @@ export function checkPeriod(period: Period, today: string, retentionMonths: numb
     throw new HttpError(
       400,
       "validation_failed",
-      `Bezoekgegevens worden ${retentionMonths} maanden bewaard; kies een begindatum vanaf ${oldest}`,
+      `Bezoekgegevens worden ${retentionMonths} maanden bewaard; kies een begindatum vanaf ${dutchDay(oldest)}`,
     );
 }
 

@@ -244,7 +244,7 @@ describe("rollups written with the raw rows", () => {
       ["from=2027-04-01&to=2027-04-21", "De einddatum ligt in de toekomst; kies uiterlijk vandaag"],
       [
         "from=2025-02-19&to=2027-04-01",
-        "Bezoekgegevens worden 26 maanden bewaard; kies een begindatum vanaf 2025-02-20",
+        "Bezoekgegevens worden 26 maanden bewaard; kies een begindatum vanaf 20-02-2025",
       ],
       ["from=2027-02-30&to=2027-04-01", "Deze datum bestaat niet"],
       ["from=1-2-2027&to=2027-04-01", "Geef de datum op als JJJJ-MM-DD"],

@@ -151,6 +151,22 @@ describe("the live set's size bound", () => {
     const kept = await redis.zrange(keys("tracking", "active"), 0, -1);
     expect(kept).toEqual(Array.from({ length: 20 }, (_, i) => hit(30 + i).sessionId));
     expect(await redis.keys(keys("tracking", "visitor", "*"))).toHaveLength(20);
-    expect((await live.active(NOW + 50)).map((v) => v.id)).toHaveLength(20);
+    expect((await live.active(NOW + 50, 0, 200)).map((v) => v.id)).toHaveLength(20);
+  });
+});
+
+describe("the live list a page at a time", () => {
+  it("answers `limit` from `offset`, most recently seen first, and counts them all", async () => {
+    const { keys } = freshKeys();
+    const live = new LiveVisitors(redis, keys, { activeWindowMs: 300_000 });
+    for (let i = 0; i < 60; i++) await live.record(hit(i, { block: `10.1.${i}.0/24`, at: NOW + i }));
+    const ids = async (offset: number, limit: number) =>
+      (await live.active(NOW + 60, offset, limit)).map((v) => v.id);
+    const newest = Array.from({ length: 60 }, (_, i) => hit(59 - i).sessionId);
+    expect(await ids(0, 25)).toEqual(newest.slice(0, 25));
+    expect(await ids(25, 25)).toEqual(newest.slice(25, 50));
+    expect(await ids(50, 25)).toEqual(newest.slice(50));
+    expect(await ids(75, 25)).toEqual([]);
+    expect(await live.currentActive(NOW + 60)).toBe(60);
   });
 });

@@ -63,7 +63,6 @@ export class BacklogFullError extends Error {
     this.name = "BacklogFullError";
   }
 }
-export const MAX_ACTIVE_LIST = 200;
 
 // Records a batch of hits in one call (hits that arrive together share one script run).
 // KEYS: active zset, stream, this minute's budget hash, then per hit: its visitor hash.
@@ -267,15 +266,18 @@ export class LiveVisitors {
     return this.redis.zcount(this.activeKey, now - this.activeWindowMs, "+inf");
   }
 
-  /** Newest first, at most 200. */
-  async active(now: number): Promise<ActiveVisitor[]> {
+  /**
+   * Most recently seen first: `limit` from `offset` (a page of the panel's list; the caller bounds
+   * both). A session whose hash expired between the two reads is left out of its page.
+   */
+  async active(now: number, offset: number, limit: number): Promise<ActiveVisitor[]> {
     const ids = await this.redis.zrevrangebyscore(
       this.activeKey,
       "+inf",
       now - this.activeWindowMs,
       "LIMIT",
-      0,
-      MAX_ACTIVE_LIST,
+      offset,
+      limit,
     );
     if (ids.length === 0) return [];
     const p = this.redis.pipeline();

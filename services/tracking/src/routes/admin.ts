@@ -1,4 +1,6 @@
 import {
+  ACTIVE_VISITORS_TOTAL_HEADER,
+  ActiveVisitorsQuery,
   AnalyticsQuery,
   VisitorSeriesQuery,
   isFiltered,
@@ -28,7 +30,14 @@ export function adminRoutes(deps: AdminDeps) {
     ctx.body = await visitorStats(deps);
   });
   router.get("/api/admin/active-visitors", async (ctx) => {
-    ctx.body = await deps.live.active(deps.clock.now());
+    const { offset, limit } = parseOr400(ActiveVisitorsQuery, ctx.query);
+    const now = deps.clock.now();
+    const [visitors, total] = await Promise.all([
+      deps.live.active(now, offset, limit),
+      deps.live.currentActive(now),
+    ]);
+    ctx.set(ACTIVE_VISITORS_TOTAL_HEADER, String(total));
+    ctx.body = visitors;
   });
   router.get("/api/admin/visitor-series", async (ctx) => {
     const { range } = parseOr400(VisitorSeriesQuery, ctx.query);

@@ -160,6 +160,26 @@ describe("visit and heartbeat ingest", () => {
     expect(s.topPages).toHaveLength(3);
   });
 
+  it("pages the active visitors, counts them all in X-Total-Count, and refuses a page beyond the bound", async () => {
+    h.clock.ms = Date.now();
+    for (let i = 0; i < 3; i++) await h.visit({ sessionId: sessionId(), page: "/" });
+    const read = async (query: string) =>
+      fetch(`${h.svc.url}/api/admin/active-visitors${query}`, { headers: { cookie: await h.adminCookie() } });
+    const all = await read("");
+    const total = Number(all.headers.get("x-total-count"));
+    const everyone = (await all.json()) as ActiveVisitor[];
+    expect(total).toBeGreaterThanOrEqual(3);
+    expect(everyone).toHaveLength(Math.min(total, 200));
+    const second = await read("?offset=1&limit=2");
+    expect(second.status).toBe(200);
+    expect(second.headers.get("x-total-count")).toBe(String(total));
+    expect(((await second.json()) as ActiveVisitor[]).map((v) => v.id)).toEqual(
+      everyone.slice(1, 3).map((v) => v.id),
+    );
+    for (const query of ["?limit=201", "?limit=0", "?offset=-1", "?offset=50001", "?limit=abc"])
+      expect((await read(query)).status, query).toBe(400);
+  });
+
   it("keeps the admin reads behind a session", async () => {
     for (const path of [
       "/api/admin/visitor-stats",

@@ -16,7 +16,7 @@ describe("the Analytics filter in the URL", () => {
       campaignMedium: "cpc",
     });
     expect(next.toString()).toBe(
-      "tab=analytics&periode=30d&kanaal=Paid+Search&campagne=najaar&campagnebron=google&campagnemedium=cpc",
+      "tab=analytics&periode=30d&kanaal=betaald-zoeken&campagne=najaar&campagnebron=google&campagnemedium=cpc",
     );
     expect(filterFromParams(next)).toEqual({
       channel: "Paid Search",
@@ -32,6 +32,16 @@ describe("the Analytics filter in the URL", () => {
     });
     // Removing the filter leaves the tab and the period.
     expect(withFilter(next, {}).toString()).toBe("tab=analytics&periode=30d");
+  });
+
+  it("reads a link saved with the API's channel name (kanaal=Paid+Search) as well", () => {
+    expect(filterFromParams(new URLSearchParams("kanaal=Paid+Search"))).toEqual({ channel: "Paid Search" });
+    expect(filterFromParams(new URLSearchParams("kanaal=organisch-zoeken"))).toEqual({
+      channel: "Organic Search",
+    });
+    expect(withFilter(new URLSearchParams("kanaal=Paid+Search"), { channel: "Email" }).toString()).toBe(
+      "kanaal=e-mail",
+    );
   });
 
   it("leaves out what the API would refuse", () => {

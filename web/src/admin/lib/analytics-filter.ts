@@ -1,8 +1,28 @@
 // The Analytics tab's filter: a click on a channel, campaign or landing page narrows the whole tab
 // to the visits that match. Kept in the URL beside the tab and the period
-// (?tab=analytics&periode=30d&kanaal=Paid+Search&campagne=najaar&campagnebron=google&campagnemedium=cpc&landingspagina=%2F),
+// (?tab=analytics&periode=30d&kanaal=betaald-zoeken&campagne=najaar&campagnebron=google&campagnemedium=cpc&landingspagina=%2F),
 // so a reload, a shared link and Back/Forward show the same.
-import { ANALYTICS_CHANNELS, type AnalyticsFilter } from "@lease/contracts";
+import { ANALYTICS_CHANNELS, type AnalyticsChannel, type AnalyticsFilter } from "@lease/contracts";
+
+/**
+ * The channel in the address as a Dutch slug (kanaal=betaald-zoeken); the API's key
+ * (kanaal=Paid+Search) is still read, so links saved before keep working.
+ */
+const CHANNEL_SLUGS: Readonly<Record<AnalyticsChannel, string>> = {
+  Direct: "direct",
+  "Organic Search": "organisch-zoeken",
+  "Paid Search": "betaald-zoeken",
+  "Organic Social": "organisch-sociaal",
+  "Paid Social": "betaald-sociaal",
+  Email: "e-mail",
+  Referral: "verwijzing",
+  Other: "overig",
+};
+
+function channelFromParam(value: string | null): AnalyticsChannel | undefined {
+  if (!value) return undefined;
+  return ANALYTICS_CHANNELS.find((channel) => CHANNEL_SLUGS[channel] === value || channel === value);
+}
 
 /** URL parameter (Dutch, like periode/van/tot) of each filter field of the API. */
 const PARAMS = {
@@ -23,9 +43,7 @@ export function filterFromParams(params: URLSearchParams): AnalyticsFilter {
     // eslint-disable-next-line no-control-regex
     return value && value.length <= max && !/[\u0000-\u001f\u007f]/.test(value) ? value : undefined;
   };
-  const channel = params.get(PARAMS.channel);
-  if ((ANALYTICS_CHANNELS as readonly string[]).includes(channel ?? ""))
-    filter.channel = channel as AnalyticsFilter["channel"];
+  filter.channel = channelFromParam(params.get(PARAMS.channel));
   const campaign = text(PARAMS.campaign, 100);
   if (campaign) {
     filter.campaign = campaign;
@@ -44,7 +62,7 @@ export function withFilter(params: URLSearchParams, filter: AnalyticsFilter): UR
   for (const field of FIELDS) {
     const value = filter[field];
     if (value === undefined) next.delete(PARAMS[field]);
-    else next.set(PARAMS[field], value);
+    else next.set(PARAMS[field], field === "channel" ? CHANNEL_SLUGS[value as AnalyticsChannel] : value);
   }
   return next;
 }

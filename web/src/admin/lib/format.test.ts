@@ -7,7 +7,7 @@ import {
   parseEuroInput,
   previewText,
 } from "./format";
-import { chartLines, niceMax } from "./chart";
+import { chartLines, fitYAxis, formatTick, labelWidth, labelX, niceMax } from "./chart";
 import { liveSocketUrl, pageLabel } from "./live";
 import { deliveryBadge, emailTimeLabel, emailTypeLabel } from "./inbox";
 
@@ -81,6 +81,22 @@ describe("analytics", () => {
     expect(lines.max).toBe(10);
     expect(lines.pageViews).toBe("0,0 100,50");
     expect(lines.visitors).toBe("0,50 100,25");
+  });
+
+  it("keeps every axis label whole: Dutch numbers with room on the left, edge labels moved inwards", () => {
+    expect(formatTick(0.5)).toBe("0,5");
+    expect(formatTick(100000)).toBe("100.000");
+    const geometry = { width: 720, height: 240, padding: { top: 12, right: 12, bottom: 28, left: 36 } };
+    const big = [{ start: "2024-01-01T00:00:00.000Z", visitors: 90000, pageViews: 130000 }];
+    const fitted = fitYAxis(big, geometry);
+    // "200.000" fits left of the axis, with the 6 px gap the label keeps.
+    expect(fitted.padding.left - 6).toBeGreaterThanOrEqual(labelWidth("200.000"));
+    expect(fitYAxis([{ ...big[0]!, visitors: 3, pageViews: 7 }], geometry).padding.left).toBe(36);
+    // "28 nov" at the right edge (x 708 of 720) is centred where it ends inside the drawing.
+    const x = labelX(708, "28 nov", 720);
+    expect(x + labelWidth("28 nov") / 2).toBeLessThanOrEqual(720);
+    expect(labelX(36, "06:00", 720)).toBe(36);
+    expect(labelX(2, "06:00", 720) - labelWidth("06:00") / 2).toBeGreaterThanOrEqual(0);
   });
 });
 

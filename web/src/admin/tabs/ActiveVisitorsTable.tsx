@@ -1,13 +1,20 @@
 import type { ActiveVisitor } from "@lease/contracts";
-import { STACKED_CELL, STACKED_ROW, STACKED_TABLE, StackedHead } from "../../components/ui";
+import { STACKED_ROW, STACKED_TABLE, StackedHead } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { browserName, pageLabel } from "../lib/live";
 
 const HEAD = ["Pagina", "User agent", "Stad", "Land", "IP-bereik", "Laatst gezien"];
+/**
+ * On a phone each field is one line, its column's name in front (a page of visitors stays a few
+ * screens long, not one screen per visitor).
+ */
+const STACKED_CELL =
+  "max-sm:flex max-sm:gap-2 max-sm:py-0.5 max-sm:before:w-24 max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:leading-5 max-sm:before:font-sans max-sm:before:font-semibold max-sm:before:text-ink max-sm:before:content-[attr(data-label)]";
 
 /**
  * The Analytics tab's active visitors: a table from the sm breakpoint, and on a phone one block
- * of labelled fields per visitor, readable at 375 px without scrolling sideways.
+ * of labelled fields per visitor (the browser's name without the full user agent, which stays in
+ * the title), readable at 375 px without scrolling sideways.
  */
 export function ActiveVisitorsTable({ visitors }: { visitors: readonly ActiveVisitor[] }) {
   return (
@@ -36,7 +43,7 @@ export function ActiveVisitorsTable({ visitors }: { visitors: readonly ActiveVis
                   title={visitor.userAgent}
                 >
                   <span className="block font-medium">{browserName(visitor.userAgent)}</span>
-                  <span className="block max-w-[16rem] truncate text-xs text-gray-600">
+                  <span className="block max-w-[16rem] truncate text-xs text-gray-600 max-sm:hidden">
                     {visitor.userAgent}
                   </span>
                 </td>

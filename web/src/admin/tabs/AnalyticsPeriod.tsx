@@ -1,4 +1,4 @@
-import type { AnalyticsFilter } from "@lease/contracts";
+import { channelLabel, type AnalyticsFilter } from "@lease/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
@@ -15,7 +15,8 @@ import {
   type ChosenPeriod,
 } from "../lib/periods";
 import { filterChips, filterFromParams, filterQuery, isFiltered, withFilter } from "../lib/analytics-filter";
-import { Breakdowns, CHANNEL_LABELS, formatChange, formatRate } from "./Breakdowns";
+import { Breakdowns, formatRate } from "./Breakdowns";
+import { countOf, describeChange } from "../lib/wording";
 import { Legend, PAGE_VIEWS_COLOR, VISITORS_COLOR, VisitorChart } from "./VisitorChart";
 
 /** How often a period that includes today is read again while live updates arrive. */
@@ -104,15 +105,14 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
                 label={`Paginaweergaven (${number.format(data.totals.pageViews)})`}
               />
               <span data-testid="analytics-conversions">
-                Conversies: {number.format(data.totals.conversions)} ({number.format(data.totals.quotes)}{" "}
-                offerteaanvragen, {number.format(data.totals.contacts)} contactberichten;{" "}
+                Conversies: {number.format(data.totals.conversions)} (
+                {countOf(data.totals.quotes, "offerteaanvraag", "offerteaanvragen")},{" "}
+                {countOf(data.totals.contacts, "contactbericht", "contactberichten")};{" "}
                 {formatRate(data.totals.conversionRate)})
               </span>
             </div>
             <p className="mb-2 text-xs text-gray-600" data-testid="analytics-change">
-              Tegenover {describePeriod(data.previous.from, data.previous.to)}: bezoekers{" "}
-              {formatChange(data.change.visitors)}, paginaweergaven {formatChange(data.change.pageViews)},
-              conversies {formatChange(data.change.conversions)}
+              {describeChange(describePeriod(data.previous.from, data.previous.to), data.change)}
             </p>
             <VisitorChart
               series={data.series}
@@ -180,7 +180,7 @@ function FilterChips({
   onChange: (filter: AnalyticsFilter) => void;
   note?: string;
 }) {
-  const chips = filterChips(filter, { channel: (v) => CHANNEL_LABELS[v] ?? v, page: pageLabel });
+  const chips = filterChips(filter, { channel: channelLabel, page: pageLabel });
   return (
     <div className="mb-2" data-testid="analytics-filter">
       <ul className="flex flex-wrap gap-2" aria-label="Actieve filters">

@@ -10,6 +10,7 @@ import { useState } from "react";
 import { ADMIN_KEYS, fetchAuditLog } from "../api";
 import { Button, LoadError, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
+import { formatDay } from "../lib/follow-up";
 
 const PAGE = 50;
 const DETAILS: Record<string, string> = {
@@ -28,6 +29,9 @@ function detailText(entry: AuditEntry): string | null {
       .split(", ")
       .map((field) => AUDIT_FIELD_LABELS[field] ?? field)
       .join(", ");
+  // A follow-up day is recorded as YYYY-MM-DD; said in a Dutch sentence as 28-11-2026.
+  if (entry.action === "lead.follow_up_changed" && /^\d{4}-\d{2}-\d{2}$/.test(entry.detail))
+    return formatDay(entry.detail);
   return entry.detail;
 }
 

@@ -5,22 +5,12 @@ import {
   type AnalyticsCampaignRow,
   type AnalyticsFilter,
 } from "@lease/contracts";
+import { channelLabel } from "@lease/contracts";
 import { Button, Panel } from "../../components/ui";
 import { pageLabel } from "../lib/live";
 
 const number = new Intl.NumberFormat("nl-NL");
 
-/** Dutch names of the channels the API answers with (GA4's names). */
-export const CHANNEL_LABELS: Readonly<Record<string, string>> = {
-  Direct: "Direct",
-  "Organic Search": "Organisch zoeken",
-  "Paid Search": "Betaald zoeken",
-  "Organic Social": "Organisch sociaal",
-  "Paid Social": "Betaald sociaal",
-  Email: "E-mail",
-  Referral: "Verwijzing",
-  Other: "Overig",
-};
 const DEVICE_LABELS: Readonly<Record<string, string>> = {
   desktop: "Desktop",
   mobile: "Mobiel",
@@ -49,7 +39,7 @@ const TABLES: Table[] = [
     title: "Kanalen",
     column: "Kanaal",
     file: "kanalen",
-    label: (v) => CHANNEL_LABELS[v] ?? v,
+    label: channelLabel,
     filter: (row) => ({ channel: row.value as AnalyticsFilter["channel"] }),
     noun: "kanaal",
   },
@@ -238,11 +228,4 @@ export function Breakdowns({
       })}
     </div>
   );
-}
-
-/** "+12,5%" / "-3%" / "nieuw" against the previous period. */
-export function formatChange(change: number | null): string {
-  if (change === null) return "nieuw";
-  const text = new Intl.NumberFormat("nl-NL", { maximumFractionDigits: 1 }).format(Math.abs(change));
-  return `${change > 0 ? "+" : change < 0 ? "-" : "±"}${text}%`;
 }

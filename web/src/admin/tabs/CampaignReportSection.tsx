@@ -1,12 +1,11 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { CampaignFigures } from "@lease/contracts";
+import { channelLabel, type CampaignFigures } from "@lease/contracts";
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchCampaignReport } from "../api";
 import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import { FIGURE_COLUMNS, campaignReportCsv, sortRows, type FigureKey } from "../lib/campaign-report";
 import { amsterdamToday } from "../lib/follow-up";
-import { CHANNEL_LABELS } from "./Breakdowns";
 
 function daysBefore(day: string, n: number): string {
   const date = new Date(`${day}T12:00:00Z`);
@@ -46,7 +45,7 @@ export function CampaignReportSection() {
   const rows: Row[] = data
     ? view === "campagne"
       ? data.rows.map((r) => ({ ...r, label: [r.source, r.medium, r.campaign] }))
-      : data.channels.map((r) => ({ ...r, label: [CHANNEL_LABELS[r.channel] ?? r.channel] }))
+      : data.channels.map((r) => ({ ...r, label: [channelLabel(r.channel)] }))
     : [];
   const sorted = sortRows(rows, sort.key, sort.descending);
   const labels = view === "campagne" ? ["Bron", "Medium", "Campagne"] : ["Kanaal"];

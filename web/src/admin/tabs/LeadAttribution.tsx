@@ -1,8 +1,7 @@
-import type { AttributionStatus, LeadAttribution as Attribution } from "@lease/contracts";
+import { channelLabel, type AttributionStatus, type LeadAttribution as Attribution } from "@lease/contracts";
 import type { ReactNode } from "react";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { pageLabel } from "../lib/live";
-import { CHANNEL_LABELS } from "./Breakdowns";
 
 /** "google / cpc / najaar": the UTM values there are, or null without any. */
 export function campaignLine(a: Pick<Attribution, "source" | "medium" | "campaign">): string | null {
@@ -47,7 +46,7 @@ export function LeadAttribution({
         </p>
       ) : (
         <dl className="grid gap-3 text-sm sm:grid-cols-2">
-          <Item label="Kanaal">{CHANNEL_LABELS[attribution.channel] ?? attribution.channel}</Item>
+          <Item label="Kanaal">{channelLabel(attribution.channel)}</Item>
           <Item label="Bron / medium / campagne">{campaignLine(attribution) ?? "Geen campagne"}</Item>
           {attribution.term && <Item label="Zoekterm">{attribution.term}</Item>}
           {attribution.content && <Item label="Advertentie-inhoud">{attribution.content}</Item>}

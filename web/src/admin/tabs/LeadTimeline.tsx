@@ -6,7 +6,7 @@ import {
   type LeadNote,
   type LeaseRequest,
 } from "@lease/contracts";
-import { useState } from "react";
+import { useRef, useState, type RefObject } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
@@ -21,6 +21,7 @@ import {
 import { Badge, Button, LoadingText, TEXT_INPUT } from "../../components/ui";
 import { DELIVERY_LABELS, deliveryOf } from "../lib/delivery";
 import { formatAmsterdamDateTime } from "../lib/format";
+import { closeOnEscape, useReturnFocus } from "../lib/use-return-focus";
 import { LEAD_EMAILS } from "../lib/use-lead-alerts";
 import {
   mergeTimeline,
@@ -156,6 +157,10 @@ function NoteBody({
 }) {
   const { notify } = useNotice();
   const [editing, setEditing] = useState(false);
+  // Editing opens in place: focus into the text, and back to "Bewerken" once saved or cancelled.
+  const editButton = useRef<HTMLButtonElement>(null);
+  const editField = useRef<HTMLTextAreaElement>(null);
+  useReturnFocus(editing, editField, editButton);
   const remove = useMutation({
     mutationFn: () => deleteLeadNote(requestId, note.id),
     onSuccess: () => {
@@ -179,6 +184,7 @@ function NoteBody({
           onChanged();
         }}
         onCancel={() => setEditing(false)}
+        field={editField}
       />
     );
   return (
@@ -186,7 +192,12 @@ function NoteBody({
       <p className="mt-2 whitespace-pre-wrap wrap-anywhere text-gray-800">{note.body}</p>
       {mine && (
         <div className="mt-2 flex gap-2">
-          <Button variant="secondary" onClick={() => setEditing(true)} aria-label="Notitie bewerken">
+          <Button
+            ref={editButton}
+            variant="secondary"
+            onClick={() => setEditing(true)}
+            aria-label="Notitie bewerken"
+          >
             Bewerken
           </Button>
           <Button
@@ -211,11 +222,14 @@ function NoteForm({
   note,
   onSaved,
   onCancel,
+  field,
 }: {
   requestId: string;
   note?: LeadNote;
   onSaved: () => void;
+  /** Given when editing: a Cancel button, and Escape in the form cancels too. */
   onCancel?: () => void;
+  field?: RefObject<HTMLTextAreaElement | null>;
 }) {
   const { notify } = useNotice();
   const [body, setBody] = useState(note?.body ?? "");
@@ -240,6 +254,7 @@ function NoteForm({
     <form
       className="space-y-2"
       noValidate
+      onKeyDown={onCancel ? closeOnEscape(onCancel) : undefined}
       onSubmit={(event) => {
         event.preventDefault();
         const problem = noteError(body);
@@ -251,6 +266,7 @@ function NoteForm({
         {note ? "Notitie bewerken" : "Notitie toevoegen"}
       </label>
       <textarea
+        ref={field}
         id={fieldId}
         className={TEXT_INPUT}
         rows={3}

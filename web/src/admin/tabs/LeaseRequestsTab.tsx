@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   ANALYTICS_CHANNELS,
+  channelLabel,
   type AnalyticsChannel,
   type LeaseRequest,
   type LeaseStatus,
@@ -24,6 +25,7 @@ import {
   Badge,
   Button,
   Counter,
+  Pager,
   LoadingText,
   Panel,
   RefreshFailed,
@@ -32,7 +34,6 @@ import {
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { amsterdamToday, followUpBadge } from "../lib/follow-up";
 import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";
-import { CHANNEL_LABELS } from "./Breakdowns";
 import { LeaseRequestDetail } from "./LeaseRequestDetail";
 
 const PAGE_SIZE = 50;
@@ -158,10 +159,27 @@ export function LeaseRequestsTab() {
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-        <Counter label="Nieuwe Aanvragen" value={counts?.unread ?? "-"} tone="text-red-600" />
-        <Counter label="Bekeken" value={counts?.bekeken ?? "-"} tone="text-yellow-600" />
-        <Counter label="Gereageerd" value={counts?.gereageerd ?? "-"} tone="text-green-600" />
-        <Counter label="Totaal" value={counts?.total ?? "-"} />
+        {/* Each counts the requests with its badge (SPEC §4), and says so: an opened new request
+            has the yellow "Bekeken" badge, so it counts under Bekeken. */}
+        <Counter
+          label="Nieuwe Aanvragen"
+          value={counts?.unread ?? "-"}
+          tone="text-red-600"
+          hint="Nog niet geopend"
+        />
+        <Counter
+          label="Bekeken"
+          value={counts?.bekeken ?? "-"}
+          tone="text-yellow-600"
+          hint="Geopend, nog niet gereageerd"
+        />
+        <Counter
+          label="Gereageerd"
+          value={counts?.gereageerd ?? "-"}
+          tone="text-green-600"
+          hint="Als gereageerd gemarkeerd"
+        />
+        <Counter label="Totaal" value={counts?.total ?? "-"} hint="Alle aanvragen" />
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <Panel
@@ -245,7 +263,7 @@ export function LeaseRequestsTab() {
                 <option value="">Alle kanalen</option>
                 {ANALYTICS_CHANNELS.map((channel) => (
                   <option key={channel} value={channel}>
-                    {CHANNEL_LABELS[channel] ?? channel}
+                    {channelLabel(channel)}
                   </option>
                 ))}
               </select>
@@ -329,25 +347,11 @@ export function LeaseRequestsTab() {
             </ul>
           )}
           {data && lastPage > 1 && (
-            <div className="mt-4 flex items-center justify-between text-sm">
-              <Button
-                variant="secondary"
-                disabled={filter.page <= 1}
-                onClick={() => setFilter((current) => ({ ...current, page: current.page - 1 }))}
-              >
-                Vorige
-              </Button>
-              <span>
-                Pagina {filter.page} van {lastPage}
-              </span>
-              <Button
-                variant="secondary"
-                disabled={filter.page >= lastPage}
-                onClick={() => setFilter((current) => ({ ...current, page: current.page + 1 }))}
-              >
-                Volgende
-              </Button>
-            </div>
+            <Pager
+              page={filter.page}
+              lastPage={lastPage}
+              onPage={(page) => setFilter((current) => ({ ...current, page }))}
+            />
           )}
         </Panel>
         <div className="lg:col-span-3" ref={detailRef}>

@@ -5,6 +5,7 @@ import {
   THEME_DEFAULTS,
   THEME_FIELDS,
   THEME_PRESETS,
+  type ThemeColors,
   type ThemeSettings,
   type ThemeValues,
 } from "@lease/contracts";
@@ -156,20 +157,21 @@ export function ThemeSettingsTab() {
         <h3 className="mb-2 text-sm font-semibold text-gray-800">Vooraf ingestelde thema&apos;s</h3>
         <div className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
           {THEME_PRESETS.map((preset) => {
-            const active = shown.primaryColor === preset.primary && shown.accentColor === preset.accent;
+            const colors = Object.entries(preset.colors) as [keyof ThemeColors, string][];
+            const active = colors.every(([key, value]) => shown[key].toUpperCase() === value);
             return (
               <button
                 key={preset.name}
                 type="button"
                 disabled={!editing}
-                onClick={() => form.change({ primaryColor: preset.primary, accentColor: preset.accent })}
+                onClick={() => form.change(preset.colors)}
                 className={`rounded-card border p-3 text-left text-sm disabled:cursor-default ${
                   active ? "border-gray-900 ring-2 ring-gray-900/20" : "border-gray-200"
                 }`}
               >
                 <span className="mb-2 flex gap-1" aria-hidden="true">
-                  <span className="h-6 w-6 rounded-full" style={{ background: preset.primary }} />
-                  <span className="h-6 w-6 rounded-full" style={{ background: preset.accent }} />
+                  <span className="h-6 w-6 rounded-full" style={{ background: preset.colors.primaryColor }} />
+                  <span className="h-6 w-6 rounded-full" style={{ background: preset.colors.accentColor }} />
                 </span>
                 {preset.name}
               </button>

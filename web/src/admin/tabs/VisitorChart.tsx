@@ -1,6 +1,6 @@
 import type { AnalyticsBucket, AnalyticsPoint } from "@lease/contracts";
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { chartLines, labelStride } from "../lib/chart";
+import { chartLines, fitYAxis, formatTick, labelStride, labelX } from "../lib/chart";
 import { formatBucketLabel } from "../lib/format";
 
 const GEOMETRY = { width: 720, height: 240, padding: { top: 12, right: 12, bottom: 28, left: 36 } };
@@ -25,7 +25,7 @@ export function VisitorChart({
   // shrinking with a scaled viewBox; fewer time labels where there is less room.
   const frame = useRef<HTMLDivElement>(null);
   const measured = useWidth(frame, GEOMETRY.width);
-  const geometry = { ...GEOMETRY, width: Math.max(MIN_WIDTH, measured) };
+  const geometry = fitYAxis(series, { ...GEOMETRY, width: Math.max(MIN_WIDTH, measured) });
   const lines = chartLines(series, geometry);
   const stride = labelStride(series.length, Math.max(3, Math.floor(geometry.width / LABEL_ROOM)));
   return (
@@ -40,31 +40,33 @@ export function VisitorChart({
         {lines.ticks.map((tick) => (
           <g key={tick.value}>
             <line
-              x1={GEOMETRY.padding.left}
+              x1={geometry.padding.left}
               x2={geometry.width - GEOMETRY.padding.right}
               y1={tick.y}
               y2={tick.y}
               stroke="#E5E7EB"
             />
-            <text x={GEOMETRY.padding.left - 6} y={tick.y + 4} textAnchor="end" fontSize="11" fill="#6B7280">
-              {Number.isInteger(tick.value) ? tick.value : tick.value.toFixed(1)}
+            <text x={geometry.padding.left - 6} y={tick.y + 4} textAnchor="end" fontSize="11" fill="#6B7280">
+              {formatTick(tick.value)}
             </text>
           </g>
         ))}
-        {series.map((point, index) =>
-          index % stride === 0 ? (
+        {series.map((point, index) => {
+          if (index % stride !== 0) return null;
+          const text = formatBucketLabel(point.start, bucket);
+          return (
             <text
               key={point.start}
-              x={lines.xs[index]}
+              x={labelX(lines.xs[index] ?? 0, text, geometry.width)}
               y={GEOMETRY.height - 8}
               textAnchor="middle"
               fontSize="11"
               fill="#6B7280"
             >
-              {formatBucketLabel(point.start, bucket)}
+              {text}
             </text>
-          ) : null,
-        )}
+          );
+        })}
         {series.length > 0 && (
           <>
             <polyline points={lines.pageViews} fill="none" stroke={PAGE_VIEWS_COLOR} strokeWidth="2" />

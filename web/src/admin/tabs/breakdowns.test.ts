@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { breakdownCsv, formatChange, formatRate } from "./Breakdowns";
+import { breakdownCsv, formatRate } from "./Breakdowns";
 
 describe("breakdown tables", () => {
   it("download as a CSV for Dutch spreadsheets, with the Dutch names", () => {
@@ -42,13 +42,6 @@ describe("breakdown tables", () => {
         // A visitor's formula is text: a leading apostrophe.
         `"'=HYPERLINK(""https://evil.example"",""x"")";1;1;0;0;0\r\n"(overig)";0;0;1;0;`,
     );
-  });
-
-  it("say the change against the previous period in Dutch", () => {
-    expect(formatChange(12.5)).toBe("+12,5%");
-    expect(formatChange(-3)).toBe("-3%");
-    expect(formatChange(0)).toBe("±0%");
-    expect(formatChange(null)).toBe("nieuw");
   });
 
   it("say the conversion rate in Dutch, a dash without visitors", () => {

@@ -1,14 +1,17 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ACTIVE_VISITORS_PAGE } from "@lease/contracts";
 import { useEffect, useState } from "react";
-import { ADMIN_KEYS, fetchActiveVisitors, fetchVisitorStats } from "../api";
+import { ADMIN_KEYS, fetchActiveVisitors, fetchVisitorStats, type ActiveVisitorsPage } from "../api";
 import { POLL_INTERVAL_MS, liveSocketUrl } from "../lib/live";
 import { startLiveConnection } from "../lib/live-connection";
 
 /**
- * Visitor stats and active visitors (SPEC §4): polled every 10 s while the WebSocket is not
- * connected; while it is, each pushed update replaces the polled data in the same cache entries.
+ * Visitor stats and one page (from 0) of the active visitors (SPEC §4): polled every 10 s while
+ * the WebSocket is not connected; while it is, each pushed update replaces the polled stats and
+ * the first page (the push carries the first page only). Later pages are always read over HTTP,
+ * every 10 s.
  */
-export function useLiveVisitors() {
+export function useLiveVisitors(page: number) {
   const queryClient = useQueryClient();
   const [connected, setConnected] = useState(false);
 
@@ -19,7 +22,10 @@ export function useLiveVisitors() {
         onConnected: setConnected,
         onUpdate: (data) => {
           queryClient.setQueryData(ADMIN_KEYS.visitorStats, data.stats);
-          queryClient.setQueryData(ADMIN_KEYS.activeVisitors, data.activeVisitors);
+          queryClient.setQueryData<ActiveVisitorsPage>([...ADMIN_KEYS.activeVisitors, 0], {
+            visitors: data.activeVisitors,
+            total: data.stats.currentActive,
+          });
         },
       }),
     [queryClient],
@@ -33,10 +39,11 @@ export function useLiveVisitors() {
     staleTime: 0,
   });
   const activeVisitors = useQuery({
-    queryKey: ADMIN_KEYS.activeVisitors,
-    queryFn: fetchActiveVisitors,
-    refetchInterval: poll,
+    queryKey: [...ADMIN_KEYS.activeVisitors, page],
+    queryFn: () => fetchActiveVisitors(page * ACTIVE_VISITORS_PAGE, ACTIVE_VISITORS_PAGE),
+    refetchInterval: page === 0 ? poll : POLL_INTERVAL_MS,
     staleTime: 0,
+    placeholderData: keepPreviousData,
   });
   return { connected, stats, activeVisitors };
 }

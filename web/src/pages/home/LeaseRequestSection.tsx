@@ -46,6 +46,7 @@ export function LeaseRequestSection() {
   const hydrated = useHydrated();
   useEarlyInput(FIELD_IDS, (early) => setValues((current) => ({ ...current, ...early })));
   const thanks = useRef<HTMLHeadingElement>(null);
+  const thanksPanel = useRef<HTMLDivElement>(null);
   // Where focus goes once the form or the thanks replaces the other (null: leave it where it is).
   const [focusAfter, setFocusAfter] = useState<"thanks" | "form" | null>(null);
 
@@ -54,8 +55,10 @@ export function LeaseRequestSection() {
     const target = focusAfter === "thanks" ? thanks.current : document.getElementById(FIELD_IDS.carUrl);
     setFocusAfter(null);
     if (!target) return;
-    // Below the sticky header (scroll-margin-top), not under it, also on a phone.
-    target.scrollIntoView({ block: "start", behavior: "instant" });
+    // Below the sticky header (scroll-margin-top), not under it, also on a phone: the whole thanks
+    // panel from its check icon, not only its heading.
+    const shown = focusAfter === "thanks" ? (thanksPanel.current ?? target) : target;
+    shown.scrollIntoView({ block: "start", behavior: "instant" });
     target.focus({ preventScroll: true });
   }, [focusAfter]);
 
@@ -126,7 +129,12 @@ export function LeaseRequestSection() {
       />
       <div className="mx-auto max-w-3xl rounded-card bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-10">
         {phase === "sent" ? (
-          <div className="text-center" data-testid="aanvraag-succes">
+          <div
+            ref={thanksPanel}
+            id="aanvraag-succes"
+            className="scroll-mt-24 text-center"
+            data-testid="aanvraag-succes"
+          >
             <span className="mx-auto grid h-14 w-14 place-items-center rounded-full bg-accent text-white">
               <CheckIcon className="h-8 w-8 text-white" />
             </span>
