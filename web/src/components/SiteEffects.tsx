@@ -3,6 +3,7 @@ import { useLocation } from "react-router-dom";
 import { useCompanySettings, useThemeSettings } from "../api/public";
 import { useConsent } from "../lib/consent-store";
 import { scrollToSectionSoon, type SectionState } from "../lib/navigation";
+import { captureLandingClicks } from "../lib/marketing";
 import { loadPixels, trackPixelPageView, unloadPixels } from "../lib/pixels";
 import { applyTheme } from "../lib/theme";
 import { startTracking } from "../lib/tracking";
@@ -30,6 +31,7 @@ export function SiteEffects() {
   }, [theme]);
 
   useEffect(() => startTracking(), []);
+  useEffect(() => captureLandingClicks(), []);
 
   // Content pages open at the top; a section link from another page scrolls to its section instead.
   // The first render keeps the browser's own position (a /#aanvraag link or a reload).

@@ -202,3 +202,16 @@ export function unloadPixels(): boolean {
   loaded.clear();
   return injected;
 }
+
+/**
+ * The quote request's Lead event for every loaded pixel, with the event id the server sends with
+ * its own event (Meta's eventID, TikTok's event_id, Snapchat's client_dedup_id), so each platform
+ * counts the lead once. Loaded pixels only: they exist only with marketing consent.
+ */
+export function trackPixelLead(eventId: string): void {
+  const w = pixelWindow();
+  if (loaded.has("meta")) w.fbq?.("track", "Lead", {}, { eventID: eventId });
+  if (loaded.has("tiktok"))
+    (w.ttq?.track as ((...a: unknown[]) => void) | undefined)?.("SubmitForm", {}, { event_id: eventId });
+  if (loaded.has("snapchat")) w.snaptr?.("track", "SIGN_UP", { client_dedup_id: eventId });
+}

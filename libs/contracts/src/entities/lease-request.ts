@@ -132,6 +132,12 @@ export const LeaseRequest = z
       .describe("Months of the signed contract, if given"),
     lostReason: LostReason.nullable().default(null).describe("Why the lead was lost (verloren)"),
     lostNote: z.string().nullable().default(null).describe("Staff's note on the loss, if any"),
+    marketingConsent: z
+      .boolean()
+      .default(false)
+      .describe(
+        "The visitor gave marketing consent on the page: only then are its conversions sent to the ad platforms",
+      ),
   })
   .describe("A quote request sent from the public lease form");
 export type LeaseRequest = z.infer<typeof LeaseRequest>;

@@ -14,3 +14,4 @@ export * from "./audit-log";
 export * from "./privacy";
 export * from "./ad-spend";
 export * from "./campaign-report";
+export * from "./marketing";

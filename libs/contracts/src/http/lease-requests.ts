@@ -9,6 +9,7 @@ import {
   LostReason,
 } from "../entities/lease-request";
 import { AnalyticsChannel, FormSessionId } from "./tracking";
+import { FormMarketing } from "./marketing";
 import { CAR_URL_MESSAGE, emailAddress, honeypot, httpUrl, optionalField, phoneNumber, text } from "./fields";
 
 export { REQUIRED_FIELDS_MESSAGE } from "./fields";
@@ -30,13 +31,22 @@ export const CreateLeaseRequestBody = z
     message: optionalField(text(5000)),
     website: honeypot(),
     sessionId: FormSessionId,
+    ...FormMarketing,
   })
   .describe("Quote request from the public form");
 export type CreateLeaseRequestBody = z.infer<typeof CreateLeaseRequestBody>;
 export type CreateLeaseRequestInput = z.input<typeof CreateLeaseRequestBody>;
 
 export const CreateLeaseRequestResponse = z
-  .object({ id: z.uuid() })
+  .object({
+    id: z.uuid(),
+    eventId: z
+      .uuid()
+      .optional()
+      .describe(
+        "With marketing consent: the event id the page's pixel Lead event uses (the server's is the same)",
+      ),
+  })
   .describe("201 Created: the request is stored and will be followed up");
 export type CreateLeaseRequestResponse = z.infer<typeof CreateLeaseRequestResponse>;
 

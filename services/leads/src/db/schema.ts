@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { LeadAttribution } from "@lease/contracts";
+import type { FormClickIds, LeadAttribution } from "@lease/contracts";
 import { outboxTable } from "@lease/platform/outbox-table";
 import {
   boolean,
@@ -55,6 +55,16 @@ export const leaseRequests = leads.table(
     lostNote: text("lost_note"),
     /** Counts the stage changes: tracking keeps only the newest it heard (jobs may arrive out of order). */
     stageSeq: integer("stage_seq").notNull().default(0),
+    // For the ad platforms' conversions, kept only when the page said the visitor gave marketing
+    // consent (never inferred here); they go with the row (deletion, erasure, retention).
+    marketingConsent: boolean("marketing_consent").notNull().default(false),
+    /** The landing URL's click ids (and when the visitor clicked); null without marketing consent. */
+    clickIds: jsonb("click_ids").$type<FormClickIds>(),
+    /** Shared by the browser pixel's Lead event and the server's: each platform counts it once. */
+    eventId: uuid("event_id"),
+    /** The browser's User-Agent and the form's page, sent to the platforms with the event. */
+    userAgent: text("user_agent"),
+    pageUrl: text("page_url"),
   },
   (t) => [
     index("lease_requests_created_at_idx").on(t.createdAt),

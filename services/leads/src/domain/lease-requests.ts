@@ -5,12 +5,14 @@ import type {
   JobName,
   JobSource,
   CreateLeaseRequestBody,
+  CreateLeaseRequestResponse,
   LeaseRequest,
   LeaseRequestExportQuery,
   LeaseRequestListQuery,
   LeaseRequestListResponse,
   UpdateLeaseStatusBody,
 } from "@lease/contracts";
+import { hasControlChars } from "@lease/contracts";
 import { notFound } from "@lease/platform";
 import {
   toLeaseRequest,
@@ -50,14 +52,54 @@ export function exportDetail(rows: number, filter: LeaseRequestExportQuery): str
   return fields.length > 0 ? `${count} (filter: ${fields.join(", ")})` : count;
 }
 
+/** A User-Agent kept for the platforms: bounded, without control characters. */
+const USER_AGENT_MAX = 512;
+
+/**
+ * What a quote request keeps for the ad platforms. Only the page decides consent: without its
+ * `marketingConsent: true` nothing is kept (no click id, event id, user agent or page), whatever
+ * else the request carries. The event id is the page's (its pixel Lead event uses it) or a new one.
+ */
+export function marketingOf(body: CreateLeaseRequestBody, userAgent: string | undefined) {
+  if (body.marketingConsent !== true) return { marketingConsent: false as const };
+  const ids = body.clickIds;
+  const kept = ids && Object.entries(ids).some(([key, value]) => key !== "clickedAt" && value !== undefined);
+  const agent = userAgent && !hasControlChars(userAgent) ? userAgent.slice(0, USER_AGENT_MAX) : undefined;
+  return {
+    marketingConsent: true as const,
+    clickIds: kept ? ids : null,
+    eventId: body.eventId ?? randomUUID(),
+    userAgent: agent || null,
+    pageUrl: body.pageUrl ? pageWithoutQuery(body.pageUrl) : null,
+  };
+}
+
+/** The page's address without query or fragment (which may carry a visitor's data). */
+function pageWithoutQuery(url: string): string {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}`;
+}
+
+function eventIdOf(marketing: ReturnType<typeof marketingOf>): { eventId?: string } {
+  return "eventId" in marketing ? { eventId: marketing.eventId } : {};
+}
+
 export const emailKey = (email: string) => email.trim().toLowerCase();
 export const phoneKey = (phone: string) => phone.replace(/\D/g, "");
 
 export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () => void) {
   return {
-    /** A filled honeypot gets the normal answer (a fresh id) and nothing is stored. */
-    async create(body: CreateLeaseRequestBody, requestId?: string): Promise<{ id: string }> {
-      if (body.website?.trim()) return { id: randomUUID() };
+    /**
+     * A filled honeypot gets the normal answer (a fresh id) and nothing is stored. With the page's
+     * marketing consent the answer carries the event id the pixel's Lead event is to use.
+     */
+    async create(
+      body: CreateLeaseRequestBody,
+      requestId?: string,
+      userAgent?: string,
+    ): Promise<CreateLeaseRequestResponse> {
+      const marketing = marketingOf(body, userAgent);
+      if (body.website?.trim()) return { id: randomUUID(), ...eventIdOf(marketing) };
       const row = await repo.createWithOutbox(
         {
           carUrl: body.carUrl,
@@ -68,12 +110,13 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
           message: body.message ?? null,
           emailKey: emailKey(body.email),
           phoneKey: phoneKey(body.contactNumber),
+          ...marketing,
         },
         leadJobs("lease_request", body.sessionId),
         requestId,
       );
       onStored();
-      return { id: row.id };
+      return { id: row.id, ...eventIdOf(marketing) };
     },
 
     async createContact(body: ContactBody, requestId?: string): Promise<{ id: string }> {

@@ -88,6 +88,7 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     contractTerm: row.contractTerm,
     lostReason: row.lostReason as LeaseRequest["lostReason"],
     lostNote: row.lostNote,
+    marketingConsent: row.marketingConsent,
   };
 }
 
@@ -201,8 +202,9 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
         text: `WITH earlier AS (${NEWEST_DUPLICATE_SQL("$7", "$8")}), lead AS (
            INSERT INTO leads.lease_requests
              (car_url, contact_number, email, company_name, lease_term, message, email_key, phone_key, duplicate_of,
-              attribution_status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier), ${ATTRIBUTION_STATUS_SQL("$13")})
+              attribution_status, marketing_consent, click_ids, event_id, user_agent, page_url)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier), ${ATTRIBUTION_STATUS_SQL("$13")},
+                   $14, $15::jsonb, $16::uuid, $17, $18)
            RETURNING id, created_at
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
@@ -224,6 +226,11 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           jobs.jobNames,
           currentTraceparent() ?? null,
           jobs.sessionId,
+          input.marketingConsent ?? false,
+          input.clickIds ? JSON.stringify(input.clickIds) : null,
+          input.eventId ?? null,
+          input.userAgent ?? null,
+          input.pageUrl ?? null,
         ],
       });
       if (!rows[0]) throw new Error("insert returned nothing");

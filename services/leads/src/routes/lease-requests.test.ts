@@ -93,6 +93,67 @@ describe("POST /api/lease-requests", () => {
     });
   });
 
+  it("keeps click ids, event id, user agent and page only with the page's marketing consent", async () => {
+    const eventId = "5b0e8c1e-7a7f-4d8e-9d41-2f6f4a1c0b11";
+    const clickIds = { fbclid: "IwAR1abc-_x", gclid: "Cj0KCQ", clickedAt: 1_764_000_000_000 };
+    const page = "https://lease.example.nl/?utm_source=facebook#aanvraag";
+    const consented = await postJson(
+      `${svc.url}/api/lease-requests`,
+      {
+        ...validLead,
+        marketingConsent: true,
+        clickIds,
+        eventId,
+        pageUrl: page,
+      },
+      freshIp(),
+      { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Test" },
+    );
+    expect(consented.status).toBe(201);
+    const yes = (await consented.json()) as { id: string; eventId?: string };
+    expect(yes.eventId).toBe(eventId);
+    // Without consent the same ids are dropped: the server never infers consent from them.
+    const refused = await post({ ...validLead, marketingConsent: false, clickIds, eventId, pageUrl: page });
+    const no = (await refused.json()) as { id: string; eventId?: string };
+    expect(no.eventId).toBeUndefined();
+    const absent = (await (await post({ ...validLead, clickIds })).json()) as {
+      id: string;
+      eventId?: string;
+    };
+    // Consent without an event id from the page: the server makes one and answers it.
+    const made = (await (await post({ ...validLead, marketingConsent: true })).json()) as {
+      eventId?: string;
+    };
+    expect(made.eventId).toMatch(/^[0-9a-f-]{36}$/);
+    const row = async (id: string) =>
+      (
+        await sql.query(
+          "SELECT marketing_consent, click_ids, event_id, user_agent, page_url FROM leads.lease_requests WHERE id = $1",
+          [id],
+        )
+      ).rows[0];
+    expect(await row(yes.id)).toEqual({
+      marketing_consent: true,
+      click_ids: clickIds,
+      event_id: eventId,
+      user_agent: "Mozilla/5.0 (X11; Linux x86_64) Test",
+      page_url: "https://lease.example.nl/",
+    });
+    const none = {
+      marketing_consent: false,
+      click_ids: null,
+      event_id: null,
+      user_agent: null,
+      page_url: null,
+    };
+    expect(await row(no.id)).toEqual(none);
+    expect(await row(absent.id)).toEqual(none);
+    const detail = (await (await admin(`/${yes.id}`)).json()) as { marketingConsent: boolean };
+    expect(detail.marketingConsent).toBe(true);
+    const bad = await fieldMessages({ ...validLead, marketingConsent: true, clickIds: { fbclid: "a b" } });
+    expect(bad["clickIds.fbclid"]).toBe("Een klik-id van de advertentie is ongeldig");
+  });
+
   it("answers every rule of SPEC §5 with its Dutch message", async () => {
     expect(
       await fieldMessages({ ...validLead, carUrl: "geen url", contactNumber: "06123", email: "jan@" }),

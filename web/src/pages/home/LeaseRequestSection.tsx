@@ -17,6 +17,8 @@ import {
   type LeaseRequestField,
   type LeaseRequestValues,
 } from "../../lib/forms";
+import { formMarketing } from "../../lib/marketing";
+import { trackPixelLead } from "../../lib/pixels";
 import { formSession } from "../../lib/tracking";
 
 export const LEASE_REQUEST_FAILED_FALLBACK =
@@ -93,10 +95,14 @@ export function LeaseRequestSection() {
     if (!check.body) return focusFirstError(fieldErrors, FIELD_IDS);
     setPhase("sending");
     try {
-      await apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", {
+      const created = await apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", {
         ...check.body,
         ...formSession(),
+        ...formMarketing(),
       });
+      // The confirmation's Lead event for the pixels (loaded only with marketing consent), with the
+      // id the server sends to the same platforms.
+      if (created.eventId) trackPixelLead(created.eventId);
       setPhase("sent");
       setFocusAfter("thanks");
       notify({

@@ -94,6 +94,17 @@ export default function PrivacyBeleidPage() {
           e-mailleveranciers en, met uw toestemming, met advertentieplatforms. Met verwerkers sluiten wij een
           verwerkersovereenkomst.
         </p>
+        <p id="advertentieplatforms">
+          <strong>Advertentieplatforms.</strong> Heeft u toestemming gegeven voor marketingcookies, dan
+          bewaren wij bij uw offerteaanvraag de klik-id van de advertentie waarmee u op onze website kwam (van
+          Google, Meta, TikTok of Snapchat) en melden wij uw aanvraag, een uitgebrachte offerte en een
+          getekend contract (met de waarde in euro&apos;s) aan Meta, TikTok en Snapchat. Uw e-mailadres en
+          telefoonnummer gaan daarbij alleen onherkenbaar gemaakt mee (als SHA-256-hash), met de klik-id, uw
+          browser en de pagina van het formulier. De klik-id bewaren wij alleen bij die aanvraag en alleen
+          hiervoor; hij wordt gewist met de aanvraag, op uw verzoek of na de bewaartermijn. Zonder
+          marketingtoestemming bewaren wij geen klik-id en melden wij niets aan advertentieplatforms; wij
+          weten dan hoogstens via welk kanaal en welke campagne u kwam.
+        </p>
       </Article>
 
       <Article id="beveiliging" title="6. Beveiliging">

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { FormClickIds } from "@lease/contracts";
+import { clickIdsFrom, formMarketing } from "./marketing";
+
+describe("click ids of the landing URL", () => {
+  it("takes each platform's id with the landing time, and nothing else of the query", () => {
+    const ids = clickIdsFrom(
+      "?utm_source=facebook&fbclid=IwAR2x-_y.z&ttclid=E.C.P.abc&ScCid=3f1c2a4e-9b7d&gclid=Cj0&email=a@b.nl",
+      1_764_000_000_000,
+    );
+    expect(ids).toEqual({
+      fbclid: "IwAR2x-_y.z",
+      ttclid: "E.C.P.abc",
+      ScCid: "3f1c2a4e-9b7d",
+      gclid: "Cj0",
+      clickedAt: 1_764_000_000_000,
+    });
+    // What the page sends is what the server accepts.
+    expect(FormClickIds.safeParse(ids).success).toBe(true);
+  });
+
+  it("has none without a click id, and drops a value the server would refuse", () => {
+    expect(clickIdsFrom("?utm_source=google", 1)).toBeNull();
+    expect(clickIdsFrom("?fbclid=<script>", 1)).toBeNull();
+    expect(clickIdsFrom("", 1)).toBeNull();
+  });
+});
+
+describe("the quote form's marketing fields", () => {
+  it("say no consent, and carry no id, without marketing consent", () => {
+    expect(formMarketing(false)).toEqual({ marketingConsent: false });
+  });
+});
