@@ -285,6 +285,11 @@ test.describe("panel: e-mail outcomes", () => {
     assertEqual(await page.getByLabel("SendGrid API key").inputValue(), "", "no masked key as if it worked");
     assertEqual(await page.getByText("Volledig geconfigureerd").count(), 0, "not configured");
     assertEqual(await page.getByText("Geldig formaat").count(), 1, "only the sender's format is judged");
+    // The long status stays on a phone's screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert((await overflow()) <= 0, `E-mail Instellingen at 390 px: ${await overflow()}px too wide`);
+    await page.setViewportSize({ width: 1280, height: 800 });
     const before = world.receiver.received.length;
     await page.getByRole("button", { name: "Test e-mail versturen" }).click({ force: true });
     await expectNotice(

@@ -239,11 +239,20 @@ const TONES: Record<BadgeTone, string> = {
   plain: "text-gray-700 ring-transparent",
 };
 
-export function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
+/** `wrap`: a badge of a sentence may break over lines (on a phone) instead of running off the page. */
+export function Badge({
+  tone,
+  children,
+  wrap = false,
+}: {
+  tone: BadgeTone;
+  children: ReactNode;
+  wrap?: boolean;
+}) {
   return (
     <span
       data-testid="badge"
-      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ${TONES[tone]}`}
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${wrap ? "whitespace-normal" : "whitespace-nowrap"} ${TONES[tone]}`}
     >
       {children}
     </span>

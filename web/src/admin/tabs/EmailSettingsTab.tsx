@@ -156,8 +156,10 @@ export function EmailSettingsTab() {
     >
       <div className="mb-6 flex flex-wrap items-center gap-3">
         <span className="text-sm font-semibold text-gray-800">Status:</span>
-        <span data-testid="email-settings-status">
-          <Badge tone={STATUS_TONE[status]}>{EMAIL_STATUS_TEXT[status]}</Badge>
+        <span data-testid="email-settings-status" className="min-w-0">
+          <Badge tone={STATUS_TONE[status]} wrap>
+            {EMAIL_STATUS_TEXT[status]}
+          </Badge>
         </span>
         {unsaved && <span className="text-sm text-yellow-800">Niet opgeslagen wijzigingen</span>}
       </div>

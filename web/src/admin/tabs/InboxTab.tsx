@@ -293,6 +293,7 @@ function EmailDetail({
             data-testid="failure-reason"
           >
             {email.failureReason}
+            {email.deliveryStatus === "queued" && " Er volgt automatisch een nieuwe poging."}
           </p>
         )}
         <div className="rounded-card border border-gray-200 bg-gray-50 p-4 whitespace-pre-wrap wrap-anywhere text-gray-900">
