@@ -124,6 +124,15 @@ describe("POST /api/admin/email-settings/test", () => {
     expect(sentMail[0]).toMatchObject({ subject: "Test e-mail", deliveryStatus: "failed" });
   });
 
+  it("names a network failure on the way to SendGrid as such", async () => {
+    await receiver.close();
+    const res = await sendTest();
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "Kon geen test e-mail verzenden. SendGrid was niet bereikbaar (netwerkfout). Controleer de internetverbinding van de server.",
+    );
+  });
+
   it("answers 503 with Retry-After while the settings cannot be read, never 500", async () => {
     await settings.close();
     const res = await sendTest();
