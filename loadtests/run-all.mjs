@@ -4,6 +4,8 @@
 //   npm run bench            (all scenarios; takes ~5 minutes, plus ~45 for the 100 M page views of history)
 //   npm run bench -- lease   (only the scenarios whose script name contains "lease"; no curve, and
 //                             the report goes to .tmp/bench/REPORT.md, leaving the published one)
+//   BENCH_DATABASE_URL=postgres://…/copy npm run bench -- history   (against a database prepared
+//                             before, left in place: see HISTORY_IMPORTED in analytics-history.mjs)
 // Each scenario also runs alone against `npm start`: see the header of each loadtests/*.mjs.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -100,8 +102,11 @@ async function main() {
   await buildServices();
   const infra = await provision();
   const prefix = `lease_bench_${randomBytes(3).toString("hex")}`;
-  await ensureDatabase(infra.databaseServerUrl, prefix);
-  const databaseUrl = withDatabase(infra.databaseServerUrl, prefix);
+  // BENCH_DATABASE_URL: a database prepared before (e.g. a copy of a history import), used as it is
+  // and left in place; otherwise one of the run's own, dropped at the end.
+  const given = process.env.BENCH_DATABASE_URL;
+  if (!given) await ensureDatabase(infra.databaseServerUrl, prefix);
+  const databaseUrl = given ?? withDatabase(infra.databaseServerUrl, prefix);
   const stack = await startStack({
     databaseUrl,
     redisUrl: infra.redisUrl,

@@ -245,6 +245,7 @@ export async function startTracking(
       recorder: new ConversionRecorder(kit.pool, writer.profileDims),
       stages: leadStagesRepository(kit.pool, writer.profileDims),
       queue,
+      visitStream: live,
     }),
     logger: logger.child({ component: "conversion-worker" }),
     concurrency: 4,

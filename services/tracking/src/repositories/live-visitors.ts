@@ -261,6 +261,15 @@ export class LiveVisitors {
     return new Set(written as number[]);
   }
 
+  /**
+   * Whether every hit recorded up to `ms` is written to Postgres: the writer deletes the entries it
+   * wrote, so the stream then holds none up to that time (entry ids are Redis's clock in ms).
+   */
+  async writtenThrough(ms: number): Promise<boolean> {
+    const first = await this.redis.xrange(this.streamKey, "-", String(Math.floor(ms)), "COUNT", 1);
+    return first.length === 0;
+  }
+
   /** Sessions seen within the active window. */
   async currentActive(now: number): Promise<number> {
     return this.redis.zcount(this.activeKey, now - this.activeWindowMs, "+inf");
