@@ -304,4 +304,27 @@ describe("stages: offerte, getekend, verloren", () => {
     await patch(id, { status: "bekeken", isRead: true });
     expect(await outbox(id, "tracking.stage")).toHaveLength(2);
   });
+
+  it("goes with the person's data erasure: the stage columns, their timeline rows and the tracking jobs", async () => {
+    const res = await postJson(
+      `${svc.url}/api/lease-requests`,
+      { ...validLead, email: "wis.fase@bedrijf.nl" },
+      `198.51.100.${++ipSeq}`,
+    );
+    const { id } = (await res.json()) as { id: string };
+    await patch(id, { status: "getekend", commission: 500 });
+    const erased = await fetch(`${svc.url}/internal/privacy/erase`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-internal-token": env.INTERNAL_TOKEN! },
+      body: JSON.stringify({ email: "wis.fase@bedrijf.nl", leadIds: [id] }),
+    });
+    expect(erased.status).toBe(200);
+    expect(await outbox(id, "tracking.stage")).toEqual([]);
+    const left = await sql.query(
+      `SELECT (SELECT count(*) FROM leads.lease_requests WHERE id = $1)::int AS leads,
+              (SELECT count(*) FROM leads.status_changes WHERE lease_request_id = $1)::int AS changes`,
+      [id],
+    );
+    expect(left.rows[0]).toEqual({ leads: 0, changes: 0 });
+  });
 });
