@@ -3,7 +3,7 @@ import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTES, type ServiceName } from "@lease/contracts";
 import { issueSession, type Redis, type RunningService, type SessionDeps } from "@lease/platform";
-import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { createTestDatabase, freePort, testAdmin, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { startLeads } from "@lease/leads";
 import { startMailer } from "@lease/mailer";
 import { startSettings } from "@lease/settings";
@@ -114,7 +114,7 @@ describe("route-table walk: no admin route answers without a valid session", () 
 
   it("with a valid session the same requests get past the check (the 401s above are the session's)", async () => {
     for (const route of ADMIN_ROUTES) {
-      const { token } = await issueSession(deps, "admin");
+      const { token } = await issueSession(deps, testAdmin("admin"));
       const res = await request(gateway.url, route.method, concrete(route.path), cookieFor(token));
       const label = `${route.method} ${route.path}`;
       expect(res.status, label).not.toBe(401);
@@ -131,7 +131,7 @@ describe("route-table walk: no admin route answers without a valid session", () 
       const direct = await upgrade(services.tracking.url, cookieFor(token));
       expect(direct, `tracking, ${kind} token`).toBe(401);
     }
-    const { token } = await issueSession(deps, "admin");
+    const { token } = await issueSession(deps, testAdmin("admin"));
     expect(await upgrade(gateway.url, cookieFor(token))).not.toBe(401);
   });
 });

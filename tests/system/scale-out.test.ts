@@ -3,7 +3,7 @@ import pg from "pg";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueSession, keyspace } from "@lease/platform";
-import { createTestDatabase, waitFor, type TestDatabase } from "@lease/platform/testing";
+import { createTestDatabase, testAdmin, waitFor, type TestDatabase } from "@lease/platform/testing";
 import { buildServicesUnlessBuilt } from "../../scripts/build.mjs";
 import { startStack, type Stack } from "../../scripts/lib/stack.mjs";
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   redis = new Redis(stack.env.REDIS_URL!);
   const { token } = await issueSession(
     { redis, keys: keyspace(stack.env.REDIS_PREFIX!), jwtSecret: stack.env.JWT_SECRET! },
-    "admin",
+    testAdmin("admin"),
   );
   cookie = `admin_session=${token}`;
 }, 120_000);

@@ -112,6 +112,45 @@ describe("security of the running stack", () => {
     }
   });
 
+  it("has one spelling per route: an upper-case or trailing-slash path reaches no handler past the CSRF guard", async () => {
+    const cookie = await stack.adminCookie();
+    const me = () =>
+      fetch(`${stack.gateway.url}/api/admin/me`, { headers: { cookie } }).then((r) => r.status);
+    expect(await me()).toBe(200);
+    for (const path of [
+      "/API/ADMIN/LOGOUT",
+      "/Api/Admin/Logout",
+      "/api/admin/LOGOUT",
+      "/api/admin/logout/",
+    ]) {
+      const foreign = await fetch(`${stack.gateway.url}${path}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json", origin: "https://evil.example" },
+        body: "{}",
+      });
+      expect({ path, status: foreign.status }).toEqual({ path, status: 403 });
+      // Even from our own origin the other spelling is no route.
+      const own = await fetch(`${stack.gateway.url}${path}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json", origin: stack.origin },
+        body: "{}",
+      });
+      expect({ path, status: own.status }).toEqual({ path, status: 404 });
+    }
+    const setup = await fetch(`${stack.gateway.url}/API/ADMIN/ACCOUNT/TOTP/SETUP`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(setup.status).toBe(403);
+    // The services route case-sensitively as well.
+    const atLeads = await fetch(`${stack.services.leads.url}/API/ADMIN/LEASE-REQUESTS`, {
+      headers: { cookie },
+    });
+    expect(atLeads.status).toBe(404);
+    expect(await me()).toBe(200);
+  });
+
   it("holds the login lockout under 1,000 parallel wrong passwords", async () => {
     const attempts = await Promise.all(
       Array.from({ length: 1000 }, () =>

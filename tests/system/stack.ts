@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { issueSession, keyspace, type RunningService } from "@lease/platform";
-import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { createTestDatabase, freePort, testAdmin, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { startGateway } from "@lease/gateway";
 import { startLeads } from "@lease/leads";
 import { startMailer } from "@lease/mailer";
@@ -63,7 +63,7 @@ export async function startFullStack(
     redis,
     origin: gateway.url,
     async adminCookie() {
-      const { token } = await issueSession(session, "admin");
+      const { token } = await issueSession(session, testAdmin("admin"));
       return `admin_session=${token}`;
     },
     async stop() {

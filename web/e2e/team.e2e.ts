@@ -9,7 +9,8 @@ import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, test, ADMIN_USERNAME } from "./fixtures";
 import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
 
-const COLLEAGUE = "collega";
+// A removed admin's name is never given again: a fresh name per run (a retry on the same stack).
+const COLLEAGUE = `collega-${Date.now().toString(36)}`;
 const FIRST_PASSWORD = "collega eigen wachtwoord 1";
 const SECOND_PASSWORD = "collega eigen wachtwoord 2";
 
@@ -37,6 +38,10 @@ test("team: a second admin with a one-time password, an own password, a password
   const oneTime = (await shown.getByTestId("wachtwoord").innerText()).trim();
   assert(oneTime.length >= 16, "a one-time password of at least 16 characters");
   await row(admin, COLLEAGUE).getByText("Eenmalig wachtwoord").waitFor();
+  // It stays until dismissed, also when "Beheerder aanmaken" is clicked again and fails.
+  await admin.getByRole("button", { name: "Beheerder aanmaken" }).click();
+  await admin.getByText("Gebruikersnaam is verplicht").waitFor();
+  assertEqual((await shown.getByTestId("wachtwoord").innerText()).trim(), oneTime, "still shown");
   await expectAccessible(admin, "Gebruikers with a new admin's one-time password");
 
   // The colleague signs in with it and must choose an own password first.
@@ -73,7 +78,16 @@ test("team: a second admin with a one-time password, an own password, a password
   await colleague.getByTestId("welkom").waitFor();
 
   // Two-factor sign-in: the QR code, the key under it, a first code, ten recovery codes.
+  // Turning it on takes the password first.
   await colleague.getByRole("button", { name: "Tweestapsverificatie instellen" }).click();
+  await colleague.getByLabel("Je wachtwoord, om in te stellen").fill("niet het wachtwoord");
+  await colleague.getByRole("button", { name: "Doorgaan" }).click();
+  await colleague
+    .getByTestId("field-error")
+    .filter({ hasText: "Het huidige wachtwoord klopt niet" })
+    .waitFor();
+  await colleague.getByLabel("Je wachtwoord, om in te stellen").fill(SECOND_PASSWORD);
+  await colleague.getByRole("button", { name: "Doorgaan" }).click();
   await colleague.getByRole("img", { name: "QR-code voor je authenticator-app" }).waitFor();
   const secret = (await colleague.getByTestId("totp-sleutel").innerText()).trim();
   assert(/^[A-Z2-7]{32}$/.test(secret), `a base32 secret, got "${secret}"`);
@@ -85,6 +99,7 @@ test("team: a second admin with a one-time password, an own password, a password
   await colleague.getByRole("button", { name: "Bevestigen en aanzetten" }).click();
   const recovery = colleague.getByTestId("herstelcodes");
   await recovery.waitFor();
+  await expectNotice(colleague, "Tweestapsverificatie staat aan");
   assertEqual(await recovery.getByRole("listitem").count(), 10, "ten recovery codes");
   await colleague.getByTestId("tweestaps-status").filter({ hasText: "Staat aan" }).waitFor();
   await colleague.getByRole("button", { name: "Ik heb ze bewaard" }).click();

@@ -12,6 +12,7 @@ import {
   AdminUserList,
   ChangePasswordBody,
   CreateAdminUserBody,
+  TotpSetupBody,
   CreatedAdminUser,
   LoginNewPasswordBody,
   LoginResponse,
@@ -177,7 +178,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/account/totp/setup",
     service: "gateway",
     auth: "admin",
-    summary: "Start two-factor sign-in: a new authenticator secret (QR code), active once confirmed",
+    summary:
+      "Start two-factor sign-in (current password required): a new authenticator secret (QR code), active once confirmed",
+    request: { body: TotpSetupBody },
     responses: {
       200: { description: "The secret, this once", schema: TotpSetup },
       409: { description: "Two-factor sign-in is on already" },
@@ -188,16 +191,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/account/totp/confirm",
     service: "gateway",
     auth: "admin",
-    summary: "Turn two-factor sign-in on with a first code; answers ten one-time recovery codes",
+    summary:
+      "Turn two-factor sign-in on with a first code; answers ten one-time recovery codes; every other session of the admin ends",
     request: { body: TotpCodeBody },
-    responses: { 200: { description: "On", schema: RecoveryCodes } },
+    responses: { 200: { description: "On; a new session cookie is set", schema: RecoveryCodes } },
   },
   {
     method: "POST",
     path: "/api/admin/account/totp/disable",
     service: "gateway",
     auth: "admin",
-    summary: "Turn two-factor sign-in off (current password required)",
+    summary: "Turn two-factor sign-in off (current password and a code or recovery code required)",
     request: { body: TotpDisableBody },
     responses: { 200: { description: "Off", schema: AdminAccount } },
   },
@@ -241,6 +245,19 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       200: { description: "Updated", schema: AdminUser },
       409: { description: "Oneself or the last active admin (code conflict)" },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/users/{id}/totp/reset",
+    service: "gateway",
+    auth: "admin",
+    summary:
+      "Turn another admin's two-factor sign-in off (a lost phone and recovery codes); audited, their sessions end",
+    request: { params: AdminUserIdParam },
+    responses: {
+      200: { description: "Off", schema: AdminUser },
+      409: { description: "Oneself (use Mijn account)" },
     },
   },
   {

@@ -176,8 +176,10 @@ export function mountContractRoutes(
   }
   const params = (path: string) => (path.match(/\{/g) ?? []).length;
   const ordered = [...mounted.values()].sort((a, b) => params(a.path) - params(b.path));
-  const parsed = new Router();
-  const raw = new Router();
+  // One spelling per route: case-sensitive, no trailing slash. "/API/ADMIN/LOGOUT" is no route, so
+  // no guard keyed on the path's spelling (the CSRF check) can be stepped around.
+  const parsed = new Router({ sensitive: true, strict: true });
+  const raw = new Router({ sensitive: true, strict: true });
   for (const route of ordered) {
     const target = route.raw ? raw : parsed;
     target.register(koaPath(route.path), [route.method], route.middleware);

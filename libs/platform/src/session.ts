@@ -13,7 +13,15 @@ export const SESSION_COOKIE = "admin_session";
 export const SECURE_SESSION_COOKIE = "__Host-admin_session";
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
+/** Who a session is for: the admin's immutable id and the username it signs in with. */
+export interface AdminIdentity {
+  id: string;
+  username: string;
+}
+
 export interface AdminClaims {
+  /** The admin's immutable id (the token's subject): authorship and audit entries are bound to it. */
+  id: string;
   username: string;
   jti: string;
   exp: number;
@@ -27,6 +35,7 @@ export interface SessionDeps {
   jwtSecret: string;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const secretKey = (secret: string) => new TextEncoder().encode(secret);
 const sessionKey = (keys: Keyspace, jti: string) => keys("session", jti);
 // One counter per admin that ever had all its sessions ended: a handful of keys, created only by a
@@ -48,22 +57,23 @@ export async function sessionGeneration(deps: Pick<SessionDeps, "redis" | "keys"
  */
 export async function issueSession(
   deps: SessionDeps,
-  username: string,
+  admin: AdminIdentity,
   generation?: number,
 ): Promise<{ token: string; claims: AdminClaims }> {
+  const { id, username } = admin;
   const gen = generation ?? (await sessionGeneration(deps, username));
   const jti = randomUUID();
   const now = Math.floor(Date.now() / 1000);
   const exp = now + SESSION_TTL_SECONDS;
   const token = await new SignJWT({ username, gen })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(username)
+    .setSubject(id)
     .setJti(jti)
     .setIssuedAt(now)
     .setExpirationTime(exp)
     .sign(secretKey(deps.jwtSecret));
   await deps.redis.set(sessionKey(deps.keys, jti), username, "EX", SESSION_TTL_SECONDS);
-  return { token, claims: { username, jti, exp, gen } };
+  return { token, claims: { id, username, jti, exp, gen } };
 }
 
 /** Logout: ends one session (open sockets of it close at once when `announce` is given). */
@@ -129,6 +139,10 @@ export async function verifySession(
   }
   const username = typeof payload.username === "string" ? payload.username : undefined;
   if (!username || typeof payload.jti !== "string" || typeof payload.exp !== "number") return undefined;
+  // The subject is the admin's id; a token from before ids were in it (its subject the username)
+  // is refused, so that admin signs in once more.
+  const id = payload.sub;
+  if (typeof id !== "string" || !UUID.test(id)) return undefined;
   // Tokens from before generations existed count as generation 0.
   const gen = typeof payload.gen === "number" ? payload.gen : 0;
   const [stored, current] = await deps.redis.mget(
@@ -136,7 +150,7 @@ export async function verifySession(
     generationKey(deps.keys, username),
   );
   if (stored !== username || gen !== Number(current ?? 0)) return undefined;
-  return { username, jti: payload.jti, exp: payload.exp, gen };
+  return { id, username, jti: payload.jti, exp: payload.exp, gen };
 }
 
 declare module "koa" {

@@ -10,15 +10,23 @@ export function isSameOrigin(
   origin: string | undefined,
   host: string | undefined,
   publicOrigin?: string,
+  scheme: "http" | "https" = "http",
 ): boolean {
   if (!origin || origin === "null") return false;
   if (publicOrigin) return origin === new URL(publicOrigin).origin;
+  // Without PUBLIC_ORIGIN (development): scheme, host and port of the request itself, so an
+  // https page is no match for an http site (nor one port for another).
+  if (!host) return false;
   try {
-    return new URL(origin).host === host;
+    return new URL(origin).origin === new URL(`${scheme}://${host}`).origin;
   } catch {
     return false;
   }
 }
+
+/** The scheme a request came in with on this socket (TLS or not). */
+export const socketScheme = (req: IncomingMessage): "http" | "https" =>
+  (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
 
 /** Refuses a WebSocket upgrade with a bare HTTP answer and closes the socket. */
 export function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
@@ -39,7 +47,8 @@ export async function admitAdminUpgrade(
 ): Promise<{ token: string; claims: AdminClaims } | undefined> {
   const refuse = (status: number, reason: string) => void refuseUpgrade(socket, status, reason);
   if ((req.url ?? "/").split("?")[0] !== opts.path) return refuse(404, "Not Found");
-  if (!isSameOrigin(req.headers.origin, req.headers.host, opts.publicOrigin)) return refuse(403, "Forbidden");
+  if (!isSameOrigin(req.headers.origin, req.headers.host, opts.publicOrigin, socketScheme(req)))
+    return refuse(403, "Forbidden");
   const token = sessionTokenFromCookieHeader(req.headers.cookie);
   let claims: AdminClaims | undefined;
   try {

@@ -29,6 +29,8 @@ export const gatewayConfigSchema = baseConfigSchema
     WEB_DIST_DIR: z.string().default("web/dist"),
     /** The site's own origin, e.g. https://lease.example.nl; required in production (else Host is used). */
     PUBLIC_ORIGIN: publicOriginSchema,
+    /** The name authenticator apps show above the code (default "Beheer <host of PUBLIC_ORIGIN>"). */
+    TOTP_ISSUER: z.string().trim().min(1).max(100).optional(),
     /** Comma-separated proxy addresses whose X-Forwarded-For is believed (a load balancer in front). */
     TRUSTED_PROXIES: z.string().default(""),
     /** How long to wait for a service's answer before 504. */
@@ -41,6 +43,10 @@ export const gatewayConfigSchema = baseConfigSchema
     /** A first lockout; each further one of the same address doubles, up to LOGIN_MAX_LOCK_MINUTES. */
     LOGIN_LOCK_MINUTES: minutesOrCount("LOGIN_LOCK_MINUTES", 15),
     LOGIN_MAX_LOCK_MINUTES: minutesOrCount("LOGIN_MAX_LOCK_MINUTES", 60),
+    /** Wrong second-factor codes per account (all addresses together) before app codes rest. */
+    LOGIN_MAX_CODE_FAILURES: minutesOrCount("LOGIN_MAX_CODE_FAILURES", 10),
+    /** The window of that bound; the cool-down lasts until it ends (only recovery codes then). */
+    LOGIN_CODE_WINDOW_MINUTES: minutesOrCount("LOGIN_CODE_WINDOW_MINUTES", 60),
   })
   .refine((c) => c.LOGIN_MAX_LOCK_MINUTES >= c.LOGIN_LOCK_MINUTES, {
     error: "LOGIN_MAX_LOCK_MINUTES must be at least LOGIN_LOCK_MINUTES",

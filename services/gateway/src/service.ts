@@ -39,7 +39,8 @@ import { auditRepository } from "./repositories/audit";
 import { privacyRoutes } from "./routes/privacy";
 import { privacyDomain } from "./domain/privacy";
 import { privacyRepository } from "./repositories/privacy";
-import { loginThrottle } from "./domain/login-throttle";
+import { codeBrake, loginThrottle } from "./domain/login-throttle";
+import { loginEvents } from "./domain/login-events";
 import { loginTickets } from "./domain/login-tickets";
 import { secretBox } from "./domain/secret-box";
 
@@ -92,6 +93,7 @@ export async function startGateway(
     ctx.body = openApi;
   });
 
+  const audit = auditRepository(kit.db);
   const authDeps: AuthDeps = {
     admins: adminsRepository(kit.db),
     session: kit.session,
@@ -102,15 +104,21 @@ export async function startGateway(
       baseLockMs: config.LOGIN_LOCK_MINUTES * 60_000,
       maxLockMs: config.LOGIN_MAX_LOCK_MINUTES * 60_000,
     }),
+    codes: codeBrake(kit.redis, kit.keys, {
+      maxFailures: config.LOGIN_MAX_CODE_FAILURES,
+      windowMs: config.LOGIN_CODE_WINDOW_MINUTES * 60_000,
+    }),
+    events: loginEvents({ redis: kit.redis, keys: kit.keys, audit, logger: kit.logger }),
     tickets: loginTickets(kit.redis, kit.keys),
     secrets: secretBox(config.JWT_SECRET, "admin-totp-secret"),
-    audit: auditRepository(kit.db),
+    audit,
     secureCookies: (ctx) => httpsSite || ctx.protocol === "https",
     clientIp: (ctx) => clientIp(ctx.req, trusted),
   };
-  const publicHost = config.PUBLIC_ORIGIN ? new URL(config.PUBLIC_ORIGIN).hostname : undefined;
-  // The name the authenticator app shows above the code.
-  const issuer = (ctx: Context) => `Beheer ${publicHost ?? ctx.hostname}`;
+  // The name the authenticator app shows above the code: configured, never a request's Host header.
+  const issuer =
+    config.TOTP_ISSUER ??
+    (config.PUBLIC_ORIGIN ? `Beheer ${new URL(config.PUBLIC_ORIGIN).hostname}` : "Leasebeheer");
 
   /**
    * Everything that is not the gateway's own: proxy /api to the service that API_ROUTES names for
@@ -118,7 +126,9 @@ export async function startGateway(
    */
   async function routeRequest(ctx: Context, next: Next) {
     const path = ctx.path;
-    if (path === "/api" || path.startsWith("/api/")) {
+    // Any spelling of /api is the API's: a path of no route (e.g. "/API/ADMIN/LOGOUT") is a JSON 404.
+    const lower = path.toLowerCase();
+    if (lower === "/api" || lower.startsWith("/api/")) {
       const service = serviceForPath(path);
       if (service === "gateway") return next();
       const upstream = service ? upstreams[service] : undefined;
@@ -220,6 +230,7 @@ export async function startGateway(
     ],
   });
   running.app.metrics.registry.registerMetric(batchSizes);
+  running.app.metrics.registry.registerMetric(authDeps.events.attempts);
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's.
   running.app.metrics.registry.registerMetric(auditJobs.attempts);
   return running;

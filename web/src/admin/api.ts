@@ -78,11 +78,12 @@ export const loginWithNewPassword = (ticket: string, newPassword: string) =>
 export const fetchAccount = () => call(AdminAccount, "GET", "/api/admin/account");
 export const changePassword = (currentPassword: string, newPassword: string) =>
   call(AdminSession, "PUT", "/api/admin/account/password", { currentPassword, newPassword });
-export const startTotpSetup = () => call(TotpSetup, "POST", "/api/admin/account/totp/setup");
+export const startTotpSetup = (currentPassword: string) =>
+  call(TotpSetup, "POST", "/api/admin/account/totp/setup", { currentPassword });
 export const confirmTotp = (code: string) =>
   call(RecoveryCodes, "POST", "/api/admin/account/totp/confirm", { code });
-export const disableTotp = (currentPassword: string) =>
-  call(AdminAccount, "POST", "/api/admin/account/totp/disable", { currentPassword });
+export const disableTotp = (currentPassword: string, code: string) =>
+  call(AdminAccount, "POST", "/api/admin/account/totp/disable", { currentPassword, code });
 
 /** A page of the audit log; `before` is the last entry's time of the previous page. */
 export const fetchAuditLog = (filter: {
@@ -103,6 +104,8 @@ export const createUser = (username: string) =>
   call(CreatedAdminUser, "POST", "/api/admin/users", { username });
 export const setUserDisabled = (id: string, disabled: boolean) =>
   call(AdminUser, "PATCH", `/api/admin/users/${encodeURIComponent(id)}`, { disabled });
+export const resetUserTotp = (id: string) =>
+  call(AdminUser, "POST", `/api/admin/users/${encodeURIComponent(id)}/totp/reset`, {});
 export const removeUser = (id: string) =>
   apiRequest<unknown>("DELETE", `/api/admin/users/${encodeURIComponent(id)}`);
 export const fetchMe = () => call(AdminSession, "GET", "/api/admin/me");

@@ -90,8 +90,22 @@ export const RecoveryCodes = z
   .describe("Two-factor sign-in is on");
 export type RecoveryCodes = z.infer<typeof RecoveryCodes>;
 
+/** Starting two-factor sign-in takes the password: a left-open session alone cannot lock the owner out. */
+export const TotpSetupBody = z.strictObject({
+  currentPassword: password("Huidig wachtwoord is verplicht"),
+});
+export type TotpSetupBody = z.infer<typeof TotpSetupBody>;
+
+const SECOND_FACTOR_MESSAGE = "Vul een code uit je authenticator-app of een herstelcode in";
+/** Turning it off takes the password and a code of the app or a recovery code. */
 export const TotpDisableBody = z.strictObject({
   currentPassword: password("Huidig wachtwoord is verplicht"),
+  code: z
+    .string({ error: SECOND_FACTOR_MESSAGE })
+    .trim()
+    .min(1, { error: SECOND_FACTOR_MESSAGE })
+    .max(32, { error: SECOND_FACTOR_MESSAGE })
+    .describe("The 6-digit code of the authenticator app, or one of the recovery codes"),
 });
 export type TotpDisableBody = z.infer<typeof TotpDisableBody>;
 

@@ -11,10 +11,14 @@ export const AUDIT_RETENTION_DAYS = 2 * 365;
 
 export const AUDIT_ACTIONS = [
   "login.success",
+  "login.failed",
+  "login.code_failed",
+  "login.locked",
   "admin.created",
   "admin.disabled",
   "admin.enabled",
   "admin.removed",
+  "admin.totp_reset",
   "account.password_changed",
   "account.totp_enabled",
   "account.totp_disabled",
@@ -43,10 +47,14 @@ export type AuditAction = z.infer<typeof AuditAction>;
 /** What the panel shows for each action. */
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "login.success": "Ingelogd",
+  "login.failed": "Mislukte inlogpoging",
+  "login.code_failed": "Onjuiste tweestapscode",
+  "login.locked": "Inloggen geblokkeerd",
   "admin.created": "Beheerder aangemaakt",
   "admin.disabled": "Beheerder uitgeschakeld",
   "admin.enabled": "Beheerder ingeschakeld",
   "admin.removed": "Beheerder verwijderd",
+  "admin.totp_reset": "Tweestapsverificatie van beheerder gereset",
   "account.password_changed": "Eigen wachtwoord gewijzigd",
   "account.totp_enabled": "Tweestapsverificatie aangezet",
   "account.totp_disabled": "Tweestapsverificatie uitgezet",
@@ -109,7 +117,10 @@ export const AuditEntry = z
   .object({
     id: Uuid,
     at: IsoDateTime,
-    actor: z.string().describe("Username of the admin who did it"),
+    actor: z
+      .string()
+      .describe("Username of the admin who did it (at the time; never given to another admin)"),
+    actorId: Uuid.nullable().describe("The acting admin's immutable id (null for entries from before ids)"),
     action: AuditAction,
     target: z
       .string()
@@ -129,13 +140,23 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export const AUDIT_PAGE_MAX = 200;
 
+// PostgreSQL text cannot hold a NUL: refused here (400) instead of failing the query (500).
+const noNul = (value: string) => !value.includes("\0");
+const INVALID_CHARACTER = "Bevat een ongeldig teken";
+
 export const AuditLogQuery = z.object({
   action: AuditAction.optional(),
-  actor: z.string().trim().max(100, { error: "Maximaal 100 tekens" }).optional(),
+  actor: z
+    .string()
+    .trim()
+    .max(100, { error: "Maximaal 100 tekens" })
+    .refine(noNul, { error: INVALID_CHARACTER })
+    .optional(),
   target: z
     .string()
     .trim()
     .max(AUDIT_TARGET_MAX, { error: `Maximaal ${AUDIT_TARGET_MAX} tekens` })
+    .refine(noNul, { error: INVALID_CHARACTER })
     .optional()
     .describe("Only entries about this target (exact: a username or an id)"),
   from: IsoDateTime.optional().describe("Only entries at or after this moment"),

@@ -19,6 +19,11 @@ export type LoginBody = z.infer<typeof LoginBody>;
 
 /** Response of POST /api/admin/login and GET /api/admin/me. */
 export const AdminSession = z
-  .object({ admin: z.object({ username: z.string() }) })
+  .object({
+    admin: z.object({
+      id: z.string().describe("The admin's immutable id"),
+      username: z.string(),
+    }),
+  })
   .describe("The signed-in admin; the session itself travels in the admin_session cookie");
 export type AdminSession = z.infer<typeof AdminSession>;

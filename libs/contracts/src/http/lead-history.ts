@@ -30,7 +30,10 @@ export const LeadNote = z
   .object({
     id: Uuid,
     leaseRequestId: Uuid,
-    author: z.string().describe("Username of the admin who wrote it; only they may edit or delete it"),
+    author: z.string().describe("Username of the admin who wrote it (names are never given again)"),
+    authorId: Uuid.nullable().describe(
+      "The author's immutable id; only that admin may edit or delete the note (null: written before ids, read-only)",
+    ),
     body: z.string(),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime.nullable().describe("Null until edited"),

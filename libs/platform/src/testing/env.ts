@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import pg from "pg";
@@ -178,6 +178,16 @@ export function runProcess(
   });
 }
 
+/**
+ * A test admin's identity: the id is derived from the name, so the same name is the same admin in
+ * every test (e.g. a note's author), as an admin's id is in the gateway's table.
+ */
+export function testAdmin(username: string): { id: string; username: string } {
+  const hex = createHash("sha256").update(`test-admin:${username}`).digest("hex");
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return { id, username };
+}
+
 /** A Cookie header value with a fresh, valid admin session for the Redis, prefix and secret in `env`. */
 export async function adminCookie(env: NodeJS.ProcessEnv): Promise<string> {
   const { Redis } = await import("ioredis");
@@ -187,7 +197,7 @@ export async function adminCookie(env: NodeJS.ProcessEnv): Promise<string> {
   try {
     const { token } = await issueSession(
       { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! },
-      "admin",
+      testAdmin("admin"),
     );
     return `admin_session=${token}`;
   } finally {

@@ -15,6 +15,7 @@ import {
   baseRedisUrl,
   createTestDatabase,
   runProcess,
+  testAdmin,
   testEnv,
   type TestDatabase,
 } from "@lease/platform/testing";
@@ -110,8 +111,8 @@ describe("admin CLI", () => {
   });
 
   it("reset-password replaces the password and ends every session of that admin, and only of that admin", async () => {
-    const before = await Promise.all([1, 2].map(() => issueSession(sessions, "beheerder")));
-    const other = await issueSession(sessions, "admin");
+    const before = await Promise.all([1, 2].map(() => issueSession(sessions, testAdmin("beheerder"))));
+    const other = await issueSession(sessions, testAdmin("admin"));
     const res = await run(["reset-password", "beheerder"], "nieuw-wachtwoord-2024\n");
     expect(res.code).toBe(0);
     expect(res.out).toContain('every session of "beheerder" has ended');
@@ -121,14 +122,14 @@ describe("admin CLI", () => {
     for (const { token } of before) expect(await verifySession(sessions, token)).toBeUndefined();
     expect(await verifySession(sessions, other.token)).toMatchObject({ username: "admin" });
     // A session signed in after the reset is valid.
-    const after = await issueSession(sessions, "beheerder");
+    const after = await issueSession(sessions, testAdmin("beheerder"));
     expect(await verifySession(sessions, after.token)).toMatchObject({ username: "beheerder" });
     const unknown = await run(["reset-password", "bestaat-niet"], "nieuw-wachtwoord-2024\n");
     expect(unknown.code).toBe(1);
   });
 
   it("reset-password without a reachable Redis changes nothing and says why", async () => {
-    const session = await issueSession(sessions, "beheerder");
+    const session = await issueSession(sessions, testAdmin("beheerder"));
     const missing = await run(["reset-password", "beheerder"], "derde-wachtwoord-2024\n", {
       REDIS_URL: undefined,
     });
@@ -144,7 +145,7 @@ describe("admin CLI", () => {
   }, 20_000);
 
   it("delete removes an admin and ends its sessions, but never the last admin", async () => {
-    const session = await issueSession(sessions, "beheerder");
+    const session = await issueSession(sessions, testAdmin("beheerder"));
     const res = await run(["delete", "beheerder"]);
     expect(res.code).toBe(0);
     expect(res.out).toContain('Deleted admin "beheerder"; every session of "beheerder" has ended.');

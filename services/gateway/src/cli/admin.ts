@@ -155,11 +155,19 @@ async function main(argv: string[]): Promise<number> {
     }
     const hash = await hashPassword(password);
     if (command === "create") {
-      if (await admins.findByUsername(username)) {
-        console.error(`admin "${username}" already exists; use reset-password`);
+      const created = await admins.create(username, hash);
+      if (created === "taken") {
+        console.error(
+          `admin "${username}" already exists (names are compared without case); use reset-password`,
+        );
         return 1;
       }
-      await admins.create(username, hash);
+      if (created === "retired") {
+        console.error(
+          `"${username}" was the name of a removed admin and is never given again; choose another`,
+        );
+        return 1;
+      }
       console.log(`Created admin "${username}".`);
       return 0;
     }

@@ -1,27 +1,44 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, pgSchema, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 export const gateway = pgSchema("gateway");
 
-export const admins = gateway.table("admins", {
-  id: uuid("id")
-    .primaryKey()
-    .default(sql`gen_random_uuid()`),
-  username: text("username").notNull().unique(),
-  /** argon2id encoded hash, never the password itself. */
-  password: text("password").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  /** Set by another admin: a disabled admin cannot sign in (and their sessions have ended). */
-  disabledAt: timestamp("disabled_at", { withTimezone: true }),
-  /** A one-time password from the panel: the admin chooses their own at the next sign-in. */
-  mustChangePassword: boolean("must_change_password").notNull().default(false),
-  lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
-  /** The TOTP secret, AES-256-GCM encrypted (domain/secret-box.ts); null without two-factor sign-in. */
-  totpSecret: text("totp_secret"),
-  /** Null while the secret is only being set up (not yet confirmed with a first code). */
-  totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
-  /** The 30-second step of the last code accepted: a code is never accepted twice. */
-  totpLastStep: bigint("totp_last_step", { mode: "number" }),
+export const admins = gateway.table(
+  "admins",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    username: text("username").notNull().unique(),
+    /** argon2id encoded hash, never the password itself. */
+    password: text("password").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set by another admin: a disabled admin cannot sign in (and their sessions have ended). */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** A one-time password from the panel: the admin chooses their own at the next sign-in. */
+    mustChangePassword: boolean("must_change_password").notNull().default(false),
+    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+    /** The TOTP secret, AES-256-GCM encrypted (domain/secret-box.ts); null without two-factor sign-in. */
+    totpSecret: text("totp_secret"),
+    /** Null while the secret is only being set up (not yet confirmed with a first code). */
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    /** The 30-second step of the last code accepted: a code is never accepted twice. */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** When a one-time password from the panel stops working (72 hours); null for an own password. */
+    oneTimePasswordExpiresAt: timestamp("one_time_password_expires_at", { withTimezone: true }),
+  },
+  // One account per name, whatever its case: "SEC-NOTE" and "sec-note" cannot both exist.
+  (t) => [uniqueIndex("admins_username_lower_idx").on(sql`lower(${t.username})`)],
+);
+
+/**
+ * The names of removed admins (lower case), never given again: an entry or note that names one
+ * can only mean that account.
+ */
+export const retiredUsernames = gateway.table("retired_usernames", {
+  username: text("username").primaryKey(),
+  adminId: uuid("admin_id").notNull(),
+  removedAt: timestamp("removed_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** Who did what when (sign-ins, admin account changes); kept two years (AUDIT_RETENTION_DAYS). */
@@ -33,6 +50,8 @@ export const auditLog = gateway.table(
       .default(sql`gen_random_uuid()`),
     at: timestamp("at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     actor: text("actor").notNull(),
+    /** The acting admin's id (immutable; the username is shown); null for entries from before. */
+    actorId: uuid("actor_id"),
     action: text("action").notNull(),
     target: text("target"),
     detail: text("detail"),

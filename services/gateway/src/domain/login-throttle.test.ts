@@ -19,6 +19,8 @@ const short: ThrottleOptions = {
   baseLockMs: 300,
   maxLockMs: 1000,
   levelMemoryMs: 60_000,
+  knownAddressMs: 60_000,
+  knownAddressMax: 3,
 };
 const fresh = (options = short) => loginThrottle(redis, keyspace(testRedisPrefix()), options);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -11,6 +11,10 @@ export interface ThrottleOptions {
   maxLockMs: number;
   /** How long a lockout level is remembered (for the doubling). */
   levelMemoryMs: number;
+  /** How long an address the admin signed in from stays known (exempt from the username rule). */
+  knownAddressMs: number;
+  /** Known addresses kept per username (the newest). */
+  knownAddressMax: number;
 }
 
 export const DEFAULT_THROTTLE: ThrottleOptions = {
@@ -20,15 +24,18 @@ export const DEFAULT_THROTTLE: ThrottleOptions = {
   baseLockMs: 15 * 60_000,
   maxLockMs: 60 * 60_000,
   levelMemoryMs: 24 * 60 * 60_000,
+  knownAddressMs: 30 * 24 * 60 * 60_000,
+  knownAddressMax: 20,
 };
 
 export type AttemptVerdict =
   { allowed: true } | { allowed: false; retryAfterMs: number; retryAfterSeconds: number };
 
 // KEYS: 1 pair failures, 2 pair lock, 3 pair level, 4 address failures, 5 address lock,
-// 6 address level, 7 username failures. ARGV: 1 maxFailures, 2 maxAddressFailures, 3 windowMs,
-// 4 baseLockMs, 5 maxLockMs, 6 levelMemoryMs. Each script runs atomically in Redis, so parallel
-// attempts are counted one by one.
+// 6 address level, 7 username failures, 8 the username's known addresses. ARGV: 1 maxFailures,
+// 2 maxAddressFailures, 3 windowMs, 4 baseLockMs, 5 maxLockMs, 6 levelMemoryMs, 7 the address,
+// 8 knownAddressMs, 9 knownAddressMax, 10 now (ms). Each script runs atomically in Redis, so
+// parallel attempts are counted one by one.
 const SHARED_LUA = `
 local function lock(fails, lockKey, levelKey)
   local level = tonumber(redis.call('get', levelKey) or '0') + 1
@@ -56,8 +63,10 @@ if pairLock > 0 then return {0, pairLock} end
 local addressLock = redis.call('pttl', KEYS[5])
 if addressLock > 0 then return {0, addressLock} end
 -- A username under a distributed attack: an address that already failed for it gets no further
--- attempt for it until the window ends; an address without failures still gets its check.
-if number(KEYS[7]) >= tonumber(ARGV[1]) and number(KEYS[1]) > 0 then
+-- attempt for it until the window ends; an address without failures still gets its check, and so
+-- does an address the admin signed in from before (the owner who mistyped once keeps signing in).
+if number(KEYS[7]) >= tonumber(ARGV[1]) and number(KEYS[1]) > 0
+  and not redis.call('zscore', KEYS[8], ARGV[7]) then
   local left = redis.call('pttl', KEYS[7])
   if left <= 0 then left = tonumber(ARGV[3]) end
   return {0, left}
@@ -76,17 +85,30 @@ count(KEYS[7])
 return {1, 0}
 `;
 
-/** The reserved attempt failed: lock the pair or the address as soon as it reached its limit. */
+/**
+ * The reserved attempt failed: lock the pair or the address as soon as it reached its limit.
+ * Answers 1 when the pair was locked now, 2 the address, 3 both, 0 neither.
+ */
 const FAILED_LUA = `${SHARED_LUA}
-if number(KEYS[1]) >= tonumber(ARGV[1]) then lock(KEYS[1], KEYS[2], KEYS[3]) end
-if number(KEYS[4]) >= tonumber(ARGV[2]) then lock(KEYS[4], KEYS[5], KEYS[6]) end
-return 0
+local locked = 0
+if number(KEYS[1]) >= tonumber(ARGV[1]) then lock(KEYS[1], KEYS[2], KEYS[3]); locked = 1 end
+if number(KEYS[4]) >= tonumber(ARGV[2]) then lock(KEYS[4], KEYS[5], KEYS[6]); locked = locked + 2 end
+return locked
 `;
 
-/** The reserved attempt succeeded: the pair and the username start over, the address gets it back. */
+/**
+ * The reserved attempt succeeded: the pair and the username start over, the address gets it back
+ * and becomes a known address of the username (the newest knownAddressMax, each for knownAddressMs;
+ * only a right password, and code, adds one, so no anonymous request grows the set).
+ */
 const SUCCEEDED_LUA = `${SHARED_LUA}
 redis.call('del', KEYS[1], KEYS[7])
 giveBack(KEYS[4])
+local now = tonumber(ARGV[10])
+redis.call('zadd', KEYS[8], now, ARGV[7])
+redis.call('zremrangebyscore', KEYS[8], '-inf', now - tonumber(ARGV[8]))
+redis.call('zremrangebyrank', KEYS[8], 0, -tonumber(ARGV[9]) - 1)
+redis.call('pexpire', KEYS[8], ARGV[8])
 return 0
 `;
 
@@ -114,29 +136,45 @@ return 0
  * - Per username, never a lock: once it has maxFailures failures in the window from any number of
  *   addresses (a distributed attack), each address that failed for it waits until that window
  *   ends, so rotating addresses get one guess each instead of maxFailures; an address without
- *   failures (the owner's) still gets its password checked, so the owner is never locked out.
+ *   failures, or one the admin signed in from within knownAddressMs (the owner's, even after a
+ *   typo), still gets its password checked, so the owner is never locked out.
  * - An attempt is counted before its password is checked, so a burst of parallel guesses cannot
  *   slip past a limit; a success clears the pair and the username and gives the address its
  *   attempt back. With two-factor sign-in the code is such an attempt too (passed, then begin).
  */
 export function loginThrottle(redis: Redis, keys: Keyspace, options: Partial<ThrottleOptions> = {}) {
   const o = { ...DEFAULT_THROTTLE, ...options };
-  const args = [o.maxFailures, o.maxAddressFailures, o.windowMs, o.baseLockMs, o.maxLockMs, o.levelMemoryMs];
-  const keysFor = (username: string, ip: string) => {
-    const user = username.toLowerCase();
+  const limits = [
+    o.maxFailures,
+    o.maxAddressFailures,
+    o.windowMs,
+    o.baseLockMs,
+    o.maxLockMs,
+    o.levelMemoryMs,
+  ];
+  const keysFor = (user: string, address: string) => [
+    keys("login", "fails", "pair", user, address),
+    keys("login", "lock", "pair", user, address),
+    keys("login", "level", "pair", user, address),
+    keys("login", "fails", "address", address),
+    keys("login", "lock", "address", address),
+    keys("login", "level", "address", address),
+    keys("login", "fails", "user", user),
+    keys("login", "known", user),
+  ];
+  const run = (script: string, username: string, ip: string) => {
     const address = addressBlock(ip);
-    return [
-      keys("login", "fails", "pair", user, address),
-      keys("login", "lock", "pair", user, address),
-      keys("login", "level", "pair", user, address),
-      keys("login", "fails", "address", address),
-      keys("login", "lock", "address", address),
-      keys("login", "level", "address", address),
-      keys("login", "fails", "user", user),
-    ];
+    return redis.eval(
+      script,
+      8,
+      ...keysFor(username.toLowerCase(), address),
+      ...limits,
+      address,
+      o.knownAddressMs,
+      o.knownAddressMax,
+      Date.now(),
+    );
   };
-  const run = (script: string, username: string, ip: string) =>
-    redis.eval(script, 7, ...keysFor(username, ip), ...args);
 
   return {
     options: o,
@@ -147,9 +185,20 @@ export function loginThrottle(redis: Redis, keys: Keyspace, options: Partial<Thr
       const ms = Math.max(waitMs, 1);
       return { allowed: false, retryAfterMs: ms, retryAfterSeconds: Math.ceil(ms / 1000) };
     },
-    /** The reserved attempt failed; the pair or address is locked when it reached its limit. */
-    async failed(username: string, ip: string): Promise<void> {
-      await run(FAILED_LUA, username, ip);
+    /**
+     * The reserved attempt failed; the pair or address is locked when it reached its limit. Says
+     * what this failure locked ("gebruiker en adres", "adres", both), or undefined.
+     */
+    async failed(username: string, ip: string): Promise<string | undefined> {
+      const locked = (await run(FAILED_LUA, username, ip)) as number;
+      return (
+        [
+          undefined,
+          "adres voor deze gebruiker",
+          "adres voor alle gebruikers",
+          "adres voor alle gebruikers",
+        ] as const
+      )[locked];
     },
     /** The reserved attempt passed its first factor; the second one is checked as a new attempt. */
     async passed(username: string, ip: string): Promise<void> {
@@ -162,3 +211,67 @@ export function loginThrottle(redis: Redis, keys: Keyspace, options: Partial<Thr
   };
 }
 export type LoginThrottle = ReturnType<typeof loginThrottle>;
+
+export interface CodeBrakeOptions {
+  /** Wrong second-factor codes per account within the window, from all addresses together. */
+  maxFailures: number;
+  windowMs: number;
+}
+
+export const DEFAULT_CODE_BRAKE: CodeBrakeOptions = { maxFailures: 10, windowMs: 60 * 60_000 };
+
+export type CodeVerdict =
+  { allowed: true; failures: number } | { allowed: false; retryAfterMs: number; retryAfterSeconds: number };
+
+// KEYS: 1 the account's code attempts. ARGV: 1 maxFailures, 2 windowMs, 3 "1" for an app code
+// (refused once the bound is reached), "0" for a recovery code (always checked).
+const CODE_BEGIN_LUA = `
+local n = tonumber(redis.call('get', KEYS[1]) or '0')
+if ARGV[3] == '1' and n >= tonumber(ARGV[1]) then
+  local left = redis.call('pttl', KEYS[1])
+  if left <= 0 then left = tonumber(ARGV[2]) end
+  return {0, left}
+end
+n = redis.call('incr', KEYS[1])
+if n == 1 then redis.call('pexpire', KEYS[1], ARGV[2]) end
+return {1, n}
+`;
+const CODE_GIVE_BACK_LUA = `
+if redis.call('exists', KEYS[1]) == 1 then redis.call('decr', KEYS[1]) end
+return 0
+`;
+
+/**
+ * The second factor's bound per account, across every address (the per-address brake alone let 20
+ * addresses try 24 codes in one window): an attempt is counted before its code is checked, a right
+ * code gives it back. Once maxFailures codes were wrong within the window (which starts at the first
+ * one), app codes are refused unchecked until it ends: a cool-down in which only a recovery code
+ * (about 49 random bits, still braked per address and ticket) signs in. Keyed by the admin's id
+ * and created only after a right password, so no anonymous request adds a key.
+ */
+export function codeBrake(redis: Redis, keys: Keyspace, options: Partial<CodeBrakeOptions> = {}) {
+  const o = { ...DEFAULT_CODE_BRAKE, ...options };
+  const key = (adminId: string) => keys("login", "codes", adminId);
+  return {
+    options: o,
+    /** Reserves one code attempt; `failures` is the count including this one (were it wrong). */
+    async begin(adminId: string, kind: "totp" | "recovery"): Promise<CodeVerdict> {
+      const [allowed, value] = (await redis.eval(
+        CODE_BEGIN_LUA,
+        1,
+        key(adminId),
+        o.maxFailures,
+        o.windowMs,
+        kind === "totp" ? "1" : "0",
+      )) as [number, number];
+      if (allowed === 1) return { allowed: true, failures: value };
+      const ms = Math.max(value, 1);
+      return { allowed: false, retryAfterMs: ms, retryAfterSeconds: Math.ceil(ms / 1000) };
+    },
+    /** The reserved attempt was a right code: it is given back (the wrong ones stay). */
+    async succeeded(adminId: string): Promise<void> {
+      await redis.eval(CODE_GIVE_BACK_LUA, 1, key(adminId));
+    },
+  };
+}
+export type CodeBrake = ReturnType<typeof codeBrake>;

@@ -71,7 +71,8 @@ const hasBody = (header: (name: string) => string) =>
  */
 export function csrfGuard(publicOrigin?: string) {
   return async function rejectCrossSite(ctx: Context, next: Next) {
-    const refusal = crossSiteRefusal(ctx.method, ctx.path, (name) => ctx.get(name), publicOrigin);
+    const scheme = ctx.protocol === "https" ? "https" : "http";
+    const refusal = crossSiteRefusal(ctx.method, ctx.path, (name) => ctx.get(name), publicOrigin, scheme);
     if (refusal) throw refusal;
     return next();
   };
@@ -83,14 +84,18 @@ export function crossSiteRefusal(
   path: string,
   header: (name: string) => string,
   publicOrigin?: string,
+  scheme: "http" | "https" = "http",
 ): HttpError | undefined {
-  if (SAFE_METHODS.has(method) || !path.startsWith("/api/")) return undefined;
-  const admin = path.startsWith("/api/admin/");
+  // Routes are case-sensitive (one spelling each); the guard still reads the path in lower case, so
+  // no other spelling of a route could ever pass it unchecked.
+  const lower = path.toLowerCase();
+  if (SAFE_METHODS.has(method) || !lower.startsWith("/api/")) return undefined;
+  const admin = lower.startsWith("/api/admin/");
   const fetchSite = header("sec-fetch-site");
   const origin = header("origin");
   if (fetchSite && fetchSite !== "same-origin") return forbidden(CROSS_SITE_MESSAGE);
   if (origin) {
-    if (!isSameOrigin(origin, header("host"), publicOrigin)) return forbidden(CROSS_SITE_MESSAGE);
+    if (!isSameOrigin(origin, header("host"), publicOrigin, scheme)) return forbidden(CROSS_SITE_MESSAGE);
   } else if (fetchSite !== "same-origin" && admin) {
     return forbidden("Verzoek zonder herkomst geweigerd");
   }

@@ -89,6 +89,21 @@ export function matchTotp(
   return found;
 }
 
+/**
+ * An app code checked against the last step used: the step to accept, "used" when it is the code
+ * of a step already used (typed again, or the same code a second time), or undefined when wrong.
+ */
+export function checkTotp(
+  secretBase32: string,
+  code: string,
+  lastStep: number | null | undefined,
+  ms: number = Date.now(),
+): number | "used" | undefined {
+  const fresh = matchTotp(secretBase32, code, lastStep, ms);
+  if (fresh !== undefined) return fresh;
+  return lastStep != null && matchTotp(secretBase32, code, null, ms) !== undefined ? "used" : undefined;
+}
+
 /** otpauth://totp/Issuer:username?secret=…&issuer=… (Google Authenticator's key URI format). */
 export function otpauthUri(issuer: string, username: string, secretBase32: string): string {
   const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(username)}`;

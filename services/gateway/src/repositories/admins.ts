@@ -1,8 +1,14 @@
 import { and, asc, count, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "@lease/platform";
-import { adminRecoveryCodes, admins } from "../db/schema";
+import { adminRecoveryCodes, admins, retiredUsernames } from "../db/schema";
 
 export type AdminRow = typeof admins.$inferSelect;
+
+/** How long a one-time password from the panel signs in (then another admin gives a new one). */
+export const ONE_TIME_PASSWORD_HOURS = 72;
+
+/** Why a name cannot be given: an admin has it (in any case), or a removed admin had it. */
+export type NameRefusal = "taken" | "retired";
 
 /** Why a disable or removal was refused: the acting admin themself, or the last active admin. */
 export type GuardedChange =
@@ -34,6 +40,12 @@ export function adminsRepository(db: Database) {
       return changed ? { ok: true, row: changed } : { ok: false, reason: "not_found" };
     });
 
+  const retire = (tx: Database, row: AdminRow) =>
+    tx
+      .insert(retiredUsernames)
+      .values({ username: row.username.toLowerCase(), adminId: row.id })
+      .onConflictDoNothing();
+
   return {
     async findByUsername(username: string): Promise<AdminRow | undefined> {
       const rows = await db.select().from(admins).where(eq(admins.username, username)).limit(1);
@@ -55,24 +67,42 @@ export function adminsRepository(db: Database) {
       const [row] = await db.select({ n: count() }).from(admins).where(isNull(admins.disabledAt));
       return row?.n ?? 0;
     },
-    /** undefined when the username is taken. */
+    /**
+     * A new admin, or why the name cannot be had: another admin has it in any case ("taken"), or
+     * a removed admin had it ("retired": names are never given again). A one-time password
+     * (mustChangePassword) signs in for ONE_TIME_PASSWORD_HOURS.
+     */
     async create(
       username: string,
       passwordHash: string,
       opts: { mustChangePassword?: boolean } = {},
-    ): Promise<AdminRow | undefined> {
+    ): Promise<AdminRow | NameRefusal> {
+      const [retired] = await db
+        .select({ username: retiredUsernames.username })
+        .from(retiredUsernames)
+        .where(eq(retiredUsernames.username, username.toLowerCase()))
+        .limit(1);
+      if (retired) return "retired";
+      const oneTime = opts.mustChangePassword ?? false;
       const [row] = await db
         .insert(admins)
-        .values({ username, password: passwordHash, mustChangePassword: opts.mustChangePassword ?? false })
-        .onConflictDoNothing({ target: admins.username })
+        .values({
+          username,
+          password: passwordHash,
+          mustChangePassword: oneTime,
+          oneTimePasswordExpiresAt: oneTime
+            ? new Date(Date.now() + ONE_TIME_PASSWORD_HOURS * 60 * 60_000)
+            : null,
+        })
+        .onConflictDoNothing()
         .returning();
-      return row;
+      return row ?? "taken";
     },
     /** A new password chosen by the admin (or set by the CLI): no longer a one-time one. */
     async setPassword(username: string, passwordHash: string): Promise<boolean> {
       const rows = await db
         .update(admins)
-        .set({ password: passwordHash, mustChangePassword: false })
+        .set({ password: passwordHash, mustChangePassword: false, oneTimePasswordExpiresAt: null })
         .where(eq(admins.username, username))
         .returning({ id: admins.id });
       return rows.length > 0;
@@ -80,9 +110,13 @@ export function adminsRepository(db: Database) {
     async recordLogin(id: string): Promise<void> {
       await db.update(admins).set({ lastLoginAt: new Date() }).where(eq(admins.id, id));
     },
+    /** Removes an admin; the name is retired with it (never given again). */
     async remove(username: string): Promise<boolean> {
-      const rows = await db.delete(admins).where(eq(admins.username, username)).returning({ id: admins.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const rows = await tx.delete(admins).where(eq(admins.username, username)).returning();
+        if (rows[0]) await retire(tx as unknown as Database, rows[0]);
+        return rows.length > 0;
+      });
     },
     setDisabled(actor: string, id: string, disabled: boolean): Promise<GuardedChange> {
       if (!disabled) {
@@ -106,6 +140,7 @@ export function adminsRepository(db: Database) {
     removeById(actor: string, id: string): Promise<GuardedChange> {
       return guarded(actor, id, async (tx) => {
         const [removed] = await tx.delete(admins).where(eq(admins.id, id)).returning();
+        if (removed) await retire(tx, removed);
         return removed;
       });
     },

@@ -7,10 +7,12 @@ import {
   type AuditRecordJobData,
 } from "@lease/contracts";
 import { addressPattern, type Database } from "@lease/platform";
-import { auditLog } from "../db/schema";
+import { admins, auditLog } from "../db/schema";
 
 export interface AuditRecord {
+  /** The admin's username at the time (shown); actorId binds the entry to the account. */
   actor: string;
+  actorId?: string | null;
   action: AuditAction;
   target?: string | null;
   detail?: string | null;
@@ -22,6 +24,7 @@ export function auditRepository(db: Database) {
     async record(entry: AuditRecord): Promise<void> {
       await db.insert(auditLog).values({
         actor: entry.actor,
+        actorId: entry.actorId ?? null,
         action: entry.action,
         target: entry.target ?? null,
         detail: entry.detail ?? null,
@@ -38,6 +41,8 @@ export function auditRepository(db: Database) {
           id: event.eventId,
           at: new Date(event.at),
           actor: event.actor,
+          // Names are never given again, so the admin who has the name is the one who acted.
+          actorId: sql`(SELECT ${admins.id} FROM ${admins} WHERE ${admins.username} = ${event.actor})`,
           action: event.action,
           target: event.target,
           detail: event.detail,
@@ -65,6 +70,7 @@ export function auditRepository(db: Database) {
         id: row.id,
         at: row.at.toISOString(),
         actor: row.actor,
+        actorId: row.actorId,
         action: row.action as AuditAction,
         target: row.target,
         detail: row.detail,

@@ -8,6 +8,7 @@ import {
   TotpCodeBody,
   TotpDisableBody,
   TotpSetup,
+  TotpSetupBody,
 } from "@lease/contracts";
 import {
   HttpError,
@@ -26,20 +27,24 @@ import { matchTotp, newRecoveryCode, newTotpSecret, otpauthUri, recoveryCodeHash
 import {
   ACCOUNT_DISABLED_MESSAGE,
   SAME_PASSWORD_MESSAGE,
+  USED_CODE_MESSAGE,
   audited,
   setSessionCookie,
   tooManyAttempts,
+  useSecondFactor,
   type AuthDeps,
 } from "./auth";
 
 export const WRONG_CURRENT_PASSWORD_MESSAGE = "Het huidige wachtwoord klopt niet";
 export const TOTP_ALREADY_ON_MESSAGE = "Tweestapsverificatie staat al aan";
 export const TOTP_NOT_STARTED_MESSAGE = "Start eerst het instellen van tweestapsverificatie";
+export const WRONG_OFF_CODE_MESSAGE =
+  "Onjuiste code. Vul een code uit je authenticator-app of een herstelcode in.";
 export const WRONG_SETUP_CODE_MESSAGE =
   "Onjuiste code. Controleer of de tijd op je telefoon klopt en vul de nieuwste code in.";
 
 /** The signed-in admin's own account: password and two-factor sign-in. */
-export function accountRoutes(deps: AuthDeps, opts: { issuer: (ctx: Context) => string }): ContractRouter {
+export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): ContractRouter {
   const router = contractRouter("gateway", requireAdmin(deps.session));
 
   async function me(ctx: Context): Promise<AdminRow> {
@@ -92,22 +97,33 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: (ctx: Context) => 
     }
     await deps.admins.setPassword(admin.username, await hashPassword(body.newPassword));
     // Every session of the admin ends (open sockets close), this one is replaced by a new one.
-    await endAllSessions(deps.session, admin.username, ctx.state.log);
-    const { token } = await issueSession(deps.session, admin.username);
-    setSessionCookie(ctx, deps.secureCookies(ctx), token, SESSION_TTL_SECONDS);
+    await renewSession(ctx, admin);
     ctx.state.log.info({ username: admin.username, outcome: "password_changed" }, "admin account");
-    await audited(deps, ctx, { actor: admin.username, action: "account.password_changed" });
-    ctx.body = AdminSession.parse({ admin: { username: admin.username } });
+    await audited(deps, ctx, {
+      actor: admin.username,
+      actorId: admin.id,
+      action: "account.password_changed",
+    });
+    ctx.body = AdminSession.parse({ admin: { id: admin.id, username: admin.username } });
   });
 
+  /** Every other session of the admin ends (open sockets close); this one gets a new cookie. */
+  async function renewSession(ctx: Context, admin: AdminRow) {
+    await endAllSessions(deps.session, admin.username, ctx.state.log);
+    const { token } = await issueSession(deps.session, admin);
+    setSessionCookie(ctx, deps.secureCookies(ctx), token, SESSION_TTL_SECONDS);
+  }
+
   router.post("/api/admin/account/totp/setup", async (ctx) => {
+    const body = parseOr400(TotpSetupBody, ctx.request.body);
     const admin = await me(ctx);
     if (admin.totpEnabledAt) throw new HttpError(409, "conflict", TOTP_ALREADY_ON_MESSAGE);
+    await checkCurrentPassword(ctx, admin, body.currentPassword);
     const secret = newTotpSecret();
     if (!(await deps.admins.setPendingTotp(admin.id, deps.secrets.seal(secret))))
       throw new HttpError(409, "conflict", TOTP_ALREADY_ON_MESSAGE);
     ctx.state.log.info({ username: admin.username, outcome: "totp_setup_started" }, "admin account");
-    ctx.body = TotpSetup.parse({ secret, uri: otpauthUri(opts.issuer(ctx), admin.username, secret) });
+    ctx.body = TotpSetup.parse({ secret, uri: otpauthUri(opts.issuer, admin.username, secret) });
   });
 
   router.post("/api/admin/account/totp/confirm", async (ctx) => {
@@ -125,8 +141,10 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: (ctx: Context) => 
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     if (!(await deps.admins.enableTotp(admin.id, step, codes.map(recoveryCodeHash))))
       throw new HttpError(409, "conflict", TOTP_ALREADY_ON_MESSAGE);
+    // A session someone else holds ends here: whoever turned it on keeps the only one.
+    await renewSession(ctx, admin);
     ctx.state.log.info({ username: admin.username, outcome: "totp_enabled" }, "admin account");
-    await audited(deps, ctx, { actor: admin.username, action: "account.totp_enabled" });
+    await audited(deps, ctx, { actor: admin.username, actorId: admin.id, action: "account.totp_enabled" });
     ctx.body = RecoveryCodes.parse({ codes });
   });
 
@@ -134,9 +152,27 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: (ctx: Context) => 
     const body = parseOr400(TotpDisableBody, ctx.request.body);
     const admin = await me(ctx);
     await checkCurrentPassword(ctx, admin, body.currentPassword);
+    if (admin.totpEnabledAt) {
+      // The second factor too, under the same per-account bound as at sign-in.
+      const bound = await deps.codes.begin(admin.id, /^\d{6}$/.test(body.code) ? "totp" : "recovery");
+      if (!bound.allowed) throw tooManyAttempts(bound.retryAfterSeconds);
+      const factor = await useSecondFactor(deps, ctx, admin, body.code);
+      if (factor === undefined || factor === "used") {
+        const message = factor === "used" ? USED_CODE_MESSAGE : WRONG_OFF_CODE_MESSAGE;
+        deps.events.count("code", "failure");
+        await deps.events.audit(
+          admin,
+          "login.code_failed",
+          deps.clientIp(ctx),
+          "tweestapsverificatie uitzetten",
+        );
+        throw new HttpError(400, "validation_failed", message, [{ path: "code", message }]);
+      }
+      await deps.codes.succeeded(admin.id);
+    }
     await deps.admins.disableTotp(admin.id);
     ctx.state.log.info({ username: admin.username, outcome: "totp_disabled" }, "admin account");
-    await audited(deps, ctx, { actor: admin.username, action: "account.totp_disabled" });
+    await audited(deps, ctx, { actor: admin.username, actorId: admin.id, action: "account.totp_disabled" });
     ctx.body = await account((await deps.admins.findById(admin.id)) ?? admin);
   });
 

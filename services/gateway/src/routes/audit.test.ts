@@ -98,6 +98,9 @@ describe("audit log", () => {
       ["login.success", "admin", null, "password"],
     ]);
     for (const entry of items) expect(Date.now() - Date.parse(entry.at)).toBeLessThan(60_000);
+    // Every entry is bound to the acting admin's id, not only to the name.
+    const [admin] = (await sql.query("SELECT id FROM gateway.admins WHERE username = 'admin'")).rows;
+    expect(new Set(items.map((e: { actorId: string }) => e.actorId))).toEqual(new Set([admin.id]));
     const text = JSON.stringify(items);
     expect(text).not.toContain(created.oneTimePassword);
     expect(text).not.toContain("een nieuw wachtwoord!");
@@ -179,6 +182,7 @@ describe("audit log", () => {
           id: event.eventId,
           at: "2026-01-02T10:00:00.000Z",
           actor: "piet",
+          actorId: null, // no admin "piet" exists here
           action: "lead.status_changed",
           target: leadId,
           detail: "nieuw → bekeken",
@@ -199,6 +203,11 @@ describe("audit log", () => {
       expect(after.items).toEqual([]);
       expect((await call("/api/admin/audit-log?from=gisteren", { cookie })).status).toBe(400);
       expect((await call(`/api/admin/audit-log?target=${"x".repeat(201)}`, { cookie })).status).toBe(400);
+      for (const field of ["actor", "target"]) {
+        const nul = await call(`/api/admin/audit-log?${field}=piet%00`, { cookie });
+        expect({ field, status: nul.status }).toEqual({ field, status: 400 });
+        expect((await nul.json()).fields[0].message).toBe("Bevat een ongeldig teken");
+      }
     });
 
     it("refuses a job that does not fit the catalog (no row, no retry)", async () => {

@@ -48,7 +48,7 @@ beforeAll(async () => {
   origin = gw.url;
   redis = await connectRedis();
   deps = sessionDepsFor(env, redis);
-  for (const name of ["admin", "lock-a", "lock-b", "lock-c", "lock-d", "burst"])
+  for (const name of ["admin", "lock-a", "lock-b", "lock-c", "lock-d", "burst", "owner8"])
     await createAdmin(db.url, name, PASSWORD);
 });
 
@@ -243,6 +243,20 @@ describe("brute-force lockout", () => {
     const owner = await login("lock-c", PASSWORD, "192.0.2.200");
     expect(owner.status).toBe(200);
     expect(owner.headers.get("set-cookie")).toMatch(/^admin_session=/);
+  });
+
+  it("the owner who mistyped once before an attack from elsewhere still signs in from their own address", async () => {
+    const home = "192.0.2.210";
+    expect((await login("owner8", PASSWORD, home)).status).toBe(200);
+    expect((await login("owner8", "a typo in the password", home)).status).toBe(401);
+    // Then an attack from another address, until it is refused (the username now counts five
+    // failures: the typo and four guesses).
+    for (let i = 0; i < 4; i++)
+      expect((await login("owner8", `guess ${i} of many`, "198.51.100.77")).status).toBe(401);
+    expect((await login("owner8", "one more guess", "198.51.100.77")).status).toBe(429);
+    // The owner's right password from home is still checked, and signs in.
+    const owner = await login("owner8", PASSWORD, home);
+    expect(owner.status).toBe(200);
   });
 
   it("a success resets the username's count", async () => {

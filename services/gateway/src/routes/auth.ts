@@ -24,15 +24,20 @@ import {
 import type { AdminRow, AdminsRepository } from "../repositories/admins";
 import type { AuditRecord, AuditRepository } from "../repositories/audit";
 import { dummyPasswordHash, hashPassword, newPasswordProblem, verifyPassword } from "../domain/passwords";
-import type { LoginThrottle } from "../domain/login-throttle";
+import type { CodeBrake, LoginThrottle } from "../domain/login-throttle";
+import type { LoginEvents } from "../domain/login-events";
 import type { LoginStep, LoginTickets } from "../domain/login-tickets";
 import type { SecretBox } from "../domain/secret-box";
-import { looksLikeRecoveryCode, matchTotp, recoveryCodeHash } from "../domain/totp";
+import { checkTotp, looksLikeRecoveryCode, recoveryCodeHash } from "../domain/totp";
 
 export interface AuthDeps {
   admins: AdminsRepository;
   session: SessionDeps;
   throttle: LoginThrottle;
+  /** The per-account bound on wrong second-factor codes. */
+  codes: CodeBrake;
+  /** The sign-in's metric and its audit rows of failures and locks. */
+  events: LoginEvents;
   tickets: LoginTickets;
   /** Opens the admins' sealed TOTP secrets. */
   secrets: SecretBox;
@@ -43,6 +48,9 @@ export interface AuthDeps {
 
 export const LOGIN_EXPIRED_MESSAGE = "Je inlogpoging is verlopen. Log opnieuw in.";
 export const WRONG_CODE_MESSAGE = "Onjuiste code. Probeer het opnieuw.";
+export const ONE_TIME_PASSWORD_EXPIRED_MESSAGE =
+  "Dit eenmalige wachtwoord is verlopen (het werkt 72 uur). Vraag een andere beheerder om een nieuw wachtwoord.";
+export const USED_CODE_MESSAGE = "Deze code is al gebruikt. Wacht op de volgende code.";
 export const ACCOUNT_DISABLED_MESSAGE =
   "Dit account is uitgeschakeld. Vraag een andere beheerder om het weer in te schakelen.";
 export const SAME_PASSWORD_MESSAGE = "Kies een ander wachtwoord dan het huidige";
@@ -65,17 +73,59 @@ export function tooManyAttempts(seconds: number): HttpError {
   );
 }
 
-/** Writes an audit log entry; a failure to write is logged, the change it describes stands. */
+/**
+ * Writes an audit log entry; a failure to write is logged, the change it describes stands. The
+ * signed-in admin's entries are bound to their id (from the session) unless the entry names one.
+ */
 export async function audited(deps: Pick<AuthDeps, "audit">, ctx: Context, entry: AuditRecord) {
+  const session = ctx.state.admin;
+  const actorId = entry.actorId ?? (session && session.username === entry.actor ? session.id : null);
   try {
-    await deps.audit.record(entry);
+    await deps.audit.record({ ...entry, actorId });
   } catch (err) {
     ctx.state.log.error({ action: entry.action, err: (err as Error).message }, "audit log entry not written");
   }
 }
 
 const loginExpired = () => new HttpError(401, "login_expired", LOGIN_EXPIRED_MESSAGE);
+const codesLocked = (seconds: number) => {
+  const minutes = Math.ceil(seconds / 60);
+  return new HttpError(
+    429,
+    "codes_locked",
+    `Te veel onjuiste codes voor dit account. Gebruik een herstelcode, of probeer het over ${minutes} ${minutes === 1 ? "minuut" : "minuten"} opnieuw met de app.`,
+    undefined,
+    { "Retry-After": String(seconds) },
+  );
+};
 const accountDisabled = () => new HttpError(403, "account_disabled", ACCOUNT_DISABLED_MESSAGE);
+
+/**
+ * Spends a second factor of the admin: an app code (its step is recorded, so it never counts twice)
+ * or a recovery code. Which it was, "used" for an app code already spent, or undefined when wrong.
+ */
+export async function useSecondFactor(
+  deps: Pick<AuthDeps, "admins" | "secrets">,
+  ctx: Context,
+  admin: AdminRow,
+  code: string,
+): Promise<"totp" | "recovery" | "used" | undefined> {
+  if (!admin.totpSecret) return undefined;
+  if (/^\d{6}$/.test(code)) {
+    const secret = deps.secrets.open(admin.totpSecret);
+    if (secret === undefined) {
+      ctx.state.log.error({ username: admin.username }, "TOTP secret cannot be opened");
+      return undefined;
+    }
+    const step = checkTotp(secret, code, admin.totpLastStep);
+    if (step === undefined || step === "used") return step;
+    // false: the same code at the same moment in another request, which took it.
+    return (await deps.admins.useTotpStep(admin.id, step)) ? "totp" : "used";
+  }
+  if (looksLikeRecoveryCode(code) && (await deps.admins.useRecoveryCode(admin.id, recoveryCodeHash(code))))
+    return "recovery";
+  return undefined;
+}
 
 export function authRoutes(deps: AuthDeps): ContractRouter {
   const router = contractRouter("gateway");
@@ -89,12 +139,17 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
 
   /** Signs in: the session (of the generation read before the password check) and its cookie. */
   async function finish(ctx: Context, admin: AdminRow, generation: number, step: string) {
-    const { token } = await issueSession(deps.session, admin.username, generation);
+    const { token } = await issueSession(deps.session, admin, generation);
     await deps.admins.recordLogin(admin.id);
-    await audited(deps, ctx, { actor: admin.username, action: "login.success", detail: step });
+    await audited(deps, ctx, {
+      actor: admin.username,
+      actorId: admin.id,
+      action: "login.success",
+      detail: step,
+    });
     setSessionCookie(ctx, deps.secureCookies(ctx), token, SESSION_TTL_SECONDS);
     ctx.state.log.info(audit(ctx, admin.username, "success", step), "admin login");
-    ctx.body = AdminSession.parse({ admin: { username: admin.username } });
+    ctx.body = AdminSession.parse({ admin: { id: admin.id, username: admin.username } });
   }
 
   async function nextStep(ctx: Context, admin: AdminRow, generation: number, next: LoginStep) {
@@ -116,6 +171,7 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
     const verdict = await deps.throttle.begin(body.username, ip);
     if (!verdict.allowed) {
       ctx.state.log.warn(audit(ctx, body.username, "locked"), "admin login");
+      deps.events.count("password", "locked");
       throw tooManyAttempts(verdict.retryAfterSeconds);
     }
     // Before the password check: a reset that lands during it then ends this session as well.
@@ -123,10 +179,27 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
     const admin = await deps.admins.findByUsername(body.username);
     // Verify against a dummy hash for unknown users too, so timing does not reveal which exist.
     const valid = await verifyPassword(admin?.password ?? (await dummyPasswordHash()), body.password);
-    if (!admin || !valid) {
-      await deps.throttle.failed(body.username, ip);
-      ctx.state.log.warn(audit(ctx, body.username, "failure"), "admin login");
+    // A disabled account answers as a wrong password does, right password or not: the answer
+    // never tells whether a password of a disabled account is right.
+    if (!admin || !valid || admin.disabledAt) {
+      const locked = await deps.throttle.failed(body.username, ip);
+      ctx.state.log.warn(audit(ctx, body.username, admin && valid ? "disabled" : "failure"), "admin login");
+      deps.events.count("password", "failure");
+      if (admin) {
+        await deps.events.audit(admin, "login.failed", ip, valid ? "account uitgeschakeld" : undefined);
+        if (locked) await deps.events.audit(admin, "login.locked", ip, `wachtwoord; ${locked}`);
+      }
       throw new HttpError(401, "invalid_credentials", LOGIN_FAILED_MESSAGE);
+    }
+    deps.events.count("password", "success");
+    if (
+      admin.mustChangePassword &&
+      admin.oneTimePasswordExpiresAt &&
+      admin.oneTimePasswordExpiresAt < new Date()
+    ) {
+      await deps.throttle.passed(body.username, ip);
+      ctx.state.log.warn(audit(ctx, admin.username, "one_time_password_expired"), "admin login");
+      throw new HttpError(401, "one_time_password_expired", ONE_TIME_PASSWORD_EXPIRED_MESSAGE);
     }
     if (admin.totpEnabledAt && admin.totpSecret) {
       // The password's attempt is given back, the pair's failures stay: every wrong code counts,
@@ -135,10 +208,6 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
       return nextStep(ctx, admin, generation, "totp");
     }
     await deps.throttle.succeeded(body.username, ip);
-    if (admin.disabledAt) {
-      ctx.state.log.warn(audit(ctx, admin.username, "disabled"), "admin login");
-      throw accountDisabled();
-    }
     await afterSecrets(ctx, admin, generation, "password");
   });
 
@@ -152,6 +221,7 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
     const verdict = await deps.throttle.begin(ticket.username, ip);
     if (!verdict.allowed) {
       ctx.state.log.warn(audit(ctx, ticket.username, "locked", "totp"), "admin login");
+      deps.events.count("code", "locked");
       throw tooManyAttempts(verdict.retryAfterSeconds);
     }
     const admin = await deps.admins.findByUsername(ticket.username);
@@ -159,24 +229,34 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
       await deps.tickets.spend(body.ticket);
       throw loginExpired();
     }
-    let accepted: "totp" | "recovery" | undefined;
-    if (/^\d{6}$/.test(body.code)) {
-      const secret = deps.secrets.open(admin.totpSecret);
-      const step = secret === undefined ? undefined : matchTotp(secret, body.code, admin.totpLastStep);
-      if (secret === undefined)
-        ctx.state.log.error({ username: admin.username }, "TOTP secret cannot be opened");
-      if (step !== undefined && (await deps.admins.useTotpStep(admin.id, step))) accepted = "totp";
-    } else if (looksLikeRecoveryCode(body.code)) {
-      if (await deps.admins.useRecoveryCode(admin.id, recoveryCodeHash(body.code))) accepted = "recovery";
+    const appCode = /^\d{6}$/.test(body.code);
+    // And per account, from every address together: app codes rest once too many were wrong.
+    const bound = await deps.codes.begin(admin.id, appCode ? "totp" : "recovery");
+    if (!bound.allowed) {
+      await deps.throttle.passed(ticket.username, ip);
+      ctx.state.log.warn(audit(ctx, admin.username, "codes_locked", "totp"), "admin login");
+      deps.events.count("code", "locked");
+      throw codesLocked(bound.retryAfterSeconds);
     }
+    const factor = await useSecondFactor(deps, ctx, admin, body.code);
+    const accepted = factor === "used" ? undefined : factor;
+    const used = factor === "used";
     if (!accepted) {
-      await deps.throttle.failed(ticket.username, ip);
+      const locked = await deps.throttle.failed(ticket.username, ip);
       const usedUp = await deps.tickets.failed(body.ticket);
-      ctx.state.log.warn(audit(ctx, admin.username, "failure", "totp"), "admin login");
+      ctx.state.log.warn(audit(ctx, admin.username, used ? "used_code" : "failure", "totp"), "admin login");
+      deps.events.count("code", "failure");
+      await deps.events.audit(admin, "login.code_failed", ip, used ? "code al gebruikt" : undefined);
+      if (locked) await deps.events.audit(admin, "login.locked", ip, `code; ${locked}`);
+      if (bound.failures === deps.codes.options.maxFailures)
+        await deps.events.audit(admin, "login.locked", ip, "code; account: alleen nog een herstelcode");
       if (usedUp) throw new HttpError(401, "login_expired", "Te vaak een onjuiste code. Log opnieuw in.");
+      if (used) throw new HttpError(401, "used_code", USED_CODE_MESSAGE);
       throw new HttpError(401, "invalid_code", WRONG_CODE_MESSAGE);
     }
     await deps.throttle.succeeded(ticket.username, ip);
+    await deps.codes.succeeded(admin.id);
+    deps.events.count("code", "success");
     if (!(await deps.tickets.spend(body.ticket))) throw loginExpired();
     if (admin.disabledAt) {
       ctx.state.log.warn(audit(ctx, admin.username, "disabled", accepted), "admin login");
@@ -211,7 +291,9 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
   });
 
   router.get("/api/admin/me", requireAdmin(deps.session), (ctx) => {
-    ctx.body = AdminSession.parse({ admin: { username: ctx.state.admin!.username } });
+    ctx.body = AdminSession.parse({
+      admin: { id: ctx.state.admin!.id, username: ctx.state.admin!.username },
+    });
   });
 
   // The cookie goes in every case; only a live session makes this a successful logout.

@@ -9,6 +9,7 @@ import {
   endServerSpan,
   requestIdFrom,
   routeLabel,
+  socketScheme,
   startSpan,
   tracingEnabled,
   type FastPath,
@@ -78,7 +79,7 @@ export function beaconPath(deps: {
     const requestId = viaKoa?.requestId ?? requestIdFrom(h["x-request-id"]);
 
     const refusal =
-      crossSiteRefusal("POST", "/api/track/", header, deps.publicOrigin) ??
+      crossSiteRefusal("POST", "/api/track/", header, deps.publicOrigin, socketScheme(req)) ??
       (JSON_TYPE.test(h["content-type"] ?? "") ? undefined : NOT_JSON);
     if (refusal) {
       answerError(refusal);

@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { WebSocket, WebSocketServer } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueSession, keyspace, type RunningService } from "@lease/platform";
-import { createTestDatabase, freePort, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { createTestDatabase, freePort, testAdmin, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { startGateway } from "../service";
 
 // The upstream here is a plain HTTP + WebSocket echo server: it stands in for "a service" so the
@@ -150,7 +150,7 @@ describe("gateway routing", () => {
   it("answers quickly with 503 and Retry-After when a service is unreachable", async () => {
     const { token } = await issueSession(
       { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! },
-      "admin",
+      testAdmin("admin"),
     );
     const started = Date.now();
     const res = await fetch(`${gw.url}/api/admin/emails`, { headers: { cookie: `admin_session=${token}` } });
@@ -235,7 +235,7 @@ describe("gateway WebSocket tunnel", () => {
   it("proxies an admin's upgrade to tracking, both ways", async () => {
     const { token } = await issueSession(
       { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! },
-      "admin",
+      testAdmin("admin"),
     );
     const host = new URL(gw.url).host;
     const { ws, first } = await open({
@@ -267,7 +267,7 @@ describe("gateway WebSocket tunnel", () => {
     expect((await open({ origin: `http://${host}` })).status).toBe(401);
     const { token } = await issueSession(
       { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! },
-      "admin",
+      testAdmin("admin"),
     );
     expect((await open({ cookie: `admin_session=${token}`, origin: "https://evil.example" })).status).toBe(
       403,

@@ -86,7 +86,7 @@ async function activeUser(username: string, password: string): Promise<{ id: str
 
 beforeAll(async () => {
   db = await createTestDatabase("gwteam");
-  env = await gatewayOnlyEnv(db.url, { TRUSTED_PROXIES: "127.0.0.1" });
+  env = await gatewayOnlyEnv(db.url, { TRUSTED_PROXIES: "127.0.0.1", TOTP_ISSUER: "Zakelijk Lease Centrum" });
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
@@ -243,14 +243,11 @@ describe("admins managed in the panel", () => {
     expect(res.status).toBe(200);
     expect((await res.json()).disabled).toBe(true);
     expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    // Right or wrong password, the same answer: it never tells a disabled account's password is right.
     const refused = await login("uitzetten", "uitzetten wachtwoord");
-    expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({
-      code: "account_disabled",
-      message: "Dit account is uitgeschakeld. Vraag een andere beheerder om het weer in te schakelen.",
-    });
-    // A wrong password still says nothing about the account.
-    expect((await login("uitzetten", "niet het wachtwoord", "192.0.2.31")).status).toBe(401);
+    const wrong = await login("uitzetten", "niet het wachtwoord", "192.0.2.31");
+    expect([refused.status, wrong.status]).toEqual([401, 401]);
+    expect(await refused.json()).toEqual(await wrong.json());
 
     const enable = await call(`/api/admin/users/${id}`, {
       method: "PATCH",
@@ -261,14 +258,54 @@ describe("admins managed in the panel", () => {
     await signIn("uitzetten", "uitzetten wachtwoord");
   });
 
-  it("removing ends the admin's sessions; the name can be given again, without the old sessions", async () => {
+  it("removing ends the admin's sessions; the name is never given again, in any case", async () => {
     const { id, cookie } = await activeUser("weg", "weg wachtwoord 123");
     const res = await call(`/api/admin/users/${id}`, { method: "DELETE", cookie: adminCookie });
     expect(res.status).toBe(204);
     expect((await call("/api/admin/me", { cookie })).status).toBe(401);
     expect((await sql.query("SELECT 1 FROM gateway.admins WHERE id = $1", [id])).rowCount).toBe(0);
-    await createUser("weg");
-    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    for (const name of ["weg", "WEG"]) {
+      const again = await call("/api/admin/users", {
+        method: "POST",
+        body: { username: name },
+        cookie: adminCookie,
+      });
+      expect(again.status).toBe(409);
+      expect((await again.json()).message).toBe(
+        `De naam "${name}" was van een verwijderde beheerder en wordt niet opnieuw gebruikt. Kies een andere naam.`,
+      );
+    }
+  });
+
+  it("usernames are unique regardless of case", async () => {
+    await createUser("SEC-NOTE");
+    const twin = await call("/api/admin/users", {
+      method: "POST",
+      body: { username: "sec-note" },
+      cookie: adminCookie,
+    });
+    expect(twin.status).toBe(409);
+    expect((await twin.json()).message).toBe('Er bestaat al een beheerder "sec-note"');
+  });
+
+  it("a one-time password stops working after 72 hours", async () => {
+    const { oneTimePassword } = await createUser("laat");
+    const [row] = (
+      await sql.query("SELECT one_time_password_expires_at AS at FROM gateway.admins WHERE username = 'laat'")
+    ).rows;
+    const hours = (row.at.getTime() - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(71.9);
+    expect(hours).toBeLessThanOrEqual(72);
+    await sql.query(
+      "UPDATE gateway.admins SET one_time_password_expires_at = now() - interval '1 minute' WHERE username = 'laat'",
+    );
+    const res = await login("laat", oneTimePassword, "192.0.2.44");
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({
+      code: "one_time_password_expired",
+      message:
+        "Dit eenmalige wachtwoord is verlopen (het werkt 72 uur). Vraag een andere beheerder om een nieuw wachtwoord.",
+    });
   });
 
   it("never leaves no active admin: the last active one cannot be disabled or removed", async () => {
@@ -355,8 +392,16 @@ describe("one's own password", () => {
 });
 
 describe("two-factor sign-in (TOTP)", () => {
-  async function enable(cookie: string): Promise<{ secret: string; codes: string[] }> {
-    const setup = await call("/api/admin/account/totp/setup", { method: "POST", cookie });
+  /** Turns it on (password, then a first code); the session is renewed: the new cookie. */
+  async function enable(
+    cookie: string,
+    currentPassword: string,
+  ): Promise<{ secret: string; codes: string[]; cookie: string }> {
+    const setup = await call("/api/admin/account/totp/setup", {
+      method: "POST",
+      body: { currentPassword },
+      cookie,
+    });
     expect(setup.status).toBe(200);
     const { secret, uri } = await setup.json();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -369,18 +414,37 @@ describe("two-factor sign-in (TOTP)", () => {
       cookie,
     });
     expect(confirm.status).toBe(200);
-    return { secret, codes: (await confirm.json()).codes };
+    return { secret, codes: (await confirm.json()).codes, cookie: cookieOf(confirm)! };
   }
 
-  it("is set up with a QR URI and a first code; gives ten recovery codes; the secret is stored sealed", async () => {
-    const { cookie } = await activeUser("tfa", "tfa wachtwoord 123");
+  it("is set up with the password, a QR URI and a first code; gives ten recovery codes; the secret is stored sealed", async () => {
+    const { cookie: first } = await activeUser("tfa", "tfa wachtwoord 123");
+    let cookie = first;
     expect(await (await call("/api/admin/account", { cookie })).json()).toEqual({
       username: "tfa",
       totpEnabled: false,
       recoveryCodesLeft: 0,
     });
-    const setup = await (await call("/api/admin/account/totp/setup", { method: "POST", cookie })).json();
-    expect(decodeURIComponent(setup.uri)).toMatch(/^otpauth:\/\/totp\/Beheer 127\.0\.0\.1:tfa\?/);
+    // A session alone does not start it: the password is asked.
+    const noPassword = await call("/api/admin/account/totp/setup", { method: "POST", body: {}, cookie });
+    expect(noPassword.status).toBe(400);
+    expect((await noPassword.json()).fields[0].message).toBe("Huidig wachtwoord is verplicht");
+    const wrongPassword = await call("/api/admin/account/totp/setup", {
+      method: "POST",
+      body: { currentPassword: "niet het wachtwoord" },
+      cookie,
+    });
+    expect(wrongPassword.status).toBe(400);
+    expect((await wrongPassword.json()).message).toBe("Het huidige wachtwoord klopt niet");
+    const setup = await (
+      await call("/api/admin/account/totp/setup", {
+        method: "POST",
+        body: { currentPassword: "tfa wachtwoord 123" },
+        cookie,
+      })
+    ).json();
+    // The issuer is configured (TOTP_ISSUER), never taken from the Host header.
+    expect(decodeURIComponent(setup.uri)).toMatch(/^otpauth:\/\/totp\/Zakelijk Lease Centrum:tfa\?/);
     const wrong = await call("/api/admin/account/totp/confirm", {
       method: "POST",
       body: { code: "000000" },
@@ -395,7 +459,11 @@ describe("two-factor sign-in (TOTP)", () => {
     });
     expect((await notDigits.json()).fields[0].message).toBe("Vul de 6 cijfers uit je authenticator-app in");
 
-    const { secret, codes } = await enable(cookie);
+    const enabled = await enable(cookie, "tfa wachtwoord 123");
+    const { secret, codes } = enabled;
+    // Turning it on ends every other session of the admin; this one goes on with a new cookie.
+    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    cookie = enabled.cookie;
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
@@ -412,7 +480,11 @@ describe("two-factor sign-in (TOTP)", () => {
     );
     for (const code of codes) expect(stored.join()).not.toContain(code);
     // Never handed out again.
-    const again = await call("/api/admin/account/totp/setup", { method: "POST", cookie });
+    const again = await call("/api/admin/account/totp/setup", {
+      method: "POST",
+      body: { currentPassword: "tfa wachtwoord 123" },
+      cookie,
+    });
     expect(again.status).toBe(409);
     expect((await again.json()).message).toBe("Tweestapsverificatie staat al aan");
     const users = await (await call("/api/admin/users", { cookie: adminCookie })).json();
@@ -422,8 +494,11 @@ describe("two-factor sign-in (TOTP)", () => {
   });
 
   it("asks for the code after the password; a code signs in once; a recovery code once", async () => {
-    const { cookie } = await activeUser("tfa-login", "tfa login wachtwoord");
-    const { secret, codes } = await enable(cookie);
+    const enabled = await enable(
+      (await activeUser("tfa-login", "tfa login wachtwoord")).cookie,
+      "tfa login wachtwoord",
+    );
+    const { secret, codes, cookie } = enabled;
     const first = await login("tfa-login", "tfa login wachtwoord", "192.0.2.60");
     expect(first.status).toBe(200);
     expect(first.headers.get("set-cookie")).toBeNull();
@@ -444,10 +519,15 @@ describe("two-factor sign-in (TOTP)", () => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ admin: { username: "tfa-login" } });
     expect((await call("/api/admin/me", { cookie: cookieOf(ok) })).status).toBe(200);
-    // The ticket is spent, and the same code does not sign in twice.
+    // The ticket is spent, and the same code does not sign in twice: it says so.
     expect((await code(step.ticket, next)).status).toBe(401);
     const second = await (await login("tfa-login", "tfa login wachtwoord", "192.0.2.61")).json();
-    expect((await code(second.ticket, next, "192.0.2.61")).status).toBe(401);
+    const reused = await code(second.ticket, next, "192.0.2.61");
+    expect(reused.status).toBe(401);
+    expect(await reused.json()).toEqual({
+      code: "used_code",
+      message: "Deze code is al gebruikt. Wacht op de volgende code.",
+    });
 
     const recovery = await code(second.ticket, codes[0]!.toUpperCase(), "192.0.2.61");
     expect(recovery.status).toBe(200);
@@ -462,7 +542,7 @@ describe("two-factor sign-in (TOTP)", () => {
 
   it("brakes the code step like the password: wrong codes lock the username for that address", async () => {
     const { cookie } = await activeUser("tfa-rem", "tfa rem wachtwoord");
-    const { secret } = await enable(cookie);
+    const { secret } = await enable(cookie, "tfa rem wachtwoord");
     const ip = "203.0.113.70";
     const step = await (await login("tfa-rem", "tfa rem wachtwoord", ip)).json();
     const statuses: number[] = [];
@@ -492,7 +572,7 @@ describe("two-factor sign-in (TOTP)", () => {
 
   it("a ticket takes five wrong codes at most; a made-up ticket is refused", async () => {
     const { cookie } = await activeUser("tfa-ticket", "tfa ticket wachtwoord");
-    await enable(cookie);
+    await enable(cookie, "tfa ticket wachtwoord");
     const step = await (await login("tfa-ticket", "tfa ticket wachtwoord", "192.0.2.80")).json();
     let last: TestResponse | undefined;
     // A different address per try: only the ticket's own count ends it.
@@ -516,22 +596,136 @@ describe("two-factor sign-in (TOTP)", () => {
     expect(await redis.exists(deps.keys("login", "ticket", "A".repeat(43)))).toBe(0);
   });
 
-  it("is turned off with the current password", async () => {
-    const { cookie } = await activeUser("tfa-uit", "tfa uit wachtwoord");
-    await enable(cookie);
+  it("is turned off with the current password and a code or recovery code", async () => {
+    const { cookie, codes } = await enable(
+      (await activeUser("tfa-uit", "tfa uit wachtwoord")).cookie,
+      "tfa uit wachtwoord",
+    );
     const wrong = await call("/api/admin/account/totp/disable", {
       method: "POST",
-      body: { currentPassword: "fout" },
+      body: { currentPassword: "fout", code: codes[0] },
       cookie,
     });
     expect(wrong.status).toBe(400);
-    const off = await call("/api/admin/account/totp/disable", {
+    const noCode = await call("/api/admin/account/totp/disable", {
       method: "POST",
       body: { currentPassword: "tfa uit wachtwoord" },
+      cookie,
+    });
+    expect(noCode.status).toBe(400);
+    expect((await noCode.json()).fields[0]).toEqual({
+      path: "code",
+      message: "Vul een code uit je authenticator-app of een herstelcode in",
+    });
+    const wrongCode = await call("/api/admin/account/totp/disable", {
+      method: "POST",
+      body: { currentPassword: "tfa uit wachtwoord", code: "000000" },
+      cookie,
+    });
+    expect(wrongCode.status).toBe(400);
+    expect((await wrongCode.json()).fields[0].path).toBe("code");
+    expect((await (await call("/api/admin/account", { cookie })).json()).totpEnabled).toBe(true);
+    const off = await call("/api/admin/account/totp/disable", {
+      method: "POST",
+      body: { currentPassword: "tfa uit wachtwoord", code: codes[1] },
       cookie,
     });
     expect(off.status).toBe(200);
     expect(await off.json()).toEqual({ username: "tfa-uit", totpEnabled: false, recoveryCodesLeft: 0 });
     await signIn("tfa-uit", "tfa uit wachtwoord");
+  });
+
+  it("bounds wrong codes per account across every address: then only a recovery code signs in; audited and counted", async () => {
+    const { secret, codes } = await enable(
+      (await activeUser("tfa-veel", "tfa veel wachtwoord")).cookie,
+      "tfa veel wachtwoord",
+    );
+    const metric = async () => {
+      const text = await (await fetch(gw.metricsUrl)).text();
+      const line = text
+        .split("\n")
+        .find((l) => /^gateway_admin_login_attempts_total\{(?=.*step="code")(?=.*outcome="failure")/.test(l));
+      return Number(line?.split(" ").pop() ?? NaN);
+    };
+    const failuresBefore = await metric();
+    const tryCode = async (ip: string, code: string) => {
+      const step = await (await login("tfa-veel", "tfa veel wachtwoord", ip)).json();
+      expect(step.next).toBe("totp");
+      return call("/api/admin/login/totp", { method: "POST", body: { ticket: step.ticket, code }, ip });
+    };
+    // Twenty addresses, one wrong code each: ten are checked, the rest refused unchecked.
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await tryCode(`198.51.100.${i + 1}`, "000000")).status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.slice(10)).toEqual(Array(10).fill(429));
+    // Even the right app code waits now, from a fresh address; a recovery code signs in.
+    const right = await tryCode("198.51.100.50", totpCode(secret, Date.now() + 30_000));
+    expect(right.status).toBe(429);
+    expect((await right.json()).message).toMatch(
+      /^Te veel onjuiste codes voor dit account\. Gebruik een herstelcode/,
+    );
+    expect(right.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await tryCode("198.51.100.51", codes[0]!)).status).toBe(200);
+
+    const rows = (
+      await sql.query(
+        "SELECT action, actor, actor_id, detail FROM gateway.audit_log WHERE target = 'tfa-veel' AND action LIKE 'login.%' ORDER BY at",
+      )
+    ).rows;
+    const [account] = (await sql.query("SELECT id FROM gateway.admins WHERE username = 'tfa-veel'")).rows;
+    expect(rows.filter((r) => r.action === "login.code_failed")).toHaveLength(10);
+    const locks = rows.filter((r) => r.action === "login.locked");
+    expect(locks).toHaveLength(1);
+    expect(locks[0].detail).toBe("adres 198.51.100.10; code; account: alleen nog een herstelcode");
+    for (const row of rows) expect(row).toMatchObject({ actor: "tfa-veel", actor_id: account.id });
+    expect(JSON.stringify(rows)).not.toContain("000000");
+    expect((await metric()) - failuresBefore).toBe(10);
+  });
+
+  it("failed passwords of existing accounts are audited, at most 20 an hour; unknown names never", async () => {
+    await activeUser("gokdoel", "gokdoel wachtwoord");
+    for (let i = 0; i < 22; i++)
+      expect((await login("gokdoel", `fout ${i}`, `203.0.113.${100 + i}`)).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login(`bestaat-niet-${i}`, "fout", `203.0.113.${100 + i}`)).status).toBe(401);
+    const rows = (
+      await sql.query("SELECT actor, detail FROM gateway.audit_log WHERE action = 'login.failed' ORDER BY at")
+    ).rows;
+    expect(rows.filter((r) => r.actor === "gokdoel")).toHaveLength(20);
+    expect(rows.some((r) => String(r.actor).startsWith("bestaat-niet"))).toBe(false);
+    expect(rows.find((r) => r.actor === "gokdoel").detail).toBe("adres 203.0.113.100");
+    expect(JSON.stringify(rows)).not.toContain("fout ");
+  });
+
+  it("another admin resets a lost second factor in Gebruikers: audited, the admin's sessions end", async () => {
+    const { id } = await activeUser("tfa-kwijt", "tfa kwijt wachtwoord");
+    const { cookie } = await enable(
+      cookieOf(await login("tfa-kwijt", "tfa kwijt wachtwoord", "192.0.2.90"))!,
+      "tfa kwijt wachtwoord",
+    );
+    const reset = await call(`/api/admin/users/${id}/totp/reset`, {
+      method: "POST",
+      body: {},
+      cookie: adminCookie,
+    });
+    expect(reset.status).toBe(200);
+    expect((await reset.json()).totpEnabled).toBe(false);
+    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    await signIn("tfa-kwijt", "tfa kwijt wachtwoord");
+    const [entry] = (
+      await sql.query(
+        "SELECT actor, actor_id, target FROM gateway.audit_log WHERE action = 'admin.totp_reset' AND target = 'tfa-kwijt'",
+      )
+    ).rows;
+    const [admin] = (await sql.query("SELECT id FROM gateway.admins WHERE username = 'admin'")).rows;
+    expect(entry).toEqual({ actor: "admin", actor_id: admin.id, target: "tfa-kwijt" });
+    const [self] = (await sql.query("SELECT id FROM gateway.admins WHERE username = 'admin'")).rows;
+    const own = await call(`/api/admin/users/${self.id}/totp/reset`, {
+      method: "POST",
+      body: {},
+      cookie: adminCookie,
+    });
+    expect(own.status).toBe(409);
+    expect((await own.json()).message).toBe("Je eigen tweestapsverificatie zet je uit onder Mijn account");
   });
 });

@@ -21,6 +21,10 @@ import { hashPassword } from "../domain/passwords";
 import { audited, type AuthDeps } from "./auth";
 
 export const NO_SUCH_ADMIN_MESSAGE = "Deze beheerder bestaat niet (meer)";
+export const OWN_TOTP_RESET_MESSAGE = "Je eigen tweestapsverificatie zet je uit onder Mijn account";
+/** A removed admin's name is never given again: entries and notes that name it mean that account. */
+export const retiredNameMessage = (username: string) =>
+  `De naam "${username}" was van een verwijderde beheerder en wordt niet opnieuw gebruikt. Kies een andere naam.`;
 const REFUSALS = {
   disable: {
     self: "Je kunt je eigen account niet uitschakelen",
@@ -63,7 +67,8 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
     const row = await deps.admins.create(username, await hashPassword(oneTimePassword), {
       mustChangePassword: true,
     });
-    if (!row) throw new HttpError(409, "conflict", `Er bestaat al een beheerder "${username}"`);
+    if (row === "taken") throw new HttpError(409, "conflict", `Er bestaat al een beheerder "${username}"`);
+    if (row === "retired") throw new HttpError(409, "conflict", retiredNameMessage(username));
     ctx.state.log.info({ by: ctx.state.admin!.username, username, outcome: "admin_created" }, "admin users");
     await audited(deps, ctx, { actor: ctx.state.admin!.username, action: "admin.created", target: username });
     ctx.status = 201;
@@ -91,6 +96,27 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
       target: result.row.username,
     });
     ctx.body = toAdminUser(result.row);
+  });
+
+  // A lost phone and lost recovery codes: another admin turns the second factor off (audited),
+  // the admin's sessions end, and they sign in with their password alone and set it up again.
+  router.post("/api/admin/users/{id}/totp/reset", async (ctx) => {
+    const { id } = parseOr400(AdminUserIdParam, ctx.params);
+    if (id === ctx.state.admin!.id) throw new HttpError(409, "conflict", OWN_TOTP_RESET_MESSAGE);
+    const row = await deps.admins.findById(id);
+    if (!row) throw notFound(NO_SUCH_ADMIN_MESSAGE);
+    await deps.admins.disableTotp(row.id);
+    await endAllSessions(deps.session, row.username, ctx.state.log);
+    ctx.state.log.info(
+      { by: ctx.state.admin!.username, username: row.username, outcome: "admin_totp_reset" },
+      "admin users",
+    );
+    await audited(deps, ctx, {
+      actor: ctx.state.admin!.username,
+      action: "admin.totp_reset",
+      target: row.username,
+    });
+    ctx.body = toAdminUser((await deps.admins.findById(row.id)) ?? row);
   });
 
   router.delete("/api/admin/users/{id}", async (ctx) => {

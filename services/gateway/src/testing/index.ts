@@ -14,7 +14,7 @@ import {
   type Redis,
   type SessionDeps,
 } from "@lease/platform";
-import { baseRedisUrl, freePort, testEnv } from "@lease/platform/testing";
+import { baseRedisUrl, freePort, testAdmin, testEnv } from "@lease/platform/testing";
 import { hashPassword } from "../domain/passwords";
 import { adminsRepository } from "../repositories/admins";
 
@@ -65,7 +65,7 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("bas
 /** Signs claims like issueSession does, with the jti recorded, so only the twisted part is wrong. */
 async function forge(
   deps: SessionDeps,
-  opts: { secret?: string; alg?: string; expiresAt?: number; username?: string },
+  opts: { secret?: string; alg?: string; expiresAt?: number; username?: string; subject?: string },
 ): Promise<string> {
   const jti = randomUUID();
   const username = opts.username ?? "admin";
@@ -73,7 +73,7 @@ async function forge(
   await deps.redis.set(deps.keys("session", jti), username, "EX", SESSION_TTL_SECONDS);
   return new SignJWT({ username })
     .setProtectedHeader({ alg: opts.alg ?? "HS256", typ: "JWT" })
-    .setSubject(username)
+    .setSubject(opts.subject ?? testAdmin(username).id)
     .setJti(jti)
     .setIssuedAt(now - 60)
     .setExpirationTime(opts.expiresAt ?? now + 3600)
@@ -87,14 +87,14 @@ async function forge(
  */
 export async function badTokens(deps: SessionDeps): Promise<Record<string, string | undefined>> {
   const now = Math.floor(Date.now() / 1000);
-  const valid = (await issueSession(deps, "admin")).token;
+  const valid = (await issueSession(deps, testAdmin("admin"))).token;
   const [header, payload, signature] = valid.split(".") as [string, string, string];
   const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
-  const revoked = await issueSession(deps, "admin");
+  const revoked = await issueSession(deps, testAdmin("admin"));
   await revokeSession(deps, revoked.claims.jti);
   // Another admin's sessions end (password reset): one issued before, and one whose generation
   // was read before the reset but issued after it (a sign-in racing the reset).
-  const ended = await issueSession(deps, "reset-admin");
+  const ended = await issueSession(deps, testAdmin("reset-admin"));
   const racing = await sessionGeneration(deps, "reset-admin");
   await endAllSessions(deps, "reset-admin", createLogger("test", "silent"));
   return {
@@ -102,12 +102,14 @@ export async function badTokens(deps: SessionDeps): Promise<Record<string, strin
     expired: await forge(deps, { expiresAt: now - 10 }),
     revoked: revoked.token,
     "issued before a password reset": ended.token,
-    "signed in while the password was reset": (await issueSession(deps, "reset-admin", racing)).token,
+    "signed in while the password was reset": (await issueSession(deps, testAdmin("reset-admin"), racing))
+      .token,
     tampered: `${header}.${b64({ ...claims, username: "root" })}.${signature}`,
     "alg none": `${b64({ alg: "none", typ: "JWT" })}.${payload}.`,
     "alg none with signature": `${b64({ alg: "none", typ: "JWT" })}.${payload}.${signature}`,
     "HS512 with the right secret": await forge(deps, { alg: "HS512" }),
     "another secret": await forge(deps, { secret: "another-secret-0123456789-abcdefghijklmnopq" }),
+    "a username as subject (issued before ids)": await forge(deps, { subject: "admin" }),
     garbage: "not.a.token",
   };
 }

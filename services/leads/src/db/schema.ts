@@ -129,7 +129,10 @@ export const leadNotes = leads.table(
       .primaryKey()
       .default(sql`gen_random_uuid()`),
     leaseRequestId: leaseRequestRef(),
+    /** The author's username at the time (shown). */
     author: text("author").notNull(),
+    /** The author's immutable admin id: only they may edit or delete (null: a note from before ids). */
+    authorId: uuid("author_id"),
     body: text("body").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }),

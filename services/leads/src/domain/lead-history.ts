@@ -7,7 +7,7 @@ import {
   type LeaseStatus,
   type LostReason,
 } from "@lease/contracts";
-import { forbidden, notFound } from "@lease/platform";
+import { forbidden, notFound, type AdminIdentity } from "@lease/platform";
 import type { LeadHistoryRepository, LeadNoteRow } from "../repositories/lead-history";
 import type { LeaseRequestsRepository } from "../repositories/lease-requests";
 
@@ -19,6 +19,7 @@ function toNote(row: LeadNoteRow): LeadNote {
     id: row.id,
     leaseRequestId: row.leaseRequestId,
     author: row.author,
+    authorId: row.authorId,
     body: row.body,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt ? row.updatedAt.toISOString() : null,
@@ -39,10 +40,16 @@ export function leadHistoryDomain(
   onStored: () => void = () => undefined,
 ) {
   /** The note as its author may change it: 404 when missing, 403 when another admin wrote it. */
-  async function ownNote(leaseRequestId: string, noteId: string, author: string, verb: string) {
+  async function ownNote(leaseRequestId: string, noteId: string, author: AdminIdentity, verb: string) {
     const note = await repo.findNote(leaseRequestId, noteId);
     if (!note) throw notFound(NOTE_NOT_FOUND);
-    if (note.author !== author) throw forbidden(`Alleen ${note.author} kan deze notitie ${verb}`);
+    // By id: an account that got a removed author's name (possible only before names were retired)
+    // is another admin. A note from before ids (no authorId) stays as it is.
+    if (note.authorId === null)
+      throw forbidden(
+        `Deze notitie van ${note.author} is van voor de huidige accounts en kan niet meer worden gewijzigd`,
+      );
+    if (note.authorId !== author.id) throw forbidden(`Alleen ${note.author} kan deze notitie ${verb}`);
     return note;
   }
 
@@ -78,7 +85,7 @@ export function leadHistoryDomain(
       };
     },
 
-    async addNote(leaseRequestId: string, author: string, body: string): Promise<LeadNote> {
+    async addNote(leaseRequestId: string, author: AdminIdentity, body: string): Promise<LeadNote> {
       const row = await repo.addNote(leaseRequestId, author, body);
       if (!row) throw notFound(LEAD_NOT_FOUND);
       onStored();
@@ -88,7 +95,7 @@ export function leadHistoryDomain(
     async updateNote(
       leaseRequestId: string,
       noteId: string,
-      author: string,
+      author: AdminIdentity,
       body: string,
     ): Promise<LeadNote> {
       await ownNote(leaseRequestId, noteId, author, "wijzigen");
@@ -99,7 +106,7 @@ export function leadHistoryDomain(
       return toNote(row);
     },
 
-    async deleteNote(leaseRequestId: string, noteId: string, author: string): Promise<void> {
+    async deleteNote(leaseRequestId: string, noteId: string, author: AdminIdentity): Promise<void> {
       await ownNote(leaseRequestId, noteId, author, "verwijderen");
       if (!(await repo.deleteNote(leaseRequestId, noteId, author))) throw notFound(NOTE_NOT_FOUND);
       onStored();

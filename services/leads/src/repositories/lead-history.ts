@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { auditEvent, type Database } from "@lease/platform";
+import { auditEvent, type AdminIdentity, type Database } from "@lease/platform";
 import { leadNotes, leaseRequests, statusChanges } from "../db/schema";
 import { queueAudit } from "./lease-requests";
 
@@ -32,13 +32,17 @@ export function leadHistoryRepository(db: Database) {
     },
 
     /** Undefined when the request does not exist (any more): the note is written only with it. */
-    async addNote(leaseRequestId: string, author: string, body: string): Promise<LeadNoteRow | undefined> {
+    async addNote(
+      leaseRequestId: string,
+      author: AdminIdentity,
+      body: string,
+    ): Promise<LeadNoteRow | undefined> {
       const id = await db.transaction(async (tx) => {
         const { rows } = await tx.execute<{ id: string }>(sql`
-          INSERT INTO ${leadNotes} (lease_request_id, author, body)
-          SELECT ${leaseRequests.id}, ${author}, ${body} FROM ${leaseRequests} WHERE ${leaseRequests.id} = ${leaseRequestId}
+          INSERT INTO ${leadNotes} (lease_request_id, author, author_id, body)
+          SELECT ${leaseRequests.id}, ${author.username}, ${author.id}, ${body} FROM ${leaseRequests} WHERE ${leaseRequests.id} = ${leaseRequestId}
           RETURNING id`);
-        if (rows[0]) await queueAudit(tx, auditEvent(author, "lead.note_added", leaseRequestId));
+        if (rows[0]) await queueAudit(tx, auditEvent(author.username, "lead.note_added", leaseRequestId));
         return rows[0]?.id;
       });
       return id ? this.findNote(leaseRequestId, id) : undefined;
@@ -53,11 +57,11 @@ export function leadHistoryRepository(db: Database) {
       return row;
     },
 
-    /** Changes the note only while `author` wrote it; undefined otherwise. */
+    /** Changes the note only while `author` (by id) wrote it; undefined otherwise. */
     async updateNote(
       leaseRequestId: string,
       noteId: string,
-      author: string,
+      author: AdminIdentity,
       body: string,
     ): Promise<LeadNoteRow | undefined> {
       return db.transaction(async (tx) => {
@@ -68,17 +72,17 @@ export function leadHistoryRepository(db: Database) {
             and(
               eq(leadNotes.id, noteId),
               eq(leadNotes.leaseRequestId, leaseRequestId),
-              eq(leadNotes.author, author),
+              eq(leadNotes.authorId, author.id),
             ),
           )
           .returning();
-        if (row) await queueAudit(tx, auditEvent(author, "lead.note_edited", leaseRequestId));
+        if (row) await queueAudit(tx, auditEvent(author.username, "lead.note_edited", leaseRequestId));
         return row;
       });
     },
 
-    /** Deletes the note only while `author` wrote it; true when deleted. */
-    async deleteNote(leaseRequestId: string, noteId: string, author: string): Promise<boolean> {
+    /** Deletes the note only while `author` (by id) wrote it; true when deleted. */
+    async deleteNote(leaseRequestId: string, noteId: string, author: AdminIdentity): Promise<boolean> {
       return db.transaction(async (tx) => {
         const rows = await tx
           .delete(leadNotes)
@@ -86,11 +90,12 @@ export function leadHistoryRepository(db: Database) {
             and(
               eq(leadNotes.id, noteId),
               eq(leadNotes.leaseRequestId, leaseRequestId),
-              eq(leadNotes.author, author),
+              eq(leadNotes.authorId, author.id),
             ),
           )
           .returning({ id: leadNotes.id });
-        if (rows.length > 0) await queueAudit(tx, auditEvent(author, "lead.note_deleted", leaseRequestId));
+        if (rows.length > 0)
+          await queueAudit(tx, auditEvent(author.username, "lead.note_deleted", leaseRequestId));
         return rows.length > 0;
       });
     },

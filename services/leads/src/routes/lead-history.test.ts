@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { createTestDatabase, testAdmin, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { issueSession, keyspace, type RunningService } from "@lease/platform";
 import {
   LeadHistory,
@@ -36,7 +36,7 @@ beforeAll(async () => {
   for (const username of ["anna", "bram"]) {
     const { token } = await issueSession(
       { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! },
-      username,
+      testAdmin(username),
     );
     cookies[username] = `admin_session=${token}`;
   }

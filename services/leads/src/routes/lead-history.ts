@@ -11,7 +11,11 @@ import type { LeadHistoryDomain } from "../domain/lead-history";
 /** A lease request's timeline and its notes; notes are written as the signed-in admin. */
 export function leadHistoryRoutes(deps: { history: LeadHistoryDomain; session: SessionDeps }) {
   const router = contractRouter("leads", requireAdmin(deps.session));
-  const author = (state: { admin?: AdminClaims }) => state.admin!.username;
+  // Bound to the admin's immutable id (the session's subject), shown with the name.
+  const author = (state: { admin?: AdminClaims }) => ({
+    id: state.admin!.id,
+    username: state.admin!.username,
+  });
 
   router.get("/api/admin/lease-requests/{id}/history", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);

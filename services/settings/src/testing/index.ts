@@ -7,7 +7,7 @@ import {
   type RunningService,
   type SessionDeps,
 } from "@lease/platform";
-import { baseRedisUrl, startTestService, type TestDatabase } from "@lease/platform/testing";
+import { baseRedisUrl, startTestService, testAdmin, type TestDatabase } from "@lease/platform/testing";
 import { startSettings } from "../service";
 
 // Shared by the settings tests: the real service on a database of its own.
@@ -47,7 +47,7 @@ export async function startSettingsHarness(): Promise<SettingsHarness> {
     env,
     sessionDeps,
     async adminCookie() {
-      const { token } = await issueSession(sessionDeps, "admin");
+      const { token } = await issueSession(sessionDeps, testAdmin("admin"));
       return `admin_session=${token}`;
     },
     api(path, init = {}) {

@@ -11,7 +11,7 @@ import {
   sessionTokenFromCookieHeader,
   verifySession,
 } from "@lease/platform";
-import { waitFor } from "@lease/platform/testing";
+import { testAdmin, waitFor } from "@lease/platform/testing";
 import { ManualClock, startHarness, sessionId, type Harness } from "../testing";
 
 let a: Harness;
@@ -194,7 +194,7 @@ describe("/ws live visitor feed", () => {
     const redis = new Redis(a.env.REDIS_URL!);
     try {
       const deps = { redis, keys: keyspace(a.env.REDIS_PREFIX!), jwtSecret: a.env.JWT_SECRET! };
-      const colleague = `admin_session=${(await issueSession(deps, "collega")).token}`;
+      const colleague = `admin_session=${(await issueSession(deps, testAdmin("collega"))).token}`;
       const own = await Promise.all([c.adminCookie(), c.adminCookie()]);
       const clients = await Promise.all([...own, colleague].map((cookie) => connect(c.svc.url, { cookie })));
       await Promise.all(clients.map((client) => client.next(() => true)));

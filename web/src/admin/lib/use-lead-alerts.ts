@@ -59,7 +59,7 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
         if (connected) wasConnected = true;
       },
       onLeadCreated: (event) => {
-        notify(leadNotice(event));
+        notify({ ...leadNotice(event), live: true });
         reload();
       },
       // A lead's Herkomst was decided: an open lead stops saying "Herkomst wordt bepaald…".
@@ -97,7 +97,7 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
     } catch {
       return; // no storage: better no notice than one on every load
     }
-    notify({ title: "Vandaag Opvolgen", description: followUpsDueText(due) });
+    notify({ title: "Vandaag Opvolgen", description: followUpsDueText(due), live: true });
   }, [due, notify]);
 
   return counts.data?.unread;

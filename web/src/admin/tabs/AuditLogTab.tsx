@@ -175,7 +175,14 @@ export function AuditLogTab() {
                   <td className="py-2 pr-4 whitespace-nowrap text-gray-700">
                     {formatAmsterdamDateTime(entry.at)}
                   </td>
-                  <td className="py-2 pr-4 font-medium text-gray-900">{entry.actor}</td>
+                  <td className="py-2 pr-4 font-medium text-gray-900">
+                    {entry.actor}
+                    {entry.actorId && (
+                      <span className="block font-mono text-xs font-normal text-gray-600">
+                        id {entry.actorId.slice(0, 8)}
+                      </span>
+                    )}
+                  </td>
                   <td className="py-2 pr-4">
                     {AUDIT_ACTION_LABELS[entry.action]}
                     {detailText(entry) && <span className="text-gray-600"> ({detailText(entry)})</span>}

@@ -79,7 +79,7 @@ export function LeadTimeline({ request }: { request: LeaseRequest }) {
               key={timelineKey(item)}
               item={item}
               requestId={id}
-              username={me.data?.admin.username}
+              adminId={me.data?.admin.id}
               onChanged={reload}
             />
           ))}
@@ -97,12 +97,13 @@ export function LeadTimeline({ request }: { request: LeaseRequest }) {
 function TimelineRow({
   item,
   requestId,
-  username,
+  adminId,
   onChanged,
 }: {
   item: TimelineItem;
   requestId: string;
-  username: string | undefined;
+  /** The signed-in admin's id: only the author (by id, not by name) may edit or delete a note. */
+  adminId: string | undefined;
   onChanged: () => void;
 }) {
   const delivery = item.kind === "email" ? deliveryOf(item.email) : null;
@@ -136,7 +137,7 @@ function TimelineRow({
         <NoteBody
           note={item.note}
           requestId={requestId}
-          mine={item.note.author === username}
+          mine={adminId !== undefined && item.note.authorId === adminId}
           onChanged={onChanged}
         />
       )}

@@ -19,6 +19,7 @@ import {
   fetchMe,
   fetchUsers,
   removeUser,
+  resetUserTotp,
   setUserDisabled,
   startTotpSetup,
 } from "../api";
@@ -144,7 +145,10 @@ function ChangePasswordForm() {
   );
 }
 
-/** Two-factor sign-in: set up with a QR code and a first code, ten recovery codes, off with the password. */
+/**
+ * Two-factor sign-in: set up with the password, a QR code and a first code (other sessions end),
+ * ten recovery codes; off with the password and a code or recovery code.
+ */
 function TwoFactor() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
@@ -155,17 +159,28 @@ function TwoFactor() {
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [password, setPassword] = useState("");
   const [passwordError, setPasswordError] = useState<string>();
+  const [offCode, setOffCode] = useState("");
+  const [offCodeError, setOffCodeError] = useState<string>();
+  // Setting up starts with the password: asking is true while its field shows.
+  const [asking, setAsking] = useState(false);
   const failed = (title: string) => (error: unknown) =>
     notify({ title, description: userErrorMessage(error, "Probeer het opnieuw."), variant: "destructive" });
 
   const start = useMutation({
-    mutationFn: startTotpSetup,
+    mutationFn: () => startTotpSetup(password),
     onSuccess: (answer) => {
       setSetup(answer);
+      setAsking(false);
+      setPassword("");
+      setPasswordError(undefined);
       setCode("");
       setCodeError(undefined);
     },
-    onError: failed("Instellen mislukt"),
+    onError: (error) => {
+      const fields = fieldErrors(error);
+      if (fields.currentPassword) setPasswordError(fields.currentPassword);
+      else failed("Instellen mislukt")(error);
+    },
   });
   const confirm = useMutation({
     mutationFn: () => confirmTotp(code.replace(/\s/g, "")),
@@ -174,7 +189,10 @@ function TwoFactor() {
       setRecoveryCodes(codes);
       void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.account });
       void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
-      notify({ title: "Tweestapsverificatie staat aan", description: "Bewaar je herstelcodes goed." });
+      notify({
+        title: "Tweestapsverificatie staat aan",
+        description: "Bewaar je herstelcodes goed. Je andere sessies zijn beëindigd.",
+      });
     },
     onError: (error) => {
       const fields = fieldErrors(error);
@@ -183,21 +201,41 @@ function TwoFactor() {
     },
   });
   const turnOff = useMutation({
-    mutationFn: () => disableTotp(password),
+    mutationFn: () => disableTotp(password, offCode.trim()),
     onSuccess: (answer) => {
       queryClient.setQueryData(ADMIN_KEYS.account, answer);
       void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
       setPassword("");
       setPasswordError(undefined);
+      setOffCode("");
+      setOffCodeError(undefined);
       setRecoveryCodes(null);
       notify({ title: "Tweestapsverificatie staat uit" });
     },
     onError: (error) => {
       const fields = fieldErrors(error);
-      if (fields.currentPassword) setPasswordError(fields.currentPassword);
-      else failed("Uitzetten mislukt")(error);
+      if (fields.currentPassword || fields.code) {
+        setPasswordError(fields.currentPassword);
+        setOffCodeError(fields.code);
+      } else failed("Uitzetten mislukt")(error);
     },
   });
+
+  const passwordField = (id: string, label: string, pending: boolean) => (
+    <SettingsField id={id} label={label} error={passwordError}>
+      <input
+        id={id}
+        type="password"
+        autoComplete="current-password"
+        className={TEXT_INPUT}
+        value={password}
+        disabled={pending}
+        aria-invalid={Boolean(passwordError)}
+        aria-describedby={passwordError ? `${id}-fout` : undefined}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+    </SettingsField>
+  );
 
   if (account.isError && !account.data)
     return <LoadError query={account} fallback="Je account kon niet worden geladen." />;
@@ -230,10 +268,39 @@ function TwoFactor() {
           </Button>
         </div>
       )}
-      {!on && !setup && (
-        <Button onClick={() => start.mutate()} disabled={start.isPending}>
-          Tweestapsverificatie instellen
-        </Button>
+      {!on && !setup && !asking && (
+        <Button onClick={() => setAsking(true)}>Tweestapsverificatie instellen</Button>
+      )}
+      {!on && !setup && asking && (
+        <form
+          className="space-y-4"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!password) setPasswordError("Huidig wachtwoord is verplicht");
+            else start.mutate();
+          }}
+        >
+          <p className="text-sm text-gray-700">
+            Vul eerst je wachtwoord in. Na het aanzetten worden je andere sessies beëindigd.
+          </p>
+          {passwordField("instellen-wachtwoord", "Je wachtwoord, om in te stellen", start.isPending)}
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" disabled={start.isPending}>
+              Doorgaan
+            </Button>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setAsking(false);
+                setPassword("");
+                setPasswordError(undefined);
+              }}
+            >
+              Annuleren
+            </Button>
+          </div>
+        </form>
       )}
       {!on && setup && (
         <form
@@ -286,25 +353,26 @@ function TwoFactor() {
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            if (!password) setPasswordError("Huidig wachtwoord is verplicht");
-            else turnOff.mutate();
+            const missingPassword = password ? undefined : "Huidig wachtwoord is verplicht";
+            const missingCode = offCode.trim()
+              ? undefined
+              : "Vul een code uit je authenticator-app of een herstelcode in";
+            setPasswordError(missingPassword);
+            setOffCodeError(missingCode);
+            if (!missingPassword && !missingCode) turnOff.mutate();
           }}
         >
-          <SettingsField
-            id="uitzetten-wachtwoord"
-            label="Je wachtwoord, om uit te zetten"
-            error={passwordError}
-          >
+          {passwordField("uitzetten-wachtwoord", "Je wachtwoord, om uit te zetten", turnOff.isPending)}
+          <SettingsField id="uitzetten-code" label="Code uit de app of herstelcode" error={offCodeError}>
             <input
-              id="uitzetten-wachtwoord"
-              type="password"
-              autoComplete="current-password"
+              id="uitzetten-code"
+              autoComplete="one-time-code"
               className={TEXT_INPUT}
-              value={password}
+              value={offCode}
               disabled={turnOff.isPending}
-              aria-invalid={Boolean(passwordError)}
-              aria-describedby={passwordError ? "uitzetten-wachtwoord-fout" : undefined}
-              onChange={(event) => setPassword(event.target.value)}
+              aria-invalid={Boolean(offCodeError)}
+              aria-describedby={offCodeError ? "uitzetten-code-fout" : undefined}
+              onChange={(event) => setOffCode(event.target.value)}
             />
           </SettingsField>
           <Button variant="danger" type="submit" disabled={turnOff.isPending}>
@@ -323,7 +391,9 @@ function TeamPanel() {
   const users = useQuery({ queryKey: ADMIN_KEYS.users, queryFn: fetchUsers, staleTime: 0 });
   const [username, setUsername] = useState("");
   const [usernameError, setUsernameError] = useState<string>();
-  const [created, setCreated] = useState<{ username: string; password: string } | null>(null);
+  // Each new admin's one-time password stays until dismissed (it is shown this once only), also
+  // while another admin is created or an attempt fails.
+  const [created, setCreated] = useState<{ username: string; password: string }[]>([]);
   const reload = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
   const failed = (title: string) => (error: unknown) =>
     notify({ title, description: userErrorMessage(error, "Probeer het opnieuw."), variant: "destructive" });
@@ -331,7 +401,7 @@ function TeamPanel() {
   const create = useMutation({
     mutationFn: () => createUser(username.trim()),
     onSuccess: (answer) => {
-      setCreated({ username: answer.user.username, password: answer.oneTimePassword });
+      setCreated((shown) => [...shown, { username: answer.user.username, password: answer.oneTimePassword }]);
       setUsername("");
       void reload();
     },
@@ -354,6 +424,17 @@ function TeamPanel() {
     },
     onError: failed("Wijzigen mislukt"),
   });
+  const resetTotp = useMutation({
+    mutationFn: (user: AdminUser) => resetUserTotp(user.id),
+    onSuccess: (user) => {
+      notify({
+        title: "Tweestapsverificatie gereset",
+        description: `${user.username} logt weer in met alleen het wachtwoord en kan het opnieuw instellen.`,
+      });
+      void reload();
+    },
+    onError: failed("Resetten mislukt"),
+  });
   const remove = useMutation({
     mutationFn: (user: AdminUser) => removeUser(user.id),
     onSuccess: (_answer, user) => {
@@ -372,10 +453,7 @@ function TeamPanel() {
         ? undefined
         : ADMIN_USERNAME_MESSAGE;
     setUsernameError(problem);
-    if (!problem) {
-      setCreated(null);
-      create.mutate();
-    }
+    if (!problem) create.mutate();
   };
 
   const self = me.data?.admin.username;
@@ -404,28 +482,34 @@ function TeamPanel() {
           Beheerder aanmaken
         </Button>
       </form>
-      {created && (
+      {created.map((shown) => (
         <div
+          key={shown.username}
           className="mb-6 rounded-card border border-green-300 bg-green-50 p-4 text-sm text-green-900"
           role="status"
           data-testid="eenmalig-wachtwoord"
         >
-          <p className="font-semibold">Beheerder {created.username} is aangemaakt</p>
+          <p className="font-semibold">Beheerder {shown.username} is aangemaakt</p>
           <p className="mt-1">
             Eenmalig wachtwoord:{" "}
             <code className="rounded bg-white px-1.5 py-0.5 font-mono text-gray-900" data-testid="wachtwoord">
-              {created.password}
+              {shown.password}
             </code>
           </p>
           <p className="mt-1">
-            Geef het veilig door: het wordt maar één keer getoond. Bij de eerste keer inloggen kiest{" "}
-            {created.username} een eigen wachtwoord.
+            Geef het veilig door: het wordt maar één keer getoond en werkt 72 uur. Bij de eerste keer inloggen
+            kiest {shown.username} een eigen wachtwoord.
           </p>
-          <Button variant="secondary" className="mt-3" onClick={() => setCreated(null)}>
+          <Button
+            variant="secondary"
+            className="mt-3"
+            aria-label={`Sluiten: eenmalig wachtwoord van ${shown.username}`}
+            onClick={() => setCreated((all) => all.filter((c) => c !== shown))}
+          >
             Sluiten
           </Button>
         </div>
-      )}
+      ))}
       {users.isError && !users.data ? (
         <LoadError query={users} fallback="De gebruikers konden niet worden geladen." />
       ) : !users.data ? (
@@ -474,6 +558,23 @@ function TeamPanel() {
                         >
                           {user.disabled ? "Inschakelen" : "Uitschakelen"}
                         </Button>
+                        {user.totpEnabled && (
+                          <Button
+                            variant="secondary"
+                            disabled={resetTotp.isPending}
+                            aria-label={`Tweestapsverificatie resetten: ${user.username}`}
+                            onClick={() => {
+                              if (
+                                window.confirm(
+                                  `Tweestapsverificatie van ${user.username} uitzetten? Dat is voor een verloren telefoon; ${user.username} wordt uitgelogd.`,
+                                )
+                              )
+                                resetTotp.mutate(user);
+                            }}
+                          >
+                            2FA resetten
+                          </Button>
+                        )}
                         <Button
                           variant="danger"
                           disabled={remove.isPending}

@@ -32,4 +32,20 @@ describe("notice store", () => {
     store.dismiss();
     expect(store.current()).toBeNull();
   });
+
+  it("a live notice never replaces the answer to what the person did: it shows after it closes", () => {
+    const store = createNoticeStore(5000);
+    store.show({ title: "Tweestapsverificatie staat aan" });
+    vi.advanceTimersByTime(500);
+    store.show({ title: "Nieuwe Aanvraag", live: true });
+    store.show({ title: "Nieuw Bericht", live: true });
+    expect(store.current()?.title).toBe("Tweestapsverificatie staat aan");
+    vi.advanceTimersByTime(4500);
+    expect(store.current()?.title).toBe("Nieuw Bericht");
+    // A live notice is replaced by the next one, and by an answer, as before.
+    store.show({ title: "Nieuwe Aanvraag", live: true });
+    expect(store.current()?.title).toBe("Nieuwe Aanvraag");
+    store.show({ title: "Opgeslagen" });
+    expect(store.current()?.title).toBe("Opgeslagen");
+  });
 });

@@ -14,6 +14,11 @@ export interface NoticeInput {
   title: string;
   description?: string;
   variant?: NoticeVariant;
+  /**
+   * Something that happened elsewhere (a new lead arrived), not an answer to what the person just
+   * did: it never replaces such an answer while it shows, but waits until that one closes.
+   */
+  live?: boolean;
 }
 
 /** How long a notice stays before it closes by itself. */
@@ -27,36 +32,56 @@ export interface NoticeStore {
 }
 
 export function createNoticeStore(durationMs = NOTICE_DURATION_MS): NoticeStore {
-  let notice: Notice | null = null;
+  let notice: (Notice & { live: boolean }) | null = null;
+  // The newest live notice that arrived while an answer showed (older ones are superseded by it).
+  let waiting: NoticeInput | null = null;
   let nextId = 1;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const listeners = new Set<() => void>();
   const emit = () => listeners.forEach((listener) => listener());
 
+  const show = (input: NoticeInput): number => {
+    clearTimeout(timer);
+    // A new notice replaces the visible one.
+    notice = {
+      id: nextId++,
+      title: input.title,
+      description: input.description,
+      variant: input.variant ?? "default",
+      live: input.live ?? false,
+    };
+    const id = notice.id;
+    if (durationMs > 0) timer = setTimeout(() => dismiss(id), durationMs);
+    emit();
+    return id;
+  };
+
   const dismiss = (id?: number) => {
     if (notice === null || (id !== undefined && notice.id !== id)) return;
     clearTimeout(timer);
     notice = null;
-    emit();
+    const next = waiting;
+    waiting = null;
+    if (next) show(next);
+    else emit();
   };
 
   return {
     show(input) {
-      clearTimeout(timer);
-      // A new notice replaces the visible one.
-      notice = {
-        id: nextId++,
-        title: input.title,
-        description: input.description,
-        variant: input.variant ?? "default",
-      };
-      const id = notice.id;
-      if (durationMs > 0) timer = setTimeout(() => dismiss(id), durationMs);
-      emit();
-      return id;
+      if (input.live && notice && !notice.live) {
+        waiting = input;
+        return 0;
+      }
+      return show(input);
     },
     dismiss,
-    current: () => notice,
+    current: () =>
+      notice && {
+        id: notice.id,
+        title: notice.title,
+        description: notice.description,
+        variant: notice.variant,
+      },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
