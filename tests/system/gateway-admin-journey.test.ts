@@ -10,6 +10,7 @@ import { createAdmin, type TestResponse } from "../../services/gateway/src/testi
 // "Done when": an admin signs in through the gateway, sees /api/admin/me, changes company and
 // theme settings that the public endpoints then serve, and signs out — with the real settings service.
 
+const UUID = /^[0-9a-f-]{36}$/;
 const PASSWORD = "een-sterk-wachtwoord-2024";
 let db: TestDatabase;
 let settings: RunningService;
@@ -57,7 +58,7 @@ describe("admin journey through the gateway", () => {
     expect((await call("POST", "/api/admin/login", { username: "beheer", password: PASSWORD })).status).toBe(
       200,
     );
-    expect(await (await call("GET", "/api/admin/me")).json()).toEqual({ admin: { username: "beheer" } });
+    expect(await (await call("GET", "/api/admin/me")).json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username: "beheer" } });
 
     const company = await call("PUT", "/api/admin/company-settings", {
       companyName: "Lease Direct BV",

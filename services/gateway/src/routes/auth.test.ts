@@ -16,6 +16,7 @@ import {
 
 // Sign-in, session and CSRF rules of the gateway, over HTTP against real Postgres and Redis.
 
+const UUID = /^[0-9a-f-]{36}$/;
 const PASSWORD = "correct horse battery staple";
 const logLines: Record<string, unknown>[] = [];
 let db: TestDatabase;
@@ -86,7 +87,7 @@ describe("POST /api/admin/login", () => {
   it("signs in: HttpOnly SameSite=Strict cookie with a 12-hour HS256 JWT whose jti is in Redis", async () => {
     const res = await login("admin", PASSWORD);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ admin: { username: "admin" } });
+    expect(await res.json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username: "admin" } });
     const setCookie = res.headers.get("set-cookie")!;
     expect(setCookie).toMatch(/^admin_session=[^;]+; /);
     expect(setCookie).toContain("HttpOnly");
@@ -140,7 +141,7 @@ describe("GET /api/admin/me and POST /api/admin/logout", () => {
     const cookie = cookieFor(sessionCookie(await login("admin", PASSWORD)));
     const me = await call("/api/admin/me", { cookie });
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ admin: { username: "admin" } });
+    expect(await me.json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username: "admin" } });
     expect(me.headers.get("cache-control")).toBe("no-store");
   });
 

@@ -20,6 +20,7 @@ import { connectRedis, createAdmin, gatewayOnlyEnv, sessionDepsFor, type TestRes
 // one-time password replaced at the first sign-in, one's own password change ending the other
 // sessions, and two-factor sign-in with TOTP and recovery codes.
 
+const UUID = /^[0-9a-f-]{36}$/;
 const PASSWORD = "correct horse battery staple";
 const logLines: Record<string, unknown>[] = [];
 let db: TestDatabase;
@@ -61,7 +62,7 @@ const login = (username: string, password: string, ip?: string) =>
 async function signIn(username: string, password: string, ip?: string): Promise<string> {
   const res = await login(username, password, ip);
   expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({ admin: { username } });
+  expect(await res.json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username } });
   return cookieOf(res)!;
 }
 
@@ -202,7 +203,7 @@ describe("admins managed in the panel", () => {
 
     const done = await newPassword("mijn eigen wachtwoord");
     expect(done.status).toBe(200);
-    expect(await done.json()).toEqual({ admin: { username: "nieuw" } });
+    expect(await done.json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username: "nieuw" } });
     expect((await call("/api/admin/me", { cookie: cookieOf(done) })).status).toBe(200);
     // The ticket was spent; the one-time password is gone; the own one signs in at once.
     expect((await newPassword("nog een ander wachtwoord")).status).toBe(401);
@@ -517,7 +518,7 @@ describe("two-factor sign-in (TOTP)", () => {
     const next = totpCode(secret, Date.now() + 30_000);
     const ok = await code(step.ticket, next);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ admin: { username: "tfa-login" } });
+    expect(await ok.json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username: "tfa-login" } });
     expect((await call("/api/admin/me", { cookie: cookieOf(ok) })).status).toBe(200);
     // The ticket is spent, and the same code does not sign in twice: it says so.
     expect((await code(step.ticket, next)).status).toBe(401);

@@ -1,0 +1,1 @@
+ALTER TABLE "leads"."lead_notes" ADD COLUMN "author_id" uuid;
