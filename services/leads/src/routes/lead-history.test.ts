@@ -40,6 +40,12 @@ beforeAll(async () => {
     );
     cookies[username] = `admin_session=${token}`;
   }
+  // Another account under anna's name (as a removed admin's name once could be given again).
+  const { token } = await issueSession(
+    { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! },
+    { id: "0b0e6a53-3c1e-4c57-9d55-6f2f0a1b2c3d", username: "anna" },
+  );
+  cookies["anna-again"] = `admin_session=${token}`;
 });
 
 afterAll(async () => {
@@ -117,6 +123,11 @@ describe("notes", () => {
     });
     expect((await history(id)).items[0]).toEqual({ kind: "note", at: note.createdAt, note });
 
+    expect(note.authorId).toBe(testAdmin("anna").id);
+    // Authorship is the account's id, not its name: another account called "anna" may not edit.
+    const sameName = await as("anna-again", "PUT", `/${id}/notes/${note.id}`, { body: "Overgenomen" });
+    expect(sameName.status).toBe(403);
+    expect((await as("anna-again", "DELETE", `/${id}/notes/${note.id}`)).status).toBe(403);
     const byOther = await as("bram", "PUT", `/${id}/notes/${note.id}`, { body: "Overschreven" });
     expect(byOther.status).toBe(403);
     expect(((await byOther.json()) as { message: string }).message).toBe(
