@@ -36,6 +36,8 @@ if (!promtool)
 describe("alerting and recording rules", () => {
   it("alert on each condition the on-call needs", () => {
     expect(alerts.map((a) => a.alert).sort()).toEqual([
+      "LeaseAdminCodeGuessing",
+      "LeaseAdminPasswordGuessing",
       "LeaseAuditOutboxStuck",
       "LeaseHigh5xxRate",
       "LeaseJobsFailed",
