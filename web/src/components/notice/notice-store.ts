@@ -32,7 +32,10 @@ export interface NoticeStore {
 }
 
 export function createNoticeStore(durationMs = NOTICE_DURATION_MS): NoticeStore {
-  let notice: (Notice & { live: boolean }) | null = null;
+  let notice: Notice | null = null;
+  // Whether the visible notice is a live one (kept apart: current() must answer the same object
+  // until the notice changes, as React's useSyncExternalStore requires).
+  let noticeLive = false;
   // The newest live notice that arrived while an answer showed (older ones are superseded by it).
   let waiting: NoticeInput | null = null;
   let nextId = 1;
@@ -48,8 +51,8 @@ export function createNoticeStore(durationMs = NOTICE_DURATION_MS): NoticeStore 
       title: input.title,
       description: input.description,
       variant: input.variant ?? "default",
-      live: input.live ?? false,
     };
+    noticeLive = input.live ?? false;
     const id = notice.id;
     if (durationMs > 0) timer = setTimeout(() => dismiss(id), durationMs);
     emit();
@@ -68,20 +71,14 @@ export function createNoticeStore(durationMs = NOTICE_DURATION_MS): NoticeStore 
 
   return {
     show(input) {
-      if (input.live && notice && !notice.live) {
+      if (input.live && notice && !noticeLive) {
         waiting = input;
         return 0;
       }
       return show(input);
     },
     dismiss,
-    current: () =>
-      notice && {
-        id: notice.id,
-        title: notice.title,
-        description: notice.description,
-        variant: notice.variant,
-      },
+    current: () => notice,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
