@@ -58,7 +58,9 @@ describe("admin journey through the gateway", () => {
     expect((await call("POST", "/api/admin/login", { username: "beheer", password: PASSWORD })).status).toBe(
       200,
     );
-    expect(await (await call("GET", "/api/admin/me")).json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username: "beheer" } });
+    expect(await (await call("GET", "/api/admin/me")).json()).toMatchObject({
+      admin: { id: expect.stringMatching(UUID), username: "beheer" },
+    });
 
     const company = await call("PUT", "/api/admin/company-settings", {
       companyName: "Lease Direct BV",

@@ -203,7 +203,9 @@ describe("admins managed in the panel", () => {
 
     const done = await newPassword("mijn eigen wachtwoord");
     expect(done.status).toBe(200);
-    expect(await done.json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username: "nieuw" } });
+    expect(await done.json()).toMatchObject({
+      admin: { id: expect.stringMatching(UUID), username: "nieuw" },
+    });
     expect((await call("/api/admin/me", { cookie: cookieOf(done) })).status).toBe(200);
     // The ticket was spent; the one-time password is gone; the own one signs in at once.
     expect((await newPassword("nog een ander wachtwoord")).status).toBe(401);
@@ -518,7 +520,9 @@ describe("two-factor sign-in (TOTP)", () => {
     const next = totpCode(secret, Date.now() + 30_000);
     const ok = await code(step.ticket, next);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ admin: { id: expect.stringMatching(UUID), username: "tfa-login" } });
+    expect(await ok.json()).toMatchObject({
+      admin: { id: expect.stringMatching(UUID), username: "tfa-login" },
+    });
     expect((await call("/api/admin/me", { cookie: cookieOf(ok) })).status).toBe(200);
     // The ticket is spent, and the same code does not sign in twice: it says so.
     expect((await code(step.ticket, next)).status).toBe(401);

@@ -60,8 +60,7 @@ async function day(offset: number): Promise<string> {
   return rows[0]!.d;
 }
 
-const list = async (query = "") =>
-  LeaseRequestListResponse.parse(await (await admin("GET", query)).json());
+const list = async (query = "") => LeaseRequestListResponse.parse(await (await admin("GET", query)).json());
 
 describe("follow-up days", () => {
   it("are set, shown on the request and cleared", async () => {
