@@ -1,9 +1,11 @@
 import { Histogram } from "prom-client";
 import type { Context, Next } from "koa";
 import {
+  API_ROUTES,
   QUEUES,
   bodyLimitForPath,
   buildOpenApiDocument,
+  createServiceMatcher,
   serviceForPath,
   type ServiceName,
 } from "@lease/contracts";
@@ -84,6 +86,9 @@ export async function startGateway(
   });
   const site = createStaticSite(config.WEB_DIST_DIR, { publicOrigin: config.PUBLIC_ORIGIN });
   const adminGate = requireAdmin(kit.session);
+  const ownAdminRoute = createServiceMatcher(
+    API_ROUTES.filter((r) => r.service === "gateway" && r.auth === "admin"),
+  );
   let openApi: string | undefined;
 
   const own = contractRouter("gateway");
@@ -130,7 +135,11 @@ export async function startGateway(
     const lower = path.toLowerCase();
     if (lower === "/api" || lower.startsWith("/api/")) {
       const service = serviceForPath(path);
-      if (service === "gateway") return next();
+      if (service === "gateway") {
+        // The session before the body: an admin route's body is read only for a signed-in admin.
+        if (ownAdminRoute(path)) await adminGate(ctx, async () => undefined);
+        return next();
+      }
       const upstream = service ? upstreams[service] : undefined;
       if (!upstream) throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${path}`);
       // The gateway checks the session first; the service checks it again.

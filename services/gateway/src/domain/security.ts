@@ -15,19 +15,26 @@ const PIXEL_CONNECT_HOSTS = [
   "https://analytics.tiktok.com",
 ];
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  `script-src 'self' ${PIXEL_SCRIPT_HOSTS.join(" ")}`,
-  "style-src 'self' 'unsafe-inline'",
-  `img-src 'self' data: https://www.facebook.com https://tr.snapchat.com https://analytics.tiktok.com`,
-  `connect-src 'self' ${PIXEL_CONNECT_HOSTS.join(" ")}`,
-  "font-src 'self'",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+const policy = (pixels: boolean) =>
+  [
+    "default-src 'self'",
+    pixels ? `script-src 'self' ${PIXEL_SCRIPT_HOSTS.join(" ")}` : "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    pixels
+      ? `img-src 'self' data: https://www.facebook.com https://tr.snapchat.com https://analytics.tiktok.com`
+      : "img-src 'self' data:",
+    pixels ? `connect-src 'self' ${PIXEL_CONNECT_HOSTS.join(" ")}` : "connect-src 'self'",
+    "font-src 'self'",
+    "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+
+export const CONTENT_SECURITY_POLICY = policy(true);
+/** The admin pages and API load no pixel: their policy names none of the vendors' hosts. */
+export const ADMIN_CONTENT_SECURITY_POLICY = policy(false);
 
 const BASE_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ["Content-Security-Policy", CONTENT_SECURITY_POLICY],
@@ -52,9 +59,14 @@ export function securityHeaders(httpsOnly: boolean) {
     for (const [name, value] of securityHeaderList(httpsOnly || ctx.protocol === "https"))
       ctx.set(name, value);
     if (ctx.path.startsWith("/api/admin")) ctx.set("Cache-Control", "no-store");
+    if (isAdminPath(ctx.path)) ctx.set("Content-Security-Policy", ADMIN_CONTENT_SECURITY_POLICY);
     await next();
   };
 }
+
+/** The admin panel's pages (and the compose window) and the admin API. */
+const isAdminPath = (path: string) =>
+  /^\/(admin|admin-login|email-compose)(\/|$)/.test(path) || path.startsWith("/api/admin/");
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const CROSS_SITE_MESSAGE = "Verzoeken van een andere website worden geweigerd";

@@ -325,7 +325,7 @@ describe("brute-force lockout", () => {
 
 describe("security headers", () => {
   it("sets CSP (no inline scripts, the pixel vendors allowed), nosniff, referrer policy and no HSTS over http", async () => {
-    for (const path of ["/api/admin/me", "/api/company-settings", "/", "/healthz"]) {
+    for (const path of ["/api/company-settings", "/", "/healthz"]) {
       const res = await fetch(`${gw.url}${path}`);
       const csp = res.headers.get("content-security-policy")!;
       const scriptSrc = csp
@@ -344,6 +344,28 @@ describe("security headers", () => {
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(res.headers.get("strict-transport-security")).toBeNull();
+    }
+  });
+
+  it("gives the admin pages and API a CSP without the pixel vendors' hosts", async () => {
+    for (const path of ["/api/admin/me", "/admin", "/admin-login", "/email-compose"]) {
+      const csp = (await fetch(`${gw.url}${path}`)).headers.get("content-security-policy")!;
+      expect(csp, path).toContain("script-src 'self';");
+      for (const vendor of ["facebook", "sc-static", "snapchat", "tiktok"])
+        expect(csp, path).not.toContain(vendor);
+      expect(csp, path).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it("checks the session before it reads an admin body", async () => {
+    // Malformed JSON without a session: 401 (the body is never parsed), not the parser's 400.
+    for (const path of ["/api/admin/users", "/api/admin/account/totp/setup", "/api/admin/privacy/search"]) {
+      const res = await fetch(`${gw.url}${path}`, {
+        method: "POST",
+        headers: { origin, "content-type": "application/json" },
+        body: '{"not json',
+      });
+      expect({ path, status: res.status }).toEqual({ path, status: 401 });
     }
   });
 });
