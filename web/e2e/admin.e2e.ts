@@ -339,6 +339,15 @@ test("admin: a Meta spend export is imported in Campagnes, its bad row named, li
     csvText.includes('"facebook";"(geen)";"lente";"300"'),
     `the CSV has the lente row: ${csvText.slice(0, 300)}`,
   );
+
+  // A day's spend typed in is confirmed with the day as a Dutch sentence writes it.
+  await dismissNotice(page);
+  const typed = page.locator("form").filter({ hasText: "Kosten van een dag invoeren" });
+  await typed.getByLabel("Campagne").fill("Zomer actie");
+  await typed.getByLabel("Bedrag (€)").fill("25,00");
+  await typed.getByRole("button", { name: "Opslaan" }).click();
+  const [year, month, date] = today.split("-");
+  await expectNotice(page, "Kosten Opgeslagen", `Zomer actie: 25,00 op ${date}-${month}-${year}.`);
 });
 
 test("admin: company details saved show on the public footer", async ({ world, signedIn }) => {

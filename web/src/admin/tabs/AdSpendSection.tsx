@@ -14,7 +14,7 @@ import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, addAdSpend, fetchAdSpend, importAdSpend, linkSpendCampaign } from "../api";
 import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import { formatEuro, parseEuroInput } from "../lib/format";
-import { amsterdamToday } from "../lib/follow-up";
+import { amsterdamToday, formatDay } from "../lib/follow-up";
 
 const ImportErrors = z.object({ errors: z.array(AdSpendImportError) });
 
@@ -229,7 +229,10 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
     onSuccess: () => {
       setError(undefined);
       setAmount("");
-      notify({ title: "Kosten Opgeslagen", description: `${campaign.trim()}: ${amount} op ${day}.` });
+      notify({
+        title: "Kosten Opgeslagen",
+        description: `${campaign.trim()}: ${amount} op ${formatDay(day)}.`,
+      });
       onSaved();
     },
     onError: (failure) => {
