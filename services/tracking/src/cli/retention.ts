@@ -2,6 +2,7 @@
 // months of page views older than the retention, trims the month the cutoff falls in, and prints
 // what went, with the visit profiles and breakdown values no day kept uses any more.
 import { systemClock } from "../domain/clock";
+import { dutchDay } from "../domain/periods";
 import { runRetention } from "../domain/retention";
 import { Partitions } from "../repositories/partitions";
 import { openCliDatabase } from "./database";
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
     const ms = Math.round(performance.now() - started);
     const months =
       report.droppedMonths.length > 0 ? report.droppedMonths.map((m) => m.slice(0, 7)).join(", ") : "geen";
-    console.log(`Bewaartermijn ${retentionMonths} maanden: alles vanaf ${report.keepFrom} blijft.`);
+    console.log(`Bewaartermijn ${retentionMonths} maanden: alles vanaf ${dutchDay(report.keepFrom)} blijft.`);
     console.log(`Verwijderde maanden: ${months}.`);
     console.log(
       `Uit de grensmaand: ${report.trimmedPageViews} paginaweergaven en ${report.trimmedVisitors} bezoekersdagen; ` +

@@ -23,7 +23,7 @@ export function retentionStart(today: string, months: number): string {
 }
 
 /** "28-09-2024": a calendar day (YYYY-MM-DD) as a Dutch sentence writes it. */
-function dutchDay(day: string): string {
+export function dutchDay(day: string): string {
   return day.split("-").reverse().join("-");
 }
 

@@ -398,7 +398,7 @@ describe("npm run tracking:import", () => {
       encoding: "utf8",
       timeout: 60_000,
     });
-    expect(retention.stdout).toMatch(/Bewaartermijn 26 maanden: alles vanaf \d{4}-\d{2}-\d{2} blijft\./);
+    expect(retention.stdout).toMatch(/Bewaartermijn 26 maanden: alles vanaf \d{2}-\d{2}-\d{4} blijft\./);
     expect(retention.status).toBe(0);
   });
 });
