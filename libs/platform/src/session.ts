@@ -95,9 +95,51 @@ export async function endAllSessions(
   deps: Pick<SessionDeps, "redis" | "keys">,
   username: string,
   logger: Logger,
+  /** Why, when another admin ended them: the ended sessions' 401 then says so. */
+  reason?: SessionEndReason,
 ): Promise<void> {
-  await deps.redis.incr(generationKey(deps.keys, username));
+  const generation = await deps.redis.incr(generationKey(deps.keys, username));
+  // One key per admin another admin disabled or removed (never an anonymous request's), kept as
+  // long as a session of theirs could live.
+  if (reason)
+    await deps.redis.set(
+      endReasonKey(deps.keys, username),
+      `${reason}:${generation}`,
+      "EX",
+      SESSION_TTL_SECONDS,
+    );
   await announceSessionsEnded(deps, username, logger);
+}
+
+export type SessionEndReason = "disabled" | "removed";
+const endReasonKey = (keys: Keyspace, username: string) => keys("session-end-reason", username);
+export const SESSION_END_MESSAGES: Record<SessionEndReason, string> = {
+  disabled:
+    "Je account is uitgeschakeld door een andere beheerder. Vraag een beheerder om het weer in te schakelen.",
+  removed: "Je account is verwijderd door een andere beheerder.",
+};
+
+/**
+ * Why a validly signed, unexpired token no longer counts: its admin was disabled or removed by
+ * another admin after it was issued. Undefined for any other reason (logout, expiry, a reset).
+ */
+async function sessionEndReason(
+  deps: SessionDeps,
+  token: string | undefined,
+): Promise<SessionEndReason | undefined> {
+  if (!token || token.length > 4096) return undefined;
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, secretKey(deps.jwtSecret), { algorithms: ["HS256"] }));
+  } catch {
+    return undefined;
+  }
+  if (typeof payload.username !== "string") return undefined;
+  const marker = await deps.redis.get(endReasonKey(deps.keys, payload.username));
+  const [reason, generation] = (marker ?? "").split(":");
+  const gen = typeof payload.gen === "number" ? payload.gen : 0;
+  if ((reason === "disabled" || reason === "removed") && gen < Number(generation)) return reason;
+  return undefined;
 }
 
 function announceSessionsEnded(deps: Pick<SessionDeps, "redis" | "keys">, username: string, logger: Logger) {
@@ -178,7 +220,11 @@ export function requireAdmin(deps: SessionDeps) {
         },
       );
     }
-    if (!claims) throw unauthorized("Log opnieuw in om verder te gaan");
+    if (!claims) {
+      const reason = await sessionEndReason(deps, token).catch(() => undefined);
+      if (reason) throw new HttpError(401, `account_${reason}`, SESSION_END_MESSAGES[reason]);
+      throw unauthorized("Log opnieuw in om verder te gaan");
+    }
     ctx.state.admin = claims;
     await next();
   }, "admin");

@@ -16,7 +16,7 @@ import { UsersTab } from "./tabs/UsersTab";
 import { AuditLogTab } from "./tabs/AuditLogTab";
 import { PrivacyTab } from "./tabs/PrivacyTab";
 import { CampaignsTab } from "./tabs/CampaignsTab";
-import type { LoginState } from "./lib/session";
+import { endedFromError, type LoginState } from "./lib/session";
 import { dashboardTitle, useLeadAlerts } from "./lib/use-lead-alerts";
 
 const TABS = [
@@ -84,11 +84,15 @@ export default function AdminDashboardPage() {
   const hadSession = Boolean(me.data);
   useEffect(() => {
     if (!me.isError) return;
-    const state: LoginState = { from: `${location.pathname}${location.search}`, expired: hadSession };
+    const state: LoginState = {
+      from: `${location.pathname}${location.search}`,
+      expired: hadSession,
+      ended: endedFromError(me.error),
+    };
     // Nothing of the ended session may linger (nor make the login page think it is still valid).
     queryClient.removeQueries({ predicate: (query) => isAdminQuery(query.queryKey[0]) });
     navigate("/admin-login", { replace: true, state });
-  }, [me.isError, hadSession, location.pathname, location.search, navigate, queryClient]);
+  }, [me.isError, me.error, hadSession, location.pathname, location.search, navigate, queryClient]);
 
   // A session that ends while the dashboard is open (expired, logged out elsewhere): any admin
   // call or save answered 401 re-checks the session.

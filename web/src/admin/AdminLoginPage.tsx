@@ -6,7 +6,7 @@ import { ApiError, fieldErrors, userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, fetchMe, login, loginWithCode, loginWithNewPassword } from "./api";
 import { Button, SettingsField, TEXT_INPUT } from "../components/ui";
-import { returnPath, sessionExpired } from "./lib/session";
+import { returnPath, sessionEndedBy, sessionExpired } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";
 export const PASSWORD_REQUIRED = "Wachtwoord is verplicht";
@@ -97,7 +97,21 @@ export default function AdminLoginPage() {
         <h1 id="admin-login-titel" className="text-center text-2xl font-bold text-gray-900">
           Admin Login
         </h1>
-        {sessionExpired(state) && (
+        {sessionEndedBy(state) && (
+          <div role="alert" className="rounded-card border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+            <p className="font-semibold">
+              {sessionEndedBy(state) === "disabled"
+                ? "Je account is uitgeschakeld"
+                : "Je account is verwijderd"}
+            </p>
+            <p className="mt-1">
+              {sessionEndedBy(state) === "disabled"
+                ? "Een andere beheerder heeft je account uitgeschakeld. Vraag een beheerder om het weer in te schakelen."
+                : "Een andere beheerder heeft je account verwijderd."}
+            </p>
+          </div>
+        )}
+        {sessionExpired(state) && !sessionEndedBy(state) && (
           <div
             role="alert"
             className="rounded-card border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-900"

@@ -109,6 +109,12 @@ export const resetUserTotp = (id: string) =>
 export const removeUser = (id: string) =>
   apiRequest<unknown>("DELETE", `/api/admin/users/${encodeURIComponent(id)}`);
 export const fetchMe = () => call(AdminSession, "GET", "/api/admin/me");
+/** Whether this browser still has a session (after the server closed the socket with 4401). */
+export const stillSignedIn = () =>
+  fetchMe().then(
+    () => true,
+    () => false,
+  );
 export const logout = () => apiRequest<unknown>("POST", "/api/admin/logout");
 
 export interface LeaseRequestFilter {

@@ -245,7 +245,14 @@ describe("admins managed in the panel", () => {
     });
     expect(res.status).toBe(200);
     expect((await res.json()).disabled).toBe(true);
-    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    // The ended session is told why (the open panel says so on the sign-in page).
+    const ended = await call("/api/admin/me", { cookie });
+    expect(ended.status).toBe(401);
+    expect(await ended.json()).toEqual({
+      code: "account_disabled",
+      message:
+        "Je account is uitgeschakeld door een andere beheerder. Vraag een beheerder om het weer in te schakelen.",
+    });
     // Right or wrong password, the same answer: it never tells a disabled account's password is right.
     const refused = await login("uitzetten", "uitzetten wachtwoord");
     const wrong = await login("uitzetten", "niet het wachtwoord", "192.0.2.31");
@@ -265,7 +272,9 @@ describe("admins managed in the panel", () => {
     const { id, cookie } = await activeUser("weg", "weg wachtwoord 123");
     const res = await call(`/api/admin/users/${id}`, { method: "DELETE", cookie: adminCookie });
     expect(res.status).toBe(204);
-    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    const ended = await call("/api/admin/me", { cookie });
+    expect(ended.status).toBe(401);
+    expect((await ended.json()).code).toBe("account_removed");
     expect((await sql.query("SELECT 1 FROM gateway.admins WHERE id = $1", [id])).rowCount).toBe(0);
     for (const name of ["weg", "WEG"]) {
       const again = await call("/api/admin/users", {

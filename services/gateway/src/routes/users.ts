@@ -81,7 +81,7 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
     const result = await deps.admins.setDisabled(ctx.state.admin!.username, id, disabled);
     if (!result.ok) throw refused(result, "disable");
     // A disabled admin is out at once: every session ends, open sockets close.
-    if (disabled) await endAllSessions(deps.session, result.row.username, ctx.state.log);
+    if (disabled) await endAllSessions(deps.session, result.row.username, ctx.state.log, "disabled");
     ctx.state.log.info(
       {
         by: ctx.state.admin!.username,
@@ -123,7 +123,7 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
     const { id } = parseOr400(AdminUserIdParam, ctx.params);
     const result = await deps.admins.removeById(ctx.state.admin!.username, id);
     if (!result.ok) throw refused(result, "remove");
-    await endAllSessions(deps.session, result.row.username, ctx.state.log);
+    await endAllSessions(deps.session, result.row.username, ctx.state.log, "removed");
     ctx.state.log.info(
       { by: ctx.state.admin!.username, username: result.row.username, outcome: "admin_removed" },
       "admin users",

@@ -160,4 +160,35 @@ describe("lead-attributed on the admin socket (issue 32)", () => {
     expect(created).toEqual([]);
     stop();
   });
+
+  it("a session ended (4401): reconnects at once when still signed in, else stops instead of looping", async () => {
+    vi.useFakeTimers();
+    for (const signedIn of [true, false]) {
+      const sockets: FakeSocket[] = [];
+      let checks = 0;
+      const stop = startLiveConnection({
+        url: "ws://host/ws",
+        createSocket: () => {
+          const socket = new FakeSocket();
+          sockets.push(socket);
+          return socket as unknown as WebSocket;
+        },
+        onConnected: () => undefined,
+        onSessionEnded: async () => {
+          checks++;
+          return signedIn;
+        },
+        log: () => undefined,
+      });
+      sockets[0]!.open();
+      sockets[0]!.onclose?.({ code: 4401 } as CloseEvent);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(checks).toBe(1);
+      expect(sockets).toHaveLength(signedIn ? 2 : 1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sockets).toHaveLength(signedIn ? 2 : 1);
+      stop();
+    }
+    vi.useRealTimers();
+  });
 });

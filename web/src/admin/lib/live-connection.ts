@@ -7,6 +7,9 @@ import {
 } from "@lease/contracts";
 import { RETRY_AFTER_CLOSE_MS, RETRY_AFTER_THROW_MS } from "./live";
 
+/** The close code the server uses for a session that ended (SPEC §7). */
+const SESSION_ENDED_CODE = 4401;
+
 type SocketLike = Pick<WebSocket, "close"> & {
   onopen: ((event: Event) => void) | null;
   onmessage: ((event: MessageEvent) => void) | null;
@@ -21,6 +24,13 @@ export interface LiveConnectionOptions {
   onMailOutcome?: (data: MailOutcomeMessage["data"]) => void;
   /** A quote request or contact message just arrived. */
   onLeadCreated?: (data: LeadCreatedMessage["data"]) => void;
+  /**
+   * The server closed the socket because the session ended (code 4401: logout elsewhere, a
+   * password change, disabled or removed by another admin). Answers whether this browser is still
+   * signed in (a renewed session): then it reconnects at once, else it stops for good instead of
+   * retrying a socket the server will refuse. Without it, it retries like after any close.
+   */
+  onSessionEnded?: () => Promise<boolean>;
   /** A lead's Herkomst was decided (tracking's answer stored). */
   onLeadAttributed?: (data: LeadAttributedMessage["data"]) => void;
   onConnected: (connected: boolean) => void;
@@ -66,9 +76,19 @@ export function startLiveConnection(options: LiveConnectionOptions): () => void 
       }
     };
     socket.onerror = (event) => log("Live bezoekers: verbindingsfout", event);
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       socket = null;
       options.onConnected(false);
+      if (event?.code === SESSION_ENDED_CODE && options.onSessionEnded) {
+        options.onSessionEnded().then(
+          (signedIn) => {
+            if (signedIn && !stopped) connect();
+            else stopped = true;
+          },
+          () => schedule(RETRY_AFTER_CLOSE_MS),
+        );
+        return;
+      }
       schedule(RETRY_AFTER_CLOSE_MS);
     };
   }

@@ -2,6 +2,7 @@ import type { MailOutcomeEvent } from "@lease/contracts";
 import { useEffect, useRef, useState } from "react";
 import { liveSocketUrl } from "./live";
 import { startLiveConnection } from "./live-connection";
+import { stillSignedIn } from "../api";
 
 /**
  * The admin WebSocket for the mailer's outcomes (compose window, sent mail): calls `onOutcome` for
@@ -18,6 +19,7 @@ export function useMailOutcomes(onOutcome: (outcome: MailOutcomeEvent) => void):
     () =>
       startLiveConnection({
         url: liveSocketUrl(window.location),
+        onSessionEnded: stillSignedIn,
         onConnected: setConnected,
         onMailOutcome: (outcome) => handler.current(outcome),
       }),

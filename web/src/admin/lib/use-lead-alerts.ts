@@ -54,6 +54,12 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
     };
     const stop = startLiveConnection({
       url: liveSocketUrl(window.location),
+      // The session ended (code 4401): the session check runs now, so a disabled or removed
+      // admin's panel leaves at once for the sign-in page, which says why.
+      onSessionEnded: async () => {
+        await queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.me });
+        return queryClient.getQueryState(ADMIN_KEYS.me)?.status === "success";
+      },
       onConnected: (connected) => {
         if (connected && wasConnected) reload();
         if (connected) wasConnected = true;

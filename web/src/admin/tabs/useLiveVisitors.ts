@@ -1,7 +1,13 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ACTIVE_VISITORS_PAGE } from "@lease/contracts";
 import { useEffect, useState } from "react";
-import { ADMIN_KEYS, fetchActiveVisitors, fetchVisitorStats, type ActiveVisitorsPage } from "../api";
+import {
+  ADMIN_KEYS,
+  fetchActiveVisitors,
+  fetchVisitorStats,
+  stillSignedIn,
+  type ActiveVisitorsPage,
+} from "../api";
 import { POLL_INTERVAL_MS, liveSocketUrl } from "../lib/live";
 import { startLiveConnection } from "../lib/live-connection";
 
@@ -19,6 +25,7 @@ export function useLiveVisitors(page: number) {
     () =>
       startLiveConnection({
         url: liveSocketUrl(window.location),
+        onSessionEnded: stillSignedIn,
         onConnected: setConnected,
         onUpdate: (data) => {
           queryClient.setQueryData(ADMIN_KEYS.visitorStats, data.stats);
