@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { totpCode } from "../../services/gateway/src/domain/totp";
 import { expectAccessible } from "./axe";
-import { assert, assertEqual, waitFor, test, ADMIN_USERNAME } from "./fixtures";
+import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, DESKTOP, MOBILE } from "./fixtures";
 import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
 
 // A removed admin's name is never given again: a fresh name per run (a retry on the same stack).
@@ -42,6 +42,25 @@ test("team: a second admin with a one-time password, an own password, a password
   await admin.getByRole("button", { name: "Beheerder aanmaken" }).click();
   await admin.getByText("Gebruikersnaam is verplicht").waitFor();
   assertEqual((await shown.getByTestId("wachtwoord").innerText()).trim(), oneTime, "still shown");
+
+  // On a phone (390 px): the tabs are one "Tabblad" menu, and Gebruikers is a card per admin
+  // with its last sign-in and its buttons on screen.
+  await admin.setViewportSize(MOBILE);
+  const tabs = await admin.getByRole("navigation", { name: "Dashboard tabbladen" }).boundingBox();
+  assert(tabs!.height < 80, `the tab menu takes ${tabs!.height}px`);
+  await openTab(admin, "Logboek");
+  await openTab(admin, "Gebruikers");
+  const card = admin.getByTestId("gebruiker-kaart").filter({ hasText: COLLEAGUE });
+  await card.getByText("Laatst ingelogd").waitFor();
+  await card.getByText("Nog nooit").waitFor();
+  for (const button of await card.getByRole("button").all()) {
+    const box = (await button.boundingBox())!;
+    assert(box.x >= 0 && box.x + box.width <= MOBILE.width, `${await button.innerText()} is on screen`);
+  }
+  const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `Gebruikers is ${overflow}px wider than the phone`);
+  await shown.getByTestId("wachtwoord").waitFor();
+  await admin.setViewportSize(DESKTOP);
   await expectAccessible(admin, "Gebruikers with a new admin's one-time password");
 
   // The colleague signs in with it and must choose an own password first.

@@ -22,8 +22,11 @@ export async function dismissNotice(page: Page): Promise<void> {
   await close.waitFor({ state: "hidden" });
 }
 
+/** Opens a dashboard tab as a person would: the tab, or on a phone the "Tabblad" menu. */
 export async function openTab(page: Page, name: string): Promise<void> {
-  await page.getByRole("tab", { name, exact: true }).click();
+  const menu = page.getByLabel("Tabblad", { exact: true });
+  if (await menu.isVisible()) await menu.selectOption({ label: name });
+  else await page.getByRole("tab", { name, exact: true }).click();
 }
 
 /** The number shown in one of the counter tiles. */

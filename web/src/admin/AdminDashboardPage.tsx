@@ -4,7 +4,7 @@ import { useLocation, useNavigate, useNavigationType, useSearchParams } from "re
 import { useNotice } from "../components/notice";
 import { errorStatus } from "../api/client";
 import { ADMIN_KEYS, fetchMe, logout } from "./api";
-import { Button } from "../components/ui";
+import { Button, TEXT_INPUT } from "../components/ui";
 import { AnalyticsTab } from "./tabs/AnalyticsTab";
 import { CompanySettingsTab } from "./tabs/CompanySettingsTab";
 import { EmailSettingsTab } from "./tabs/EmailSettingsTab";
@@ -161,7 +161,25 @@ export default function AdminDashboardPage() {
           </Button>
         </div>
         <nav className="mx-auto max-w-7xl px-4 sm:px-6" aria-label="Dashboard tabbladen">
-          <div role="tablist" className="flex flex-wrap gap-x-1" onKeyDown={onTabKey}>
+          {/* A phone gets one compact menu instead of the tabs' five rows. */}
+          <div className="flex items-center gap-3 pb-3 sm:hidden">
+            <label htmlFor="tab-menu" className="text-sm font-semibold text-gray-700">
+              Tabblad
+            </label>
+            <select
+              id="tab-menu"
+              className={`${TEXT_INPUT} flex-1`}
+              value={tab}
+              onChange={(event) => selectTab(event.target.value as TabId)}
+            >
+              {TABS.map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div role="tablist" className="hidden flex-wrap gap-x-1 sm:flex" onKeyDown={onTabKey}>
             {TABS.map((entry) => (
               <button
                 key={entry.id}

@@ -384,6 +384,13 @@ function TwoFactor() {
   );
 }
 
+interface OneTimePassword {
+  username: string;
+  password: string;
+}
+/** The one-time passwords on screen, kept while the tab is closed (this page's memory only). */
+let shownPasswords: { adminId?: string; items: OneTimePassword[] } = { items: [] };
+
 function TeamPanel() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
@@ -392,8 +399,17 @@ function TeamPanel() {
   const [username, setUsername] = useState("");
   const [usernameError, setUsernameError] = useState<string>();
   // Each new admin's one-time password stays until dismissed (it is shown this once only), also
-  // while another admin is created or an attempt fails.
-  const [created, setCreated] = useState<{ username: string; password: string }[]>([]);
+  // while another admin is created, an attempt fails or another tab is open meanwhile; only for the
+  // admin who created it (kept in memory, never stored).
+  const [created, setCreatedState] = useState<OneTimePassword[]>(() =>
+    shownPasswords.adminId && shownPasswords.adminId === me.data?.admin.id ? shownPasswords.items : [],
+  );
+  const setCreated = (change: (shown: OneTimePassword[]) => OneTimePassword[]) =>
+    setCreatedState((shown) => {
+      const items = change(shown);
+      shownPasswords = { adminId: me.data?.admin.id, items };
+      return items;
+    });
   const reload = () => queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
   const failed = (title: string) => (error: unknown) =>
     notify({ title, description: userErrorMessage(error, "Probeer het opnieuw."), variant: "destructive" });
@@ -457,6 +473,56 @@ function TeamPanel() {
   };
 
   const self = me.data?.admin.username;
+  /** The buttons for another admin (none for oneself), the same in the table and on a card. */
+  const actionsFor = (user: AdminUser) =>
+    user.username !== self && (
+      <span className="flex flex-wrap justify-end gap-2">
+        <Button
+          variant="secondary"
+          disabled={toggle.isPending}
+          aria-label={`${user.disabled ? "Inschakelen" : "Uitschakelen"}: ${user.username}`}
+          onClick={() => toggle.mutate(user)}
+        >
+          {user.disabled ? "Inschakelen" : "Uitschakelen"}
+        </Button>
+        {user.totpEnabled && (
+          <Button
+            variant="secondary"
+            disabled={resetTotp.isPending}
+            aria-label={`Tweestapsverificatie resetten: ${user.username}`}
+            onClick={() => {
+              if (
+                window.confirm(
+                  `Tweestapsverificatie van ${user.username} uitzetten? Dat is voor een verloren telefoon; ${user.username} wordt uitgelogd.`,
+                )
+              )
+                resetTotp.mutate(user);
+            }}
+          >
+            2FA resetten
+          </Button>
+        )}
+        <Button
+          variant="danger"
+          disabled={remove.isPending}
+          aria-label={`Verwijderen: ${user.username}`}
+          onClick={() => {
+            if (window.confirm(`Weet je zeker dat je ${user.username} wilt verwijderen?`))
+              remove.mutate(user);
+          }}
+        >
+          Verwijderen
+        </Button>
+      </span>
+    );
+  const statusBadges = (user: AdminUser) => (
+    <span className="inline-flex flex-wrap gap-1">
+      <Badge tone={user.disabled ? "gray" : "green"}>{user.disabled ? "Uitgeschakeld" : "Actief"}</Badge>
+      {user.mustChangePassword && <Badge tone="yellow">Eenmalig wachtwoord</Badge>}
+    </span>
+  );
+  const lastLogin = (user: AdminUser) =>
+    user.lastLoginAt ? formatAmsterdamDateTime(user.lastLoginAt) : "Nog nooit";
   return (
     <Panel title="Beheerders">
       <form onSubmit={submit} noValidate className="mb-6 flex flex-wrap items-end gap-3">
@@ -515,85 +581,61 @@ function TeamPanel() {
       ) : !users.data ? (
         <LoadingText />
       ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full text-left text-sm">
-            <thead className="border-b border-gray-200 text-gray-600">
-              <tr>
-                <th className="py-2 pr-4 font-semibold">Gebruikersnaam</th>
-                <th className="py-2 pr-4 font-semibold">Status</th>
-                <th className="py-2 pr-4 font-semibold">Tweestapsverificatie</th>
-                <th className="py-2 pr-4 font-semibold">Laatst ingelogd</th>
-                <th className="py-2 font-semibold">
-                  <span className="sr-only">Acties</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.items.map((user) => (
-                <tr key={user.id} className="border-b border-gray-100" data-testid="gebruiker">
-                  <td className="py-2 pr-4 font-medium text-gray-900">
-                    {user.username}
-                    {user.username === self && <span className="ml-1 text-gray-600">(jij)</span>}
-                  </td>
-                  <td className="py-2 pr-4">
-                    <span className="inline-flex flex-wrap gap-1">
-                      <Badge tone={user.disabled ? "gray" : "green"}>
-                        {user.disabled ? "Uitgeschakeld" : "Actief"}
-                      </Badge>
-                      {user.mustChangePassword && <Badge tone="yellow">Eenmalig wachtwoord</Badge>}
-                    </span>
-                  </td>
-                  <td className="py-2 pr-4">{user.totpEnabled ? "Aan" : "Uit"}</td>
-                  <td className="py-2 pr-4 text-gray-700">
-                    {user.lastLoginAt ? formatAmsterdamDateTime(user.lastLoginAt) : "Nog nooit"}
-                  </td>
-                  <td className="py-2">
-                    {user.username !== self && (
-                      <span className="flex flex-wrap justify-end gap-2">
-                        <Button
-                          variant="secondary"
-                          disabled={toggle.isPending}
-                          aria-label={`${user.disabled ? "Inschakelen" : "Uitschakelen"}: ${user.username}`}
-                          onClick={() => toggle.mutate(user)}
-                        >
-                          {user.disabled ? "Inschakelen" : "Uitschakelen"}
-                        </Button>
-                        {user.totpEnabled && (
-                          <Button
-                            variant="secondary"
-                            disabled={resetTotp.isPending}
-                            aria-label={`Tweestapsverificatie resetten: ${user.username}`}
-                            onClick={() => {
-                              if (
-                                window.confirm(
-                                  `Tweestapsverificatie van ${user.username} uitzetten? Dat is voor een verloren telefoon; ${user.username} wordt uitgelogd.`,
-                                )
-                              )
-                                resetTotp.mutate(user);
-                            }}
-                          >
-                            2FA resetten
-                          </Button>
-                        )}
-                        <Button
-                          variant="danger"
-                          disabled={remove.isPending}
-                          aria-label={`Verwijderen: ${user.username}`}
-                          onClick={() => {
-                            if (window.confirm(`Weet je zeker dat je ${user.username} wilt verwijderen?`))
-                              remove.mutate(user);
-                          }}
-                        >
-                          Verwijderen
-                        </Button>
-                      </span>
-                    )}
-                  </td>
+        <>
+          {/* A phone: one card per admin, every field and button on screen. */}
+          <ul className="space-y-3 md:hidden" aria-label="Beheerders">
+            {users.data.items.map((user) => (
+              <li
+                key={user.id}
+                className="rounded-card border border-gray-200 p-4 text-sm"
+                data-testid="gebruiker-kaart"
+              >
+                <p className="font-semibold text-gray-900">
+                  {user.username}
+                  {user.username === self && <span className="ml-1 font-normal text-gray-600">(jij)</span>}
+                </p>
+                <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+                  <dt className="text-gray-600">Status</dt>
+                  <dd>{statusBadges(user)}</dd>
+                  <dt className="text-gray-600">Tweestapsverificatie</dt>
+                  <dd>{user.totpEnabled ? "Aan" : "Uit"}</dd>
+                  <dt className="text-gray-600">Laatst ingelogd</dt>
+                  <dd className="text-gray-700">{lastLogin(user)}</dd>
+                </dl>
+                {user.username !== self && <div className="mt-3">{actionsFor(user)}</div>}
+              </li>
+            ))}
+          </ul>
+          <div className="hidden overflow-x-auto md:block">
+            <table className="min-w-full text-left text-sm">
+              <thead className="border-b border-gray-200 text-gray-600">
+                <tr>
+                  <th className="py-2 pr-4 font-semibold">Gebruikersnaam</th>
+                  <th className="py-2 pr-4 font-semibold">Status</th>
+                  <th className="py-2 pr-4 font-semibold">Tweestapsverificatie</th>
+                  <th className="py-2 pr-4 font-semibold">Laatst ingelogd</th>
+                  <th className="py-2 font-semibold">
+                    <span className="sr-only">Acties</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {users.data.items.map((user) => (
+                  <tr key={user.id} className="border-b border-gray-100" data-testid="gebruiker">
+                    <td className="py-2 pr-4 font-medium text-gray-900">
+                      {user.username}
+                      {user.username === self && <span className="ml-1 text-gray-600">(jij)</span>}
+                    </td>
+                    <td className="py-2 pr-4">{statusBadges(user)}</td>
+                    <td className="py-2 pr-4">{user.totpEnabled ? "Aan" : "Uit"}</td>
+                    <td className="py-2 pr-4 text-gray-700">{lastLogin(user)}</td>
+                    <td className="py-2">{actionsFor(user)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
     </Panel>
   );
