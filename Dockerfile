@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One Dockerfile for the five service images, built from the repository root:
 #   docker build --build-arg SERVICE=leads -t lease/leads:<tag> .
-# SERVICE is gateway, leads, settings, tracking or mailer. The manifests and build stages do not
+# SERVICE is gateway, leads, settings, tracking, mailer or conversions. The manifests and build stages do not
 # depend on it, so BuildKit builds them once and reuses the layers for all five images.
 
 FROM node:20.20.2-bookworm-slim AS manifests
@@ -25,7 +25,7 @@ RUN npm run build
 FROM build AS bundle
 ARG SERVICE
 RUN test -f "services/${SERVICE}/package.json" \
-    || { echo "build with --build-arg SERVICE=<gateway|leads|settings|tracking|mailer>" >&2; exit 1; } \
+    || { echo "build with --build-arg SERVICE=<gateway|leads|settings|tracking|mailer|conversions>" >&2; exit 1; } \
     && mkdir -p "/out/services/${SERVICE}/migrations" \
     && cp -r "services/${SERVICE}/dist" "/out/services/${SERVICE}/dist" \
     && if [ -d "services/${SERVICE}/migrations" ]; then cp -r "services/${SERVICE}/migrations/." "/out/services/${SERVICE}/migrations/"; fi \
@@ -43,7 +43,7 @@ RUN npm ci --omit=dev --workspace=@lease/${SERVICE} --include-workspace-root=fal
 FROM node:20.20.2-bookworm-slim AS runtime
 ARG SERVICE
 # PORT is the service's own default (gateway 8080, leads 8081, settings 8082, tracking 8083,
-# mailer 8084); Compose and the manifests set it as well.
+# mailer 8084, conversions 8085); Compose and the manifests set it as well.
 ENV SERVICE=${SERVICE} \
     NODE_ENV=production \
     NODE_OPTIONS=--enable-source-maps \
@@ -55,6 +55,6 @@ COPY --from=bundle /out ./
 # The node image's unprivileged "node" user, numeric so Kubernetes runAsNonRoot can verify it.
 USER 1000:1000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-    CMD ["node", "-e", "const port = process.env.PORT || { gateway: 8080, leads: 8081, settings: 8082, tracking: 8083, mailer: 8084 }[process.env.SERVICE]; fetch('http://127.0.0.1:' + port + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+    CMD ["node", "-e", "const port = process.env.PORT || { gateway: 8080, leads: 8081, settings: 8082, tracking: 8083, mailer: 8084, conversions: 8085 }[process.env.SERVICE]; fetch('http://127.0.0.1:' + port + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself to drain requests and workers.
 CMD ["node", "service.js"]

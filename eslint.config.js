@@ -5,7 +5,7 @@ import globals from "globals";
 // The architecture's walls: a service (its source and its tests) never imports another service;
 // what needs more than one service is a system test (tests/system/). tests/walls.test.ts checks
 // the same, dynamic import() included.
-const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"];
+const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"];
 const walls = SERVICES.map((name) => ({
   files: [`services/${name}/**/*.{ts,tsx,mjs,js}`],
   rules: {

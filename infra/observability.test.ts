@@ -39,6 +39,7 @@ describe("alerting and recording rules", () => {
       "LeaseAdminCodeGuessing",
       "LeaseAdminPasswordGuessing",
       "LeaseAuditOutboxStuck",
+      "LeaseConversionsFailed",
       "LeaseHigh5xxRate",
       "LeaseJobsFailed",
       "LeaseJobsRetrying",

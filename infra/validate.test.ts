@@ -344,6 +344,7 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
       settings: [],
       tracking: [],
       mailer: ["settings", "leads"],
+      conversions: ["settings", "leads"],
     };
 
     const can = (from: Endpoint, to: Endpoint, port: number, portName?: string) =>
@@ -363,7 +364,10 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
         expect(can(pod(from, component), postgres, 5432), `${from} ${component} -> postgres`).toBe(true);
         expect(can(pod(from, component), dns, 53), `${from} -> dns`).toBe(true);
       }
-      expect(can(pod(from), sendgrid, 443), `${from} -> SendGrid`).toBe(from === "mailer");
+      // Public HTTPS: SendGrid for the mailer, the ad platforms for conversions.
+      expect(can(pod(from), sendgrid, 443), `${from} -> SendGrid`).toBe(
+        from === "mailer" || from === "conversions",
+      );
       // Prometheus reaches each service's metrics port and nothing else; the ingress never reaches it.
       expect(can(prometheus, pod(from), METRICS_PORTS[from], "metrics"), `prometheus -> ${from}`).toBe(true);
       expect(can(prometheus, pod(from), SERVICES[from], "http"), `prometheus -> ${from} http`).toBe(false);

@@ -26,7 +26,7 @@ import pg from "pg";
 import { deleteRedisKeysWithPrefix, postgresBinDir, withDatabase } from "./lib/provision.mjs";
 import { freePort } from "./lib/stack.mjs";
 
-const SCHEMAS = ["gateway", "leads", "settings", "tracking", "mailer", "drizzle"];
+const SCHEMAS = ["gateway", "leads", "settings", "tracking", "mailer", "conversions", "drizzle"];
 
 export class BackupError extends Error {}
 

@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
-export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"];
+export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"];
 
 /**
  * Left to node_modules (installed beside the bundle, as the Dockerfile's deps stage does), because

@@ -6,7 +6,14 @@
 import { ensurePrometheus } from "./lib/provision.mjs";
 import { startPrometheus } from "./lib/prometheus.mjs";
 
-const METRICS_PORTS = { gateway: 9080, leads: 9081, settings: 9082, tracking: 9083, mailer: 9084 };
+const METRICS_PORTS = {
+  gateway: 9080,
+  leads: 9081,
+  settings: 9082,
+  tracking: 9083,
+  mailer: 9084,
+  conversions: 9085,
+};
 
 async function main() {
   if (!ensurePrometheus()) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: install, find or start PostgreSQL and Redis, create secrets, build, migrate,
-// create the first admin, start the gateway and the four services. Ctrl-C stops what it started.
+// create the first admin, start the gateway and the five services. Ctrl-C stops what it started.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { localEnvironment } from "./lib/local-env.mjs";
@@ -13,6 +13,7 @@ const SERVICES = [
   { name: "settings", port: 8082, metricsPort: 9082 },
   { name: "tracking", port: 8083, metricsPort: 9083 },
   { name: "mailer", port: 8084, metricsPort: 9084 },
+  { name: "conversions", port: 8085, metricsPort: 9085 },
   { name: "gateway", port: Number(process.env.PORT ?? 8080), metricsPort: 9080 },
 ];
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 // service, statically or with import(); tests that need more than one service live in tests/system/.
 // eslint's no-restricted-imports (eslint.config.js) says the same while editing.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"];
+const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"];
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"']+)["']/g;
 
 function sourceFiles(dir: string): string[] {

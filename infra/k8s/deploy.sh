@@ -3,7 +3,7 @@
 #   1. (whole overlay only) namespace, shared config, network policies, ingress and Redis;
 #   2. the migration Jobs, awaited: a failed migration stops the deploy before any pod changes;
 #   3. the services, awaited until every rollout is complete.
-# Usage: infra/k8s/deploy.sh <dev|prod> [gateway|leads|settings|tracking|mailer]
+# Usage: infra/k8s/deploy.sh <dev|prod> [gateway|leads|settings|tracking|mailer|conversions]
 set -eu
 
 overlay="${1:?usage: deploy.sh <dev|prod> [service]}"
@@ -14,7 +14,7 @@ ns=lease
 
 only=""
 if [ -n "$service" ]; then
-  case "$service" in gateway | leads | settings | tracking | mailer) ;; *) echo "unknown service $service" >&2; exit 2 ;; esac
+  case "$service" in gateway | leads | settings | tracking | mailer | conversions) ;; *) echo "unknown service $service" >&2; exit 2 ;; esac
   only=",app.kubernetes.io/name=$service"
 else
   kubectl apply -k "$dir" -l 'app.kubernetes.io/component notin (server,migration)'
@@ -23,7 +23,7 @@ fi
 # Each service reads <name>-secrets (its own role) and its migration Job <name>-migration (the
 # schema owner's role); an overlay with the backup CronJob also needs postgres-backup.
 secrets="lease-common redis-auth"
-for name in ${service:-gateway leads settings tracking mailer}; do secrets="$secrets $name-secrets $name-migration"; done
+for name in ${service:-gateway leads settings tracking mailer conversions}; do secrets="$secrets $name-secrets $name-migration"; done
 if [ -z "$service" ] && grep -q 'backup-cronjob.yaml' "$dir/kustomization.yaml"; then secrets="$secrets postgres-backup"; fi
 for name in $secrets; do
   kubectl -n "$ns" get secret "$name" >/dev/null 2>&1 || {

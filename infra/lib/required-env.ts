@@ -6,7 +6,14 @@ import { pathToFileURL } from "node:url";
 // fixed in the design, plus every variable without a default in the zod config schemas
 // (libs/platform/src/config.ts and services/<name>/src/config.ts once they exist).
 
-export const SERVICES = { gateway: 8080, leads: 8081, settings: 8082, tracking: 8083, mailer: 8084 } as const;
+export const SERVICES = {
+  gateway: 8080,
+  leads: 8081,
+  settings: 8082,
+  tracking: 8083,
+  mailer: 8084,
+  conversions: 8085,
+} as const;
 export type ServiceName = keyof typeof SERVICES;
 export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
 
@@ -41,6 +48,13 @@ const DESIGNED: Record<ServiceName, string[]> = {
   settings: ["SETTINGS_ENCRYPTION_KEY"],
   tracking: ["PUBLIC_ORIGIN"],
   mailer: ["SENDGRID_API_BASE_URL", "SETTINGS_URL", "LEADS_URL"],
+  conversions: [
+    "META_API_BASE_URL",
+    "TIKTOK_API_BASE_URL",
+    "SNAPCHAT_API_BASE_URL",
+    "SETTINGS_URL",
+    "LEADS_URL",
+  ],
 };
 
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;

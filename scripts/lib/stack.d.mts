@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 
-export const SERVICE_NAMES: readonly ["leads", "settings", "tracking", "mailer", "gateway"];
+export const SERVICE_NAMES: readonly ["leads", "settings", "tracking", "mailer", "conversions", "gateway"];
 export interface StackProcess {
   name: string;
   index: number;

@@ -1,4 +1,4 @@
-// Starts the whole built stack (gateway + four services, from services/*/dist) on free ports
+// Starts the whole built stack (gateway + five services, from services/*/dist) on free ports
 // against a given PostgreSQL database and Redis: used by the browser tests, the load tests,
 // Lighthouse and the system tests (scale-out, observability); `npm start` shares its node arguments.
 // Each process logs to <logDir>/<name>.log (.tmp/stack unless told).
@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync } from "node:fs";
 import net from "node:net";
 
-export const SERVICE_NAMES = ["leads", "settings", "tracking", "mailer", "gateway"];
+export const SERVICE_NAMES = ["leads", "settings", "tracking", "mailer", "conversions", "gateway"];
 
 export function freePort() {
   return new Promise((resolve, reject) => {

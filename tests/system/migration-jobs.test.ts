@@ -17,7 +17,7 @@ import { serviceMainArgs } from "../../scripts/lib/ts-entry.mjs";
 // role that has no DDL rights, because MIGRATE_ON_START is off (as in the prod overlay).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"] as const;
+const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"] as const;
 type Service = (typeof SERVICES)[number];
 const STARTERS: Record<Service, string> = {
   gateway: "startGateway",
@@ -25,6 +25,7 @@ const STARTERS: Record<Service, string> = {
   settings: "startSettings",
   tracking: "startTracking",
   mailer: "startMailer",
+  conversions: "startConversions",
 };
 
 let db: TestDatabase;

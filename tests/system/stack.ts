@@ -2,16 +2,17 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { issueSession, keyspace, type RunningService } from "@lease/platform";
 import { createTestDatabase, freePort, testAdmin, testEnv, type TestDatabase } from "@lease/platform/testing";
+import { startConversions } from "@lease/conversions";
 import { startGateway } from "@lease/gateway";
 import { startLeads } from "@lease/leads";
 import { startMailer } from "@lease/mailer";
 import { startSettings } from "@lease/settings";
 import { startTracking } from "@lease/tracking";
 
-/** The whole backend in this process: four services and the gateway, each with its own kit. */
+/** The whole backend in this process: five services and the gateway, each with its own kit. */
 export interface FullStack {
   gateway: RunningService;
-  services: Record<"leads" | "settings" | "tracking" | "mailer", RunningService>;
+  services: Record<"leads" | "settings" | "tracking" | "mailer" | "conversions", RunningService>;
   env: NodeJS.ProcessEnv;
   db: TestDatabase;
   redis: Redis;
@@ -39,6 +40,10 @@ export async function startFullStack(
     DATABASE_URL: opts.rewriteDatabaseUrl ? opts.rewriteDatabaseUrl(db.url) : db.url,
     SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     SENDGRID_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+    // The ad platforms: nothing listens unless a test starts a receiver there.
+    META_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+    TIKTOK_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+    SNAPCHAT_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
     WEB_DIST_DIR: "web/dist",
     ...overrides,
   });
@@ -50,6 +55,7 @@ export async function startFullStack(
   const tracking = await startTracking(base, { clock: opts.trackingClock });
   const called = { LEADS_URL: leads.url, SETTINGS_URL: settings.url, TRACKING_URL: tracking.url };
   const mailer = await startMailer({ ...base, ...called });
+  const conversions = await startConversions({ ...base, ...called });
   const env: NodeJS.ProcessEnv = { ...base, ...called, MAILER_URL: mailer.url };
   const gateway = await startGateway({ ...((await opts.gatewayEnv?.(env)) ?? env), PORT: "0" });
   const redis = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 1 });
@@ -57,7 +63,7 @@ export async function startFullStack(
   const session = { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! };
   return {
     gateway,
-    services: { leads, settings, tracking, mailer },
+    services: { leads, settings, tracking, mailer, conversions },
     env,
     db,
     redis,
@@ -68,7 +74,7 @@ export async function startFullStack(
     },
     async stop() {
       await gateway.stop();
-      await Promise.all([leads.stop(), settings.stop(), tracking.stop(), mailer.stop()]);
+      await Promise.all([leads.stop(), settings.stop(), tracking.stop(), mailer.stop(), conversions.stop()]);
       redis.disconnect();
       await db.drop();
     },

@@ -73,9 +73,10 @@ import {
   ActiveVisitorsQuery,
 } from "./http/tracking";
 import { LeaseRequest } from "./entities/lease-request";
+import { ConversionSettings, RetryConversionsBody, UpdateConversionSettingsBody } from "./http/conversions";
 import { EmailMessage } from "./entities/email-message";
 
-export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer"] as const;
+export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"] as const;
 export type ServiceName = (typeof SERVICES)[number];
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type RouteAuth = "public" | "admin";
@@ -397,6 +398,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: noContent,
   },
   {
+    method: "POST",
+    path: "/api/admin/lease-requests/{id}/conversions/retry",
+    service: "leads",
+    auth: "admin",
+    summary: "Send the request's failed conversions to the ad platforms again (one platform, or every one)",
+    request: { ...idParams, body: RetryConversionsBody },
+    responses: {
+      200: { description: "The request, its conversions waiting again", schema: LeaseRequest },
+      409: { description: "Nothing failed to send again" },
+    },
+  },
+  {
     method: "PUT",
     path: "/api/admin/lease-requests/{id}/follow-up",
     service: "leads",
@@ -460,6 +473,23 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "public",
     summary: "Theme colours and radii",
     responses: { 200: { description: "Theme settings", schema: ThemeSettings } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/conversion-settings",
+    service: "settings",
+    auth: "admin",
+    summary: "Which ad platforms receive the leads' conversions server-side; tokenSet, never a token",
+    responses: { 200: { description: "Per platform", schema: ConversionSettings } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/conversion-settings",
+    service: "settings",
+    auth: "admin",
+    summary: "Switch platforms on or off and store their access tokens (encrypted)",
+    request: { body: UpdateConversionSettingsBody },
+    responses: { 200: { description: "Per platform", schema: ConversionSettings } },
   },
   {
     method: "GET",
@@ -733,6 +763,8 @@ export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; servi
     { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
     { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
     { method: "GET", path: "/internal/mail-settings", service: "settings" },
+    { method: "GET", path: "/internal/conversion-settings", service: "settings" },
+    { method: "GET", path: "/internal/lease-requests/{id}/conversion", service: "leads" },
     { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },
     // People's data (AVG): the gateway finds and erases an address in each service.
     { method: "POST", path: "/internal/privacy/find", service: "leads" },

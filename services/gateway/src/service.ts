@@ -59,7 +59,8 @@ export async function startGateway(
   });
   const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
   const httpsSite = config.PUBLIC_ORIGIN?.startsWith("https:") ?? false;
-  const upstreams: Record<Exclude<ServiceName, "gateway">, Upstream> = {
+  // The conversions service has no public route: it only consumes its queue.
+  const upstreams: Record<Exclude<ServiceName, "gateway" | "conversions">, Upstream> = {
     leads: createUpstream("leads", config.LEADS_URL),
     settings: createUpstream("settings", config.SETTINGS_URL),
     tracking: createUpstream("tracking", config.TRACKING_URL),
@@ -140,7 +141,7 @@ export async function startGateway(
         if (ownAdminRoute(path)) await adminGate(ctx, async () => undefined);
         return next();
       }
-      const upstream = service ? upstreams[service] : undefined;
+      const upstream = service && service !== "conversions" ? upstreams[service] : undefined;
       if (!upstream) throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${path}`);
       // The gateway checks the session first; the service checks it again.
       if (path.startsWith("/api/admin/")) await adminGate(ctx, async () => undefined);

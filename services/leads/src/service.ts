@@ -22,6 +22,7 @@ import { leadHistoryDomain } from "./domain/lead-history";
 import { leadEvents } from "./jobs/relay";
 import { leadHistoryRepository } from "./repositories/lead-history";
 import { leaseRequestsRepository } from "./repositories/lease-requests";
+import { conversionsRepository } from "./repositories/conversions";
 import { adminRoutes } from "./routes/admin";
 import { internalRoutes } from "./routes/internal";
 import { leadHistoryRoutes } from "./routes/lead-history";
@@ -56,6 +57,7 @@ export async function startLeads(
   const relay = outbox.relay;
   const repo = leaseRequestsRepository(kit.db, kit.pool);
   const leads = leaseRequestsDomain(repo, () => relay.nudge());
+  const conversions = conversionsRepository(kit.db);
   const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo, () => relay.nudge());
   // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
   const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
@@ -82,6 +84,8 @@ export async function startLeads(
           kit.logger,
         );
       },
+      // How a lead's event went at an ad platform (the conversions service): its detail shows it.
+      "leads.conversion-outcome": (data) => conversions.record(data),
     },
     logger: kit.logger.child({ component: "attribution-worker" }),
     concurrency: 4,
@@ -105,7 +109,7 @@ export async function startLeads(
         ),
         clientIp: (ctx) => clientIp(ctx.req, trusted),
       }),
-      adminRoutes({ leads, session: kit.session }),
+      adminRoutes({ leads, conversions, session: kit.session }),
       leadHistoryRoutes({ history, session: kit.session }),
       internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
       privacyRoutes("leads", {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IsoDateTime, Uuid } from "./common";
 import { AnalyticsChannel } from "../http/tracking";
+import { ConversionDelivery } from "../http/conversions";
 
 /**
  * The seed's statuses (nieuw, bekeken, gereageerd; SPEC §4) and the lead's road to a contract after
@@ -138,6 +139,10 @@ export const LeaseRequest = z
       .describe(
         "The visitor gave marketing consent on the page: only then are its conversions sent to the ad platforms",
       ),
+    conversions: z
+      .array(ConversionDelivery)
+      .default([])
+      .describe("Its events sent to the ad platforms (the detail; empty in the list)"),
   })
   .describe("A quote request sent from the public lease form");
 export type LeaseRequest = z.infer<typeof LeaseRequest>;

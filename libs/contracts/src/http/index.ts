@@ -15,3 +15,4 @@ export * from "./privacy";
 export * from "./ad-spend";
 export * from "./campaign-report";
 export * from "./marketing";
+export * from "./conversions";

@@ -3,6 +3,7 @@ import { IsoDateTime } from "../entities/common";
 import { LeadAttribution, LeaseStatus } from "../entities/lease-request";
 import { AUDIT_ACTOR_MAX, AUDIT_DETAIL_MAX, AUDIT_TARGET_MAX, AuditAction } from "../http/audit-log";
 import { SessionId } from "../http/tracking";
+import { ConversionEvent, ConversionPlatform, ConversionStatus } from "../http/conversions";
 import { QUEUES, type QueueName } from "./queues";
 
 // Job data holds ids only: BullMQ keeps job data in Redis in clear text (and in its failed-job
@@ -79,6 +80,37 @@ export const StageJobData = z
   .describe("A lease request's stage changed: count its offer, contract and commission for its campaign");
 export type StageJobData = z.infer<typeof StageJobData>;
 
+// A lead's event for the ad platforms: ids, the event's time and value (no personal data; the
+// conversions service reads the lead's e-mail, phone and click ids from leads by id).
+export const ConversionSendJobData = z
+  .object({
+    leadId: z.uuid(),
+    event: ConversionEvent,
+    eventId: z
+      .uuid()
+      .describe("The event's id, the platforms' event_id (the lead's: the pixel's Lead event id)"),
+    at: IsoDateTime.describe("When it happened"),
+    valueCents: z.number().int().min(0).nullable().describe("getekend: the commission; null otherwise"),
+    platforms: z
+      .array(ConversionPlatform)
+      .optional()
+      .describe("Only these platforms (a retry from the panel); absent: every one switched on"),
+  })
+  .describe("Send one event of a lead (with marketing consent) to each ad platform switched on");
+export type ConversionSendJobData = z.infer<typeof ConversionSendJobData>;
+
+export const ConversionOutcomeJobData = z
+  .object({
+    leadId: z.uuid(),
+    platform: ConversionPlatform,
+    event: ConversionEvent,
+    status: ConversionStatus,
+    at: IsoDateTime,
+    error: z.string().max(1000).nullable(),
+  })
+  .describe("How sending a lead's event to a platform went: kept with the lead for its detail");
+export type ConversionOutcomeJobData = z.infer<typeof ConversionOutcomeJobData>;
+
 // An admin's action in another service, for the gateway's audit log: ids and field names only
 // (never a lead's name or e-mail address, never a settings value). `eventId` is the audit row's id,
 // so a job delivered twice records one row.
@@ -152,6 +184,9 @@ export const JOBS = {
   "tracking.stage": { queue: QUEUES.tracking, schema: StageJobData, ...retried(2_000) },
   "leads.attribution": { queue: QUEUES.leads, schema: AttributionJobData, ...retried(1_000) },
   "audit.record": { queue: QUEUES.audit, schema: AuditRecordJobData, ...retried(1_000) },
+  // A platform down for hours is waited out: the conversion is sent when it is back.
+  "conversions.send": { queue: QUEUES.conversions, schema: ConversionSendJobData, ...retried(5_000) },
+  "leads.conversion-outcome": { queue: QUEUES.leads, schema: ConversionOutcomeJobData, ...retried(1_000) },
 } as const satisfies Record<string, JobDefinition>;
 
 /**

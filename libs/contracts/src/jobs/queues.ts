@@ -10,5 +10,7 @@ export const QUEUES = {
   leads: "leads",
   /** What an admin did in another service, for the gateway's audit log. */
   audit: "audit",
+  /** A lead's events for the ad platforms, sent by the conversions service. */
+  conversions: "conversions",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -8,3 +8,9 @@ export { startTcpProxy } from "./tcp-proxy";
 export { waitFor } from "./wait-for";
 export { startTestService, type TestService } from "./service";
 export { startSendgridReceiver, type ReceivedMail, type SendgridReceiver } from "./sendgrid-receiver";
+export {
+  startAdPlatformReceiver,
+  type AdPlatform,
+  type AdPlatformReceiver,
+  type ReceivedConversion,
+} from "./ad-platform-receiver";

@@ -9,6 +9,7 @@ import {
   jsonb,
   smallint,
   pgSchema,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -138,4 +139,35 @@ export const leadNotes = leads.table(
     updatedAt: timestamp("updated_at", { withTimezone: true }),
   },
   (t) => [index("lead_notes_lease_request_idx").on(t.leaseRequestId, t.createdAt)],
+);
+
+/**
+ * A lead's events for the ad platforms (offerte, getekend; the lead's own event is its row's
+ * event_id and created_at): what a retry from the panel sends again. Marketing consent only.
+ */
+export const conversionEvents = leads.table(
+  "conversion_events",
+  {
+    leaseRequestId: leaseRequestRef(),
+    event: text("event").notNull(),
+    eventId: uuid("event_id").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    valueCents: integer("value_cents"),
+  },
+  (t) => [primaryKey({ columns: [t.leaseRequestId, t.event] })],
+);
+
+/** How each event went per platform, as the conversions service reported it (the lead's detail). */
+export const conversionDeliveries = leads.table(
+  "conversion_deliveries",
+  {
+    leaseRequestId: leaseRequestRef(),
+    platform: text("platform").notNull(),
+    event: text("event").notNull(),
+    /** sent, waiting or failed. */
+    status: text("status").notNull(),
+    error: text("error"),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.leaseRequestId, t.platform, t.event] })],
 );

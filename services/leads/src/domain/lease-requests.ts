@@ -30,8 +30,10 @@ const NOT_FOUND_MESSAGE = "Lease aanvraag niet gevonden";
  * company (one job), and tracking counts it as a conversion of the visit that sent it (and answers
  * with its attribution).
  */
-function leadJobs(source: JobSource, sessionId: string | undefined): OutboxJobs {
+function leadJobs(source: JobSource, sessionId: string | undefined, marketing = false): OutboxJobs {
   const jobNames: JobName[] = ["lead.received", "tracking.conversion"];
+  // With the page's marketing consent the ad platforms hear of the lead (conversions service).
+  if (marketing) jobNames.push("conversions.send");
   return { source, jobNames, sessionId: sessionId ?? null };
 }
 
@@ -112,7 +114,7 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
           phoneKey: phoneKey(body.contactNumber),
           ...marketing,
         },
-        leadJobs("lease_request", body.sessionId),
+        leadJobs("lease_request", body.sessionId, marketing.marketingConsent),
         requestId,
       );
       onStored();
@@ -161,6 +163,22 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       return repo.setAttribution(data.source, data.sourceId, data.attribution);
     },
 
+    /** What the conversions service sends a lead's events with; 404 when it is gone. */
+    async conversionData(id: string) {
+      const row = await repo.findById(id);
+      if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      return {
+        id: row.id,
+        marketingConsent: row.marketingConsent,
+        email: row.email,
+        phone: row.contactNumber,
+        clickIds: row.clickIds ?? null,
+        userAgent: row.userAgent,
+        pageUrl: row.pageUrl,
+        createdAt: row.createdAt.toISOString(),
+      };
+    },
+
     async getContact(id: string) {
       const row = await repo.findContactById(id);
       if (!row) throw notFound("Bericht niet gevonden");
@@ -184,6 +202,9 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
     },
 
     followUpsDue: () => repo.followUpsDue(),
+
+    /** The outbox relay publishes what was just written (a retry's jobs). */
+    nudge: onStored,
 
     /** `by`: the admin's username, for the audit log. */
     async delete(id: string, by: string): Promise<void> {

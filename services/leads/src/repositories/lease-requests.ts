@@ -4,6 +4,7 @@ import type {
   AnalyticsChannel,
   AttributionStatus,
   AuditRecordJobData,
+  ConversionSendJobData,
   JobSource,
   LeadAttribution,
   LeaseRequest,
@@ -11,7 +12,8 @@ import type {
   StageJobData,
 } from "@lease/contracts";
 import { auditEvent, currentTraceparent, queueAuditEvents, type Database, type Pool } from "@lease/platform";
-import { contactMessages, leaseRequests, outbox, statusChanges } from "../db/schema";
+import { randomUUID } from "node:crypto";
+import { contactMessages, conversionEvents, leaseRequests, outbox, statusChanges } from "../db/schema";
 import { funnelOf, isStage, stageAuditDetail, stageChanged, type LeadStage } from "../domain/lead-stages";
 
 export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
@@ -55,6 +57,16 @@ const PAYLOAD_SQL = (row: string, source: string, sessionId: string) => `
               'at', to_char(${row}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
        ELSE jsonb_build_object('source', ${source}::text, 'sourceId', ${row}.id) END`;
 
+/** The outbox job that sends a lead's events to the ad platforms (marketing consent only). */
+export const CONVERSIONS_SEND_JOB = "conversions.send";
+/** A new lead's conversions.send payload (ConversionSendJobData), else the other jobs' (PAYLOAD_SQL). */
+const LEAD_PAYLOAD_SQL = (source: string, sessionId: string) => `
+  CASE WHEN j.name = '${CONVERSIONS_SEND_JOB}'
+       THEN jsonb_build_object('leadId', lead.id, 'event', 'lead', 'eventId', lead.event_id,
+              'at', to_char(lead.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+              'valueCents', NULL)
+       ELSE ${PAYLOAD_SQL("lead", source, sessionId)} END`;
+
 /** The row's status and stage fields. */
 export function stageOf(row: LeaseRequestRow): LeadStage {
   return {
@@ -89,10 +101,11 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     lostReason: row.lostReason as LeaseRequest["lostReason"],
     lostNote: row.lostNote,
     marketingConsent: row.marketingConsent,
+    conversions: [],
   };
 }
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** An audit entry for the gateway's log, queued through the outbox in the caller's transaction. */
 export async function queueAudit(tx: Tx, event: AuditRecordJobData): Promise<void> {
@@ -112,6 +125,36 @@ async function updateRequest(
 ): Promise<LeaseRequestRow | undefined> {
   const [row] = await tx.update(leaseRequests).set(set).where(eq(leaseRequests.id, id)).returning();
   return row;
+}
+
+const isConversionStage = (status: string): status is "offerte" | "getekend" =>
+  status === "offerte" || status === "getekend";
+
+/**
+ * Queues a lead's event for the ad platforms (outbox, in the caller's transaction) and keeps it, so
+ * a retry from the panel can send the same event (same event_id) again.
+ */
+export async function queueConversion(tx: Tx, job: ConversionSendJobData): Promise<void> {
+  if (job.event !== "lead") {
+    await tx
+      .insert(conversionEvents)
+      .values({
+        leaseRequestId: job.leadId,
+        event: job.event,
+        eventId: job.eventId,
+        at: new Date(job.at),
+        valueCents: job.valueCents,
+      })
+      .onConflictDoUpdate({
+        target: [conversionEvents.leaseRequestId, conversionEvents.event],
+        set: { eventId: job.eventId, at: new Date(job.at), valueCents: job.valueCents },
+      });
+  }
+  await tx.insert(outbox).values({
+    jobName: CONVERSIONS_SEND_JOB,
+    payload: job,
+    traceContext: currentTraceparent() ?? null,
+  });
 }
 
 /** Today in Amsterdam, the site's day, as Postgres sees it. */
@@ -205,10 +248,10 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
               attribution_status, marketing_consent, click_ids, event_id, user_agent, page_url)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier), ${ATTRIBUTION_STATUS_SQL("$13")},
                    $14, $15::jsonb, $16::uuid, $17, $18)
-           RETURNING id, created_at
+           RETURNING id, created_at, event_id
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
-           SELECT j.name, ${PAYLOAD_SQL("lead", "$9", "$13")}, $10, $12
+           SELECT j.name, ${LEAD_PAYLOAD_SQL("$9", "$13")}, $10, $12
              FROM lead, unnest($11::text[]) AS j(name)
          )
          SELECT id FROM lead`,
@@ -385,6 +428,16 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
             jobName: "tracking.stage",
             payload,
             traceContext: currentTraceparent() ?? null,
+          });
+        }
+        // Entering offerte or getekend is told to the ad platforms (marketing consent only).
+        if (before.marketingConsent && to.status !== from.status && isConversionStage(to.status)) {
+          await queueConversion(tx, {
+            leadId: id,
+            event: to.status,
+            eventId: randomUUID(),
+            at: new Date().toISOString(),
+            valueCents: to.status === "getekend" ? to.commissionCents : null,
           });
         }
         return row;

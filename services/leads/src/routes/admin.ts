@@ -2,13 +2,19 @@ import {
   LeaseRequestExportQuery,
   LeaseRequestIdParam,
   LeaseRequestListQuery,
+  RetryConversionsBody,
   SetFollowUpBody,
   UpdateLeaseStatusBody,
 } from "@lease/contracts";
-import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import { HttpError, contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
+import type { ConversionsRepository } from "../repositories/conversions";
 
-export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: SessionDeps }) {
+export function adminRoutes(deps: {
+  leads: LeaseRequestsDomain;
+  conversions: ConversionsRepository;
+  session: SessionDeps;
+}) {
   const router = contractRouter("leads", requireAdmin(deps.session));
 
   router.get("/api/admin/lease-requests", async (ctx) => {
@@ -25,7 +31,19 @@ export function adminRoutes(deps: { leads: LeaseRequestsDomain; session: Session
 
   router.get("/api/admin/lease-requests/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
-    ctx.body = await deps.leads.get(id);
+    const [lead, conversions] = await Promise.all([deps.leads.get(id), deps.conversions.forLead(id)]);
+    ctx.body = { ...lead, conversions };
+  });
+
+  // The panel's "Opnieuw versturen" beside a conversion that failed.
+  router.post("/api/admin/lease-requests/{id}/conversions/retry", async (ctx) => {
+    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const { platform } = parseOr400(RetryConversionsBody, ctx.request.body ?? {});
+    const lead = await deps.leads.get(id);
+    if ((await deps.conversions.retryFailed(id, platform)) === 0)
+      throw new HttpError(409, "nothing_to_retry", "Er is geen mislukte conversie om opnieuw te versturen.");
+    deps.leads.nudge();
+    ctx.body = { ...lead, conversions: await deps.conversions.forLead(id) };
   });
 
   router.patch("/api/admin/lease-requests/{id}/status", async (ctx) => {

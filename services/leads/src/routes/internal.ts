@@ -2,6 +2,7 @@ import {
   InternalContactMessage,
   InternalFollowUpsDue,
   InternalLeaseRequest,
+  InternalLeadConversion,
   LeaseRequestIdParam,
 } from "@lease/contracts";
 import { contractRouter, parseOr400, requireInternal } from "@lease/platform";
@@ -14,6 +15,13 @@ export function internalRoutes(deps: { leads: LeaseRequestsDomain; internalToken
   router.get("/internal/lease-requests/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = InternalLeaseRequest.parse(await deps.leads.get(id));
+  });
+
+  // The conversions service reads what a lead's events are sent with (job data holds ids only).
+  router.get("/internal/lease-requests/{id}/conversion", async (ctx) => {
+    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = InternalLeadConversion.parse(await deps.leads.conversionData(id));
   });
 
   router.get("/internal/contact-messages/{id}", async (ctx) => {

@@ -36,6 +36,14 @@ export const companySettings = settings.table(
     facebookPixelId: text("facebook_pixel_id"),
     snapchatPixelId: text("snapchat_pixel_id"),
     tiktokPixelId: text("tiktok_pixel_id"),
+    // Conversions sent server-side to each ad platform (the conversions service): a switch and the
+    // platform's access token, encrypted like the SendGrid key and never answered back.
+    metaConversionsEnabled: boolean("meta_conversions_enabled").notNull().default(false),
+    metaAccessTokenEncrypted: text("meta_access_token_encrypted"),
+    tiktokConversionsEnabled: boolean("tiktok_conversions_enabled").notNull().default(false),
+    tiktokAccessTokenEncrypted: text("tiktok_access_token_encrypted"),
+    snapchatConversionsEnabled: boolean("snapchat_conversions_enabled").notNull().default(false),
+    snapchatAccessTokenEncrypted: text("snapchat_access_token_encrypted"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     /** Null until the admin saves the first time. */
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }),

@@ -53,9 +53,14 @@ export function isApiKeyUnreadable(row: CompanySettingsRow, box: SecretBox): boo
 
 /** The decrypted provider key, or null when none is stored or it cannot be read. */
 export function decryptedApiKey(row: CompanySettingsRow, box: SecretBox): string | null {
-  if (!row.sendgridApiKeyEncrypted) return null;
+  return openSecret(row.sendgridApiKeyEncrypted, box);
+}
+
+/** A stored secret (the SendGrid key, a platform's token) in clear, or null when none or unreadable. */
+export function openSecret(stored: string | null, box: SecretBox): string | null {
+  if (!stored) return null;
   try {
-    return box.decrypt(row.sendgridApiKeyEncrypted);
+    return box.decrypt(stored);
   } catch {
     return null;
   }

@@ -5,7 +5,10 @@ import {
   type AdminCompanySettings,
   type PublicCompanySettings,
   type ThemeSettings,
+  type ConversionSettings,
+  type InternalConversionSettings,
   type UpdateCompanySettingsBody,
+  type UpdateConversionSettingsBody,
   type AuditAction,
   type UpdateThemeSettingsBody,
   type ThemeValues,
@@ -35,6 +38,12 @@ import {
 } from "./company";
 import type { SecretBox } from "./secret-box";
 import { themeDefaults, toThemeSettings } from "./theme";
+import {
+  CONVERSION_FIELDS,
+  conversionPatch,
+  toConversionSettings,
+  toInternalConversionSettings,
+} from "./conversions";
 
 export interface SettingsDeps {
   company: CompanySettingsRepository;
@@ -55,7 +64,10 @@ const COMPANY_SECTIONS: ReadonlyArray<{ action: AuditAction; fields: readonly st
     action: "settings.email_changed",
     fields: ["sendgridApiKey", "fromEmailAddress", "notifyCompanyEmail"],
   },
-  { action: "settings.pixels_changed", fields: ["facebookPixelId", "snapchatPixelId", "tiktokPixelId"] },
+  {
+    action: "settings.pixels_changed",
+    fields: ["facebookPixelId", "snapchatPixelId", "tiktokPixelId", ...CONVERSION_FIELDS],
+  },
 ];
 const companySection = (field: string): AuditAction =>
   COMPANY_SECTIONS.find((s) => s.fields.includes(field))?.action ?? "settings.company_changed";
@@ -142,6 +154,41 @@ export function settingsDomain(deps: SettingsDeps) {
     },
     updateTheme: (body: UpdateThemeSettingsBody, actor: string) => saveTheme(body, actor),
     resetTheme: (actor: string) => saveTheme(themeDefaults(), actor),
+    async conversionSettings(): Promise<ConversionSettings> {
+      return toConversionSettings(await deps.company.get());
+    },
+    /**
+     * Switches and tokens of the ad platforms' conversions, audited as a pixel settings change
+     * (field names only; a token is compared decrypted, each encryption differs).
+     */
+    async updateConversionSettings(
+      body: UpdateConversionSettingsBody,
+      actor: string,
+    ): Promise<ConversionSettings> {
+      const row = await deps.transaction(async (tx) => {
+        const before = await tx.company.get();
+        const patch = conversionPatch(body, deps.box);
+        const after = await tx.company.update(patch);
+        const beforeClear = toInternalConversionSettings(before, deps.box);
+        const afterClear = toInternalConversionSettings(after, deps.box);
+        const fields = Object.keys(patch).filter((key) => {
+          if (!key.endsWith("AccessTokenEncrypted"))
+            return (before as Record<string, unknown>)[key] !== (after as Record<string, unknown>)[key];
+          const platform = key.replace("AccessTokenEncrypted", "") as keyof typeof beforeClear;
+          return beforeClear[platform].accessToken !== afterClear[platform].accessToken;
+        });
+        await tx.audit(
+          fields.length ? [auditEvent(actor, "settings.pixels_changed", null, fields.join(", "))] : [],
+        );
+        return after;
+      });
+      await announce("company");
+      return toConversionSettings(row);
+    },
+    /** For the conversions service only (internal route): each platform's pixel id and token in clear. */
+    async internalConversionSettings(): Promise<InternalConversionSettings> {
+      return toInternalConversionSettings(await deps.company.get(), deps.box);
+    },
     /** For the mailer only (internal route): the key in clear, with the sender and company details. */
     async mailSettings(): Promise<InternalMailSettings> {
       const row = await deps.company.get();

@@ -1,4 +1,8 @@
-import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "@lease/contracts";
+import {
+  UpdateCompanySettingsBody,
+  UpdateConversionSettingsBody,
+  UpdateThemeSettingsBody,
+} from "@lease/contracts";
 import {
   contractRouter,
   parseOr400,
@@ -22,6 +26,14 @@ export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Contr
       { admin: ctx.state.admin?.username, fields: Object.keys(body) },
       "company settings saved",
     );
+  });
+  router.get("/api/admin/conversion-settings", async (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = await domain.conversionSettings();
+  });
+  router.put("/api/admin/conversion-settings", async (ctx) => {
+    const body = parseOr400(UpdateConversionSettingsBody, ctx.request.body ?? {});
+    ctx.body = await domain.updateConversionSettings(body, ctx.state.admin!.username);
   });
   router.put("/api/admin/theme-settings", async (ctx) => {
     const body = parseOr400(UpdateThemeSettingsBody, ctx.request.body ?? {});

@@ -8,5 +8,9 @@ export function internalRoutes(domain: SettingsDomain, internalToken: string): C
     ctx.set("Cache-Control", "no-store");
     ctx.body = await domain.mailSettings();
   });
+  router.get("/internal/conversion-settings", async (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = await domain.internalConversionSettings();
+  });
   return router;
 }

@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { InternalLeadConversion } from "@lease/contracts";
+import {
+  metaFbc,
+  metaRequest,
+  normalizeEmail,
+  phoneDigits,
+  snapchatRequest,
+  tiktokRequest,
+} from "./payloads";
+import { platformMessage } from "./send";
+
+const sha = (v: string) => createHash("sha256").update(v).digest("hex");
+const lead: InternalLeadConversion = {
+  id: "0b6c8f5e-2d7a-4c1b-9e3f-5a6b7c8d9e0f",
+  marketingConsent: true,
+  email: "  Jan.Jansen@Voorbeeld.NL ",
+  phone: "06 12 34 56 78",
+  clickIds: { fbclid: "IwAR2abc", ttclid: "E.C.P.tt", ScCid: "sc-1", clickedAt: 1_764_000_000_123 },
+  userAgent: "Mozilla/5.0 Test",
+  pageUrl: "https://lease.example.nl/",
+  createdAt: "2026-11-28T08:00:00.000Z",
+};
+const input = {
+  lead,
+  event: "lead" as const,
+  eventId: "e1",
+  at: "2026-11-28T08:00:05.000Z",
+  valueCents: null,
+};
+const signed = { ...input, event: "getekend" as const, eventId: "e2", valueCents: 120_050 };
+
+describe("normalising and hashing", () => {
+  it("lower-cases and trims e-mail, and writes phones as digits with the country code", () => {
+    expect(normalizeEmail("  Jan.Jansen@Voorbeeld.NL ")).toBe("jan.jansen@voorbeeld.nl");
+    expect(phoneDigits("06 12 34 56 78")).toBe("31612345678");
+    expect(phoneDigits("+31 6-12345678")).toBe("31612345678");
+    expect(phoneDigits("0031 6 12345678")).toBe("31612345678");
+    expect(phoneDigits("+32 470 12 34 56")).toBe("32470123456");
+    expect(phoneDigits("123")).toBeNull();
+    expect(metaFbc("IwAR2abc", 1_764_000_000_123)).toBe("fb.1.1764000000123.IwAR2abc");
+  });
+});
+
+describe("Meta Conversions API", () => {
+  it("posts the documented event to /v{version}/{pixel}/events with the token in the body", () => {
+    const req = metaRequest(input, {
+      baseUrl: "https://graph.example/",
+      version: "21.0",
+      pixelId: "1234567890",
+      accessToken: "tok",
+    });
+    expect(req.url).toBe("https://graph.example/v21.0/1234567890/events");
+    expect(req.body).toEqual({
+      access_token: "tok",
+      data: [
+        {
+          event_name: "Lead",
+          event_time: 1_795_852_805,
+          event_id: "e1",
+          action_source: "website",
+          event_source_url: "https://lease.example.nl/",
+          user_data: {
+            em: [sha("jan.jansen@voorbeeld.nl")],
+            ph: [sha("31612345678")],
+            fbc: "fb.1.1764000000123.IwAR2abc",
+            client_user_agent: "Mozilla/5.0 Test",
+          },
+        },
+      ],
+    });
+  });
+
+  it("sends a contract as Purchase with its value in euros", () => {
+    const body = metaRequest(signed, {
+      baseUrl: "https://g",
+      version: "21.0",
+      pixelId: "1234567890",
+      accessToken: "t",
+    }).body as { data: { event_name: string; custom_data: unknown }[] };
+    expect(body.data[0]).toMatchObject({
+      event_name: "Purchase",
+      custom_data: { value: 1200.5, currency: "EUR" },
+    });
+  });
+
+  it("leaves out fbc without an fbclid, taking the lead's time when the click's is unknown", () => {
+    const noClick = { ...input, lead: { ...lead, clickIds: null } };
+    const body = metaRequest(noClick, {
+      baseUrl: "https://g",
+      version: "21.0",
+      pixelId: "1",
+      accessToken: "t",
+    }).body as {
+      data: { user_data: Record<string, unknown> }[];
+    };
+    expect(body.data[0]!.user_data.fbc).toBeUndefined();
+    const noTime = { ...input, lead: { ...lead, clickIds: { fbclid: "X" } } };
+    const b2 = metaRequest(noTime, { baseUrl: "https://g", version: "21.0", pixelId: "1", accessToken: "t" })
+      .body as {
+      data: { user_data: Record<string, unknown> }[];
+    };
+    expect(b2.data[0]!.user_data.fbc).toBe(`fb.1.${Date.parse(lead.createdAt)}.X`);
+  });
+});
+
+describe("TikTok Events API 2.0", () => {
+  it("posts to /open_api/v1.3/event/track/ with the Access-Token header and hashed e-mail and E.164 phone", () => {
+    const req = tiktokRequest(signed, {
+      baseUrl: "https://tt",
+      pixelId: "C4ABCDEFGHIJ12345",
+      accessToken: "tok",
+    });
+    expect(req.url).toBe("https://tt/open_api/v1.3/event/track/");
+    expect(req.headers["Access-Token"]).toBe("tok");
+    expect(req.body).toEqual({
+      event_source: "web",
+      event_source_id: "C4ABCDEFGHIJ12345",
+      data: [
+        {
+          event: "CompletePayment",
+          event_time: 1_795_852_805,
+          event_id: "e2",
+          user: {
+            email: sha("jan.jansen@voorbeeld.nl"),
+            phone: sha("+31612345678"),
+            ttclid: "E.C.P.tt",
+            user_agent: "Mozilla/5.0 Test",
+          },
+          page: { url: "https://lease.example.nl/" },
+          properties: { value: 1200.5, currency: "EUR" },
+        },
+      ],
+    });
+  });
+});
+
+describe("Snapchat Conversions API v3", () => {
+  it("posts to /v3/{pixel}/events with the token in the query and sc_click_id from ScCid", () => {
+    const req = snapchatRequest(input, {
+      baseUrl: "https://sc",
+      pixelId: "3f1c2a4e-9b7d-4c1e-8a2f-0d5e6b7c8a9f",
+      accessToken: "t k",
+    });
+    expect(req.url).toBe("https://sc/v3/3f1c2a4e-9b7d-4c1e-8a2f-0d5e6b7c8a9f/events?access_token=t+k");
+    expect(req.body).toEqual({
+      data: [
+        {
+          event_name: "SIGN_UP",
+          event_time: 1_795_852_805,
+          event_id: "e1",
+          action_source: "WEB",
+          event_source_url: "https://lease.example.nl/",
+          user_data: {
+            em: [sha("jan.jansen@voorbeeld.nl")],
+            ph: [sha("31612345678")],
+            sc_click_id: "sc-1",
+            client_user_agent: "Mozilla/5.0 Test",
+          },
+        },
+      ],
+    });
+  });
+});
+
+describe("the platforms' own messages", () => {
+  it("reads Meta's error.message, TikTok's message and Snapchat's reason", () => {
+    expect(platformMessage('{"error":{"message":"Invalid OAuth access token.","code":190}}')).toBe(
+      "Invalid OAuth access token.",
+    );
+    expect(platformMessage('{"code":40001,"message":"Access token is invalid"}')).toBe(
+      "Access token is invalid",
+    );
+    expect(platformMessage('{"status":"INVALID","reason":"Pixel not found"}')).toBe("Pixel not found");
+    expect(platformMessage("Bad Gateway")).toBe("Bad Gateway");
+  });
+});

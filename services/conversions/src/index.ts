@@ -1,0 +1,2 @@
+export { startConversions } from "./service";
+export { conversionsConfigSchema } from "./config";

@@ -1,0 +1,170 @@
+import { randomUUID } from "node:crypto";
+import type {
+  ConversionEvent,
+  ConversionPlatform,
+  ConversionSendJobData,
+  ConversionStatus,
+  InternalConversionSettings,
+  JobName,
+} from "@lease/contracts";
+import { CONVERSION_PLATFORMS } from "@lease/contracts";
+import type { JobHandlers, Logger, QueueClient } from "@lease/platform";
+import {
+  metaRequest,
+  snapchatRequest,
+  tiktokRequest,
+  type ConversionInput,
+  type PlatformRequest,
+} from "../domain/payloads";
+import { PLATFORM_NAMES, sendToPlatform } from "../domain/send";
+import type { DeliveriesRepository } from "../repositories/deliveries";
+import type { ConversionSources } from "../repositories/sources";
+
+/** Outcomes counted per platform (conversions_sends_total); all but sent and retry are failures. */
+export const SEND_OUTCOMES = ["sent", "retry", "refused", "not_configured", "gave_up"] as const;
+export type SendOutcome = (typeof SEND_OUTCOMES)[number];
+
+export interface HandlerDeps {
+  sources: ConversionSources;
+  deliveries: DeliveriesRepository;
+  queue: Pick<QueueClient, "enqueue">;
+  baseUrls: Record<ConversionPlatform, string>;
+  metaApiVersion: string;
+  /** The site's origin (PUBLIC_ORIGIN): the event's page when the lead has none. */
+  publicOrigin?: string;
+  timeoutMs: number;
+  onOutcome: (platform: ConversionPlatform, outcome: SendOutcome) => void;
+}
+
+/** The platform's request, or why it cannot be sent (Dutch, for the panel). */
+function requestFor(
+  platform: ConversionPlatform,
+  input: ConversionInput,
+  settings: InternalConversionSettings,
+  deps: HandlerDeps,
+): PlatformRequest | string {
+  const s = settings[platform];
+  const name = PLATFORM_NAMES[platform];
+  if (!s.pixelId) return `Geen pixel-id van ${name} ingesteld (Tracking Pixels).`;
+  if (s.tokenUnreadable)
+    return `Het opgeslagen toegangstoken van ${name} kan niet worden gelezen — voer het opnieuw in bij Conversies.`;
+  if (!s.accessToken) return `Geen toegangstoken van ${name} ingesteld (Conversies).`;
+  const opts = { baseUrl: deps.baseUrls[platform], pixelId: s.pixelId, accessToken: s.accessToken };
+  if (platform === "meta") return metaRequest(input, { ...opts, version: deps.metaApiVersion });
+  if (platform === "tiktok") return tiktokRequest(input, opts);
+  return snapchatRequest(input, opts);
+}
+
+export function conversionHandlers(deps: HandlerDeps): JobHandlers {
+  /** Keeps the outcome here and tells leads (the lead's detail in the panel). */
+  async function report(
+    data: ConversionSendJobData,
+    platform: ConversionPlatform,
+    status: ConversionStatus,
+    error: string | null,
+    attempted: boolean,
+  ) {
+    await deps.deliveries.record({
+      eventId: data.eventId,
+      platform,
+      leadId: data.leadId,
+      event: data.event,
+      status,
+      error,
+      attempted,
+    });
+    await deps.queue.enqueue(
+      "leads.conversion-outcome",
+      { leadId: data.leadId, platform, event: data.event, status, at: new Date().toISOString(), error },
+      { jobId: randomUUID() },
+    );
+  }
+
+  return {
+    /**
+     * Sends the event to each platform switched on (or those a retry names), skipping any that
+     * took it already. A platform that is down or answers 429/5xx keeps the event waiting and the
+     * job is tried again (backoff from the catalog, for a day); a refusal fails it with the
+     * platform's message.
+     */
+    async "conversions.send"(data, { log }) {
+      const lead = await deps.sources.lead(data.leadId);
+      if (!lead) return void log.info({ leadId: data.leadId }, "lead gone; conversion not sent");
+      // Only the page decides consent; leads queues these only with it, and this checks again.
+      if (!lead.marketingConsent) return;
+      const settings = await deps.sources.settings();
+      const platforms = data.platforms ?? CONVERSION_PLATFORMS.filter((p) => settings[p].enabled);
+      const input: ConversionInput = {
+        lead: { ...lead, pageUrl: lead.pageUrl ?? (deps.publicOrigin ? `${deps.publicOrigin}/` : null) },
+        event: data.event,
+        eventId: data.eventId,
+        at: data.at,
+        valueCents: data.valueCents,
+      };
+      const later: string[] = [];
+      for (const platform of platforms) {
+        if ((await deps.deliveries.find(data.eventId, platform))?.status === "sent") continue;
+        const request = requestFor(platform, input, settings, deps);
+        if (typeof request === "string") {
+          deps.onOutcome(platform, "not_configured");
+          await report(data, platform, "failed", request, false);
+          continue;
+        }
+        const result = await sendToPlatform(platform, request, deps.timeoutMs);
+        if (result.ok) {
+          deps.onOutcome(platform, "sent");
+          await report(data, platform, "sent", null, true);
+        } else if (result.retry) {
+          deps.onOutcome(platform, "retry");
+          await report(data, platform, "waiting", result.error, true);
+          later.push(result.error);
+        } else {
+          deps.onOutcome(platform, "refused");
+          log.warn(
+            { platform, event: data.event, leadId: data.leadId, err: result.error },
+            "conversion refused",
+          );
+          await report(data, platform, "failed", result.error, true);
+        }
+      }
+      if (later.length > 0) throw new Error(later.join(" "));
+    },
+  };
+}
+
+/** After the last attempt the waiting deliveries fail for good, visible in the panel with a retry. */
+export function onFinalFailure(
+  deps: Pick<HandlerDeps, "deliveries" | "queue" | "onOutcome">,
+  logger: Logger,
+) {
+  return async (name: JobName, data: unknown, err: Error) => {
+    logger.error({ job: name, err: err.message }, "job failed for good");
+    if (name !== "conversions.send") return;
+    const job = data as ConversionSendJobData;
+    for (const row of await deps.deliveries.waiting(job.eventId)) {
+      const platform = row.platform as ConversionPlatform;
+      const error = `Opgegeven na herhaalde pogingen: ${row.error ?? err.message}`;
+      deps.onOutcome(platform, "gave_up");
+      await deps.deliveries.record({
+        ...row,
+        platform,
+        event: row.event as ConversionEvent,
+        status: "failed",
+        error,
+        attempted: false,
+      });
+      await deps.queue.enqueue(
+        "leads.conversion-outcome",
+        {
+          leadId: row.leadId,
+          platform,
+          event: row.event as ConversionEvent,
+          status: "failed",
+          at: new Date().toISOString(),
+          error,
+        },
+        { jobId: randomUUID() },
+      );
+    }
+  };
+}

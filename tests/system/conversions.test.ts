@@ -1,0 +1,300 @@
+import { createHash, randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConversionSettings, CreateLeaseRequestResponse, LeaseRequest } from "@lease/contracts";
+import { startAdPlatformReceiver, waitFor, type AdPlatformReceiver } from "@lease/platform/testing";
+import { startFullStack, type FullStack } from "./stack";
+
+// Issue 35 items 4 and 5 through the whole backend: a quote request sent with marketing consent
+// reaches the ad platforms' conversion APIs (local receivers that check each documented payload)
+// with the page's event id, hashed contact details and the click ids; one without marketing consent
+// reaches none; a signed contract carries its commission; a platform that is down loses nothing.
+
+let stack: FullStack;
+let meta: AdPlatformReceiver;
+let tiktok: AdPlatformReceiver;
+let snapchat: AdPlatformReceiver;
+let cookie: string;
+let sql: pg.Pool;
+const META_PIXEL = "123456789012345";
+const TIKTOK_PIXEL = "C4ABCDEFGHIJ12345";
+const SNAP_PIXEL = "3f1c2a4e-9b7d-4c1e-8a2f-0d5e6b7c8a9f";
+const UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36";
+const sha = (v: string) => createHash("sha256").update(v).digest("hex");
+
+beforeAll(async () => {
+  [meta, tiktok, snapchat] = await Promise.all([
+    startAdPlatformReceiver("meta"),
+    startAdPlatformReceiver("tiktok"),
+    startAdPlatformReceiver("snapchat"),
+  ]);
+  stack = await startFullStack({
+    META_API_BASE_URL: meta.url,
+    TIKTOK_API_BASE_URL: tiktok.url,
+    SNAPCHAT_API_BASE_URL: snapchat.url,
+    LEAD_RATE_LIMIT: "100000",
+    WORKER_NICE: "0",
+  });
+  cookie = await stack.adminCookie();
+  sql = new pg.Pool({ connectionString: stack.db.url, max: 2 });
+  expect(
+    (
+      await call("PUT", "/api/admin/company-settings", {
+        companyName: "Conversie Lease BV",
+        facebookPixelId: META_PIXEL,
+        tiktokPixelId: TIKTOK_PIXEL,
+        snapchatPixelId: SNAP_PIXEL,
+      })
+    ).status,
+  ).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await sql?.end();
+  await stack?.stop();
+  await Promise.all([meta?.close(), tiktok?.close(), snapchat?.close()]);
+});
+
+function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${stack.gateway.url}${path}`, {
+    method,
+    headers: {
+      origin: stack.origin,
+      cookie,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function quote(email: string, marketing: boolean, extra: Record<string, unknown> = {}) {
+  const res = await call(
+    "POST",
+    "/api/lease-requests",
+    {
+      carUrl: "https://www.autoscout24.nl/aanbod/kia-ev6",
+      contactNumber: "06 12345678",
+      email,
+      marketingConsent: marketing,
+      pageUrl: "https://lease.example.nl/",
+      ...extra,
+    },
+    { "user-agent": UA },
+  );
+  expect(res.status).toBe(201);
+  return (await res.json()) as CreateLeaseRequestResponse;
+}
+
+const detail = async (id: string) =>
+  (await (await call("GET", `/api/admin/lease-requests/${id}`)).json()) as LeaseRequest;
+
+describe("conversions sent server-side to the ad platforms", () => {
+  it("stores the platforms' tokens encrypted and answers only whether one is set", async () => {
+    const token = "EAAB-meta-secret-token-0123456789";
+    const put = await call("PUT", "/api/admin/conversion-settings", {
+      meta: { enabled: true, accessToken: token },
+      tiktok: { enabled: true, accessToken: "tiktok-secret-token-0123456789" },
+      snapchat: { enabled: true, accessToken: "snap-secret-token-0123456789" },
+    });
+    expect(put.status).toBe(200);
+    const text = await (await call("GET", "/api/admin/conversion-settings")).text();
+    expect(text).not.toContain(token);
+    const settings = JSON.parse(text) as ConversionSettings;
+    expect(settings.meta).toEqual({ enabled: true, tokenSet: true, pixelIdSet: true });
+    const stored = await sql.query<{ meta_access_token_encrypted: string }>(
+      "SELECT meta_access_token_encrypted FROM settings.company_settings",
+    );
+    expect(stored.rows[0]!.meta_access_token_encrypted).not.toContain(token);
+    const bad = await call("PUT", "/api/admin/conversion-settings", { meta: { accessToken: "kort" } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain("Het toegangstoken is te kort");
+  });
+
+  it("sends a consented lead to each platform with the page's event id, and nothing for one without consent", async () => {
+    const eventId = randomUUID();
+    const clickedAt = Date.now() - 60_000;
+    const consented = await quote("Lead.Een@Voorbeeld.NL ", true, {
+      eventId,
+      clickIds: { fbclid: "IwAR2fbclid-_x", ttclid: "E.C.P.ttclid1", ScCid: "sc-click-1", clickedAt },
+      pageUrl: "https://lease.example.nl/?utm_source=facebook&fbclid=IwAR2fbclid-_x",
+    });
+    expect(consented.eventId).toBe(eventId);
+    const refused = await quote("lead.drie@voorbeeld.nl", false, {
+      eventId: randomUUID(),
+      clickIds: { fbclid: "IwAR2-third" },
+    });
+    expect(refused.eventId).toBeUndefined();
+
+    const metaEvent = await waitFor(
+      () => meta.accepted().find((r) => r.event.event_id === eventId),
+      20_000,
+      "the Lead event at Meta",
+    );
+    expect(metaEvent.pixelId).toBe(META_PIXEL);
+    expect(metaEvent.token).toBe("EAAB-meta-secret-token-0123456789");
+    expect(metaEvent.event).toMatchObject({
+      event_name: "Lead",
+      action_source: "website",
+      event_source_url: "https://lease.example.nl/",
+      user_data: {
+        em: [sha("lead.een@voorbeeld.nl")],
+        ph: [sha("31612345678")],
+        fbc: `fb.1.${clickedAt}.IwAR2fbclid-_x`,
+        client_user_agent: UA,
+      },
+    });
+    expect(metaEvent.event.custom_data).toBeUndefined();
+    const tt = await waitFor(
+      () => tiktok.accepted().find((r) => r.event.event_id === eventId),
+      10_000,
+      "TikTok",
+    );
+    expect(tt.event).toMatchObject({
+      event: "SubmitForm",
+      user: { email: sha("lead.een@voorbeeld.nl"), phone: sha("+31612345678"), ttclid: "E.C.P.ttclid1" },
+      page: { url: "https://lease.example.nl/" },
+    });
+    const sc = await waitFor(
+      () => snapchat.accepted().find((r) => r.event.event_id === eventId),
+      10_000,
+      "Snap",
+    );
+    expect(sc.event).toMatchObject({
+      event_name: "SIGN_UP",
+      action_source: "WEB",
+      user_data: { sc_click_id: "sc-click-1" },
+    });
+
+    // The lead's detail shows each platform's delivery.
+    const shown = await waitFor(
+      async () => {
+        const lead = await detail(consented.id);
+        return lead.conversions.filter((c) => c.status === "sent").length === 3 ? lead : undefined;
+      },
+      10_000,
+      "three deliveries shown as sent",
+    );
+    expect(shown.marketingConsent).toBe(true);
+    expect(shown.conversions.map((c) => `${c.platform}:${c.event}`).sort()).toEqual([
+      "meta:lead",
+      "snapchat:lead",
+      "tiktok:lead",
+    ]);
+
+    // Nothing was queued, or sent, for the lead without marketing consent.
+    const queued = await sql.query(
+      "SELECT 1 FROM leads.outbox WHERE job_name = 'conversions.send' AND payload->>'leadId' = $1",
+      [refused.id],
+    );
+    expect(queued.rowCount).toBe(0);
+    const all = [...meta.received, ...tiktok.received, ...snapchat.received];
+    expect(JSON.stringify(all)).not.toContain(sha("lead.drie@voorbeeld.nl"));
+    expect((await detail(refused.id)).conversions).toEqual([]);
+  }, 60_000);
+
+  it("sends a signed contract with its commission as value in EUR", async () => {
+    const lead = await quote("getekend@voorbeeld.nl", true, { clickIds: { fbclid: "IwAR-signed" } });
+    expect(
+      (
+        await call("PATCH", `/api/admin/lease-requests/${lead.id}/status`, {
+          status: "offerte",
+          monthlyAmount: 349.5,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call("PATCH", `/api/admin/lease-requests/${lead.id}/status`, {
+          status: "getekend",
+          commission: 1200,
+        })
+      ).status,
+    ).toBe(200);
+    const purchase = await waitFor(
+      () =>
+        meta
+          .accepted()
+          .find(
+            (r) =>
+              r.event.event_name === "Purchase" &&
+              JSON.stringify(r.event).includes(sha("getekend@voorbeeld.nl")),
+          ),
+      20_000,
+      "the contract at Meta",
+    );
+    expect(purchase.event.custom_data).toEqual({ value: 1200, currency: "EUR" });
+    expect(purchase.event.event_id).not.toBe(lead.eventId);
+    const offer = meta
+      .accepted()
+      .find(
+        (r) =>
+          r.event.event_name === "Offerte" && JSON.stringify(r.event).includes(sha("getekend@voorbeeld.nl")),
+      );
+    expect(offer?.event.custom_data).toBeUndefined();
+  }, 60_000);
+
+  it("keeps an event waiting while Meta is down and sends it when Meta is back; the quote still answers 201", async () => {
+    await meta.down();
+    const lead = await quote("storing@voorbeeld.nl", true, { clickIds: { fbclid: "IwAR-down" } });
+    const waiting = await waitFor(
+      async () => {
+        const c = (await detail(lead.id)).conversions.find((d) => d.platform === "meta");
+        return c?.status === "waiting" ? c : undefined;
+      },
+      20_000,
+      "Meta's delivery waiting",
+    );
+    expect(waiting.error).toContain("Meta is niet bereikbaar");
+    await meta.up();
+    await waitFor(
+      () => meta.accepted().find((r) => r.event.event_id === lead.eventId),
+      30_000,
+      "the event after Meta came back",
+    );
+    await waitFor(
+      async () => {
+        const c = (await detail(lead.id)).conversions.find((d) => d.platform === "meta");
+        return c?.status === "sent";
+      },
+      10_000,
+      "Meta's delivery sent",
+    );
+  }, 60_000);
+
+  it("shows a refusal with the platform's own message, and a retry sends it again", async () => {
+    snapchat.answer(400);
+    const lead = await quote("geweigerd@voorbeeld.nl", true);
+    const failed = await waitFor(
+      async () => {
+        const c = (await detail(lead.id)).conversions.find((d) => d.platform === "snapchat");
+        return c?.status === "failed" ? c : undefined;
+      },
+      20_000,
+      "Snapchat's delivery failed",
+    );
+    expect(failed.error).toBe("Snapchat weigerde het event (400): scripted 400");
+    const none = await call("POST", `/api/admin/lease-requests/${lead.id}/conversions/retry`, {
+      platform: "meta",
+    });
+    expect(none.status).toBe(409);
+    const retry = await call("POST", `/api/admin/lease-requests/${lead.id}/conversions/retry`, {
+      platform: "snapchat",
+    });
+    expect(retry.status).toBe(200);
+    await waitFor(
+      () => snapchat.accepted().find((r) => r.event.event_id === lead.eventId),
+      20_000,
+      "sent again",
+    );
+    await waitFor(
+      async () => {
+        const c = (await detail(lead.id)).conversions.find((d) => d.platform === "snapchat");
+        return c?.status === "sent";
+      },
+      10_000,
+      "Snapchat's delivery sent",
+    );
+    expect(meta.received.filter((r) => r.event.event_id === lead.eventId)).toHaveLength(1);
+  }, 60_000);
+});
