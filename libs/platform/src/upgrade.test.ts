@@ -20,4 +20,12 @@ describe("isSameOrigin (CSRF check and both admin WebSocket gates)", () => {
     expect(isSameOrigin("null", "127.0.0.1:8080")).toBe(false);
     expect(isSameOrigin("not a url", "127.0.0.1:8080")).toBe(false);
   });
+
+  it("without PUBLIC_ORIGIN compares scheme, host and port: an https page is no match for an http site", () => {
+    expect(isSameOrigin("https://127.0.0.1:8080", "127.0.0.1:8080")).toBe(false);
+    expect(isSameOrigin("https://127.0.0.1:8080", "127.0.0.1:8080", undefined, "https")).toBe(true);
+    expect(isSameOrigin("http://lease.example", "lease.example:80")).toBe(true);
+    expect(isSameOrigin("http://lease.example:8080", "lease.example")).toBe(false);
+    expect(isSameOrigin("http://lease.example", undefined)).toBe(false);
+  });
 });
