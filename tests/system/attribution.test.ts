@@ -300,7 +300,7 @@ describe("conversions and lead attribution", () => {
     const [header, row, rest] = (await csv.text()).split("\r\n");
     expect(header).toContain('"Kanaal";"Bron";"Medium";"Campagne"');
     expect(row).toContain(
-      '"Paid Search";"google";"cpc";"najaar";"";"";"ja";"google.com";"/financiele-lease";',
+      '"Betaald zoeken";"google";"cpc";"najaar";"";"";"ja";"google.com";"/financiele-lease";',
     );
     expect(row).toContain('"/financiele-lease > /over-ons > /"');
     expect(rest).toBe("");
