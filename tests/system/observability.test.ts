@@ -138,12 +138,13 @@ describe.skipIf(!hasPrometheus())("a real Prometheus against the running stack",
     const targets = await waitFor(
       async () => {
         const t = await prometheus.targets();
-        return t.length === 5 && t.every((x) => x.health === "up") ? t : undefined;
+        return t.length === 6 && t.every((x) => x.health === "up") ? t : undefined;
       },
       15_000,
       "every target up",
     );
     expect(targets.map((t) => t.service).sort()).toEqual([
+      "conversions",
       "gateway",
       "leads",
       "mailer",

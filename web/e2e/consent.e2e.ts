@@ -158,3 +158,48 @@ test("withdrawing marketing consent takes the pixels and their cookies away with
     "the choice",
   );
 });
+
+test("with marketing consent the quote confirmation's pixel Lead event carries the event id the server sends", async ({
+  site: t,
+}) => {
+  const { page } = await t.open("/?utm_source=facebook&utm_campaign=lente&fbclid=IwAR-e2e-click", {
+    consent: "none",
+    company: { facebookPixelId: PIXELS.facebookPixelId, snapchatPixelId: PIXELS.snapchatPixelId },
+  });
+  await page.getByRole("button", { name: "Accepteren" }).click();
+  const form = page.locator("#aanvraag");
+  await form.getByLabel("Link naar de auto").fill("https://www.marktplaats.nl/a/auto-s/skoda-enyaq");
+  await form.getByLabel("Telefoonnummer").fill("06 87654321");
+  await form.getByLabel("E-mailadres").fill("pixel@bedrijf.nl");
+  const answered = page.waitForResponse(
+    (response) =>
+      new URL(response.url()).pathname === "/api/lease-requests" && response.request().method() === "POST",
+  );
+  await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  const response = await answered;
+  const sent = response.request().postDataJSON() as {
+    marketingConsent: boolean;
+    eventId: string;
+    clickIds: { fbclid: string; clickedAt: number };
+  };
+  const { eventId } = (await response.json()) as { eventId: string };
+  assertEqual(sent.marketingConsent, true, "the page's marketing consent");
+  assertEqual(sent.clickIds.fbclid, "IwAR-e2e-click", "the landing URL's fbclid");
+  assertEqual(eventId, sent.eventId, "the server answers the page's event id");
+  await form.getByText("Bedankt voor uw aanvraag!").waitFor();
+  const calls = await page.evaluate(() => {
+    const w = window as unknown as { fbq: { queue: unknown[][] }; snaptr: { queue: unknown[][] } };
+    return { meta: w.fbq.queue, snap: w.snaptr.queue };
+  });
+  const lead = calls.meta.find((args) => args[0] === "track" && args[1] === "Lead");
+  assertEqual(lead?.[3], { eventID: eventId }, "fbq Lead with the server's event id");
+  const signUp = calls.snap.find((args) => args[0] === "track" && args[1] === "SIGN_UP");
+  assertEqual(signUp?.[2], { client_dedup_id: eventId }, "snaptr SIGN_UP with the same id");
+  if (t.sql) {
+    const rows = await t.sql(
+      "SELECT event_id, click_ids->>'fbclid' AS fbclid FROM leads.lease_requests WHERE email = $1",
+      ["pixel@bedrijf.nl"],
+    );
+    assertEqual(rows.at(-1), { event_id: eventId, fbclid: "IwAR-e2e-click" }, "kept with the lead");
+  }
+});

@@ -33,6 +33,9 @@ import {
   ThemeSettings,
   VisitorStats,
   type AnalyticsChannel,
+  type ConversionPlatform,
+  ConversionSettings,
+  type UpdateConversionSettingsBody,
   type EmailFolder,
   type LeaseStatus,
   type UpdateLeaseStatusInput,
@@ -66,6 +69,8 @@ export const ADMIN_KEYS = {
   auditLog: ["/api/admin/audit-log"],
   adSpend: ["/api/admin/ad-spend"],
   campaignReport: ["/api/admin/campaign-report"],
+  conversionSettings: ["/api/admin/conversion-settings"],
+  leadConversions: (id: string) => ["/api/admin/lease-requests", id, "conversions"] as const,
 } as const;
 
 /** Signed in, or the next step (an authenticator code, an own password) with its ticket. */
@@ -158,6 +163,12 @@ export const deleteLeaseRequest = (id: string) =>
   apiRequest<unknown>("DELETE", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
 
 /** Sets or clears "Opvolgen op" (YYYY-MM-DD). */
+/** Sends the request's failed conversions to one ad platform (or every one) again. */
+export const retryConversions = (id: string, platform?: ConversionPlatform) =>
+  call(LeaseRequest, "POST", `/api/admin/lease-requests/${encodeURIComponent(id)}/conversions/retry`, {
+    ...(platform ? { platform } : {}),
+  });
+
 export const setFollowUp = (id: string, followUpOn: string | null) =>
   call(LeaseRequest, "PUT", `/api/admin/lease-requests/${encodeURIComponent(id)}/follow-up`, { followUpOn });
 
@@ -193,6 +204,11 @@ export const exportCsvUrl = (
 export const fetchCompanySettings = () => call(AdminCompanySettings, "GET", "/api/admin/company-settings");
 /** Partial update: absent keeps a value, "" clears it (the contract's input shape). */
 export type CompanySettingsUpdate = z.input<typeof UpdateCompanySettingsBody>;
+export const fetchConversionSettings = () =>
+  call(ConversionSettings, "GET", "/api/admin/conversion-settings");
+export const updateConversionSettings = (body: UpdateConversionSettingsBody) =>
+  call(ConversionSettings, "PUT", "/api/admin/conversion-settings", body);
+
 export const updateCompanySettings = (body: CompanySettingsUpdate) =>
   call(AdminCompanySettings, "PUT", "/api/admin/company-settings", body);
 

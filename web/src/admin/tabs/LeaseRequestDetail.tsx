@@ -7,6 +7,7 @@ import { LeadAttribution } from "./LeadAttribution";
 import { FollowUpField } from "./FollowUpField";
 import { LeadTimeline } from "./LeadTimeline";
 import { LeadStageForm } from "./LeadStageForm";
+import { LeadConversions } from "./LeadConversions";
 
 const ACTION_LABELS: Record<"bekeken" | "gereageerd", string> = {
   bekeken: "Markeer als Bekeken",
@@ -110,6 +111,7 @@ export function LeaseRequestDetail({
           </Button>
         </div>
         <LeadStageForm key={`fase-${request.id}`} request={request} onSaved={onUpdated} />
+        <LeadConversions key={`conversies-${request.id}`} request={request} />
         <FollowUpField key={`opvolgen-${request.id}`} request={request} />
         <LeadTimeline key={request.id} request={request} />
       </div>

@@ -14,6 +14,7 @@ import {
 } from "../../components/ui";
 import { settingsFieldErrors } from "../lib/company-form";
 import { useSettingsForm } from "../lib/use-settings-form";
+import { ConversionSettingsPanel } from "./ConversionSettingsPanel";
 
 const PIXELS = [
   { key: "facebookPixelId", name: "Facebook/Meta", placeholder: "123456789012345" },
@@ -114,6 +115,7 @@ export function PixelsTab() {
           ingevuld. Bezoekers zien de pixels pas nadat zij toestemming hebben gegeven voor marketing cookies.
         </p>
       </div>
+      <ConversionSettingsPanel />
     </div>
   );
 }
