@@ -297,4 +297,34 @@ describe("conversions sent server-side to the ad platforms", () => {
     );
     expect(meta.received.filter((r) => r.event.event_id === lead.eventId)).toHaveLength(1);
   }, 60_000);
+
+  it("erases the click ids, deliveries and queued conversions with the person's lead", async () => {
+    const lead = await quote("wissen@voorbeeld.nl", true, { clickIds: { fbclid: "IwAR-erase" } });
+    await waitFor(async () => (await detail(lead.id)).conversions.length === 3, 20_000, "three deliveries");
+    expect(
+      (
+        await call("PATCH", `/api/admin/lease-requests/${lead.id}/status`, {
+          status: "offerte",
+          monthlyAmount: 400,
+        })
+      ).status,
+    ).toBe(200);
+    const erased = await call("POST", "/api/admin/privacy/erase", {
+      email: "wissen@voorbeeld.nl",
+      confirm: "WISSEN",
+    });
+    expect(erased.status).toBe(200);
+    for (const table of ["lease_requests", "conversion_deliveries", "conversion_events", "outbox"]) {
+      const column =
+        table === "lease_requests"
+          ? "id::text"
+          : table === "outbox"
+            ? "payload->>'leadId'"
+            : "lease_request_id::text";
+      const left = await sql.query(`SELECT 1 FROM leads.${table} WHERE ${column} = $1`, [lead.id]);
+      expect(left.rowCount, table).toBe(0);
+    }
+    const text = JSON.stringify(await (await call("GET", "/api/admin/lease-requests?q=IwAR-erase")).json());
+    expect(text).not.toContain("wissen@voorbeeld.nl");
+  }, 60_000);
 });

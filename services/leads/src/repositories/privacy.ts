@@ -29,10 +29,12 @@ const MENTION_COLUMNS = [
 
 const LEASE_REQUESTS = `SELECT id FROM leads.lease_requests WHERE email_key = $1 OR lower(btrim(email)) = $1`;
 const CONTACT_MESSAGES = `SELECT id FROM leads.contact_messages WHERE lower(btrim(email)) = $1`;
-// The outbox payload holds ids (a job's sourceId, an audit entry's target), never an address: only
-// the person's lead ids find their rows (an admin's name in an audit entry is never matched).
+// The outbox payload holds ids (a job's sourceId, a conversion's leadId, an audit entry's target),
+// never an address: only the person's lead ids find their rows (an admin's name in an audit entry
+// is never matched).
 const OUTBOX = `FROM leads.outbox o
-  WHERE o.payload->>'sourceId' = ANY($1::text[]) OR o.payload->>'target' = ANY($1::text[])`;
+  WHERE o.payload->>'sourceId' = ANY($1::text[]) OR o.payload->>'leadId' = ANY($1::text[])
+     OR o.payload->>'target' = ANY($1::text[])`;
 
 async function rows(db: Pool | PoolClient, sql: string, params: unknown[]): Promise<PrivacyRecord[]> {
   const r = await db.query<{ row: PrivacyRecord }>(sql, params);
@@ -110,7 +112,7 @@ export function privacyRepository(pool: Pool) {
       const r = await pool.query<{ lease_requests: number; contact_messages: number }>(
         `WITH requests AS (DELETE FROM leads.lease_requests WHERE created_at < $1 RETURNING id),
               contacts AS (DELETE FROM leads.contact_messages WHERE created_at < $1 RETURNING id),
-              jobs AS (DELETE FROM leads.outbox WHERE payload->>'sourceId' IN
+              jobs AS (DELETE FROM leads.outbox WHERE coalesce(payload->>'sourceId', payload->>'leadId') IN
                          (SELECT id::text FROM requests UNION ALL SELECT id::text FROM contacts))
          SELECT (SELECT count(*) FROM requests)::int AS lease_requests,
                 (SELECT count(*) FROM contacts)::int AS contact_messages`,
