@@ -161,6 +161,29 @@ export const dailyDims = tracking.table(
   (t) => [primaryKey({ columns: [t.day, t.dim, t.valueId] })],
 );
 
+/**
+ * The campaign report's running totals: per channel or campaign value (dims 1 and 3) and Amsterdam
+ * day, daily_dims' figures summed from the 1st of the month up to and including that day, with a
+ * row for every day from the value's first day in the month to the month's end. Any loose days of a
+ * month are then two rows per value (the day before minus the last day), whatever their number.
+ * Kept by a trigger on daily_dims (migration 0009), so every writer keeps it right.
+ */
+export const reportRunningDims = tracking.table(
+  "report_running_dims",
+  {
+    day: date("day").notNull(),
+    dim: smallint("dim").notNull(),
+    valueId: integer("value_id").notNull(),
+    visitors: bigint("visitors", { mode: "number" }).notNull(),
+    quotes: bigint("quotes", { mode: "number" }).notNull(),
+    contacts: bigint("contacts", { mode: "number" }).notNull(),
+    offers: bigint("offers", { mode: "number" }).notNull(),
+    contracts: bigint("contracts", { mode: "number" }).notNull(),
+    commissionCents: bigint("commission_cents", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.dim, t.valueId] })],
+);
+
 /** The same per month (visitors of a month come from its sketches). */
 export const monthlyDims = tracking.table(
   "monthly_dims",
@@ -415,6 +438,18 @@ export const adSpendMonthly = tracking.table(
     primaryKey({ columns: [t.platform, t.campaign, t.month] }),
     index("ad_spend_monthly_month_idx").on(t.month),
   ],
+);
+
+/** ad_spend's running totals per month, as report_running_dims (kept by a trigger on ad_spend). */
+export const adSpendRunning = tracking.table(
+  "ad_spend_running",
+  {
+    day: date("day").notNull(),
+    platform: text("platform").notNull(),
+    campaign: text("campaign").notNull(),
+    spendCents: bigint("spend_cents", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.platform, t.campaign] })],
 );
 
 /** A spend campaign name linked to the utm_campaign its ads land with, when the two differ. */

@@ -15,6 +15,7 @@ import {
   type CampaignKey,
   type Counts,
 } from "../domain/campaign-report";
+import { addDays, monthOf } from "../domain/calendar";
 import { coverOf, previousPeriod, type Period } from "../domain/periods";
 
 interface PeriodCounts {
@@ -41,14 +42,41 @@ const asCounts = (r: {
 });
 
 /**
+ * Loose days (ascending, as coverOf gives them) as signed days of the running totals: each run of
+ * consecutive days within one month is + its last day and - the day before its first (unless that
+ * is the 1st, where the month's totals start). A month's loose days are so at most two rows per value.
+ */
+export function edgesOf(days: readonly string[]): { day: string; sign: 1 | -1 }[] {
+  const edges: { day: string; sign: 1 | -1 }[] = [];
+  for (let i = 0; i < days.length; i++) {
+    const first = days[i]!;
+    let last = first;
+    while (
+      i + 1 < days.length &&
+      days[i + 1] === addDays(last, 1) &&
+      monthOf(days[i + 1]!) === monthOf(first)
+    )
+      last = days[++i]!;
+    if (first !== monthOf(first)) edges.push({ day: addDays(first, -1), sign: -1 });
+    edges.push({ day: last, sign: 1 });
+  }
+  return edges;
+}
+
+/**
  * The campaign report from tracking's own rollups: visits, quote requests and contact messages,
  * and the leads' later stages (offers, contracts, commission: counted on the day the lead arrived,
  * so a contract counts in its lead's period), per campaign and channel, with the platforms' spend
- * set against them. A period is read as whole months plus loose days; no raw row is read.
+ * set against them. A period is read as whole months plus the running totals at the edges of its
+ * loose days (report_running_dims, ad_spend_running): a few rows per value whatever its length.
  */
 export function campaignReportReader(pool: Pool) {
   async function read(period: Period): Promise<PeriodCounts> {
     const { months, days } = coverOf(period);
+    // Loose days read as running totals: each run of them is its last day minus the day before it.
+    const edges = edgesOf(days);
+    const edgeDays = edges.map((e) => e.day);
+    const edgeSigns = edges.map((e) => e.sign);
     const [dims, totals, spend] = await Promise.all([
       pool.query<{
         dim: number;
@@ -64,14 +92,20 @@ export function campaignReportReader(pool: Pool) {
         `SELECT x.dim, v.value, x.visitors, x.quotes, x.contacts, x.offers, x.contracts, x.commission
            FROM (SELECT dim, value_id, sum(visitors) AS visitors, sum(quotes) AS quotes, sum(contacts) AS contacts,
                         sum(offers) AS offers, sum(contracts) AS contracts, sum(commission_cents) AS commission
-                   FROM (SELECT dim, value_id, visitors, quotes, contacts, offers, contracts, commission_cents
-                           FROM tracking.daily_dims WHERE day = ANY($1::date[]) AND dim = ANY($3::smallint[])
+                   FROM (SELECT r.dim, r.value_id, e.sign * r.visitors AS visitors, e.sign * r.quotes AS quotes,
+                                e.sign * r.contacts AS contacts, e.sign * r.offers AS offers,
+                                e.sign * r.contracts AS contracts, e.sign * r.commission_cents AS commission_cents
+                           FROM unnest($1::date[], $4::int[]) AS e(day, sign)
+                           JOIN tracking.report_running_dims r ON r.day = e.day AND r.dim = ANY($3::smallint[])
                          UNION ALL
                          SELECT dim, value_id, visits, quotes, contacts, offers, contracts, commission_cents
                            FROM tracking.monthly_dims WHERE month = ANY($2::date[]) AND dim = ANY($3::smallint[])) r
-                  GROUP BY dim, value_id) x
+                  GROUP BY dim, value_id
+                 -- A value active only outside the period's loose days nets to nothing there.
+                 HAVING sum(visitors) <> 0 OR sum(quotes) <> 0 OR sum(contacts) <> 0 OR sum(offers) <> 0
+                     OR sum(contracts) <> 0 OR sum(commission_cents) <> 0) x
            JOIN tracking.dim_values v ON v.id = x.value_id`,
-        [days, months, [DIMS.channel, DIMS.campaign]],
+        [edgeDays, months, [DIMS.channel, DIMS.campaign], edgeSigns],
       ),
       pool.query<{ quotes: string; contacts: string; offers: string; contracts: string; commission: string }>(
         `SELECT coalesce(sum(quotes), 0) AS quotes, coalesce(sum(contacts), 0) AS contacts,
@@ -85,13 +119,16 @@ export function campaignReportReader(pool: Pool) {
       pool.query<{ platform: AdPlatform; utm_campaign: string; cents: string }>(
         `SELECT s.platform, coalesce(l.utm_campaign, s.campaign) AS utm_campaign, sum(s.cents) AS cents
            FROM (SELECT platform, campaign, sum(spend_cents) AS cents
-                   FROM (SELECT platform, campaign, spend_cents FROM tracking.ad_spend WHERE day = ANY($1::date[])
+                   FROM (SELECT r.platform, r.campaign, e.sign * r.spend_cents AS spend_cents
+                           FROM unnest($1::date[], $3::int[]) AS e(day, sign)
+                           JOIN tracking.ad_spend_running r ON r.day = e.day
                          UNION ALL
                          SELECT platform, campaign, spend_cents FROM tracking.ad_spend_monthly WHERE month = ANY($2::date[])) r
-                  GROUP BY platform, campaign) s
+                  GROUP BY platform, campaign
+                 HAVING sum(spend_cents) <> 0) s
            LEFT JOIN tracking.spend_links l ON l.platform = s.platform AND l.campaign = s.campaign
           GROUP BY s.platform, coalesce(l.utm_campaign, s.campaign)`,
-        [days, months],
+        [edgeDays, months, edgeSigns],
       ),
     ]);
     const campaigns: PeriodCounts["campaigns"] = new Map();

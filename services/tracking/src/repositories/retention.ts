@@ -96,6 +96,9 @@ export async function applyRetention(
       [cutoff, keepFrom, boundary],
     );
     report.rollupRows = Number(deleted.rows[0]!.n);
+    // The daily_dims trigger took the deleted days out of their months' running totals; the days
+    // themselves go after it (a deleted day's own rows would come back from the trigger otherwise).
+    await client.query("DELETE FROM tracking.report_running_dims WHERE day < $1", [keepFrom]);
     // Days of the cutoff's own month went: its month rollups now describe only the days left.
     if (Number(deleted.rows[0]!.boundary_days) > 0) await rebuildMonth(client, boundary);
   });

@@ -246,6 +246,41 @@ describe("the campaign report", () => {
     expect(later.rows.find((r) => r.campaign === "lente")).toBeUndefined();
   });
 
+  // The loose days of a period are read from running totals kept by triggers on daily_dims and
+  // ad_spend (migration 0009): a later change of an old day must reach every later day of its month.
+  it("takes in a later stage change of an old lead and a corrected day's spend, in any period around that day", async () => {
+    const stages = leadStagesRepository(db, writerDeps(db).profileDims);
+    await stages.apply({
+      source: "lease_request",
+      sourceId: "5e1c0000-0000-4000-8000-000000000003",
+      seq: 2,
+      status: "getekend",
+      offered: true,
+      signed: true,
+      commissionCents: 30000,
+    });
+    await importCsv("Campaign name,Day,Amount spent (EUR)\nlente-meta,2026-03-10,260.00");
+    const lente = async (from: string, to: string) =>
+      CampaignReport.parse(await h.get(`/api/admin/campaign-report?from=${from}&to=${to}`)).rows.find(
+        (r) => r.campaign === "lente",
+      );
+    // Spend: 27 Feb €50, 9 March €100, 10 March now €260; 28 Feb brought one more lead.
+    for (const [from, to, spend, leads] of [
+      ["2026-03-10", "2026-03-10", 260, 3],
+      ["2026-03-05", "2026-03-15", 360, 3],
+      ["2026-03-01", "2026-03-20", 360, 3],
+      ["2026-02-20", "2026-03-12", 410, 4],
+    ] as const)
+      expect(await lente(from, to), `${from}..${to}`).toMatchObject({
+        leads,
+        contracts: 2,
+        commission: 1500,
+        spend,
+      });
+    expect(await lente("2026-03-11", "2026-03-20")).toBeUndefined();
+    expect(await lente("2026-03-01", "2026-03-09")).toMatchObject({ spend: 100, leads: 0, contracts: 0 });
+  });
+
   it("refuses a period in the future or the wrong way round in Dutch", async () => {
     const res = await fetch(`${h.svc.url}/api/admin/campaign-report?from=2026-03-20&to=2026-03-01`, {
       headers: { cookie },
