@@ -89,3 +89,11 @@ SELECT g.day, f.platform, f.campaign, sum(coalesce(s.spend_cents, 0)) OVER w
   CROSS JOIN LATERAL (SELECT g::date AS day FROM generate_series(f.first, f.month + interval '1 month - 1 day', interval '1 day') g) g
   LEFT JOIN "tracking"."ad_spend" s ON s.day = g.day AND s.platform = f.platform AND s.campaign = f.campaign
 WINDOW w AS (PARTITION BY f.platform, f.campaign, f.month ORDER BY g.day);
+--> statement-breakpoint
+-- Hand-written: the report reads a few days of every value; their rows lie one per heap page (a
+-- value's month is written at once), so the figures ride in the index and the read is index-only.
+CREATE INDEX "report_running_dims_cover_idx" ON "tracking"."report_running_dims" ("day", "dim")
+  INCLUDE ("value_id", "visitors", "quotes", "contacts", "offers", "contracts", "commission_cents");
+--> statement-breakpoint
+CREATE INDEX "ad_spend_running_cover_idx" ON "tracking"."ad_spend_running" ("day")
+  INCLUDE ("platform", "campaign", "spend_cents");
