@@ -492,9 +492,12 @@ function installedMatchesLock() {
   try {
     const wanted = JSON.parse(readFileSync("package-lock.json", "utf8")).packages ?? {};
     const installed = JSON.parse(readFileSync("node_modules/.package-lock.json", "utf8")).packages ?? {};
+    // A workspace is a link without a version: a new one (a service added) must be linked too.
     return Object.entries(wanted).every(
       ([key, pkg]) =>
-        !key.includes("node_modules/") || pkg.optional || installed[key]?.version === pkg.version,
+        !key.includes("node_modules/") ||
+        pkg.optional ||
+        (pkg.link ? installed[key]?.resolved === pkg.resolved : installed[key]?.version === pkg.version),
     );
   } catch {
     return false;
