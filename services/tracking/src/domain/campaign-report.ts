@@ -88,11 +88,14 @@ export function assignSpend(
   rows: Map<string, CampaignKey & { counts: Counts }>,
   spend: { platform: AdPlatform; utmCampaign: string; cents: number }[],
 ): void {
+  // The rows by campaign name: each spend looks at its name's few rows, not at all of them.
+  const byName = new Map<string, (CampaignKey & { counts: Counts })[]>();
+  for (const row of rows.values()) byName.set(row.campaign, [...(byName.get(row.campaign) ?? []), row]);
   for (const s of spend) {
     const sources = PLATFORM_SOURCES[s.platform];
     let best: (CampaignKey & { counts: Counts }) | undefined;
-    for (const row of rows.values()) {
-      if (row.campaign !== s.utmCampaign || !sources.includes(row.source.toLowerCase())) continue;
+    for (const row of byName.get(s.utmCampaign) ?? []) {
+      if (!sources.includes(row.source.toLowerCase())) continue;
       if (
         !best ||
         row.counts.leads > best.counts.leads ||
@@ -103,6 +106,7 @@ export function assignSpend(
     if (!best) {
       const key = { source: sources[0]!, medium: NO_MEDIUM, campaign: s.utmCampaign };
       best = rows.get(keyOf(key)) ?? { ...key, counts: ZERO };
+      if (!rows.has(keyOf(key))) byName.set(key.campaign, [...(byName.get(key.campaign) ?? []), best]);
       rows.set(keyOf(key), best);
     }
     best.counts = { ...best.counts, spendCents: best.counts.spendCents + s.cents };
