@@ -41,7 +41,9 @@ describe("startStack", () => {
       pickPort,
     });
     expect(stack.processes.map((p) => p.port)).not.toContain(heldPort);
-    expect(calls).toBe(20); // two rounds of ten ports: five services, each with its metrics port
+    // Two rounds of a port and a metrics port per service (six services: twelve a round).
+    expect(calls).toBe(2 * 2 * stack.processes.length);
+    expect(stack.processes.length).toBe(6);
     const health = await fetch(`${stack.url}/healthz`);
     expect(health.status).toBe(200);
     const leads = stack.processes.find((p) => p.name === "leads")!;

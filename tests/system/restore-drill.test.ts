@@ -78,7 +78,7 @@ function backup(args: string[]) {
  * something else holds already is held all the same, which is what the drill must cope with.
  */
 async function holdStackPorts(): Promise<{ release(): Promise<void> }> {
-  const ports = [8080, 8081, 8082, 8083, 8084, 9080, 9081, 9082, 9083, 9084];
+  const ports = [8080, 8081, 8082, 8083, 8084, 8085, 9080, 9081, 9082, 9083, 9084, 9085];
   const servers: Server[] = [];
   for (const port of ports) {
     const server = createServer((socket) => socket.destroy());
@@ -132,7 +132,7 @@ describe("backups", () => {
     const again = await backup(["restore", file]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
-      `database ${stack.db.name} already holds drizzle, gateway, leads, mailer, settings, tracking`,
+      `database ${stack.db.name} already holds conversions, drizzle, gateway, leads, mailer, settings, tracking`,
     );
     expect(again.stderr).toContain("pass --replace to drop it first");
 

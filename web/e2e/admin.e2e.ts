@@ -731,13 +731,13 @@ test('admin: a pixel id saved turns its badge "Actief"; a wrong one shows the se
   await card.getByText("Inactief").waitFor();
   await page.getByRole("button", { name: "Bewerken" }).click();
   await card.getByLabel("Pixel ID").fill("abc");
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Fout bij Opslaan");
   await card.getByTestId("field-error").waitFor();
   await card.getByLabel("Pixel ID").fill("1234567890123");
   // Corrected: the message goes at once, not only on saving.
   await card.getByTestId("field-error").waitFor({ state: "hidden" });
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Pixels Opgeslagen");
   await card.getByText("Actief", { exact: true }).waitFor();
   await page.getByRole("button", { name: "Bewerken" }).waitFor();
