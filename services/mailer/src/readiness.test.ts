@@ -28,8 +28,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function mailerOn(redisUrl: string, extra: Record<string, string> = {}): Promise<RunningService> {
-  const env = testEnv({ DATABASE_URL: db.url, REDIS_URL: redisUrl, ...extra });
+async function mailerOn(
+  redisUrl: string,
+  extra: Record<string, string> = {},
+  database: TestDatabase = db,
+): Promise<RunningService> {
+  const env = testEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, ...extra });
   settings ??= await startSettingsFixture(env.INTERNAL_TOKEN!);
   const svc = await startMailer({
     ...env,
@@ -95,12 +99,16 @@ describe("mail settings cache", () => {
 
 describe("audit entries", () => {
   it("of an inbox deletion are stored with it while Redis refuses writes, and reach the audit queue once it takes them", async () => {
+    // A database of its own: the mailers of the tests above still run on `db`, each with a Redis of
+    // its own, and their relays would publish this test's outbox row to their own queues.
+    const own = await createTestDatabase("mailaudit");
+    started.push({ stop: () => own.drop() });
     const redis = await startOwnRedis(["--maxmemory-policy", "noeviction"]);
     started.push(redis);
     const extra = { REDIS_PREFIX: "audittest" };
-    const svc = await mailerOn(redis.url, extra);
+    const svc = await mailerOn(redis.url, extra, own);
     const cookie = await adminCookie(testEnv({ REDIS_URL: redis.url, ...extra }));
-    const sql = new pg.Pool({ connectionString: db.url, max: 1 });
+    const sql = new pg.Pool({ connectionString: own.url, max: 1 });
     const direct = new Redis(redis.url);
     try {
       const { rows } = await sql.query<{ id: string }>(
