@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConversionSettings, CreateLeaseRequestResponse, LeaseRequest } from "@lease/contracts";
 import { startAdPlatformReceiver, waitFor, type AdPlatformReceiver } from "@lease/platform/testing";
-import { startFullStack, type FullStack } from "./stack";
+import { adminFetch, startFullStack, type FullStack } from "./stack";
 
 // Issue 35 items 4 and 5 through the whole backend: a quote request sent with marketing consent
 // reaches the ad platforms' conversion APIs (local receivers that check each documented payload)
@@ -55,18 +55,8 @@ afterAll(async () => {
   await Promise.all([meta?.close(), tiktok?.close(), snapchat?.close()]);
 });
 
-function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${stack.gateway.url}${path}`, {
-    method,
-    headers: {
-      origin: stack.origin,
-      cookie,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  adminFetch(stack, cookie, method, path, body, headers);
 
 async function quote(email: string, marketing: boolean, extra: Record<string, unknown> = {}) {
   const res = await call(

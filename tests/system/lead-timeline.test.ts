@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LeadHistory, LeadNote, type EmailMessageList, type SendEmailResponse } from "@lease/contracts";
 import { startSendgridReceiver, type SendgridReceiver } from "@lease/platform/testing";
-import { startFullStack, type FullStack } from "./stack";
+import { adminFetch, startFullStack, type FullStack } from "./stack";
 
 // Issue 19.2 through the gateway: a note, a status change and an e-mail sent to the lead end up on
 // one timeline (the leads service's history and the mailer's sent mail for that request), and the
@@ -33,18 +33,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${stack.gateway.url}${path}`, {
-    method,
-    headers: {
-      origin: stack.origin,
-      cookie,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  adminFetch(stack, cookie, method, path, body, headers);
 
 async function newLead(email: string): Promise<string> {
   const res = await call("POST", "/api/lease-requests", {

@@ -17,7 +17,7 @@ import {
 import { privacyRepository } from "@lease/leads";
 import { mailPrivacyRepository, startMailer } from "@lease/mailer";
 import { startSendgridReceiver, type SendgridReceiver } from "@lease/platform/testing";
-import { startFullStack, type FullStack } from "./stack";
+import { adminFetch, startFullStack, type FullStack } from "./stack";
 
 // Issue 19.5 through the whole backend: what is held about an e-mail address (leads, mailer,
 // tracking) is found, exported as one JSON file and erased, after which no column of any table
@@ -64,19 +64,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${stack.gateway.url}${path}`, {
-    method,
-    headers: {
-      origin: stack.origin,
-      cookie,
-      "user-agent": CHROME,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  adminFetch(stack, cookie, method, path, body, { "user-agent": CHROME, ...headers });
 
 async function until<T>(probe: () => Promise<T | false | undefined | null>, what: string, ms = 30_000) {
   const deadline = Date.now() + ms;

@@ -80,3 +80,24 @@ export async function startFullStack(
     },
   };
 }
+
+/** A request to the stack's gateway as the signed-in admin: same origin, JSON when it has a body. */
+export function adminFetch(
+  stack: FullStack,
+  cookie: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${stack.gateway.url}${path}`, {
+    method,
+    headers: {
+      origin: stack.origin,
+      cookie,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
