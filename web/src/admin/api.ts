@@ -81,12 +81,25 @@ export const loginWithNewPassword = (ticket: string, newPassword: string) =>
   call(AdminSession, "POST", "/api/admin/login/new-password", { ticket, newPassword });
 
 export const fetchAccount = () => call(AdminAccount, "GET", "/api/admin/account");
+/**
+ * Requests that renew this browser's session: the server ends every session of the admin (open
+ * sockets close with 4401) and answers with a new cookie. The socket's close can arrive before
+ * that answer; stillSignedIn waits for these, so the panel is not sent to the sign-in page with
+ * the old cookie while the new one is on its way.
+ */
+const renewals = new Set<Promise<unknown>>();
+function renewing<T>(request: Promise<T>): Promise<T> {
+  renewals.add(request);
+  const done = () => renewals.delete(request);
+  request.then(done, done);
+  return request;
+}
 export const changePassword = (currentPassword: string, newPassword: string) =>
-  call(AdminSession, "PUT", "/api/admin/account/password", { currentPassword, newPassword });
+  renewing(call(AdminSession, "PUT", "/api/admin/account/password", { currentPassword, newPassword }));
 export const startTotpSetup = (currentPassword: string) =>
   call(TotpSetup, "POST", "/api/admin/account/totp/setup", { currentPassword });
 export const confirmTotp = (code: string) =>
-  call(RecoveryCodes, "POST", "/api/admin/account/totp/confirm", { code });
+  renewing(call(RecoveryCodes, "POST", "/api/admin/account/totp/confirm", { code }));
 export const disableTotp = (currentPassword: string, code: string) =>
   call(AdminAccount, "POST", "/api/admin/account/totp/disable", { currentPassword, code });
 
@@ -114,12 +127,17 @@ export const resetUserTotp = (id: string) =>
 export const removeUser = (id: string) =>
   apiRequest<unknown>("DELETE", `/api/admin/users/${encodeURIComponent(id)}`);
 export const fetchMe = () => call(AdminSession, "GET", "/api/admin/me");
-/** Whether this browser still has a session (after the server closed the socket with 4401). */
-export const stillSignedIn = () =>
-  fetchMe().then(
+/**
+ * Whether this browser still has a session (after the server closed the socket with 4401), asked
+ * once a renewal of this panel's own session (above) has its answer and cookie.
+ */
+export const stillSignedIn = async () => {
+  await Promise.allSettled([...renewals]);
+  return fetchMe().then(
     () => true,
     () => false,
   );
+};
 export const logout = () => apiRequest<unknown>("POST", "/api/admin/logout");
 
 export interface LeaseRequestFilter {

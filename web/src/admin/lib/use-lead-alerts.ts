@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { LeadCreatedEvent } from "@lease/contracts";
 import { useEffect, useRef } from "react";
 import { useNotice } from "../../components/notice";
-import { ADMIN_KEYS, fetchLeaseRequests } from "../api";
+import { ADMIN_KEYS, fetchLeaseRequests, stillSignedIn } from "../api";
 import { amsterdamToday, followUpsDueText } from "./follow-up";
 import { liveSocketUrl } from "./live";
 import { startLiveConnection } from "./live-connection";
@@ -57,6 +57,8 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
       // The session ended (code 4401): the session check runs now, so a disabled or removed
       // admin's panel leaves at once for the sign-in page, which says why.
       onSessionEnded: async () => {
+        // A session this panel renewed itself goes on under its new cookie.
+        if (await stillSignedIn()) return true;
         await queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.me });
         return queryClient.getQueryState(ADMIN_KEYS.me)?.status === "success";
       },
