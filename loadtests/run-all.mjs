@@ -40,6 +40,10 @@ const SCENARIOS = [
     name: "100,000 visits with made-up UTM values and referrers (what the writer stores by name)",
     script: "loadtests/tracking-values.mjs",
   },
+  {
+    name: "What the campaign report's running totals cost the visit writer (triggers on and off)",
+    script: "loadtests/report-totals-cost.mjs",
+  },
   // Last and longest (~45 minutes at 100 M page views): it fills the stack's database with history.
   {
     name: "Analytics over 26 months of history (1 M, 10 M, 100 M page views)",
