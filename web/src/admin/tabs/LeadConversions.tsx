@@ -6,10 +6,12 @@ import {
   type ConversionPlatform,
   type LeaseRequest,
 } from "@lease/contracts";
+import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Badge, Button } from "../../components/ui";
 import { ADMIN_KEYS, findLeaseRequest, retryConversions } from "../api";
+import { conversionsPollMs } from "../lib/conversions";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 const PLATFORM_LABELS: Record<ConversionPlatform, string> = {
@@ -31,17 +33,22 @@ const STATUS: Record<ConversionDelivery["status"], { label: string; tone: "green
 /**
  * "Advertentieplatforms": per platform, what the server told it about this lead (sent, waiting,
  * failed with the platform's own message) and a retry for what failed. Read from the request's
- * own answer (the list does not carry them); refreshed while anything waits.
+ * own answer (the list does not carry them); refreshed while anything waits, and after a stage is
+ * reached until its event's first outcome is in (conversionsPollMs). The detail mounts it again
+ * for each stage (its key), so `shown` is when this stage was first shown.
  */
 export function LeadConversions({ request }: { request: LeaseRequest }) {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
+  const [shown] = useState(() => Date.now());
   const detail = useQuery({
     queryKey: ADMIN_KEYS.leadConversions(request.id),
     queryFn: () => findLeaseRequest(request.id),
     enabled: request.marketingConsent,
     refetchInterval: (query) =>
-      query.state.data?.conversions.some((c) => c.status === "waiting") ? 5_000 : false,
+      query.state.data
+        ? conversionsPollMs(query.state.data.conversions, request.status, Date.now() - shown)
+        : false,
   });
   const retry = useMutation({
     mutationFn: (platform: ConversionPlatform) => retryConversions(request.id, platform),

@@ -111,7 +111,7 @@ export function LeaseRequestDetail({
           </Button>
         </div>
         <LeadStageForm key={`fase-${request.id}`} request={request} onSaved={onUpdated} />
-        <LeadConversions key={`conversies-${request.id}`} request={request} />
+        <LeadConversions key={`conversies-${request.id}-${request.status}`} request={request} />
         <FollowUpField key={`opvolgen-${request.id}`} request={request} />
         <LeadTimeline key={request.id} request={request} />
       </div>
