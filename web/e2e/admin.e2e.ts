@@ -21,12 +21,16 @@ import { entryArgs } from "../../scripts/lib/ts-entry.mjs";
 import { REPO_ROOT } from "./world";
 import {
   adminApi,
+  amsterdamToday,
   counter,
   dismissNotice,
   expectNotice,
+  importSpendExport,
+  openLead,
   openTab,
   postLead,
   saveSettings,
+  saveStage,
   visitBeacon,
   signIn,
   waitForCounter,
@@ -189,9 +193,7 @@ test('admin: opening the request marks it read and shows it as "Bekeken" with sa
   await openTab(page, "Lease Aanvragen");
   await page.getByRole("button", { name: "Vernieuwen" }).click();
   await waitForCounter(page, "Nieuwe Aanvragen", "1");
-  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
-  const detail = page.getByTestId("lease-detail");
-  await detail.getByRole("heading", { name: LEAD.company }).waitFor();
+  const detail = await openLead(page, LEAD.company);
   await detail.getByTestId("badge").filter({ hasText: "Bekeken" }).waitFor();
   await waitForCounter(page, "Nieuwe Aanvragen", "0");
   // The counters and the status filter go by the badges: the opened request is Bekeken, said so.
@@ -228,17 +230,15 @@ test("admin: a lead's road to a contract: an offer, then a signed contract with 
   const page = signedIn.page;
   await openTab(page, "Lease Aanvragen");
   await page.getByRole("button", { name: "Vernieuwen" }).click();
-  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).click();
-  const detail = page.getByTestId("lease-detail");
-  await detail.getByRole("heading", { name: LEAD.company }).waitFor();
+  const detail = await openLead(page, LEAD.company);
 
-  const stage = detail.getByTestId("lead-stage");
-  await stage.getByLabel("Nieuwe fase").selectOption({ label: "Offerte verstuurd" });
-  await stage.getByLabel("Maandbedrag (€)").fill("349,50");
-  await stage.getByRole("button", { name: "Fase opslaan" }).click();
-  await expectNotice(page, "Fase Opgeslagen");
-  await dismissNotice(page);
-  await detail.getByTestId("badge").filter({ hasText: "Offerte" }).waitFor();
+  const stage = await saveStage(
+    page,
+    detail,
+    "Offerte verstuurd",
+    { "Maandbedrag (€)": "349,50" },
+    "Offerte",
+  );
   await stage.getByTestId("stage-summary").filter({ hasText: "€ 349,50" }).waitFor();
 
   // A contract needs its commission: the form says so in Dutch before anything is sent.
@@ -279,20 +279,14 @@ test("admin: a Meta spend export is imported in Campagnes, its bad row named, li
   await world.sql.query("DELETE FROM tracking.ad_spend; DELETE FROM tracking.spend_links");
   const page = signedIn.page;
   await openTab(page, "Campagnes");
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date());
+  const today = amsterdamToday();
   const csv = [
     "Campagnenaam,Dag,Uitgegeven bedrag (EUR),Weergaven",
     `Lente actie,${today},"120,50",1000`,
     `Lente actie,${today},"179,50",800`,
     `Lente actie,gisteren,"1,00",1`,
   ].join("\n");
-  await page.getByLabel("Export van Meta, TikTok, Snapchat of Google Ads (csv)").setInputFiles({
-    name: "meta-export.csv",
-    mimeType: "text/csv",
-    buffer: Buffer.from(csv),
-  });
-  await page.getByRole("button", { name: "Importeren" }).click();
-  const result = page.getByTestId("spend-import-result");
+  const result = await importSpendExport(page, "meta-export.csv", csv);
   await result
     .filter({ hasText: "Meta (Facebook, Instagram): 1 ingelezen, 0 ongewijzigd, 1 regels overgeslagen." })
     .waitFor();

@@ -8,7 +8,16 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
-import { adminApi, expectNotice, openTab, postLead, signIn, visitBeacon } from "./admin/helpers";
+import {
+  adminApi,
+  amsterdamToday,
+  expectNotice,
+  openTab,
+  postLead,
+  sendQuoteForm,
+  signIn,
+  visitBeacon,
+} from "./admin/helpers";
 import { expectAccessible } from "./axe";
 
 const LANDING = "/financiele-lease?utm_source=google&utm_medium=cpc&utm_campaign=najaar&gclid=X";
@@ -49,14 +58,13 @@ async function quoteAfterVisit(world: AdminWorld, landing: string, companyName: 
 }
 
 /** The visitor goes to the home page's quote form, fills it in and sends it. */
-async function sendQuoteForm(world: AdminWorld, site: Page, email: string, companyName: string) {
+async function quoteFromHomePage(world: AdminWorld, site: Page, email: string, companyName: string) {
   await site.goto(new URL("/#aanvraag", world.baseUrl).href, { waitUntil: "networkidle" });
-  await site.locator("#aanvraag-auto").fill("https://www.autoscout24.nl/aanbod/volvo-ex30-najaar");
-  await site.locator("#aanvraag-telefoon").fill("0611223344");
-  await site.locator("#aanvraag-email").fill(email);
-  await site.locator("#aanvraag-bedrijf").fill(companyName);
-  await site.getByRole("button", { name: "Aanvraag Versturen" }).click();
-  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+  await sendQuoteForm(site, {
+    email,
+    companyName,
+    carUrl: "https://www.autoscout24.nl/aanbod/volvo-ex30-najaar",
+  });
 }
 
 /** A quote without a visit (no consent, or straight to the form). */
@@ -74,7 +82,7 @@ test("attribution: a quote from a paid Google visit shows its Herkomst on the le
       context.addCookies([{ name: "cookie_consent", value: "v1.a1.m0", url: world.baseUrl }]),
   });
   await site.getByRole("heading", { level: 1 }).waitFor();
-  await sendQuoteForm(world, site, "najaar@campagne.nl", COMPANY);
+  await quoteFromHomePage(world, site, "najaar@campagne.nl", COMPANY);
 
   const { page } = await world.open("/admin-login");
   await signIn(page, ADMIN_USERNAME, world.password);
@@ -114,7 +122,7 @@ test("attribution: a visitor who accepts the banner on the landing page keeps th
     totals: { pageViews: number };
     campaigns: { source: string; medium: string; campaign: string; quotes: number }[];
   };
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date());
+  const today = amsterdamToday();
   const analytics = async () => {
     const day = await adminApi<Day>(admin, "GET", `/api/admin/analytics?from=${today}&to=${today}`);
     assertEqual(day.status, 200, "today's analytics");
@@ -134,7 +142,7 @@ test("attribution: a visitor who accepts the banner on the landing page keeps th
   );
   await site.locator("footer").getByRole("link", { name: "Over Ons" }).click();
   await site.waitForURL("**/over-ons");
-  await sendQuoteForm(world, site, "toestemming@campagne.nl", company);
+  await quoteFromHomePage(world, site, "toestemming@campagne.nl", company);
 
   // Staff open the new lead from the live list at once: tracking has not answered yet.
   const item = admin.getByTestId("lease-item").filter({ hasText: company });
@@ -210,7 +218,7 @@ test("attribution: today's Analytics shows the conversion of a campaign", async 
   const page = signedIn.page;
   // A campaign of this test's own; the day's totals count on from what is there already.
   const campaign = `najaar${randomBytes(3).toString("hex")}`;
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date());
+  const today = amsterdamToday();
   const day = await adminApi<{ totals: { quotes: number }; channels: { value: string; quotes: number }[] }>(
     page,
     "GET",

@@ -2,7 +2,7 @@
 //   site   the public site on the run's stack (global-setup.ts): open() a page in a fresh context
 //          with consent, company and theme overrides; sql on that stack's database
 //   world  the admin stack of this worker (world.ts): the real built services with an admin
-//          account and the local SendGrid receiver; open() a page in a fresh context
+//          account and the local SendGrid and Meta receivers; open() a page in a fresh context
 //   signedIn  a fresh context already signed in as that admin, on /admin
 // Every context a test opens is closed after it, so no test sees another's pages or cookies.
 import { test as base, type Browser, type BrowserContext, type Page, type Request } from "@playwright/test";

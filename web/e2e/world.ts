@@ -1,6 +1,7 @@
-// The admin stack of one worker: the REAL built stack (gateway + four services from
-// services/*/dist) on a database of its own, an admin account, and the local SendGrid receiver as
-// the only fake. fixtures.ts starts it on a worker's first admin test and stops it with the worker.
+// The admin stack of one worker: the REAL built stack (gateway and services from services/*/dist)
+// on a database of its own, an admin account, and the local SendGrid and Meta Conversions API
+// receivers as the only fakes. fixtures.ts starts it on a worker's first admin test and stops it
+// with the worker.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
@@ -10,7 +11,9 @@ import pg from "pg";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "@playwright/test";
 import {
   createTestDatabase,
+  startAdPlatformReceiver,
   startSendgridReceiver,
+  type AdPlatformReceiver,
   type SendgridReceiver,
   type TestDatabase,
 } from "@lease/platform/testing";
@@ -39,6 +42,8 @@ export interface AdminWorld {
   baseUrl: string;
   password: string;
   receiver: SendgridReceiver;
+  /** The Meta Conversions API (META_API_BASE_URL): what the conversions service sent; down() and up(). */
+  meta: AdPlatformReceiver;
   sql: pg.Pool;
   browser: Browser;
   /** A fresh browser context (own cookies) on a page of the site, closed after the test. */
@@ -86,6 +91,7 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
 
   const db: TestDatabase = await createTestDatabase(`admine2e${label}`);
   const receiver = await startSendgridReceiver();
+  const meta = await startAdPlatformReceiver("meta");
   let stack: Awaited<ReturnType<typeof startStack>>;
   try {
     stack = await startStack({
@@ -93,6 +99,7 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
       redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
       env: {
         SENDGRID_API_BASE_URL: receiver.url,
+        META_API_BASE_URL: meta.url,
         WEB_DIST_DIR: webDist,
         LEAD_RATE_LIMIT: "1000",
         MAIL_SETTINGS_CACHE_MS: "0",
@@ -104,6 +111,7 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
     });
   } catch (error) {
     await receiver.close();
+    await meta.close();
     await db.drop();
     throw error;
   }
@@ -181,6 +189,7 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
     baseUrl: stackUrl,
     password,
     receiver,
+    meta,
     sql,
     browser,
     openIn,
@@ -198,6 +207,7 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
       await stack.stop();
       process.removeListener("exit", killAll);
       await receiver.close();
+      await meta.close();
       await db.drop().catch(() => undefined);
       rmSync(webDist, { recursive: true, force: true });
     },

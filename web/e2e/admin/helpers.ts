@@ -1,7 +1,12 @@
 import type { Locator, Page } from "@playwright/test";
-import { assert, assertEqual, DESKTOP_CHROME_UA } from "../fixtures";
+import type { CreateLeaseRequestResponse } from "@lease/contracts";
+import { assert, assertEqual, isApiRequest, DESKTOP_CHROME_UA } from "../fixtures";
 
 const WAIT_MS = 10_000;
+
+/** Today in Amsterdam as the panel and the API name a day: "2026-03-02". */
+export const amsterdamToday = () =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date());
 
 /** Waits for the one visible notice to carry this title (and description, when given). */
 export async function expectNotice(page: Page, title: string, description?: string): Promise<Locator> {
@@ -48,6 +53,54 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByRole("button", { name: "Inloggen" }).click();
 }
 
+/** Opens a lead from the list (the Lease Aanvragen tab) in its detail; answers the detail. */
+export async function openLead(page: Page, companyName: string): Promise<Locator> {
+  await page.getByTestId("lease-item").filter({ hasText: companyName }).click();
+  const detail = page.getByTestId("lease-detail");
+  await detail.getByRole("heading", { name: companyName }).waitFor();
+  return detail;
+}
+
+/**
+ * Staff move the open lead to a stage in its detail: choose it ("Offerte verstuurd", "Contract
+ * getekend", "Verloren"), fill in its fields by label (a list's option by its text), and save; waits
+ * for the notice and the stage's badge ("Offerte", "Getekend", "Verloren"). Answers the stage form.
+ */
+export async function saveStage(
+  page: Page,
+  detail: Locator,
+  stage: string,
+  fields: Record<string, string>,
+  badge: string,
+): Promise<Locator> {
+  const form = detail.getByTestId("lead-stage");
+  await form.getByLabel("Nieuwe fase").selectOption({ label: stage });
+  for (const [label, value] of Object.entries(fields)) {
+    const field = form.getByLabel(label);
+    if ((await field.evaluate((element) => element.tagName)) === "SELECT") await field.selectOption(value);
+    else await field.fill(value);
+  }
+  await form.getByRole("button", { name: "Fase opslaan" }).click();
+  await expectNotice(page, "Fase Opgeslagen");
+  await dismissNotice(page);
+  await detail.getByTestId("badge").filter({ hasText: badge }).waitFor();
+  return form;
+}
+
+/**
+ * Staff import an ad platform's spend export in Campagnes (the tab open): choose the file, press
+ * Importeren. Answers where the outcome is shown.
+ */
+export async function importSpendExport(page: Page, fileName: string, csv: string): Promise<Locator> {
+  await page.getByLabel("Export van Meta, TikTok, Snapchat of Google Ads (csv)").setInputFiles({
+    name: fileName,
+    mimeType: "text/csv",
+    buffer: Buffer.from(csv),
+  });
+  await page.getByRole("button", { name: "Importeren" }).click();
+  return page.getByTestId("spend-import-result");
+}
+
 export interface LeadFields {
   email: string;
   companyName?: string;
@@ -71,6 +124,29 @@ export async function postLead(stack: { baseUrl: string }, lead: LeadFields): Pr
   });
   assertEqual(answer.status, 201, `quote of ${lead.email} accepted`);
   return ((await answer.json()) as { id: string }).id;
+}
+
+/**
+ * A visitor's quote through the home page's form, the page already at it: types the fields in,
+ * sends it and waits for the thanks. Answers the server's answer: the quote's id and, with
+ * marketing consent, the event id that the page's pixels send too.
+ */
+export async function sendQuoteForm(
+  page: Page,
+  lead: { email: string; companyName: string; carUrl?: string; contactNumber?: string },
+): Promise<CreateLeaseRequestResponse> {
+  await page.locator("#aanvraag-auto").fill(lead.carUrl ?? "https://www.autoscout24.nl/aanbod/e2e");
+  await page.locator("#aanvraag-telefoon").fill(lead.contactNumber ?? "0611223344");
+  await page.locator("#aanvraag-email").fill(lead.email);
+  await page.locator("#aanvraag-bedrijf").fill(lead.companyName);
+  const answered = page.waitForResponse((response) =>
+    isApiRequest(response.request(), "/api/lease-requests"),
+  );
+  await page.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  const response = await answered;
+  assertEqual(response.status(), 201, `the quote of ${lead.email} accepted`);
+  await page.getByTestId("aanvraag-succes").waitFor({ timeout: WAIT_MS });
+  return (await response.json()) as CreateLeaseRequestResponse;
 }
 
 /** The visit beacon a consenting visitor's browser sends for `page` (its visitor-session id). */
