@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { issueSession, keyspace, type RunningService } from "@lease/platform";
+import { issueSession, keyspace, type Logger, type RunningService } from "@lease/platform";
 import { createTestDatabase, freePort, testAdmin, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { startConversions } from "@lease/conversions";
 import { startGateway } from "@lease/gateway";
@@ -33,6 +33,8 @@ export async function startFullStack(
     gatewayEnv?: (env: NodeJS.ProcessEnv) => Promise<NodeJS.ProcessEnv>;
     /** The time tracking records visits at (e.g. a visit of days ago); the system clock otherwise. */
     trackingClock?: { now(): number };
+    /** The log of the gateway and leads (e.g. one a test reads); each service's own otherwise. */
+    logger?: Logger;
   } = {},
 ): Promise<FullStack> {
   const db = await createTestDatabase("stack");
@@ -50,14 +52,17 @@ export async function startFullStack(
   // Each service binds a port of its own choosing (testEnv's PORT=0) and the ones that call it are
   // told its URL: a port found free beforehand can be taken by another process (a connection's
   // local port) before the service binds it, as happened with the browser tests running beside.
-  const leads = await startLeads(base);
+  const leads = await startLeads(base, { logger: opts.logger });
   const settings = await startSettings(base);
   const tracking = await startTracking(base, { clock: opts.trackingClock });
   const called = { LEADS_URL: leads.url, SETTINGS_URL: settings.url, TRACKING_URL: tracking.url };
   const mailer = await startMailer({ ...base, ...called });
   const conversions = await startConversions({ ...base, ...called });
   const env: NodeJS.ProcessEnv = { ...base, ...called, MAILER_URL: mailer.url };
-  const gateway = await startGateway({ ...((await opts.gatewayEnv?.(env)) ?? env), PORT: "0" });
+  const gateway = await startGateway(
+    { ...((await opts.gatewayEnv?.(env)) ?? env), PORT: "0" },
+    { logger: opts.logger },
+  );
   const redis = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 1 });
   redis.on("error", () => undefined); // tests stop Redis on purpose
   const session = { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! };

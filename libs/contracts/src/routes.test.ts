@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { API_ROUTES, INTERNAL_ROUTES, UNMATCHED_ROUTE, createRouteMatcher, metricRoute } from "./routes";
+import {
+  API_ROUTES,
+  INTERNAL_ROUTES,
+  UNMATCHED_ROUTE,
+  createRouteMatcher,
+  loggedPath,
+  metricRoute,
+} from "./routes";
 
 describe("route templates for metric labels", () => {
   const routeOf = createRouteMatcher();
@@ -28,5 +35,25 @@ describe("route templates for metric labels", () => {
       "/internal/track/batch/x",
     ])
       expect(routeOf(path), path).toBe(UNMATCHED_ROUTE);
+  });
+});
+
+describe("paths as logs show them", () => {
+  const secret = "q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c";
+
+  it("shows a secret URL as its route's template, right or wrong, in any letter case or shape", () => {
+    const template = "/api/google-ads/conversions/{secret}.csv";
+    for (const path of [
+      `/api/google-ads/conversions/${secret}.csv`,
+      `/API/Google-Ads/Conversions/${secret}.csv`,
+      `/api/google-ads/conversions/${secret}`,
+      `/api/google-ads/conversions/${secret}.csv/extra`,
+    ])
+      expect(loggedPath(path)).toBe(template);
+  });
+
+  it("leaves every other path as it came", () => {
+    for (const path of ["/api/admin/google-ads/conversions.csv", "/api/admin/lease-requests/abc", "/"])
+      expect(loggedPath(path)).toBe(path);
   });
 });

@@ -74,6 +74,13 @@ import {
 } from "./http/tracking";
 import { LeaseRequest } from "./entities/lease-request";
 import { ConversionSettings, RetryConversionsBody, UpdateConversionSettingsBody } from "./http/conversions";
+import {
+  GoogleAdsFeedParam,
+  GoogleAdsFeedUrl,
+  GoogleAdsSettings,
+  RotateGoogleAdsFeedBody,
+  UpdateGoogleAdsSettingsBody,
+} from "./http/google-ads";
 import { EmailMessage } from "./entities/email-message";
 
 export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"] as const;
@@ -99,6 +106,8 @@ export interface ApiRoute {
   responses: Record<number, RouteResponse>;
   /** A larger JSON body than the services' default (BODY_LIMIT_BYTES) this route takes, e.g. an uploaded export. */
   bodyLimitBytes?: number;
+  /** The path itself is a secret (a URL that works without a cookie): logs name the route's template instead. */
+  secretPath?: true;
 }
 
 const noContent = { 204: { description: "Done; no body" } };
@@ -456,6 +465,57 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Delete a note; only its author may (403 otherwise)",
     request: { params: NoteIdParams },
     responses: { ...noContent, 403: { description: "Another admin's note (code forbidden)" } },
+  },
+  // leads: the Google Ads offline conversion file (issue 35 item 4)
+  {
+    method: "GET",
+    path: "/api/admin/google-ads-settings",
+    service: "leads",
+    auth: "admin",
+    summary: "The Google Ads conversion names and whether a secret URL exists (never the URL)",
+    responses: { 200: { description: "The settings", schema: GoogleAdsSettings } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/google-ads-settings",
+    service: "leads",
+    auth: "admin",
+    summary: "Set the conversion actions' names the file uses (as Google Ads names them)",
+    request: { body: UpdateGoogleAdsSettingsBody },
+    responses: { 200: { description: "The settings", schema: GoogleAdsSettings } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/google-ads-settings/feed-url",
+    service: "leads",
+    auth: "admin",
+    summary:
+      "Make a new secret URL for Google Ads' scheduled upload, answered this once; the previous one answers 404 at once",
+    request: { body: RotateGoogleAdsFeedBody },
+    responses: { 200: { description: "The new URL's path", schema: GoogleAdsFeedUrl } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/google-ads/conversions.csv",
+    service: "leads",
+    auth: "admin",
+    summary:
+      "Google Ads' offline conversion file (click conversions template): the last 90 days' leads with a Google click id and marketing consent, their offers and contracts",
+    responses: { 200: { description: "CSV file", contentType: "text/csv", schema: z.string() } },
+  },
+  {
+    method: "GET",
+    path: "/api/google-ads/conversions/{secret}.csv",
+    service: "leads",
+    auth: "public",
+    summary:
+      "The same file for Google Ads' scheduled upload, without a cookie; a wrong secret answers 404 (rate limited per address)",
+    request: { params: GoogleAdsFeedParam },
+    responses: {
+      200: { description: "CSV file", contentType: "text/csv", schema: z.string() },
+      429: { description: "Too many requests from this address" },
+    },
+    secretPath: true,
   },
   // settings
   {
@@ -843,3 +903,23 @@ export function createBodyLimitMatcher(
 }
 
 export const bodyLimitForPath = createBodyLimitMatcher();
+
+/**
+ * A request path as logs may show it: a path under a route whose path is a secret (`secretPath`,
+ * e.g. "/api/google-ads/conversions/{secret}.csv") is shown as that route's template, whatever
+ * follows its fixed start and in any letter case (a mistyped secret may still be nearly right).
+ */
+export function createLoggedPath(
+  routes: readonly Pick<ApiRoute, "path" | "secretPath">[] = API_ROUTES,
+): (path: string) => string {
+  const secret = routes
+    .filter((r) => r.secretPath)
+    .map((r) => ({ start: r.path.slice(0, r.path.indexOf("{")).toLowerCase(), template: r.path }));
+  if (secret.length === 0) return (path) => path;
+  return (path) => {
+    const lower = path.toLowerCase();
+    return secret.find((r) => lower.startsWith(r.start))?.template ?? path;
+  };
+}
+
+export const loggedPath = createLoggedPath();

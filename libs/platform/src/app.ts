@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import Koa, { type Context, type Next } from "koa";
 import Router from "@koa/router";
 import type { Logger } from "./logger";
-import { bodyLimitForPath } from "@lease/contracts";
+import { bodyLimitForPath, loggedPath } from "@lease/contracts";
 import { jsonBody } from "./body";
 import { HttpError, isDatabaseUnavailable } from "./errors";
 import { createMetrics, routeLabel, type HttpMetrics } from "./metrics";
@@ -100,14 +100,15 @@ export function createApp(opts: AppOptions): ServiceApp {
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, seconds);
       if (span) endServerSpan(span, labels.method, labels.route, ctx.status);
+      // A path that is itself a secret (a URL that works without a cookie) is logged as its template.
       if (ctx.status >= 500)
         ctx.state.log.warn(
-          { method: ctx.method, path: ctx.path, status: ctx.status, ms: seconds * 1000 },
+          { method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: seconds * 1000 },
           "request failed",
         );
       else if (opts.logger.isLevelEnabled("debug"))
         ctx.state.log.debug(
-          { method: ctx.method, path: ctx.path, status: ctx.status, ms: seconds * 1000 },
+          { method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: seconds * 1000 },
           "request",
         );
     }

@@ -1,3 +1,4 @@
+import type { Context } from "koa";
 import { CHANNELS, LeadAttributedEvent, LeadCreatedEvent, QUEUES } from "@lease/contracts";
 import {
   createKit,
@@ -24,6 +25,9 @@ import { leadHistoryRepository } from "./repositories/lead-history";
 import { leaseRequestsRepository } from "./repositories/lease-requests";
 import { conversionsRepository } from "./repositories/conversions";
 import { adminRoutes } from "./routes/admin";
+import { googleAdsDomain } from "./domain/google-ads";
+import { googleAdsRepository } from "./repositories/google-ads";
+import { googleAdsAdminRoutes, googleAdsFeedRoutes } from "./routes/google-ads";
 import { internalRoutes } from "./routes/internal";
 import { leadHistoryRoutes } from "./routes/lead-history";
 import { publicRoutes } from "./routes/public";
@@ -58,6 +62,7 @@ export async function startLeads(
   const repo = leaseRequestsRepository(kit.db, kit.pool);
   const leads = leaseRequestsDomain(repo, () => relay.nudge());
   const conversions = conversionsRepository(kit.db);
+  const googleAds = googleAdsDomain(googleAdsRepository(kit.db, kit.pool), { nudge: () => relay.nudge() });
   const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo, () => relay.nudge());
   // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
   const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
@@ -97,19 +102,20 @@ export async function startLeads(
     config.LEAD_RETENTION_DAYS,
     kit.logger.child({ component: "retention" }),
   );
+  // The public routes' limit per client address (the forms, the Google Ads file's secret URL).
+  const limiter = redisRateLimiter(
+    kit.redis,
+    kit.keys,
+    config.LEAD_RATE_LIMIT,
+    config.LEAD_RATE_WINDOW_SECONDS,
+  );
+  const clientAddress = (ctx: Context) => clientIp(ctx.req, trusted);
   const running = await startService(kit, {
     routes: [
-      publicRoutes({
-        leads,
-        limiter: redisRateLimiter(
-          kit.redis,
-          kit.keys,
-          config.LEAD_RATE_LIMIT,
-          config.LEAD_RATE_WINDOW_SECONDS,
-        ),
-        clientIp: (ctx) => clientIp(ctx.req, trusted),
-      }),
+      publicRoutes({ leads, limiter, clientIp: clientAddress }),
+      googleAdsFeedRoutes({ googleAds, limiter, clientIp: clientAddress }),
       adminRoutes({ leads, conversions, session: kit.session }),
+      googleAdsAdminRoutes({ googleAds, session: kit.session }),
       leadHistoryRoutes({ history, session: kit.session }),
       internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
       privacyRoutes("leads", {

@@ -16,3 +16,4 @@ export * from "./ad-spend";
 export * from "./campaign-report";
 export * from "./marketing";
 export * from "./conversions";
+export * from "./google-ads";

@@ -3,6 +3,7 @@ import type { FormClickIds, LeadAttribution } from "@lease/contracts";
 import { outboxTable } from "@lease/platform/outbox-table";
 import {
   boolean,
+  check,
   date,
   index,
   integer,
@@ -74,6 +75,10 @@ export const leaseRequests = leads.table(
       .where(sql`${t.followUpOn} IS NOT NULL`),
     index("lease_requests_email_key_idx").on(t.emailKey, t.createdAt),
     index("lease_requests_phone_key_idx").on(t.phoneKey, t.createdAt),
+    // The Google Ads file reads only its own rows: consented leads with a Google click id, by arrival.
+    index("lease_requests_google_click_idx")
+      .on(t.createdAt)
+      .where(sql`${t.marketingConsent} AND ${t.clickIds} ?| ARRAY['gclid', 'gbraid', 'wbraid']`),
   ],
 );
 
@@ -170,4 +175,24 @@ export const conversionDeliveries = leads.table(
     at: timestamp("at", { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.leaseRequestId, t.platform, t.event] })],
+);
+
+/**
+ * The Google Ads offline conversion file (one row: `id` is always 1): the conversion actions' names
+ * (null: the default) and its secret URL, kept only as the SHA-256 of the secret (never the secret).
+ */
+export const googleAdsFeed = leads.table(
+  "google_ads_feed",
+  {
+    id: smallint("id").primaryKey().default(1),
+    leadConversionName: text("lead_conversion_name"),
+    offerteConversionName: text("offerte_conversion_name"),
+    getekendConversionName: text("getekend_conversion_name"),
+    /** Hex SHA-256 of the secret in the URL; null until a URL is made. */
+    secretHash: text("secret_hash"),
+    secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true }),
+    /** When the current URL last answered the file (the panel shows that Google fetches it). */
+    secretFetchedAt: timestamp("secret_fetched_at", { withTimezone: true }),
+  },
+  (t) => [check("google_ads_feed_one_row", sql`${t.id} = 1`)],
 );

@@ -1,6 +1,6 @@
 import { channelLabel, csvCell, csvPhoneCell, type LeaseRequest } from "@lease/contracts";
 
-const AMSTERDAM = new Intl.DateTimeFormat("nl-NL", {
+const AMSTERDAM = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Europe/Amsterdam",
   year: "numeric",
   month: "2-digit",
@@ -11,9 +11,25 @@ const AMSTERDAM = new Intl.DateTimeFormat("nl-NL", {
   hourCycle: "h23",
 });
 
+/** A moment's date and time parts in Amsterdam (summer and winter), two digits each, 24 hours. */
+export function amsterdamParts(
+  at: Date,
+): Record<"year" | "month" | "day" | "hour" | "minute" | "second", string> {
+  const part = Object.fromEntries(AMSTERDAM.formatToParts(at).map((p) => [p.type, p.value]));
+  return {
+    year: part.year!,
+    month: part.month!,
+    day: part.day!,
+    hour: part.hour!,
+    minute: part.minute!,
+    second: part.second!,
+  };
+}
+
 /** "01-07-2025 12:00:00": Amsterdam time (summer and winter), as Dutch Excel reads a date. */
 export function amsterdamDateTime(iso: string): string {
-  return AMSTERDAM.format(new Date(iso)).replace(",", "");
+  const p = amsterdamParts(new Date(iso));
+  return `${p.day}-${p.month}-${p.year} ${p.hour}:${p.minute}:${p.second}`;
 }
 
 /** "1200,50": euros with a decimal comma, as Dutch Excel reads a number. */

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_GOOGLE_CONVERSION_NAMES, GOOGLE_ADS_FEED_SECRET } from "@lease/contracts";
+import {
+  feedSecretHash,
+  feedSecretMatches,
+  googleAdsConversionsCsv,
+  googleAdsTime,
+  newFeedSecret,
+  type GoogleConversionRow,
+} from "./google-ads-file";
+
+const names = DEFAULT_GOOGLE_CONVERSION_NAMES;
+const row = (r: Partial<GoogleConversionRow>): GoogleConversionRow => ({
+  clickIds: { gclid: "Cj0KCQjw-gclid_1" },
+  event: "lead",
+  at: new Date("2026-07-01T12:00:00Z"),
+  valueCents: null,
+  ...r,
+});
+const lines = (csv: string) => csv.split("\r\n");
+
+describe("the Google Ads offline conversion file (click conversions template)", () => {
+  it("starts with the time zone parameter and the template's columns, CRLF, no BOM", () => {
+    const csv = googleAdsConversionsCsv([], names);
+    expect(csv).toBe(
+      "Parameters:TimeZone=Europe/Amsterdam\r\n" +
+        "Google Click ID,GBRAID,WBRAID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency\r\n",
+    );
+    expect(csv.charCodeAt(0)).toBe("P".charCodeAt(0));
+  });
+
+  it("writes a lead, an offer and a contract with the commission as value in EUR", () => {
+    const csv = googleAdsConversionsCsv(
+      [
+        row({ event: "lead" }),
+        row({ event: "offerte", at: new Date("2026-07-03T08:30:05Z") }),
+        row({ event: "getekend", at: new Date("2026-07-10T09:00:00Z"), valueCents: 120_050 }),
+      ],
+      names,
+    );
+    expect(lines(csv).slice(2)).toEqual([
+      "Cj0KCQjw-gclid_1,,,Offerteaanvraag,2026-07-01 14:00:00,,EUR",
+      "Cj0KCQjw-gclid_1,,,Offerte verstuurd,2026-07-03 10:30:05,,EUR",
+      "Cj0KCQjw-gclid_1,,,Contract getekend,2026-07-10 11:00:00,1200.50,EUR",
+      "",
+    ]);
+  });
+
+  it("puts exactly one click id in a row: the gclid first, else the wbraid, else the gbraid, each in its own column", () => {
+    const csv = googleAdsConversionsCsv(
+      [
+        row({ clickIds: { gclid: "G1", gbraid: "B1", wbraid: "W1" } }),
+        row({ clickIds: { gbraid: "B2", wbraid: "W2" } }),
+        row({ clickIds: { gbraid: "B3" } }),
+      ],
+      names,
+    );
+    expect(
+      lines(csv)
+        .slice(2, 5)
+        .map((l) => l.split(",").slice(0, 3)),
+    ).toEqual([
+      ["G1", "", ""],
+      ["", "", "W2"],
+      ["", "B3", ""],
+    ]);
+  });
+
+  it("writes Amsterdam's local time, summer (+02:00) and winter (+01:00), 24 hours, at the turn of the day", () => {
+    expect(googleAdsTime(new Date("2026-07-01T12:00:00Z"))).toBe("2026-07-01 14:00:00");
+    expect(googleAdsTime(new Date("2026-01-15T12:00:00Z"))).toBe("2026-01-15 13:00:00");
+    expect(googleAdsTime(new Date("2026-12-31T23:30:00Z"))).toBe("2027-01-01 00:30:00");
+    expect(googleAdsTime(new Date("2026-03-29T01:00:00Z"))).toBe("2026-03-29 03:00:00");
+  });
+
+  it("quotes a conversion name holding a comma or a quote (RFC 4180), and leaves plain cells bare", () => {
+    const csv = googleAdsConversionsCsv([row({ event: "getekend", valueCents: 100_000 })], {
+      ...names,
+      getekend: 'Contract "zakelijk", getekend',
+    });
+    expect(lines(csv)[2]).toBe(
+      'Cj0KCQjw-gclid_1,,,"Contract ""zakelijk"", getekend",2026-07-01 14:00:00,1000.00,EUR',
+    );
+  });
+});
+
+describe("the secret URL's secret", () => {
+  it("is 32 random bytes in base64url, stored only as its SHA-256", () => {
+    const a = newFeedSecret();
+    const b = newFeedSecret();
+    expect(a.secret).toMatch(GOOGLE_ADS_FEED_SECRET);
+    expect(a.secret).not.toBe(b.secret);
+    expect(a.hash).toBe(feedSecretHash(a.secret));
+    expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.hash).not.toContain(a.secret);
+  });
+
+  it("matches only the stored one; nothing matches before a URL is made", () => {
+    const { secret, hash } = newFeedSecret();
+    expect(feedSecretMatches(secret, hash)).toBe(true);
+    expect(feedSecretMatches(newFeedSecret().secret, hash)).toBe(false);
+    const oneCharOff = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
+    expect(feedSecretMatches(oneCharOff, hash)).toBe(false);
+    expect(feedSecretMatches(secret, null)).toBe(false);
+    expect(feedSecretMatches("kort", hash)).toBe(false);
+    expect(feedSecretMatches(hash, hash)).toBe(false);
+  });
+});

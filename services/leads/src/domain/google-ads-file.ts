@@ -1,0 +1,93 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  GOOGLE_ADS_FEED_SECRET,
+  GOOGLE_ADS_TIME_ZONE,
+  type ConversionEvent,
+  type FormClickIds,
+  type GoogleConversionNames,
+} from "@lease/contracts";
+import { amsterdamParts } from "./csv";
+
+// Google Ads' offline conversion import file for click conversions ("Conversions from clicks"
+// template, support.google.com/google-ads/answer/7014069): a `Parameters:TimeZone=` line, then the
+// template's header, then one row per conversion with exactly one of the three click ids in its
+// own column (Google refuses a row with more than one).
+
+/** One conversion of the file: a lead's event and the click that brought the lead. */
+export interface GoogleConversionRow {
+  clickIds: Pick<FormClickIds, "gclid" | "gbraid" | "wbraid">;
+  event: ConversionEvent;
+  at: Date;
+  /** The commission of a signed contract; null: no value (Google then counts the action's own). */
+  valueCents: number | null;
+}
+
+export const GOOGLE_ADS_PARAMETERS = `Parameters:TimeZone=${GOOGLE_ADS_TIME_ZONE}`;
+export const GOOGLE_ADS_COLUMNS = [
+  "Google Click ID",
+  "GBRAID",
+  "WBRAID",
+  "Conversion Name",
+  "Conversion Time",
+  "Conversion Value",
+  "Conversion Currency",
+] as const;
+
+/**
+ * The row's click id in its column: the gclid when there is one (Google prefers it), else the
+ * wbraid (iOS, web conversions: ours), else the gbraid (iOS, app conversions).
+ */
+function clickColumns(ids: GoogleConversionRow["clickIds"]): [string, string, string] {
+  if (ids.gclid) return [ids.gclid, "", ""];
+  if (ids.wbraid) return ["", "", ids.wbraid];
+  return ["", ids.gbraid ?? "", ""];
+}
+
+/** "2026-07-01 14:00:00": the moment in Amsterdam's local time (summer and winter), as the file's time zone says. */
+export function googleAdsTime(at: Date): string {
+  const p = amsterdamParts(at);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** "1200.50": euros with a decimal point and no thousands separator, as Google reads a value. */
+const googleAdsValue = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
+
+/** A CSV cell (RFC 4180): quoted, inner quotes doubled, only when it holds a comma, quote or line break. */
+export function googleAdsCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** The whole file, UTF-8 without BOM (its first line must read `Parameters:`), CRLF line ends. */
+export function googleAdsConversionsCsv(rows: GoogleConversionRow[], names: GoogleConversionNames): string {
+  const lines = [GOOGLE_ADS_PARAMETERS, GOOGLE_ADS_COLUMNS.join(",")];
+  for (const row of rows) {
+    const cells = [
+      ...clickColumns(row.clickIds),
+      names[row.event],
+      googleAdsTime(row.at),
+      googleAdsValue(row.valueCents),
+      "EUR",
+    ];
+    lines.push(cells.map(googleAdsCell).join(","));
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+/**
+ * The secret URL's secret: 32 random bytes (base64url). Only its SHA-256 is stored, so the secret
+ * is shown once, when made, and a copy of the database does not open the URL.
+ */
+export function newFeedSecret(): { secret: string; hash: string } {
+  const secret = randomBytes(32).toString("base64url");
+  return { secret, hash: feedSecretHash(secret) };
+}
+
+export const feedSecretHash = (secret: string): string => createHash("sha256").update(secret).digest("hex");
+
+/** Whether a URL's secret is the stored one; compared in constant time, and false without one. */
+export function feedSecretMatches(secret: string, storedHash: string | null): boolean {
+  if (!GOOGLE_ADS_FEED_SECRET.test(secret)) return false;
+  const given = createHash("sha256").update(secret).digest();
+  const stored = storedHash ? Buffer.from(storedHash, "hex") : Buffer.alloc(given.length);
+  return stored.length === given.length && timingSafeEqual(given, stored) && storedHash !== null;
+}
