@@ -109,6 +109,9 @@ export interface LeadFields {
   leaseTerm?: number;
   /** The visitor-session id a consenting visitor's form sends (attribution). */
   sessionId?: string;
+  /** The page's marketing consent, and with it the landing URL's click ids. */
+  marketingConsent?: boolean;
+  clickIds?: Record<string, string | number>;
 }
 
 /** A quote request through the public API, as the site's form sends it; answers its id. */

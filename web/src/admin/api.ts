@@ -36,6 +36,9 @@ import {
   type ConversionPlatform,
   ConversionSettings,
   type UpdateConversionSettingsBody,
+  GoogleAdsFeedUrl,
+  GoogleAdsSettings,
+  type UpdateGoogleAdsSettingsBody,
   type EmailFolder,
   type LeaseStatus,
   type UpdateLeaseStatusInput,
@@ -70,6 +73,7 @@ export const ADMIN_KEYS = {
   adSpend: ["/api/admin/ad-spend"],
   campaignReport: ["/api/admin/campaign-report"],
   conversionSettings: ["/api/admin/conversion-settings"],
+  googleAdsSettings: ["/api/admin/google-ads-settings"],
   leadConversions: (id: string) => ["/api/admin/lease-requests", id, "conversions"] as const,
 } as const;
 
@@ -226,6 +230,15 @@ export const fetchConversionSettings = () =>
   call(ConversionSettings, "GET", "/api/admin/conversion-settings");
 export const updateConversionSettings = (body: UpdateConversionSettingsBody) =>
   call(ConversionSettings, "PUT", "/api/admin/conversion-settings", body);
+
+export const fetchGoogleAdsSettings = () => call(GoogleAdsSettings, "GET", "/api/admin/google-ads-settings");
+export const updateGoogleAdsSettings = (body: UpdateGoogleAdsSettingsBody) =>
+  call(GoogleAdsSettings, "PUT", "/api/admin/google-ads-settings", body);
+/** A new secret URL for Google Ads' scheduled upload (answered once); the previous one stops working. */
+export const rotateGoogleAdsFeed = () =>
+  call(GoogleAdsFeedUrl, "POST", "/api/admin/google-ads-settings/feed-url", {});
+/** The Google Ads offline conversion file, as the browser downloads it (the session cookie goes along). */
+export const GOOGLE_ADS_FILE_URL = "/api/admin/google-ads/conversions.csv";
 
 export const updateCompanySettings = (body: CompanySettingsUpdate) =>
   call(AdminCompanySettings, "PUT", "/api/admin/company-settings", body);

@@ -360,6 +360,25 @@ export function Counter({
   );
 }
 
+/**
+ * A settings form that saves on submit (its button or Enter), with the browser's own checks off so
+ * that the server's Dutch messages are what a person reads.
+ */
+export function SaveForm({ onSave, children }: { onSave: () => void; children: ReactNode }) {
+  return (
+    <form
+      noValidate
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
 export const TEXT_INPUT =
   "mt-1 block w-full rounded-button border border-gray-300 bg-white px-3 py-2 text-gray-900 read-only:bg-gray-50 disabled:bg-gray-100 focus:border-primary";
 

@@ -7,7 +7,7 @@ import {
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
-import { Badge, Button, LoadFailed, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
+import { Badge, Button, LoadFailed, LoadingText, Panel, SaveForm, TEXT_INPUT } from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
 
 const NAMES: Record<ConversionPlatform, string> = {
@@ -71,14 +71,7 @@ export function ConversionSettingsPanel() {
         Aanvragen, offertes en getekende contracten van bezoekers met toestemming voor marketingcookies worden
         door de server aan het platform gemeld (met het e-mailadres en telefoonnummer alleen als hash).
       </p>
-      <form
-        noValidate
-        className="space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
+      <SaveForm onSave={() => save.mutate()}>
         <div className="grid gap-4 md:grid-cols-3">
           {CONVERSION_PLATFORMS.map((p) => {
             const on = enabled[p] ?? data[p].enabled;
@@ -125,7 +118,7 @@ export function ConversionSettingsPanel() {
         <Button type="submit" disabled={save.isPending}>
           Conversies Opslaan
         </Button>
-      </form>
+      </SaveForm>
     </Panel>
   );
 }

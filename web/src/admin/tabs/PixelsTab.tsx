@@ -15,6 +15,7 @@ import {
 import { settingsFieldErrors } from "../lib/company-form";
 import { useSettingsForm } from "../lib/use-settings-form";
 import { ConversionSettingsPanel } from "./ConversionSettingsPanel";
+import { GoogleAdsPanel } from "./GoogleAdsPanel";
 
 const PIXELS = [
   { key: "facebookPixelId", name: "Facebook/Meta", placeholder: "123456789012345" },
@@ -116,6 +117,7 @@ export function PixelsTab() {
         </p>
       </div>
       <ConversionSettingsPanel />
+      <GoogleAdsPanel />
     </div>
   );
 }
