@@ -54,6 +54,7 @@ import { backfillLegacy } from "./repositories/backfill";
 import { writerDeps } from "./repositories/page-views";
 import { SharedValueGate } from "./repositories/value-admission";
 import { FirstValuesGate } from "./domain/admission";
+import { compactRunningTotals } from "./repositories/running-totals";
 import { compactSketches } from "./repositories/sketches";
 import { trackBatchRoute } from "./routes/track";
 import { privacyRepository } from "./repositories/privacy";
@@ -262,6 +263,10 @@ export async function startTracking(
   const compaction = setInterval(() => {
     compactSketches(kit.pool).catch((err: Error) =>
       logger.warn({ err: err.message }, "visitor sketches not compacted; retried"),
+    );
+    // The campaign report reads what is still pending too: this only keeps that part small.
+    compactRunningTotals(kit.pool).catch((err: Error) =>
+      logger.warn({ err: err.message }, "campaign report running totals not compacted; retried"),
     );
   }, config.SKETCH_COMPACT_INTERVAL_MS);
   compaction.unref();

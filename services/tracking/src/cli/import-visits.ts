@@ -6,12 +6,15 @@ import { parseImportLine } from "../domain/import-line";
 import { retentionStart } from "../domain/periods";
 import { amsterdamDate, dayStart } from "../domain/calendar";
 import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-views";
+import { compactRunningTotals } from "../repositories/running-totals";
 import { compactAll } from "../repositories/sketches";
 
 /** Lines per transaction: large enough to amortise a round trip, small enough to keep memory flat. */
 const BATCH = 5000;
 /** Batches written at the same time (the writer's statements take rows in key order: no deadlocks). */
 const CONCURRENCY = 2;
+/** Batches between two compactions of the campaign report's running totals. */
+const COMPACT_EVERY = 20;
 /** Bad lines printed one by one; beyond this only counted. */
 const MAX_REPORTED = 100;
 
@@ -48,10 +51,14 @@ export async function importVisits(
     : undefined;
   // Two batches in flight: while PostgreSQL writes one, this process prepares the next.
   const inFlight = new Set<Promise<void>>();
+  let batches = 0;
   const write = async (events: TrackEvent[]) => {
     const r = await insertBatch(deps, events);
     summary.written += r.written;
     summary.duplicates += r.duplicates;
+    // The campaign report's pending changes (a few hundred a batch) stay few, as the service's
+    // compaction keeps them for live traffic.
+    if (++batches % COMPACT_EVERY === 0) await compactRunningTotals(pool);
   };
   let failure: unknown;
   const start = (events: TrackEvent[]) => {
@@ -92,6 +99,7 @@ export async function importVisits(
     await Promise.all(inFlight);
     if (failure) throw failure;
     await compactAll(pool);
+    await compactRunningTotals(pool);
     if (summary.written > 0) await vacuumRollups(pool);
   } finally {
     await Promise.allSettled(inFlight);

@@ -161,12 +161,24 @@ export const dailyDims = tracking.table(
   (t) => [primaryKey({ columns: [t.day, t.dim, t.valueId] })],
 );
 
+/** The campaign report's figures of a channel or campaign value (running totals and their changes). */
+const reportFigures = () => ({
+  visitors: bigint("visitors", { mode: "number" }).notNull(),
+  quotes: bigint("quotes", { mode: "number" }).notNull(),
+  contacts: bigint("contacts", { mode: "number" }).notNull(),
+  offers: bigint("offers", { mode: "number" }).notNull(),
+  contracts: bigint("contracts", { mode: "number" }).notNull(),
+  commissionCents: bigint("commission_cents", { mode: "number" }).notNull(),
+});
+
 /**
  * The campaign report's running totals: per channel or campaign value (dims 1 and 3) and Amsterdam
  * day, daily_dims' figures summed from the 1st of the month up to and including that day, with a
  * row for every day from the value's first day in the month to the month's end. Any loose days of a
  * month are then two rows per value (the day before minus the last day), whatever their number.
- * Kept by a trigger on daily_dims (migration 0009), so every writer keeps it right.
+ * Kept from daily_dims' changes, whoever writes them: a trigger records each change in
+ * report_running_pending (migration 0010), and compaction (repositories/running-totals.ts) adds
+ * them here off the writer's path; readers add what is still pending.
  */
 export const reportRunningDims = tracking.table(
   "report_running_dims",
@@ -174,14 +186,27 @@ export const reportRunningDims = tracking.table(
     day: date("day").notNull(),
     dim: smallint("dim").notNull(),
     valueId: integer("value_id").notNull(),
-    visitors: bigint("visitors", { mode: "number" }).notNull(),
-    quotes: bigint("quotes", { mode: "number" }).notNull(),
-    contacts: bigint("contacts", { mode: "number" }).notNull(),
-    offers: bigint("offers", { mode: "number" }).notNull(),
-    contracts: bigint("contracts", { mode: "number" }).notNull(),
-    commissionCents: bigint("commission_cents", { mode: "number" }).notNull(),
+    ...reportFigures(),
   },
   (t) => [primaryKey({ columns: [t.day, t.dim, t.valueId] })],
+);
+
+/**
+ * Changes of daily_dims' channel and campaign rows not yet in report_running_dims: one row per
+ * changed row, written by the trigger in the writer's own transaction (a plain insert, where the
+ * running rows would be one upsert per day left in the month), moved into the running totals by
+ * compaction every second. Few rows: readers add them to the running totals of their edge days.
+ */
+export const reportRunningPending = tracking.table(
+  "report_running_pending",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    day: date("day").notNull(),
+    dim: smallint("dim").notNull(),
+    valueId: integer("value_id").notNull(),
+    ...reportFigures(),
+  },
+  (t) => [index("report_running_pending_day_idx").on(t.day)],
 );
 
 /** The same per month (visitors of a month come from its sketches). */

@@ -68,7 +68,8 @@ export function edgesOf(days: readonly string[]): { day: string; sign: 1 | -1 }[
  * and the leads' later stages (offers, contracts, commission: counted on the day the lead arrived,
  * so a contract counts in its lead's period), per campaign and channel, with the platforms' spend
  * set against them. A period is read as whole months plus the running totals at the edges of its
- * loose days (report_running_dims, ad_spend_running): a few rows per value whatever its length.
+ * loose days (report_running_dims with the changes still pending, ad_spend_running): a few rows per
+ * value whatever its length.
  */
 export function campaignReportReader(pool: Pool) {
   async function read(period: Period): Promise<PeriodCounts> {
@@ -97,6 +98,13 @@ export function campaignReportReader(pool: Pool) {
                                 e.sign * r.contracts AS contracts, e.sign * r.commission_cents AS commission_cents
                            FROM unnest($1::date[], $4::int[]) AS e(day, sign)
                            JOIN tracking.report_running_dims r ON r.day = e.day AND r.dim = ANY($3::smallint[])
+                         UNION ALL
+                         -- Changes not compacted yet count at every edge of their month from their day on.
+                         SELECT p.dim, p.value_id, e.sign * p.visitors, e.sign * p.quotes, e.sign * p.contacts,
+                                e.sign * p.offers, e.sign * p.contracts, e.sign * p.commission_cents
+                           FROM unnest($1::date[], $4::int[]) AS e(day, sign)
+                           JOIN tracking.report_running_pending p
+                             ON p.day <= e.day AND p.day >= date_trunc('month', e.day)::date AND p.dim = ANY($3::smallint[])
                          UNION ALL
                          SELECT dim, value_id, visits, quotes, contacts, offers, contracts, commission_cents
                            FROM tracking.monthly_dims WHERE month = ANY($2::date[]) AND dim = ANY($3::smallint[])) r

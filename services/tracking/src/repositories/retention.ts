@@ -2,6 +2,7 @@ import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
 import { addMonths, dayStart, monthOf } from "../domain/calendar";
 import { Hll } from "../domain/hll";
 import { partitionName, type Partitions } from "./partitions";
+import { compactRunningTotalsIn } from "./running-totals";
 import { precisionOf } from "./sketches";
 import { DIMS } from "../domain/breakdowns";
 
@@ -96,8 +97,10 @@ export async function applyRetention(
       [cutoff, keepFrom, boundary],
     );
     report.rollupRows = Number(deleted.rows[0]!.n);
-    // The daily_dims trigger took the deleted days out of their months' running totals; the days
-    // themselves go after it (a deleted day's own rows would come back from the trigger otherwise).
+    // The daily_dims trigger recorded the deleted days' rows as changes that take them out of their
+    // months' running totals: applied now, and then the deleted days' own running rows go (applied
+    // later, they would bring those rows back).
+    await compactRunningTotalsIn(client);
     await client.query("DELETE FROM tracking.report_running_dims WHERE day < $1", [keepFrom]);
     // Days of the cutoff's own month went: its month rollups now describe only the days left.
     if (Number(deleted.rows[0]!.boundary_days) > 0) await rebuildMonth(client, boundary);

@@ -5,6 +5,7 @@ import { BROWSER_UA, ManualClock, startHarness, type Harness } from "../testing"
 import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-views";
 import { ConversionRecorder } from "../repositories/conversions";
 import { leadStagesRepository } from "../repositories/lead-stages";
+import { compactRunningTotals } from "../repositories/running-totals";
 
 // Issue 35.2 and 35.3: ad spend imported from the platforms' exports or typed in, linked to the
 // utm_campaign of the landing URLs, and the campaign report that sets it against what it brought.
@@ -279,6 +280,58 @@ describe("the campaign report", () => {
       });
     expect(await lente("2026-03-11", "2026-03-20")).toBeUndefined();
     expect(await lente("2026-03-01", "2026-03-09")).toMatchObject({ spend: 100, leads: 0, contracts: 0 });
+  });
+
+  // The trigger on daily_dims only records each change (report_running_pending, migration 0010);
+  // compaction spreads it over the running rows later. A report reads both in one snapshot.
+  it("answers the same before and after pending changes are compacted, which leaves every running row its month's sum", async () => {
+    const report = async () =>
+      CampaignReport.parse(await h.get("/api/admin/campaign-report?from=2026-02-20&to=2026-03-15"));
+    // The service's own compactor waits while this connection holds the compaction lock.
+    const holder = await db.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock(hashtext('tracking:running-totals'))");
+      await insertBatch(writerDeps(db), [
+        {
+          eventId: "c-pending-1",
+          sessionId: "s-pending-1",
+          isView: true,
+          page: "/?utm_source=facebook&utm_medium=paid_social&utm_campaign=lente",
+          referrer: null,
+          userAgent: BROWSER_UA,
+          country: "NL",
+          city: null,
+          at: new Date("2026-03-03T09:00:00Z"),
+        },
+      ]);
+      const pending = await db.query<{ n: string }>(
+        "SELECT count(*) AS n FROM tracking.report_running_pending",
+      );
+      expect(Number(pending.rows[0]!.n)).toBeGreaterThan(0);
+      const before = await report();
+      expect(before.rows.find((r) => r.campaign === "lente")).toMatchObject({ visitors: 5, leads: 4 });
+      await holder.query("SELECT pg_advisory_unlock(hashtext('tracking:running-totals'))");
+      expect(await compactRunningTotals(db)).toBeGreaterThan(0);
+      const left = await db.query<{ n: string }>("SELECT count(*) AS n FROM tracking.report_running_pending");
+      expect(left.rows[0]!.n).toBe("0");
+      expect(await report()).toEqual(before);
+    } finally {
+      holder.release();
+    }
+    // Every running row is the sum of its value's days from the 1st of its month up to its day.
+    const off = await db.query(
+      `SELECT r.day, r.dim, r.value_id FROM tracking.report_running_dims r
+         CROSS JOIN LATERAL (
+           SELECT coalesce(sum(d.visitors), 0) AS visitors, coalesce(sum(d.quotes), 0) AS quotes,
+                  coalesce(sum(d.offers), 0) AS offers, coalesce(sum(d.contracts), 0) AS contracts,
+                  coalesce(sum(d.commission_cents), 0) AS commission_cents
+             FROM tracking.daily_dims d
+            WHERE d.dim = r.dim AND d.value_id = r.value_id
+              AND d.day BETWEEN date_trunc('month', r.day)::date AND r.day) s
+        WHERE (r.visitors, r.quotes, r.offers, r.contracts, r.commission_cents)
+              IS DISTINCT FROM (s.visitors, s.quotes, s.offers, s.contracts, s.commission_cents)`,
+    );
+    expect(off.rows).toEqual([]);
   });
 
   it("refuses a period in the future or the wrong way round in Dutch", async () => {
