@@ -90,8 +90,8 @@ export function campaignReportReader(pool: Pool) {
         commission: string;
       }>(
         // Summed per value id first, then named: the join reads one row per value, not per day. The
-        // sign is a float8, so the sums are float8 (exact for integers below 2^53 cents), about half
-        // the cost of bigint's numeric sums.
+        // sign is a float8, so the sums are float8 (exact for integers below 2^53 cents), cheaper than
+        // bigint's numeric sums (half the aggregate's time in EXPLAIN ANALYZE; loadtests/REPORT.md).
         `SELECT x.dim, v.value, x.visitors, x.quotes, x.contacts, x.offers, x.contracts, x.commission
            FROM (SELECT dim, value_id, sum(visitors) AS visitors, sum(quotes) AS quotes, sum(contacts) AS contacts,
                         sum(offers) AS offers, sum(contracts) AS contracts, sum(commission_cents) AS commission
