@@ -165,7 +165,7 @@ test('admin: a quote sent on the public site appears as "Nieuw" with the counter
   await site.locator("#aanvraag-bedrijf").fill(LEAD.company);
   await site.locator("#aanvraag-looptijd").selectOption("48");
   await site.getByRole("button", { name: "Aanvraag Versturen" }).click();
-  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 30_000 });
 
   const page = signedIn.page;
   await openTab(page, "Lease Aanvragen");

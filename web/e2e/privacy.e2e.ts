@@ -24,7 +24,7 @@ test("privacy: a quote request found by address, exported as JSON, erased, and t
   await form.getByLabel("Telefoonnummer").fill("06 12345678");
   await form.getByLabel("E-mailadres").fill(email);
   await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
-  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 10_000 });
+  await site.getByTestId("aanvraag-succes").waitFor({ timeout: 30_000 });
   // The mailer logs it in the inbox too (the search below should count that as well).
   await eventually(
     async () =>
