@@ -5,9 +5,11 @@
 // years of daily spend added. Beside it, the same two-year report read from the day rows alone
 // (what it would cost without the month rollups) and the whole report read by the reader before the
 // running totals (whole months plus every loose day's rows, BASELINE_COMMIT), from the same run.
-//   node loadtests/campaign-report.mjs        (TEMPLATE_DB=bench_history_10m, REPEAT=60)
-// The report is read in-process through the service's own reader (campaignReportReader), so the
-// figures are the database's and the reader's, without HTTP. The copy is dropped at the end.
+//   node loadtests/campaign-report.mjs        (TEMPLATE_DB=bench_history_10m, REPEAT=300, WARMUP=5)
+// The report is read in-process through the service's own reader (campaignReportReader): the
+// database's and the reader's figures, beside the reader before. Then the same periods through the
+// API, as the panel asks: the built stack started on the copy, GET /api/admin/campaign-report via
+// the gateway (HTTP=0 leaves it out). The copy is dropped at the end.
 import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -38,7 +40,10 @@ const { runMigrations } = await tsImport("../libs/platform/src/pg.ts", import.me
 
 const ADMIN_URL = process.env.ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const TEMPLATE = process.env.TEMPLATE_DB ?? "bench_history_10m";
-const REPEAT = Number(process.env.REPEAT ?? 60);
+// 300 calls per period: a p99 of 60 calls is their slowest one.
+const REPEAT = Number(process.env.REPEAT ?? 300);
+const WARMUP = Number(process.env.WARMUP ?? 5);
+const coldCalls = [];
 const CAMPAIGNS = 1_000;
 const LEADS = 100_000;
 const DAYS = 730;
@@ -78,12 +83,15 @@ try {
   const p = LEADS / (CAMPAIGNS * DAYS);
   await pool.query(
     `INSERT INTO tracking.daily_dims AS t (day, dim, value_id, visitors, views, quotes, contacts, offers, contracts, commission_cents)
-     SELECT d::date, 3, v.id, 5 + (random() * 20)::int, 10 + (random() * 40)::int, q, 0,
+     SELECT day, 3, id, 5 + (random() * 20)::int, 10 + (random() * 40)::int, q, 0,
             (q > 0 AND random() < 0.35)::int, s, s * (50000 + (random() * 150000)::int)
-       FROM tracking.dim_values v, generate_series($1::date, $2::date, interval '1 day') d,
-            LATERAL (SELECT (random() < $3)::int AS q) lq,
-            LATERAL (SELECT (lq.q > 0 AND random() < 0.1)::int AS s) ls
-      WHERE v.dim = 3 AND v.value LIKE '%"bench-%'
+       -- Drawn in the select lists, row by row (a volatile select list keeps the subqueries apart):
+       -- an uncorrelated LATERAL draw was made once per campaign, so a campaign had a lead every
+       -- day or never.
+       FROM (SELECT day, id, q, (q > 0 AND random() < 0.1)::int AS s
+               FROM (SELECT d::date AS day, v.id, (random() < $3)::int AS q
+                       FROM tracking.dim_values v, generate_series($1::date, $2::date, interval '1 day') d
+                      WHERE v.dim = 3 AND v.value LIKE '%"bench-%') a) b
      ON CONFLICT (day, dim, value_id) DO NOTHING`,
     [first, today, p],
   );
@@ -157,7 +165,7 @@ try {
   };
   const time = async (fn) => {
     const ms = [];
-    for (let i = 0; i < REPEAT; i++) {
+    for (let i = 0; i < Math.min(REPEAT, 60); i++) {
       const t = performance.now();
       await fn();
       ms.push(performance.now() - t);
@@ -167,6 +175,16 @@ try {
   const timeBoth = async (fa, fb) => {
     const a = [];
     const b = [];
+    // Not counted: the first calls of a period (a cold reader and cold pages in a fresh copy; a
+    // running service has read them before). Their times are printed beside the table.
+    const cold = [];
+    for (let i = 0; i < WARMUP; i++) {
+      const t = performance.now();
+      await fa();
+      cold.push(performance.now() - t);
+      await fb();
+    }
+    coldCalls.push(cold.map((ms) => ms.toFixed(1)).join(", "));
     for (let i = 0; i < REPEAT; i++) {
       for (const [fn, ms] of i % 2
         ? [
@@ -229,10 +247,114 @@ try {
   console.log(
     `| baseline: 2 years from day rows only, one period | ${base.p50.toFixed(1)} | ${base.p99.toFixed(1)} | - |`,
   );
-  process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
+  console.log(
+    `\n${REPEAT} calls per period after ${WARMUP} not counted; those first calls (ms): ${periods
+      .map(([name], i) => `${name}: ${coldCalls[i]}`)
+      .join("; ")}`,
+  );
+  // The same reports as staff ask for them: GET /api/admin/campaign-report through the gateway of
+  // the built stack running on the copy (HTTP=0 leaves this out), with a signed-in admin's cookie.
+  const overHttp =
+    process.env.HTTP === "0"
+      ? []
+      : await throughTheApi(
+          url,
+          periods.map(([name, from]) => [name, { from, to: today }]),
+        );
+  if (overHttp.length > 0) {
+    console.log(
+      `\n| period, over HTTP | p50 ms | p99 ms | target p99 ≤ ${TARGET_P99_MS} ms |\n| --- | --- | --- | --- |`,
+    );
+    for (const r of overHttp)
+      console.log(
+        `| ${r.name}: GET /api/admin/campaign-report via the gateway | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ok ? "met" : "FAIL"} |`,
+      );
+    for (const r of overHttp)
+      console.log(
+        `| baseline: ${r.name}, the tracking service asked directly | ${r.direct.p50.toFixed(1)} | ${r.direct.p99.toFixed(1)} | - |`,
+      );
+  }
+  process.exitCode = [...rows, ...overHttp].every((r) => r.ok) ? 0 : 1;
 } finally {
   await pool.end();
   if (process.env.KEEP) console.log(`kept ${copy}`);
   else await admin.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`);
   await admin.end();
+}
+
+/** p50/p99 of GET /api/admin/campaign-report via the gateway of a stack started on the database. */
+async function throughTheApi(databaseUrl, periods) {
+  const { buildServices } = await import("../scripts/build.mjs");
+  const { provision } = await import("../scripts/lib/provision.mjs");
+  const { startStack } = await import("../scripts/lib/stack.mjs");
+  const { issueSession, keyspace } = await tsImport("../libs/platform/src/index.ts", import.meta.url);
+  const { Redis } = await import("ioredis");
+  await buildServices();
+  const infra = await provision();
+  const stack = await startStack({
+    databaseUrl,
+    redisUrl: infra.redisUrl,
+    env: { LOG_LEVEL: "warn" },
+    logDir: ".tmp/bench",
+  });
+  try {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const who = await db
+      .query(
+        `WITH made AS (INSERT INTO gateway.admins (username, password) VALUES ('bench', '!')
+                     ON CONFLICT DO NOTHING RETURNING id, username)
+       SELECT id, username FROM made UNION ALL SELECT id, username FROM gateway.admins WHERE username = 'bench'`,
+      )
+      .then((r) => r.rows[0])
+      .finally(() => db.end());
+    const redis = new Redis(infra.redisUrl);
+    const { token } = await issueSession(
+      { redis, keys: keyspace(stack.env.REDIS_PREFIX), jwtSecret: stack.env.JWT_SECRET },
+      who,
+    );
+    redis.disconnect();
+    // Timed to the answer's last byte, as an HTTP load generator does; the check of its JSON
+    // (and the client's parse of half a megabyte) comes after the clock stops.
+    // Beside it, the tracking service asked directly (no gateway hop), call by call in turn.
+    const tracking = stack.processes.find((p) => p.name === "tracking");
+    const direct = `http://127.0.0.1:${tracking.port}`;
+    const get = async (period, base = stack.url) => {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/admin/campaign-report?from=${period.from}&to=${period.to}`, {
+        headers: { cookie: `admin_session=${token}` },
+      });
+      const text = await res.text();
+      const ms = performance.now() - t;
+      const body = JSON.parse(text);
+      if (res.status !== 200 || !Array.isArray(body.rows)) throw new Error(`report answered ${res.status}`);
+      return { ms, rows: body.rows.length, bytes: text.length };
+    };
+    const out = [];
+    const stats = (ms) => {
+      ms.sort((a, b) => a - b);
+      const at = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
+      return { p50: at(0.5), p99: at(0.99) };
+    };
+    for (const [name, period] of periods) {
+      for (let i = 0; i < WARMUP; i++) await Promise.all([get(period), get(period, direct)]);
+      const viaGateway = [];
+      const atService = [];
+      let last;
+      for (let i = 0; i < REPEAT; i++) {
+        last = await get(period);
+        viaGateway.push(last.ms);
+        atService.push((await get(period, direct)).ms);
+      }
+      console.log(
+        `${name} over HTTP: ${last.rows} campaign rows, ${Math.round(last.bytes / 1024)} KiB per answer`,
+      );
+      const g = stats(viaGateway);
+      out.push({ name, ...g, ok: g.p99 <= TARGET_P99_MS, direct: stats(atService) });
+    }
+    return out;
+  } finally {
+    await stack.stop();
+    await infra.stop();
+  }
 }

@@ -90,7 +90,11 @@ export function assignSpend(
 ): void {
   // The rows by campaign name: each spend looks at its name's few rows, not at all of them.
   const byName = new Map<string, (CampaignKey & { counts: Counts })[]>();
-  for (const row of rows.values()) byName.set(row.campaign, [...(byName.get(row.campaign) ?? []), row]);
+  for (const row of rows.values()) {
+    const named = byName.get(row.campaign);
+    if (named) named.push(row);
+    else byName.set(row.campaign, [row]);
+  }
   for (const s of spend) {
     const sources = PLATFORM_SOURCES[s.platform];
     let best: (CampaignKey & { counts: Counts }) | undefined;
@@ -105,10 +109,16 @@ export function assignSpend(
     }
     if (!best) {
       const key = { source: sources[0]!, medium: NO_MEDIUM, campaign: s.utmCampaign };
-      best = rows.get(keyOf(key)) ?? { ...key, counts: ZERO };
-      if (!rows.has(keyOf(key))) byName.set(key.campaign, [...(byName.get(key.campaign) ?? []), best]);
-      rows.set(keyOf(key), best);
+      const id = keyOf(key);
+      best = rows.get(id);
+      if (!best) {
+        best = { ...key, counts: { ...ZERO } };
+        rows.set(id, best);
+        const named = byName.get(key.campaign);
+        if (named) named.push(best);
+        else byName.set(key.campaign, [best]);
+      }
     }
-    best.counts = { ...best.counts, spendCents: best.counts.spendCents + s.cents };
+    best.counts.spendCents += s.cents;
   }
 }

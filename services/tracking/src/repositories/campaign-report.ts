@@ -11,7 +11,6 @@ import {
   ZERO,
   assignSpend,
   figuresOf,
-  keyOf,
   type CampaignKey,
   type Counts,
 } from "../domain/campaign-report";
@@ -146,8 +145,8 @@ export function campaignReportReader(pool: Pool) {
     for (const row of dims.rows) {
       if (row.dim === DIMS.campaign) {
         const [source, medium, campaign] = JSON.parse(row.value) as [string, string, string];
-        const key = { source, medium, campaign };
-        campaigns.set(keyOf(key), { ...key, counts: asCounts(row) });
+        // The stored value is keyOf's own JSON (breakdowns.ts campaignValue): the key as it is.
+        campaigns.set(row.value, { source, medium, campaign, counts: asCounts(row) });
       } else if ((ANALYTICS_CHANNELS as readonly string[]).includes(row.value)) {
         channels.set(row.value as AnalyticsChannel, asCounts(row));
       }
@@ -175,9 +174,9 @@ export function campaignReportReader(pool: Pool) {
     async report(period: Period): Promise<CampaignReport> {
       const before = previousPeriod(period);
       const [now, prev] = await Promise.all([read(period), read(before)]);
-      const rows = [...now.campaigns.values()]
-        .map((row) => {
-          const earlier = prev.campaigns.get(keyOf(row));
+      const rows = [...now.campaigns.entries()]
+        .map(([key, row]) => {
+          const earlier = prev.campaigns.get(key);
           return {
             source: row.source,
             medium: row.medium,
