@@ -37,11 +37,7 @@ function toSettings(row: GoogleAdsFeedRow): GoogleAdsSettings {
  */
 export function googleAdsDomain(repo: GoogleAdsRepository, opts: { nudge: () => void; now?: () => number }) {
   const now = opts.now ?? Date.now;
-  const file = async (row: GoogleAdsFeedRow) =>
-    googleAdsConversionsCsv(
-      await repo.conversions(new Date(now() - GOOGLE_ADS_IMPORT_WINDOW_DAYS * DAY_MS)),
-      namesOf(row),
-    );
+  const conversions = () => repo.conversions(new Date(now() - GOOGLE_ADS_IMPORT_WINDOW_DAYS * DAY_MS));
   return {
     async settings(): Promise<GoogleAdsSettings> {
       return toSettings(await repo.get());
@@ -61,16 +57,19 @@ export function googleAdsDomain(repo: GoogleAdsRepository, opts: { nudge: () => 
       return { path: googleAdsFeedPath(secret), rotatedAt: row.secretRotatedAt!.toISOString() };
     },
 
-    /** The file, for the panel's download. */
-    async file(): Promise<string> {
-      return file(await repo.get());
+    /** The file, for the panel's download: click ids leave the product, so who took it is audited. */
+    async file(actor: string): Promise<string> {
+      const [row, rows] = await Promise.all([repo.get(), conversions()]);
+      await repo.recordDownload(actor, rows.length);
+      opts.nudge();
+      return googleAdsConversionsCsv(rows, namesOf(row));
     },
 
     /** The file for the secret URL; undefined when the secret is not the current one. */
     async feed(secret: string): Promise<string | undefined> {
       const row = await repo.get();
       if (!feedSecretMatches(secret, row.secretHash)) return undefined;
-      const csv = await file(row);
+      const csv = googleAdsConversionsCsv(await conversions(), namesOf(row));
       await repo.markFetched(row.secretHash!);
       return csv;
     },

@@ -96,6 +96,12 @@ export function googleAdsRepository(db: Database, pool: Pool) {
       });
     },
 
+    /** Records who downloaded the file in the panel, and how many conversions it held. */
+    async recordDownload(actor: string, conversions: number): Promise<void> {
+      const detail = `${conversions} ${conversions === 1 ? "conversie" : "conversies"}`;
+      await db.transaction((tx) => queueAudit(tx, auditEvent(actor, "google_ads.downloaded", null, detail)));
+    },
+
     /** Notes that the URL of this secret answered the file (unless it was replaced meanwhile). */
     async markFetched(hash: string): Promise<void> {
       await db

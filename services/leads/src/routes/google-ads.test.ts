@@ -98,3 +98,32 @@ describe("the file's query", () => {
     }
   });
 });
+
+describe("the panel's download", () => {
+  // Runs after "the file's query", whose 20 consented leads with a gclid are each a lead conversion.
+  it("is audited with who took it and how many conversions it held", async () => {
+    const res = await fetch(`${svc.url}/api/admin/google-ads/conversions.csv`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trim().split("\n");
+    expect(lines[0]).toMatch(/^Parameters:TimeZone=/);
+    expect(lines.length - 2).toBe(20);
+    const { rows } = await sql.query<{ payload: { actor: string; action: string; detail: string } }>(
+      "SELECT payload FROM leads.outbox WHERE payload->>'action' = 'google_ads.downloaded'",
+    );
+    expect(rows.map((r) => [r.payload.actor, r.payload.detail])).toEqual([["admin", "20 conversies"]]);
+  });
+
+  it("is not audited when Google Ads fetches it at the secret URL (its fetch time is shown instead)", async () => {
+    const rotated = await fetch(`${svc.url}/api/admin/google-ads-settings/feed-url`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: "{}",
+    });
+    const { path } = GoogleAdsFeedUrl.parse(await rotated.json());
+    expect((await fetchFeed(path, "203.0.113.9")).status).toBe(200);
+    const { rows } = await sql.query(
+      "SELECT 1 FROM leads.outbox WHERE payload->>'action' = 'google_ads.downloaded'",
+    );
+    expect(rows).toHaveLength(1);
+  });
+});

@@ -33,7 +33,7 @@ export function googleAdsAdminRoutes(deps: { googleAds: GoogleAdsDomain; session
   });
 
   router.get("/api/admin/google-ads/conversions.csv", async (ctx) => {
-    answerCsv(ctx, await deps.googleAds.file());
+    answerCsv(ctx, await deps.googleAds.file(ctx.state.admin!.username));
   });
 
   return router;
