@@ -344,6 +344,57 @@ test("admin: a Meta spend export is imported in Campagnes, its bad row named, li
   await expectNotice(page, "Kosten Opgeslagen", `Zomer actie: 25,00 op ${date}-${month}-${year}.`);
 });
 
+test("admin: the campaign report says its figures are being updated, and never downloads the old period's as the new", async ({
+  world,
+  signedIn,
+}) => {
+  await world.sql.query("DELETE FROM tracking.ad_spend; DELETE FROM tracking.spend_links");
+  const page = signedIn.page;
+  await openTab(page, "Campagnes");
+  const typed = page.locator("form").filter({ hasText: "Kosten van een dag invoeren" });
+  await typed.getByLabel("Campagne").fill("Herfst actie");
+  await typed.getByLabel("Bedrag (€)").fill("40,00");
+  await typed.getByRole("button", { name: "Opslaan" }).click();
+  await expectNotice(page, "Kosten Opgeslagen");
+  await dismissNotice(page);
+  const report = page.getByTestId("campaign-report");
+  const row = report.getByTestId("report-row").filter({ hasText: "Herfst actie" });
+  await row.locator('[data-column="spend"]').filter({ hasText: "€ 40,00" }).waitFor();
+  const refreshing = page.getByTestId("report-refreshing");
+  assertEqual(await refreshing.count(), 0, "no update notice once the figures are in");
+
+  // The report's answers now take a while (a slow line), as they can for a long period.
+  let release: () => void = () => undefined;
+  await page.route("**/api/admin/campaign-report?*", async (route) => {
+    await new Promise<void>((done) => (release = done));
+    await route.continue();
+  });
+  // Reopened, the tab shows the figures it had, dimmed and marked as being updated.
+  await openTab(page, "Lease Aanvragen");
+  await openTab(page, "Campagnes");
+  await refreshing.filter({ hasText: "Cijfers worden bijgewerkt..." }).waitFor();
+  await row.waitFor();
+  assertEqual(await report.locator("xpath=..").getAttribute("aria-busy"), "true", "the table is busy");
+  release();
+  await refreshing.waitFor({ state: "detached" });
+  assertEqual(await report.locator("xpath=..").getAttribute("aria-busy"), null, "not busy once updated");
+
+  // Another period asked for: until its figures arrive, the download is off (it would be the old period's).
+  const download = page.getByRole("button", { name: "Download CSV" });
+  assert(await download.isEnabled(), "the download is on for figures of the period shown");
+  const form = page.locator("form").filter({ hasText: "Tot en met" });
+  const [year, month, date] = amsterdamToday().split("-").map(Number);
+  const from = new Date(Date.UTC(year!, month! - 1, date! - 59)).toISOString().slice(0, 10);
+  await form.getByLabel("Van").fill(from);
+  await form.getByRole("button", { name: "Toon" }).click();
+  await refreshing.waitFor();
+  assert(await download.isDisabled(), "no download while the new period's figures load");
+  release();
+  await refreshing.waitFor({ state: "detached" });
+  await waitFor(() => download.isEnabled(), 10_000, "the download is on again for the new period");
+  await page.unroute("**/api/admin/campaign-report?*");
+});
+
 test("admin: company details saved show on the public footer", async ({ world, signedIn }) => {
   const page = signedIn.page;
   await openTab(page, "Bedrijfsgegevens");

@@ -41,6 +41,9 @@ export function CampaignReportSection() {
     staleTime: 0,
   });
   const data = report.data;
+  // Figures on screen while newer ones load (the tab reopened, or another period asked for): dimmed
+  // and said so; the previous period's figures are never downloaded as the new one's.
+  const refreshing = report.isFetching && !report.isPending;
   type Row = CampaignFigures & { label: string[]; previous: CampaignFigures | null };
   const rows: Row[] = data
     ? view === "campagne"
@@ -56,7 +59,7 @@ export function CampaignReportSection() {
       actions={
         <Button
           variant="secondary"
-          disabled={!data}
+          disabled={!data || report.isPlaceholderData}
           onClick={() => data && download(`campagnes-${data.from}-${data.to}.csv`, campaignReportCsv(data))}
         >
           Download CSV
@@ -114,6 +117,11 @@ export function CampaignReportSection() {
         contract later is getekend.
         {data && compare && ` Vorige periode: ${data.previousFrom} t/m ${data.previousTo}.`}
       </p>
+      {refreshing && (
+        <p className="mb-2 text-sm text-gray-600" role="status" data-testid="report-refreshing">
+          Cijfers worden bijgewerkt...
+        </p>
+      )}
       {report.isPending ? (
         <LoadingText />
       ) : report.isError ? (
@@ -121,7 +129,10 @@ export function CampaignReportSection() {
       ) : sorted.length === 0 ? (
         <p className="text-gray-600">Geen campagnes met bezoek of kosten in deze periode.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div
+          className={`overflow-x-auto transition-opacity ${refreshing ? "opacity-50" : ""}`}
+          aria-busy={refreshing || undefined}
+        >
           <table className="w-full text-right text-sm" data-testid="campaign-report">
             <thead>
               <tr className="border-b border-gray-200 text-gray-600">
