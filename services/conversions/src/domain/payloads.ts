@@ -7,7 +7,10 @@ import type { ConversionEvent, ConversionPlatform, InternalLeadConversion } from
 //     ph = sha256(digits with country code, no "+" or leading zeros: 31612345678); fbc =
 //     fb.1.<ms of the click>.<fbclid>; client_user_agent in clear; event_time in Unix seconds.
 //   TikTok Events API 2.0 (/open_api/v1.3/event/track/): user.email = sha256(lower-cased e-mail),
-//     user.phone = sha256(E.164 with "+": +31612345678), ttclid and user_agent in clear.
+//     user.phone = sha256(E.164 with "+": +31612345678), ttclid and user_agent in clear. (TikTok's
+//     page on the user parameters, business-api.tiktok.com/portal/docs?id=1771100865818625, as quoted
+//     by Cloudflare Zaraz's TikTok component: "E.164 format (for example, '+12133734253'). Country
+//     code must be included and prefixed with the '+' sign", then SHA-256.)
 //   Snapchat Conversions API v3: em = sha256(trimmed, lower-cased e-mail), ph = sha256(digits with
 //     country code, no "+" or leading zeros), sc_click_id = ScCid, client_user_agent in clear.
 
