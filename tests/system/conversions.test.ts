@@ -224,9 +224,13 @@ describe("conversions sent server-side to the ad platforms", () => {
     expect(offer?.event.custom_data).toBeUndefined();
   }, 60_000);
 
-  it("keeps an event waiting while Meta is down and sends it when Meta is back; the quote still answers 201", async () => {
+  it("keeps an event waiting while Meta is down for a minute and sends it once when Meta is back; the quote still answers 201 at once", async () => {
     await meta.down();
+    const downAt = Date.now();
+    const asked = performance.now();
     const lead = await quote("storing@voorbeeld.nl", true, { clickIds: { fbclid: "IwAR-down" } });
+    // The form does not wait for any platform (generous for a busy CI host; a send would hang far longer).
+    expect(performance.now() - asked).toBeLessThan(5_000);
     const waiting = await waitFor(
       async () => {
         const c = (await detail(lead.id)).conversions.find((d) => d.platform === "meta");
@@ -236,10 +240,16 @@ describe("conversions sent server-side to the ad platforms", () => {
       "Meta's delivery waiting",
     );
     expect(waiting.error).toContain("Meta is niet bereikbaar");
+    // A whole minute down: the delivery keeps waiting through its retries, never failed.
+    while (Date.now() - downAt < 60_000) {
+      const c = (await detail(lead.id)).conversions.find((d) => d.platform === "meta");
+      expect(c?.status).toBe("waiting");
+      await new Promise((r) => setTimeout(r, 5_000));
+    }
     await meta.up();
     await waitFor(
       () => meta.accepted().find((r) => r.event.event_id === lead.eventId),
-      30_000,
+      60_000,
       "the event after Meta came back",
     );
     await waitFor(
@@ -250,7 +260,8 @@ describe("conversions sent server-side to the ad platforms", () => {
       10_000,
       "Meta's delivery sent",
     );
-  }, 60_000);
+    expect(meta.accepted().filter((r) => r.event.event_id === lead.eventId)).toHaveLength(1);
+  }, 180_000);
 
   it("shows a refusal with the platform's own message, and a retry sends it again", async () => {
     snapchat.answer(400);
