@@ -276,23 +276,26 @@ test("admin: a Meta spend export is imported in Campagnes, its bad row named, li
   world,
   signedIn,
 }) => {
-  await world.sql.query("DELETE FROM tracking.ad_spend; DELETE FROM tracking.spend_links");
+  // Names of this run only: the stack is shared with other tests (the campaign story imports its own).
+  const run = randomBytes(3).toString("hex");
+  const name = `Lente actie ${run}`;
+  const utm = `lente-${run}`;
   const page = signedIn.page;
   await openTab(page, "Campagnes");
   const today = amsterdamToday();
   const csv = [
     "Campagnenaam,Dag,Uitgegeven bedrag (EUR),Weergaven",
-    `Lente actie,${today},"120,50",1000`,
-    `Lente actie,${today},"179,50",800`,
-    `Lente actie,gisteren,"1,00",1`,
+    `${name},${today},"120,50",1000`,
+    `${name},${today},"179,50",800`,
+    `${name},gisteren,"1,00",1`,
   ].join("\n");
   const result = await importSpendExport(page, "meta-export.csv", csv);
   await result
     .filter({ hasText: "Meta (Facebook, Instagram): 1 ingelezen, 0 ongewijzigd, 1 regels overgeslagen." })
-    .waitFor();
+    .waitFor({ timeout: 30_000 });
   await result.getByText('Regel 4: Onbekende datum "gisteren"').waitFor();
   await dismissNotice(page);
-  const row = page.getByTestId("spend-row").filter({ hasText: "Lente actie" });
+  const row = page.getByTestId("spend-row").filter({ hasText: name });
   await row.filter({ hasText: "€ 300,00" }).waitFor();
 
   // The same file again changes nothing.
@@ -300,16 +303,19 @@ test("admin: a Meta spend export is imported in Campagnes, its bad row named, li
   await result.filter({ hasText: "0 ingelezen, 1 ongewijzigd" }).waitFor();
   await dismissNotice(page);
 
-  await row.getByLabel("utm_campaign van Lente actie").fill("lente");
+  await row.getByLabel(`utm_campaign van ${name}`).fill(utm);
   await row.getByRole("button", { name: "Koppelen" }).click();
   await expectNotice(page, "Koppeling Opgeslagen");
-  const { rows } = await world.sql.query("SELECT platform, campaign, utm_campaign FROM tracking.spend_links");
-  assertEqual(rows, [{ platform: "meta", campaign: "Lente actie", utm_campaign: "lente" }], "the link");
+  const { rows } = await world.sql.query(
+    "SELECT platform, campaign, utm_campaign FROM tracking.spend_links WHERE campaign = $1",
+    [name],
+  );
+  assertEqual(rows, [{ platform: "meta", campaign: name, utm_campaign: utm }], "the link");
 
-  // The report above counts it for "lente" (no visit of lente in this stack: a row of its own),
+  // The report above counts it for its utm_campaign (no visit of it in this stack: a row of its own),
   // says that stages count in their lead's period, and downloads as CSV.
   const report = page.getByTestId("campaign-report");
-  const lente = report.getByTestId("report-row").filter({ hasText: "lente" });
+  const lente = report.getByTestId("report-row").filter({ hasText: utm });
   await lente.locator('[data-column="spend"]').filter({ hasText: "€ 300,00" }).waitFor();
   await page
     .getByTestId("cohort-note")
@@ -330,35 +336,34 @@ test("admin: a Meta spend export is imported in Campagnes, its bad row named, li
     }, reject);
   });
   assert(
-    csvText.includes('"facebook";"(geen)";"lente";"300"'),
+    csvText.includes(`"facebook";"(geen)";"${utm}";"300"`),
     `the CSV has the lente row: ${csvText.slice(0, 300)}`,
   );
 
   // A day's spend typed in is confirmed with the day as a Dutch sentence writes it.
   await dismissNotice(page);
   const typed = page.locator("form").filter({ hasText: "Kosten van een dag invoeren" });
-  await typed.getByLabel("Campagne").fill("Zomer actie");
+  await typed.getByLabel("Campagne").fill(`Zomer actie ${run}`);
   await typed.getByLabel("Bedrag (€)").fill("25,00");
   await typed.getByRole("button", { name: "Opslaan" }).click();
   const [year, month, date] = today.split("-");
-  await expectNotice(page, "Kosten Opgeslagen", `Zomer actie: 25,00 op ${date}-${month}-${year}.`);
+  await expectNotice(page, "Kosten Opgeslagen", `Zomer actie ${run}: 25,00 op ${date}-${month}-${year}.`);
 });
 
 test("admin: the campaign report says its figures are being updated, and never downloads the old period's as the new", async ({
-  world,
   signedIn,
 }) => {
-  await world.sql.query("DELETE FROM tracking.ad_spend; DELETE FROM tracking.spend_links");
+  const name = `Herfst actie ${randomBytes(3).toString("hex")}`;
   const page = signedIn.page;
   await openTab(page, "Campagnes");
   const typed = page.locator("form").filter({ hasText: "Kosten van een dag invoeren" });
-  await typed.getByLabel("Campagne").fill("Herfst actie");
+  await typed.getByLabel("Campagne").fill(name);
   await typed.getByLabel("Bedrag (€)").fill("40,00");
   await typed.getByRole("button", { name: "Opslaan" }).click();
   await expectNotice(page, "Kosten Opgeslagen");
   await dismissNotice(page);
   const report = page.getByTestId("campaign-report");
-  const row = report.getByTestId("report-row").filter({ hasText: "Herfst actie" });
+  const row = report.getByTestId("report-row").filter({ hasText: name });
   await row.locator('[data-column="spend"]').filter({ hasText: "€ 40,00" }).waitFor();
   const refreshing = page.getByTestId("report-refreshing");
   assertEqual(await refreshing.count(), 0, "no update notice once the figures are in");

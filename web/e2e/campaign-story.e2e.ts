@@ -209,7 +209,10 @@ test("campaign story: three visitors from a Meta campaign, its spend, a contract
     `${campaign},${today},9120,12400,300.00,${today},${today}`,
   ].join("\n");
   const result = await importSpendExport(admin, "lente-export.csv", csv);
-  await result.filter({ hasText: "Meta (Facebook, Instagram): 1 ingelezen, 0 ongewijzigd." }).waitFor();
+  // Up to 30 s: once, on a CI host running three suites on two cores, the answer took longer than 10.
+  await result
+    .filter({ hasText: "Meta (Facebook, Instagram): 1 ingelezen, 0 ongewijzigd." })
+    .waitFor({ timeout: 30_000 });
   await dismissNotice(admin);
 
   // The first lead signs, while Meta is down: the panel shows the contract's event waiting.
