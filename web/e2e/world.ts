@@ -146,7 +146,9 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
       userAgent: DESKTOP_CHROME_UA,
     });
     contexts.push(context);
-    context.setDefaultTimeout(10_000);
+    // 20 s: on a CI host running the static checks, vitest and these tests on two cores, a server's
+    // answer (a quote, a spend import) has taken over 10 s; a broken page still fails well within the test.
+    context.setDefaultTimeout(20_000);
     // Nothing leaves the machine.
     await context.route(
       (url) => url.host !== new URL(stackUrl).host,
