@@ -287,8 +287,7 @@ async function throughTheApi(databaseUrl, periods) {
   const { buildServices } = await import("../scripts/build.mjs");
   const { provision } = await import("../scripts/lib/provision.mjs");
   const { startStack } = await import("../scripts/lib/stack.mjs");
-  const { issueSession, keyspace } = await tsImport("../libs/platform/src/index.ts", import.meta.url);
-  const { Redis } = await import("ioredis");
+  const { benchAdminToken } = await import("./bench-admin.mjs");
   await buildServices();
   const infra = await provision();
   const stack = await startStack({
@@ -298,22 +297,7 @@ async function throughTheApi(databaseUrl, periods) {
     logDir: ".tmp/bench",
   });
   try {
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-    const who = await db
-      .query(
-        `WITH made AS (INSERT INTO gateway.admins (username, password) VALUES ('bench', '!')
-                     ON CONFLICT DO NOTHING RETURNING id, username)
-       SELECT id, username FROM made UNION ALL SELECT id, username FROM gateway.admins WHERE username = 'bench'`,
-      )
-      .then((r) => r.rows[0])
-      .finally(() => db.end());
-    const redis = new Redis(infra.redisUrl);
-    const { token } = await issueSession(
-      { redis, keys: keyspace(stack.env.REDIS_PREFIX), jwtSecret: stack.env.JWT_SECRET },
-      who,
-    );
-    redis.disconnect();
+    const token = await benchAdminToken(databaseUrl, infra.redisUrl, stack);
     // Timed to the answer's last byte, as an HTTP load generator does; the check of its JSON
     // (and the client's parse of half a megabyte) comes after the clock stops.
     // Beside it, the tracking service asked directly (no gateway hop), call by call in turn.

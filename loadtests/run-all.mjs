@@ -11,9 +11,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
-import pg from "pg";
 import { Redis } from "ioredis";
-import { issueSession, keyspace } from "@lease/platform";
 import { buildServices } from "../scripts/build.mjs";
 import {
   ensureDatabase,
@@ -22,6 +20,7 @@ import {
   dropDatabasesWithPrefix,
 } from "../scripts/lib/provision.mjs";
 import { startStack } from "../scripts/lib/stack.mjs";
+import { benchAdminToken } from "./bench-admin.mjs";
 import { bareBaseline, runPaced, summarise, visitLoad } from "./tracking-common.mjs";
 import { latencyChartSvg } from "./chart.mjs";
 
@@ -128,24 +127,7 @@ async function main() {
   const results = [];
   // From here on the stack is stopped whatever fails (its services would outlive the run).
   try {
-    // The benchmarks act as an admin of the stack's own database (a session names the admin's id):
-    // "bench", created without a usable password (nobody signs in as it) when the database has none.
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-    const admin = await db
-      .query(
-        `WITH made AS (INSERT INTO gateway.admins (username, password) VALUES ('bench', '!')
-                     ON CONFLICT DO NOTHING RETURNING id, username)
-       SELECT id, username FROM made UNION ALL SELECT id, username FROM gateway.admins WHERE username = 'bench'`,
-      )
-      .then((r) => r.rows[0])
-      .finally(() => db.end());
-    const redis = new Redis(infra.redisUrl);
-    const { token } = await issueSession(
-      { redis, keys: keyspace(stack.env.REDIS_PREFIX), jwtSecret: stack.env.JWT_SECRET },
-      admin,
-    );
-    redis.disconnect();
+    const token = await benchAdminToken(databaseUrl, infra.redisUrl, stack);
     const trackingProc = stack.processes.find((p) => p.name === "tracking");
     const env = {
       BASE_URL: stack.url,
