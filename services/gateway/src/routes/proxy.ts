@@ -20,6 +20,10 @@ const HOP_BY_HOP = new Set([
   "upgrade",
   "host",
   "content-length",
+  // A client's "Expect: 100-continue" is answered by the gateway's own server (Node sends the 100)
+  // and the body is read whole before it is forwarded: the service has nothing to continue, and
+  // undici refuses the header (the request failed as a 502).
+  "expect",
 ]);
 
 const DOWN_FOR_MS = 1000;
