@@ -44,6 +44,14 @@ const CASES: [string, string, Channel][] = [
   ["/?utm_source=dpg&utm_medium=display", "", "Other"],
   ["/?utm_source=telegraaf&utm_medium=cpm", "telegraaf.nl", "Other"],
   ["/?utm_campaign=zomer", "", "Other"],
+  // A social platform's ad click id alone is a paid social visit; with a medium the medium counts.
+  ["/?ttclid=E.C.P.abc", "", "Paid Social"],
+  ["/?ScCid=abc", "", "Paid Social"],
+  ["/?sccid=abc", "snapchat.com", "Paid Social"],
+  ["/?utm_source=tiktok&utm_medium=paid&ttclid=abc", "", "Paid Social"],
+  ["/?utm_source=tiktok&utm_medium=social&ttclid=abc", "", "Organic Social"],
+  ["/?li_fat_id=abc", "linkedin.com", "Paid Social"],
+  ["/?twclid=abc", "", "Paid Social"],
 ];
 
 describe("the channel of a visit (GA4-like rules)", () => {
@@ -69,6 +77,33 @@ describe("acquisition from the landing URL", () => {
       clickIdFrom: "google",
     });
     expect(JSON.stringify(a)).not.toContain("SECRET");
+  });
+
+  it.each([
+    "gclid",
+    "gbraid",
+    "wbraid",
+    "dclid",
+    "msclkid",
+    "fbclid",
+    "ttclid",
+    "ScCid",
+    "sccid",
+    "twclid",
+    "li_fat_id",
+  ])("counts a landing URL with %s as a paid click", (name) => {
+    expect(acquisitionOf(`/financiele-lease?utm_source=x&${name}=abc123`, "").paidClick).toBe(true);
+  });
+
+  it("counts no paid click for an empty click id or a parameter that only looks like one", () => {
+    for (const page of [
+      "/?ttclid=",
+      "/?gclid_x=1",
+      "/?constructor=1",
+      "/?__proto__=1",
+      "/?utm_source=ttclid",
+    ])
+      expect(acquisitionOf(page, "").paidClick, page).toBe(false);
   });
 
   it("trims values, cuts them at 100 characters and refuses control characters", () => {

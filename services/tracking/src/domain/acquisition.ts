@@ -5,7 +5,8 @@
 // order (the first that matches wins):
 //   Paid Search     a search engine source (or a Google/Microsoft click id) with a paid medium
 //                   (cpc, ppc, paid*, retargeting, *cp*), or a Google/Microsoft click id alone
-//   Paid Social     a social source with a paid medium
+//   Paid Social     a social source with a paid medium, or the click id of a social platform's ad
+//                   (TikTok, Snapchat, X, LinkedIn) without another medium
 //   Email           source or medium "email", "e-mail", "e_mail", "e mail", "newsletter", "nieuwsbrief"
 //   Organic Search  a search engine source or referrer, without a paid medium
 //   Organic Social  a social source or referrer, or a social medium (social, social-network, sm, ...)
@@ -34,10 +35,13 @@ export interface Acquisition {
   campaign: string;
   term: string;
   content: string;
-  /** The landing URL carried gclid, gbraid, wbraid, fbclid or msclkid (only the fact is kept). */
+  /** The landing URL carried an ad platform's click id (CLICK_IDS; only the fact is kept). */
   paidClick: boolean;
-  /** Which click id: Google's or Microsoft's mean an ad; Meta adds fbclid to organic links too. */
-  clickIdFrom?: "google" | "microsoft" | "meta";
+  /**
+   * Which platform's click id: all but Meta's mean an ad click (Meta adds fbclid to organic links
+   * too); Google's and Microsoft's a search ad, the others a social one.
+   */
+  clickIdFrom?: ClickIdPlatform;
 }
 
 const SEARCH = [
@@ -101,10 +105,11 @@ export function channelOf(a: Acquisition): Channel {
   const from = source || a.referrerHost;
   const paidMedium = PAID_MEDIUM.test(medium);
   const adClick = a.paidClick && (a.clickIdFrom === "google" || a.clickIdFrom === "microsoft");
+  const socialAdClick = a.paidClick && SOCIAL_AD_CLICK_IDS.has(a.clickIdFrom);
   const search = isOneOf(from, SEARCH) || adClick;
-  const social = isOneOf(from, SOCIAL) || a.clickIdFrom === "meta";
+  const social = isOneOf(from, SOCIAL) || a.clickIdFrom === "meta" || socialAdClick;
   if (search && (paidMedium || (adClick && !medium))) return "Paid Search";
-  if (social && paidMedium) return "Paid Social";
+  if (social && (paidMedium || (socialAdClick && !medium))) return "Paid Social";
   if (EMAIL.test(source) || EMAIL.test(medium)) return "Email";
   if (search && !paidMedium && (!medium || medium === "organic")) return "Organic Search";
   if ((social && !paidMedium) || SOCIAL_MEDIUM.test(medium)) return "Organic Social";
@@ -113,13 +118,32 @@ export function channelOf(a: Acquisition): Channel {
   return "Other";
 }
 
-const CLICK_IDS: Record<string, Acquisition["clickIdFrom"]> = {
-  gclid: "google",
-  gbraid: "google",
-  wbraid: "google",
-  msclkid: "microsoft",
-  fbclid: "meta",
-};
+export type ClickIdPlatform = "google" | "microsoft" | "meta" | "tiktok" | "snapchat" | "x" | "linkedin";
+
+/**
+ * The click ids ad platforms add to their landing URLs (names compared without case: Snapchat
+ * writes ScCid, some tools sccid): every one makes the visit a paid click. The page keeps the ones
+ * conversions are sent for (CLICK_ID_PARAMS in libs/contracts); these are only recognised here.
+ */
+export const CLICK_IDS: ReadonlyMap<string, ClickIdPlatform> = new Map([
+  ["gclid", "google"],
+  ["gbraid", "google"],
+  ["wbraid", "google"],
+  ["dclid", "google"],
+  ["msclkid", "microsoft"],
+  ["fbclid", "meta"],
+  ["ttclid", "tiktok"],
+  ["sccid", "snapchat"],
+  ["twclid", "x"],
+  ["li_fat_id", "linkedin"],
+]);
+/** Click ids that only a social platform's ad carries. */
+const SOCIAL_AD_CLICK_IDS: ReadonlySet<ClickIdPlatform | undefined> = new Set([
+  "tiktok",
+  "snapchat",
+  "x",
+  "linkedin",
+]);
 /** Longest UTM value kept; longer ones are cut. */
 export const UTM_MAX = 100;
 
@@ -152,11 +176,12 @@ export function acquisitionOf(page: string, referrerHost: string): Acquisition {
     params = new URLSearchParams();
   }
   let clickIdFrom: Acquisition["clickIdFrom"];
-  for (const [name, from] of Object.entries(CLICK_IDS))
-    if (params.has(name) && params.get(name) !== "") {
-      clickIdFrom ??= from;
-      if (from !== "meta") clickIdFrom = from; // an ad click id says more than fbclid
-    }
+  for (const [name, value] of params) {
+    const from = CLICK_IDS.get(name.toLowerCase());
+    if (!from || value === "") continue;
+    // An ad click id says more than fbclid; of two ad click ids the first counts.
+    if (clickIdFrom === undefined || (clickIdFrom === "meta" && from !== "meta")) clickIdFrom = from;
+  }
   return {
     referrerHost,
     source: utmValue(params.get("utm_source")).toLowerCase(),
