@@ -27,6 +27,26 @@ export function hasControlChars(value: string): boolean {
   return false;
 }
 
+// Unicode's own classes (the engine's tables, not a hand-made list): control characters (C0, DEL and
+// C1 such as U+0085), the characters that change the reading direction (U+202E and its kind), line
+// and paragraph separators, and, with the u flag, only a surrogate without its pair.
+const UNSAFE_NAME_CHAR = /[\p{Cc}\p{Bidi_Control}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/**
+ * What is wrong with a name a person reads in a table (a campaign name), in Dutch, or null when
+ * nothing is: a control character, a reading-direction override or an unpaired surrogate would
+ * show a different name than the one stored (or none), and a lone surrogate reaches PostgreSQL as
+ * U+FFFD, so two different names would become one.
+ */
+export function unsafeNameChar(value: string): string | null {
+  const found = UNSAFE_NAME_CHAR.exec(value)?.[0];
+  if (found === undefined) return null;
+  const code = `U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  if (/\p{Cs}/u.test(found)) return `een los deel van een teken (${code})`;
+  if (/\p{Bidi_Control}/u.test(found)) return `een teken dat de leesrichting omdraait (${code})`;
+  return `een besturingsteken (${code})`;
+}
+
 /**
  * True only for absolute http(s) URLs with a host, at most 2048 characters, without whitespace or
  * control characters. The UI uses it to decide whether a stored URL may become a clickable link, so

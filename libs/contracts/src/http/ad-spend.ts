@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasControlChars } from "../entities/common";
+import { unsafeNameChar } from "../entities/common";
 import { EURO_AMOUNT_MAX } from "../entities/lease-request";
 import { hasCents } from "./lease-requests";
 import { CalendarDate } from "./tracking";
@@ -25,12 +25,25 @@ export const AD_SPEND_CSV_MAX_LINES = 20_000;
 /** A campaign name as the platforms allow it, at most this long. */
 export const SPEND_CAMPAIGN_MAX = 200;
 
+/** Refuses a name holding a control, reading-direction or unpaired surrogate character, saying which. */
+export const safeName =
+  (what: string) =>
+  (value: string, ctx: z.RefinementCtx): void => {
+    const bad = unsafeNameChar(value);
+    if (bad) ctx.addIssue({ code: "custom", message: `${what} bevat ${bad}`, input: value });
+  };
+
+/**
+ * A campaign name: trimmed and in Unicode's composed form (NFC), so "é" typed or pasted either way
+ * is one name, as it is when read from an export (domain/spend-csv.ts in tracking).
+ */
 export const SpendCampaignName = z
   .string({ error: "Vul de campagnenaam in" })
   .trim()
+  .overwrite((name) => name.normalize("NFC"))
   .min(1, { error: "Vul de campagnenaam in" })
   .max(SPEND_CAMPAIGN_MAX, { error: `Een campagnenaam mag hoogstens ${SPEND_CAMPAIGN_MAX} tekens zijn` })
-  .refine((name) => !hasControlChars(name), { error: "De campagnenaam bevat een ongeldig teken" });
+  .superRefine(safeName("De campagnenaam"));
 
 export const AdSpendImportBody = z
   .strictObject({
@@ -108,9 +121,10 @@ export const SpendLinkBody = z
     utmCampaign: z
       .string({ error: "Vul de utm_campaign in" })
       .trim()
+      .overwrite((c) => c.normalize("NFC"))
       .min(1, { error: "Vul de utm_campaign in" })
       .max(UTM_CAMPAIGN_MAX, { error: `De utm_campaign mag hoogstens ${UTM_CAMPAIGN_MAX} tekens zijn` })
-      .refine((c) => !hasControlChars(c), { error: "De utm_campaign bevat een ongeldig teken" })
+      .superRefine(safeName("De utm_campaign"))
       .nullable()
       .describe("The utm_campaign of the landing URLs; null removes the link"),
   })

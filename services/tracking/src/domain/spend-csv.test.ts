@@ -131,6 +131,47 @@ describe("spend exports per platform", () => {
   });
 });
 
+// Character tricks in a campaign name: a name must read as it is stored, and one bad row never
+// fails the file.
+describe("campaign names of an export", () => {
+  const META = "Campaign name,Day,Amount spent (EUR)";
+
+  it("names by line a row whose name holds an unpaired surrogate, a direction override or a C1 control, and keeps the others", () => {
+    const csv = [
+      META,
+      "zomer\ud800,2026-03-02,10.00",
+      "zomer\udfff,2026-03-02,20.00",
+      "\u202Enimda,2026-03-02,30.00",
+      "lente\u0085,2026-03-02,40.00",
+      "goed,2026-03-02,50.00",
+    ].join("\n");
+    expect(rows(csv)).toEqual({
+      platform: "meta",
+      rows: [["2026-03-02", "goed", 5000]],
+      errors: [
+        { line: 2, message: "De campagnenaam bevat een los deel van een teken (U+D800); pas de naam aan" },
+        { line: 3, message: "De campagnenaam bevat een los deel van een teken (U+DFFF); pas de naam aan" },
+        {
+          line: 4,
+          message: "De campagnenaam bevat een teken dat de leesrichting omdraait (U+202E); pas de naam aan",
+        },
+        { line: 5, message: "De campagnenaam bevat een besturingsteken (U+0085); pas de naam aan" },
+      ],
+    });
+  });
+
+  it("keeps a well-formed emoji (a surrogate pair) and composes accents (NFC): two spellings of a name are one row, summed", () => {
+    const csv = [META, "caf\u00e9 \u{1F697},2026-03-02,10.00", "cafe\u0301 \u{1F697},2026-03-02,5.00"].join(
+      "\n",
+    );
+    expect(rows(csv)).toEqual({
+      platform: "meta",
+      rows: [["2026-03-02", "caf\u00e9 \u{1F697}", 1500]],
+      errors: [],
+    });
+  });
+});
+
 describe("numbers and dates of the exports", () => {
   it.each([
     ["1.234,56", ",", 123456],

@@ -2,7 +2,7 @@ import {
   AD_SPEND_CSV_MAX_LINES,
   EURO_AMOUNT_MAX,
   SPEND_CAMPAIGN_MAX,
-  hasControlChars,
+  unsafeNameChar,
   type AdPlatform,
   type AdSpendImportError,
 } from "@lease/contracts";
@@ -330,7 +330,9 @@ function readRows(
   const rows = new Map<string, SpendRow>();
   for (const { fields, line } of records) {
     const cell = (i: number) => (i >= 0 ? (fields[i] ?? "").trim() : "");
-    const campaign = cell(at.campaign);
+    // One name however its accents were composed (NFC), as a name typed in the panel is stored: two
+    // spellings of one name are one row, summed like an export's rows of one day and campaign.
+    const campaign = cell(at.campaign).normalize("NFC");
     // Totals and summaries the exports add (Google's "Total: ...", Meta's rows without a campaign).
     if (/^(total|totaal)\b/i.test(cell(0)) || /^(total|totaal)\b/i.test(campaign)) continue;
     const fail = (message: string) => errors.push({ line, message });
@@ -338,8 +340,13 @@ function readRows(
       fail("Geen campagnenaam");
       continue;
     }
-    if (campaign.length > SPEND_CAMPAIGN_MAX || hasControlChars(campaign)) {
-      fail(`Ongeldige campagnenaam (hoogstens ${SPEND_CAMPAIGN_MAX} tekens, geen besturingstekens)`);
+    if (campaign.length > SPEND_CAMPAIGN_MAX) {
+      fail(`De campagnenaam is langer dan ${SPEND_CAMPAIGN_MAX} tekens`);
+      continue;
+    }
+    const unsafe = unsafeNameChar(campaign);
+    if (unsafe) {
+      fail(`De campagnenaam bevat ${unsafe}; pas de naam aan`);
       continue;
     }
     let day: string | null;

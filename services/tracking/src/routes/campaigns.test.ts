@@ -27,6 +27,11 @@ const send = (method: string, path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 const importCsv = (csv: string) => send("POST", "/api/admin/ad-spend/import", { csv });
+/** The status and Dutch message of a refusal. */
+const refusal = async (res: Promise<Response>) => {
+  const answer = await res;
+  return [answer.status, ((await answer.json()) as { message: string }).message];
+};
 
 const META_EXPORT = [
   "Campaign name,Day,Amount spent (EUR),Impressions,Reporting starts,Reporting ends",
@@ -95,6 +100,43 @@ describe("ad spend", () => {
     expect(res.status).toBe(200);
     expect(AdSpendImportResult.parse(await res.json()).errors).toEqual([]);
     expect((await importCsv("x".repeat(2 * 1024 * 1024 + 10))).status).toBe(413);
+  });
+
+  // Two names differing only in a lone surrogate both reached PostgreSQL as U+FFFD, one row twice
+  // in one statement: the whole import failed with 500. Names with U+202E and U+0085 were stored.
+  it("names rows with an unpaired surrogate, a direction override or a C1 control by line and stores the rest; typed-in names and links are refused alike", async () => {
+    const csv = [
+      "Campaign name,Day,Amount spent (EUR)",
+      "truc\ud800,2025-11-06,10.00",
+      "truc\udbff,2025-11-06,20.00",
+      "\u202Eseltnel,2025-11-06,30.00",
+      "truc\u0085,2025-11-06,40.00",
+      "Truc goed,2025-11-06,50.00",
+      "Truc goe\u0301d,2025-11-06,1.00",
+      "Truc go\u00e9d,2025-11-06,2.00",
+    ].join("\n");
+    const res = await importCsv(csv);
+    expect(res.status).toBe(200);
+    const result = AdSpendImportResult.parse(await res.json());
+    expect(result.errors.map((e) => e.line)).toEqual([2, 3, 4, 5]);
+    expect(result).toMatchObject({ imported: 2, unchanged: 0 });
+    const list = AdSpendList.parse(await h.get("/api/admin/ad-spend?from=2025-11-06&to=2025-11-06"));
+    // "goe\u0301d" and "go\u00e9d" are one name once composed: their rows are summed.
+    expect(list.items.map((i) => [i.campaign, i.amount])).toEqual([
+      ["Truc goed", 50],
+      ["Truc go\u00e9d", 3],
+    ]);
+
+    const entry = { platform: "meta", day: "2025-11-06", campaign: "\u202Eseltnel", amount: 1 };
+    expect(await refusal(send("POST", "/api/admin/ad-spend", entry))).toEqual([
+      400,
+      "De campagnenaam bevat een teken dat de leesrichting omdraait (U+202E)",
+    ]);
+    const link = { platform: "meta", campaign: "Truc goed", utmCampaign: "truc\udc00" };
+    expect(await refusal(send("PUT", "/api/admin/ad-spend/links", link))).toEqual([
+      400,
+      "De utm_campaign bevat een los deel van een teken (U+DC00)",
+    ]);
   });
 
   it("takes a typed-in day and links a spend campaign name to its utm_campaign once", async () => {
