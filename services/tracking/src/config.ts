@@ -22,6 +22,10 @@ const trackingConfigFields = baseConfigSchema.extend({
   BUDGET_NEW_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /** Below 1,000,000: the budget keeps both counts of a block in one number (live-visitors.ts). */
   BUDGET_HITS_PER_MINUTE: z.coerce.number().int().min(1).max(999_999).default(6000),
+  /** Page views (stored rows) per address block and minute: an office of 500 browsing at once. */
+  BUDGET_VIEWS_PER_MINUTE: z.coerce.number().int().min(1).default(1500),
+  /** Page views per session and minute: about what the fastest reader clicks. */
+  BUDGET_VIEWS_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Live sessions kept in Redis at most; beyond it the ones seen longest ago leave the live list. */
   ACTIVE_SESSIONS_MAX: z.coerce.number().int().min(1).default(50_000),
   /** A session stays "active" this long after its last visit or heartbeat. */

@@ -86,6 +86,8 @@ export async function startTracking(
     budget: {
       newSessionsPerMinute: config.BUDGET_NEW_SESSIONS_PER_MINUTE,
       hitsPerMinute: config.BUDGET_HITS_PER_MINUTE,
+      viewsPerMinute: config.BUDGET_VIEWS_PER_MINUTE,
+      viewsPerSessionPerMinute: config.BUDGET_VIEWS_PER_SESSION_PER_MINUTE,
     },
   });
 

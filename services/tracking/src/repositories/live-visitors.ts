@@ -29,14 +29,23 @@ export interface Hit {
   at: number;
 }
 
-/** Per address block and minute; beyond either, hits are answered but not recorded. */
+/** Per address block (and session) and minute; beyond any of them, hits are answered but not recorded. */
 export interface IngestBudget {
   newSessionsPerMinute: number;
   /** Page views and heartbeats together; below 1,000,000 (both counts share one number). */
   hitsPerMinute: number;
+  /** Page views (stored rows) of one address block. */
+  viewsPerMinute: number;
+  /** Page views of one session: about what the fastest reader clicks. */
+  viewsPerSessionPerMinute: number;
 }
 
-export const DEFAULT_BUDGET: IngestBudget = { newSessionsPerMinute: 300, hitsPerMinute: 6000 };
+export const DEFAULT_BUDGET: IngestBudget = {
+  newSessionsPerMinute: 300,
+  hitsPerMinute: 6000,
+  viewsPerMinute: 1500,
+  viewsPerSessionPerMinute: 60,
+};
 /** Live sessions kept at most (~450 bytes each with their hash); beyond it the oldest are dropped. */
 export const ACTIVE_SESSIONS_MAX = 50_000;
 
@@ -45,7 +54,8 @@ export interface LiveVisitorsOptions {
   activeWindowMs: number;
   backlogMax?: number;
   activeMax?: number;
-  budget?: IngestBudget;
+  /** DEFAULT_BUDGET where not given. */
+  budget?: Partial<IngestBudget>;
 }
 
 /**
@@ -68,6 +78,7 @@ export class BacklogFullError extends Error {
 // KEYS: active zset, stream, this minute's budget hash, then per hit: its visitor hash.
 // ARGV: hit count, backlog bound, active cutoff (trim below), hash ttl ms, active bound,
 //       new sessions and hits per block and minute, budget ttl ms, visitor key prefix,
+//       page views per block and minute, page views per session and minute, the minute's number,
 //       then per hit: session, at, ua, ip prefix, city, country, page, page with query ("" when
 //       the same), isView ("1" a page view, "0" a heartbeat, "2" the landing page sent again at
 //       consent: a visit start, no page view), referrer, budget block, anonymous ("1"/"0"),
@@ -77,7 +88,8 @@ export class BacklogFullError extends Error {
 // whole run. Counts of the day, week and pages are not kept here: the Postgres writer keeps them
 // (rollups), once, from the stream. A full backlog refuses the whole run before writing anything,
 // so no hit is half recorded. A hit beyond its block's budget (a hit that starts a session counts
-// as a new session, every hit as a hit) writes nothing. The active set keeps at most its bound:
+// as a new session, every hit as a hit, a page view also as a page view of its block and of its
+// session: the session's count of the minute lives in its own hash, fields vm and vn) writes nothing. The active set keeps at most its bound:
 // the sessions seen longest ago leave it, with their hashes (keys the script builds from the
 // visitor key prefix: one Redis, never a cluster, as everywhere in this project).
 // Answers the positions (from 0) of the hits refused as over budget; usually none.
@@ -85,13 +97,14 @@ const RECORD_SCRIPT = `
 local n, maxLen, hashTtl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[4]
 local activeMax, maxNew, maxHits = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local budgetTtl, visitorPrefix, budget = ARGV[8], ARGV[9], KEYS[3]
+local maxViews, maxSessionViews, minute = tonumber(ARGV[10]), tonumber(ARGV[11]), ARGV[12]
 local tc = ARGV[#ARGV] ~= "" and { "tc", ARGV[#ARGV] } or {}
 if redis.call("XLEN", KEYS[2]) >= maxLen then return ${BACKLOG_FULL} end
--- Per block: sessions started and hits recorded this minute, as read and as now.
-local read, started, hits, active, refused = {}, {}, {}, {}, {}
+-- Per block: sessions started, hits and page views recorded this minute, as read and as now.
+local read, started, hits, views, active, refused = {}, {}, {}, {}, {}, {}
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", "(" .. ARGV[3])
 for i = 0, n - 1 do
-  local key, a = KEYS[4 + i], 9 + i * 13
+  local key, a = KEYS[4 + i], 12 + i * 13
   local sid, at, ua, ip = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
   local city, country, page, streamPage = ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8]
   local isView, block, anon = ARGV[a + 9], ARGV[a + 11], ARGV[a + 12]
@@ -101,8 +114,18 @@ for i = 0, n - 1 do
     read[block] = v
     started[block] = math.floor(v / 1000000)
     hits[block] = v % 1000000
+    views[block] = tonumber(redis.call("HGET", budget, block .. "|v")) or 0
   end
   local ok = hits[block] < maxHits
+  local sessionViews = 0
+  if ok and isView == "1" then
+    ok = views[block] < maxViews
+    if ok then
+      local seen = redis.call("HMGET", key, "vm", "vn")
+      if seen[1] == minute then sessionViews = tonumber(seen[2]) or 0 end
+      ok = sessionViews < maxSessionViews
+    end
+  end
   -- With sessions left the write itself tells whether the session is new; without, ask first.
   if ok and started[block] >= maxNew then ok = redis.call("EXISTS", key) == 1 end
   if ok then
@@ -110,12 +133,13 @@ for i = 0, n - 1 do
     local added
     if isView == "1" then
       added = redis.call("HSET", key, "ua", shownUa, "ip", ip, "city", city, "country", country,
-        "lastSeen", at, "an", anon, "page", page)
+        "lastSeen", at, "an", anon, "page", page, "vm", minute, "vn", sessionViews + 1)
+      views[block] = views[block] + 1
     else
       added = redis.call("HSET", key, "ua", shownUa, "ip", ip, "city", city, "country", country,
         "lastSeen", at, "an", anon)
     end
-    -- A new hash gets all six fields written every time; a known one at most its first page.
+    -- A new hash gets at least six fields written; a known one at most its first page and count.
     if added >= 6 then started[block] = started[block] + 1 end
     hits[block] = hits[block] + 1
     redis.call("PEXPIRE", key, hashTtl)
@@ -134,6 +158,8 @@ for block, v in pairs(read) do
   if now ~= v then
     spent[#spent + 1] = block
     spent[#spent + 1] = now
+    spent[#spent + 1] = block .. "|v"
+    spent[#spent + 1] = views[block]
   end
 end
 if #spent > 0 then
@@ -156,9 +182,11 @@ const BUDGET_WINDOW_MS = 60_000;
 
 /**
  * Live visitor state in Redis, answered without scans, every key bounded:
- * - visitor:<session>      hash (page, ua, ip block, city, country, lastSeen, an), expires on its own;
+ * - visitor:<session>      hash (page, ua, ip block, city, country, lastSeen, an, and vm/vn: the
+ *                          minute of its last page view and its page views in it), expires on its own;
  * - active                 sorted set session→lastSeen, trimmed by score and by size;
- * - budget:<minute>        hash block→new sessions and hits of the minute, expires after 2 minutes;
+ * - budget:<minute>        hash block→new sessions and hits of the minute, block|v→its page views,
+ *                          expires after 2 minutes;
  * - stream                 events for the Postgres writer, bounded by the backlog bound.
  */
 export class LiveVisitors {
@@ -179,7 +207,7 @@ export class LiveVisitors {
     this.activeWindowMs = options.activeWindowMs;
     this.backlogMax = options.backlogMax ?? STREAM_BACKLOG_MAX;
     this.activeMax = options.activeMax ?? ACTIVE_SESSIONS_MAX;
-    this.budget = options.budget ?? DEFAULT_BUDGET;
+    this.budget = { ...DEFAULT_BUDGET, ...options.budget };
     if (this.budget.hitsPerMinute >= 1_000_000)
       throw new RangeError("hitsPerMinute must stay below 1,000,000");
   }
@@ -214,11 +242,8 @@ export class LiveVisitors {
   private async run(hits: Hit[]): Promise<Set<number>> {
     let latest = 0;
     for (const hit of hits) latest = Math.max(latest, hit.at);
-    const keys = [
-      this.activeKey,
-      this.streamKey,
-      this.keys("tracking", "budget", Math.floor(latest / BUDGET_WINDOW_MS)),
-    ];
+    const minute = Math.floor(latest / BUDGET_WINDOW_MS);
+    const keys = [this.activeKey, this.streamKey, this.keys("tracking", "budget", minute)];
     const args: (string | number)[] = [
       hits.length,
       this.backlogMax,
@@ -229,6 +254,9 @@ export class LiveVisitors {
       this.budget.hitsPerMinute,
       2 * BUDGET_WINDOW_MS,
       this.keys("tracking", "visitor", ""),
+      this.budget.viewsPerMinute,
+      this.budget.viewsPerSessionPerMinute,
+      String(minute),
     ];
     for (const hit of hits) {
       keys.push(this.keys("tracking", "visitor", hit.sessionId));
