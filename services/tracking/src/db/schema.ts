@@ -13,6 +13,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 
 // The tables as drizzle sees them, for the generated migration snapshots. The raw tables
 // (page_views, visitors) are partitioned by month in the migration SQL itself (drizzle cannot
@@ -58,7 +59,11 @@ export const pageViews = tracking.table(
  * bit i set when the session viewed a page in the day's i-th hour; `added` holds the bits the last
  * write set, which is how the writer learns, under concurrent writers, whom to count as a new
  * visitor of an hour. Where the visit came from and on what (country, device, ...) is a profile
- * shared by many rows. Fixed-width columns only: 72 bytes a row.
+ * shared by many rows. Fixed-width columns only: 72 bytes a row, and `sent` only where the
+ * profile stores a value of the visit as "(overig)" (domain/admission.ts): the UTM values and
+ * referrer host as sent (source, medium, campaign, term, content, referrer; each bounded as
+ * domain/acquisition.ts utmValue), for the attribution of a lead the visit may bring. Null
+ * otherwise, and always for a visit without analytics consent (which no lead is matched to).
  */
 export const visitors = tracking.table(
   "visitors",
@@ -72,6 +77,7 @@ export const visitors = tracking.table(
     views: integer("views").notNull(),
     landingPageId: integer("landing_page_id").notNull(),
     profileId: integer("profile_id").notNull(),
+    sent: text("sent").array(),
   },
   (t) => [primaryKey({ columns: [t.day, t.sessionKey] })],
 );
@@ -325,9 +331,21 @@ export const conversions = tracking.table(
     sessionKey: bigint("session_key", { mode: "bigint" }),
     profileId: integer("profile_id"),
     landingPageId: integer("landing_page_id"),
+    /**
+     * The visit's values as sent while its profile stores one of them as "(overig)" (visitors.sent):
+     * once such a value is stored by name, the conversion moves to the profile with it
+     * (repositories/reattribution.ts) and this is cleared.
+     */
+    sent: text("sent").array(),
   },
-  // A filtered read counts a period's conversions (a few per visit at most) by day.
-  (t) => [index("conversions_day_idx").on(t.day)],
+  (t) => [
+    // A filtered read counts a period's conversions (a few per visit at most) by day.
+    index("conversions_day_idx").on(t.day),
+    // The conversions still waiting for a value to be stored by name, and only those.
+    index("conversions_waiting_idx")
+      .on(t.day, t.leadId)
+      .where(sql`${t.sent} IS NOT NULL`),
+  ],
 );
 
 /**
