@@ -20,6 +20,7 @@ describe("constants mirrored from @lease/contracts", () => {
     expect(local.EMAIL_MESSAGE).toBe(contracts.EMAIL_MESSAGE);
     expect(local.REQUIRED_FIELDS_MESSAGE).toBe(contracts.REQUIRED_FIELDS_MESSAGE);
     expect(local.MESSAGE_MIN_MESSAGE).toBe(contracts.MESSAGE_MIN_MESSAGE);
+    expect(local.CLICK_ID_PARAMS).toEqual(contracts.CLICK_ID_PARAMS);
   });
 
   it("calculator defaults equal the contract's and are a valid LeaseCalculatorInput", () => {

@@ -31,3 +31,6 @@ export const PHONE_MESSAGE = "Voer een geldig telefoonnummer in";
 export const EMAIL_MESSAGE = "Voer een geldig e-mailadres in";
 export const REQUIRED_FIELDS_MESSAGE = "Vul alle verplichte velden in";
 export const MESSAGE_MIN_MESSAGE = "Bericht moet minimaal 10 karakters bevatten";
+
+/** The ad platforms' click id query parameters the quote form reports (the contracts' CLICK_ID_PARAMS). */
+export const CLICK_ID_PARAMS = ["gclid", "gbraid", "wbraid", "fbclid", "ttclid", "ScCid"] as const;

@@ -1,4 +1,5 @@
-import { CLICK_ID_PARAMS, type FormClickIds } from "@lease/contracts";
+import type { FormClickIds } from "@lease/contracts";
+import { CLICK_ID_PARAMS } from "./constants";
 import { currentConsent, subscribeConsent } from "./consent-store";
 
 // The ad platforms' click ids (gclid, fbclid, ttclid, ScCid, ...) of the landing URL, for the
