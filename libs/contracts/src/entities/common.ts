@@ -4,8 +4,40 @@ import { z } from "zod";
 export const Uuid = z.uuid({ error: "Ongeldig id" });
 export type Uuid = z.infer<typeof Uuid>;
 
+/** What a client reads when a well-formed date names no real day (month 13, day 32, 30 February). */
+export const NO_SUCH_DATE = "Deze datum bestaat niet";
+
+/** "YYYY-MM-DD" at the start of a value: the shape is right, so a refusal means the day does not exist. */
+const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}(?:$|T)/;
+
+/**
+ * A calendar day, "YYYY-MM-DD" (Europe/Amsterdam wherever the API reads one). zod's ISO date check
+ * knows month lengths and leap years, and its JSON Schema pattern is the same check, so the OpenAPI
+ * document refuses exactly what the API refuses. Every date the API reads uses this one schema.
+ */
+export const CalendarDate = z.iso.date({
+  // A bad date stops there: no range or "from before to" check adds a second, misleading message.
+  abort: true,
+  error: (issue) =>
+    typeof issue.input !== "string"
+      ? "Geef een datum op (JJJJ-MM-DD)"
+      : DATE_SHAPE.test(issue.input)
+        ? NO_SUCH_DATE
+        : "Geef de datum op als JJJJ-MM-DD",
+});
+export type CalendarDate = z.infer<typeof CalendarDate>;
+
 /** Timestamps travel as ISO 8601 strings with an offset ("2024-05-01T12:00:00.000Z"). */
-export const IsoDateTime = z.iso.datetime({ offset: true });
+export const IsoDateTime = z.iso.datetime({
+  offset: true,
+  abort: true,
+  error: (issue) =>
+    typeof issue.input === "string" &&
+    DATE_SHAPE.test(issue.input) &&
+    !CalendarDate.safeParse(issue.input.slice(0, 10)).success
+      ? NO_SUCH_DATE
+      : "Geef een tijdstip op als JJJJ-MM-DDTUU:MM:SSZ (of met +01:00)",
+});
 export type IsoDateTime = z.infer<typeof IsoDateTime>;
 
 /** Turns "" / whitespace-only strings into null, so optional form fields can be sent empty. */

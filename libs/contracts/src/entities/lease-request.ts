@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IsoDateTime, Uuid } from "./common";
+import { CalendarDate, IsoDateTime, Uuid } from "./common";
 import { AnalyticsChannel } from "../http/tracking";
 import { ConversionDelivery } from "../http/conversions";
 
@@ -107,10 +107,7 @@ export const LeaseRequest = z
     attributionStatus: AttributionStatus.default("unknown").describe(
       "Whether the attribution is still being worked out, found, or definitively absent (and why)",
     ),
-    followUpOn: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .nullable()
+    followUpOn: CalendarDate.nullable()
       .default(null)
       .describe(
         '"Opvolgen op" (YYYY-MM-DD, an Amsterdam day) to follow this request up; null when none is set',

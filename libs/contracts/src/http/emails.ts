@@ -63,9 +63,13 @@ export type EmailIdParam = z.infer<typeof EmailIdParam>;
 /** Newest-first inbox page size; "Meer laden" in the admin asks for the next page. */
 export const INBOX_PAGE = 500;
 export const INBOX_MAX_LIMIT = 5000;
-/** A page's last e-mail, as the server writes it: creation time to the microsecond, then its id. */
-const INBOX_CURSOR =
-  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/**
+ * A page's last e-mail, as the server writes it: creation time to the microsecond, then its id. The
+ * time is zod's ISO check (real days and hours only: Postgres refuses "2026-13-01" as a timestamp).
+ */
+const INBOX_CURSOR = new RegExp(
+  `^(${z.regexes.datetime({ precision: 6 }).source.slice(1, -1)})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`,
+);
 export interface InboxCursor {
   /** ISO timestamp with microseconds (Postgres precision, which a JS Date would round away). */
   at: string;

@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { CalendarDate } from "./tracking";
+import { CalendarDate } from "../entities/common";
 
 export const FOLLOW_UP_RANGE_MESSAGE = "Kies een datum tussen 2000 en 2100";
 
 export const SetFollowUpBody = z
   .strictObject({
     followUpOn: CalendarDate.refine(
-      // A malformed value already has its message; only a day is checked for its range.
-      (day) => !/^\d{4}-\d{2}-\d{2}$/.test(day) || (day >= "2000-01-01" && day < "2100-01-01"),
+      // Only a real day gets here (CalendarDate stops at a bad one).
+      (day) => day >= "2000-01-01" && day < "2100-01-01",
       { error: FOLLOW_UP_RANGE_MESSAGE },
     )
       .nullable()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IsoDateTime, hasControlChars } from "../entities/common";
+import { CalendarDate, IsoDateTime, hasControlChars } from "../entities/common";
 
 /**
  * With analytics consent the web generates `session-${random base36}-${Date.now()}` and keeps it in
@@ -105,19 +105,8 @@ export const VisitorSeries = z
   .describe("Hourly buckets for 24h, daily buckets for 7d and 30d, oldest first");
 export type VisitorSeries = z.infer<typeof VisitorSeries>;
 
-/** A calendar day in Europe/Amsterdam, "YYYY-MM-DD". */
-export const CalendarDate = z
-  .string({ error: "Geef een datum op (JJJJ-MM-DD)" })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Geef de datum op als JJJJ-MM-DD" })
-  // Only a well-formed date is checked for existence (zod runs every check, even after a failed one).
-  .refine(
-    (day) =>
-      !/^\d{4}-\d{2}-\d{2}$/.test(day) || new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day,
-    {
-      error: "Deze datum bestaat niet",
-    },
-  );
-export type CalendarDate = z.infer<typeof CalendarDate>;
+/** A calendar day in Europe/Amsterdam, "YYYY-MM-DD" (the one date schema of the API). */
+export { CalendarDate };
 
 export const ANALYTICS_CHANNELS = [
   "Direct",

@@ -17,12 +17,6 @@ export function amsterdamDate(ms: number): string {
   return parts.format(new Date(ms));
 }
 
-/** A calendar date as "YYYY-MM-DD", valid (no 31 November)? */
-export function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  return utcDate(value).toISOString().slice(0, 10) === value;
-}
-
 function utcDate(day: string): Date {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d));

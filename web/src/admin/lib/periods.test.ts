@@ -27,6 +27,14 @@ describe("analytics periods in the URL", () => {
       to: "2026-10-31",
     });
     expect(periodFromParams(new URLSearchParams("van=2026-02-30&tot=2026-10-31"), today).preset).toBe("7d");
+    // A link with an impossible day falls back to the default instead of breaking the tab.
+    for (const bad of ["2026-13-01", "2026-11-32", "2025-00-10", "2026-02-29"])
+      expect(periodFromParams(new URLSearchParams(`van=${bad}&tot=2026-10-31`), today).preset, bad).toBe(
+        "7d",
+      );
+    expect(periodFromParams(new URLSearchParams("van=2024-02-29&tot=2024-03-01"), today).preset).toBe(
+      "eigen",
+    );
     const params = new URLSearchParams("tab=analytics&periode=30d");
     expect(withPeriod(params, { preset: "eigen", from: "2026-10-01", to: "2026-10-31" }).toString()).toBe(
       "tab=analytics&van=2026-10-01&tot=2026-10-31",

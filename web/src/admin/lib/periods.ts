@@ -1,5 +1,6 @@
 // The Analytics tab's period: a preset or an own range of Amsterdam calendar days, kept in the
 // URL (?periode=30d, or ?van=2026-10-01&tot=2026-10-31) so a reload or a shared link shows the same.
+import { CalendarDate } from "@lease/contracts";
 
 export const PERIOD_PRESETS = [
   { value: "vandaag", label: "Vandaag" },
@@ -18,7 +19,6 @@ export interface ChosenPeriod {
   to: string;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const dayParts = new Intl.DateTimeFormat("en-CA", {
   timeZone: "Europe/Amsterdam",
   year: "numeric",
@@ -31,9 +31,9 @@ export function amsterdamToday(now = Date.now()): string {
   return dayParts.format(new Date(now));
 }
 
+/** A real calendar day (the API's own check: "?van=2026-13-01" in a link is no period). */
 export function isDate(value: string | null): value is string {
-  if (!value || !DATE.test(value)) return false;
-  return new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+  return CalendarDate.safeParse(value).success;
 }
 
 export function addDays(day: string, n: number): string {
