@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useLocation } from "react-router-dom";
 import { useCompanySettings, useThemeSettings } from "../api/public";
 import { useConsent } from "../lib/consent-store";
-import { scrollToSectionSoon, type SectionState } from "../lib/navigation";
+import { focusPageTitleSoon, scrollToSectionSoon, type SectionState } from "../lib/navigation";
 import { captureLandingClicks } from "../lib/marketing";
 import { loadPixels, trackPixelPageView, unloadPixels } from "../lib/pixels";
 import { applyTheme } from "../lib/theme";
@@ -33,8 +33,9 @@ export function SiteEffects() {
   useEffect(() => startTracking(), []);
   useEffect(() => captureLandingClicks(), []);
 
-  // Content pages open at the top; a section link from another page scrolls to its section instead.
-  // The first render keeps the browser's own position (a /#aanvraag link or a reload).
+  // Content pages open at the top, with focus on their title; a section link from another page
+  // scrolls to its section (and focuses its heading) instead. The first render keeps the browser's
+  // own position and focus (a /#aanvraag link or a reload).
   const firstRender = useRef(true);
   useEffect(() => {
     if (firstRender.current) {
@@ -43,6 +44,7 @@ export function SiteEffects() {
     }
     if (section) return scrollToSectionSoon(section);
     window.scrollTo({ top: 0, behavior: "instant" });
+    if (!(normalizePath(pathname) in ADMIN_TITLES)) return focusPageTitleSoon();
   }, [pathname, section]);
 
   useEffect(() => {

@@ -11,21 +11,60 @@ export interface SectionState {
   section: HomeSection;
 }
 
-function scrollToId(id: string): void {
-  document.getElementById(id)?.scrollIntoView({ behavior: "smooth", block: "start" });
+/**
+ * Moves keyboard focus to an element without scrolling to it (a smooth scroll may be under way). A
+ * heading is not focusable by itself: tabindex -1 makes it a focus target that Tab never stops at,
+ * so the next Tab goes on from there, into the section.
+ */
+function focusWithoutScroll(target: HTMLElement): void {
+  if (!target.hasAttribute("tabindex") && target.tabIndex < 0) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
 }
 
 /**
- * Scrolls to a section about 100 ms after another page navigated home. The home chunk may still be
- * loading then, so it keeps looking for the section for a few seconds; returns a cancel function.
+ * Scrolls to a section and moves focus to its heading (the one that names it, else its first
+ * heading), so that a keyboard or screen-reader user goes on where the page now shows, not at the
+ * link they left behind (or at the menu button, when the phone menu closed).
  */
-export function scrollToSectionSoon(id: string, maxWaitMs = 3000): () => void {
+function scrollToId(id: string): void {
+  const section = document.getElementById(id);
+  if (!section) return;
+  section.scrollIntoView({ behavior: "smooth", block: "start" });
+  const named = section.getAttribute("aria-labelledby");
+  const heading =
+    (named ? document.getElementById(named) : null) ?? section.querySelector<HTMLElement>("h1, h2, h3");
+  focusWithoutScroll(heading ?? section);
+}
+
+/**
+ * Runs `act` on what `find` returns once it is there, about 100 ms after a navigation: the page's
+ * chunk may still be loading then, so it keeps looking for a few seconds; returns a cancel function.
+ */
+function whenShown<T>(find: () => T | null, act: (found: T) => void, maxWaitMs = 3000): () => void {
   const started = Date.now();
   let timer = window.setTimeout(function attempt() {
-    if (document.getElementById(id)) scrollToId(id);
+    const found = find();
+    if (found) act(found);
     else if (Date.now() - started < maxWaitMs) timer = window.setTimeout(attempt, 50);
   }, SCROLL_DELAY_MS);
   return () => window.clearTimeout(timer);
+}
+
+/**
+ * Focuses the page's title once another page has opened in its place: the link that was followed
+ * (in the header or the footer) stays where it was, and the next Tab should go into the new page,
+ * as after a page load.
+ */
+export function focusPageTitleSoon(): () => void {
+  return whenShown(() => document.querySelector<HTMLElement>("main h1"), focusWithoutScroll);
+}
+
+/** Scrolls to a section (and focuses its heading) about 100 ms after another page navigated home. */
+export function scrollToSectionSoon(id: string): () => void {
+  return whenShown(
+    () => document.getElementById(id),
+    () => scrollToId(id),
+  );
 }
 
 /**
