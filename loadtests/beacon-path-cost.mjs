@@ -20,6 +20,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { BROWSER_UA, SITE_PAGES, runAutocannon, visitorAddress } from "./tracking-common.mjs";
+import { commitOf, startCheckoutStack } from "./checkout-stack.mjs";
 
 const BEACONS = Number(process.env.BEACONS ?? 20_000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
@@ -35,13 +36,6 @@ function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
-
-/** How a checkout is named in the table: its folder, commit, and whether it has uncommitted changes. */
-const commitOf = (dir) => {
-  const git = (...args) => spawnSync("git", ["-C", dir, ...args], { encoding: "utf8" }).stdout.trim();
-  const dirty = git("status", "--porcelain", "--untracked-files=no") ? " +uncommitted" : "";
-  return `${path.basename(dir)} ${git("log", "-1", "--format=%h")}${dirty}`;
-};
 
 const run = randomBytes(3).toString("hex");
 let n = 0;
@@ -136,41 +130,12 @@ const tracingEnv = (mode, otlpUrl) =>
 const tracingName = (mode) => (mode === "off" ? "tracing off" : `tracing on, ${Number(mode) * 100} %`);
 
 async function startFor(dir, extraEnv = {}) {
-  const build = spawnSync(process.execPath, ["scripts/build.mjs", "services"], {
-    cwd: dir,
-    stdio: "inherit",
+  const started = await startCheckoutStack(dir, {
+    env: extraEnv,
+    logDir: path.join(here, ".tmp/beacon-cost"),
+    database: "lease_beacon_cost",
   });
-  if (build.status !== 0) throw new Error(`build failed in ${dir}`);
-  const { provision, ensureDatabase, withDatabase, dropDatabasesWithPrefix } = await import(
-    `${dir}/scripts/lib/provision.mjs`
-  );
-  const { startStack } = await import(`${dir}/scripts/lib/stack.mjs`);
-  const infra = await provision();
-  const db = `lease_beacon_cost_${randomBytes(3).toString("hex")}`;
-  await ensureDatabase(infra.databaseServerUrl, db);
-  const cwd = process.cwd();
-  process.chdir(dir); // the stack starts services/<name>/dist/main.js of this checkout
-  try {
-    const stack = await startStack({
-      databaseUrl: withDatabase(infra.databaseServerUrl, db),
-      redisUrl: infra.redisUrl,
-      env: {
-        LOG_LEVEL: "warn",
-        TRUSTED_PROXIES: "127.0.0.1",
-        SENDGRID_API_BASE_URL: "http://127.0.0.1:9",
-        ...extraEnv,
-      },
-      logDir: path.join(here, ".tmp/beacon-cost", path.basename(dir)),
-    });
-    const pid = (name) => stack.processes.find((p) => p.name === name).child.pid;
-    const stop = async () => {
-      await stack.stop();
-      await dropDatabasesWithPrefix(infra.databaseServerUrl, db).catch(() => undefined);
-    };
-    return { stack, stop, pids: { gateway: pid("gateway"), tracking: pid("tracking") } };
-  } finally {
-    process.chdir(cwd);
-  }
+  return { ...started, pids: { gateway: started.pid("gateway"), tracking: started.pid("tracking") } };
 }
 
 const otlp = await otlpReceiver();

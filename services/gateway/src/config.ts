@@ -9,13 +9,14 @@ const serviceUrl = (name: string) =>
       error: `${name} must be the http:// URL of the service (several comma-separated for replicas)`,
     });
 
-const minutesOrCount = (name: string, fallback: number) =>
+const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
   z.coerce
     .number({ error: `${name} must be a whole number` })
     .int({ error: `${name} must be a whole number` })
-    .min(1, { error: `${name} must be at least 1` })
-    .max(10_080, { error: `${name} must be at most 10080` })
+    .min(min, { error: `${name} must be at least ${min}` })
+    .max(max, { error: `${name} must be at most ${max}` })
     .default(fallback);
+const minutesOrCount = (name: string, fallback: number) => wholeNumber(name, 1, 10_080, fallback);
 
 export const gatewayConfigSchema = baseConfigSchema
   .extend({
@@ -47,6 +48,12 @@ export const gatewayConfigSchema = baseConfigSchema
     LOGIN_MAX_CODE_FAILURES: minutesOrCount("LOGIN_MAX_CODE_FAILURES", 10),
     /** The window of that bound; the cool-down lasts until it ends (only recovery codes then). */
     LOGIN_CODE_WINDOW_MINUTES: minutesOrCount("LOGIN_CODE_WINDOW_MINUTES", 60),
+    /** Password checks (argon2id) at once in this process; the rest waits its turn. */
+    LOGIN_HASH_CONCURRENCY: wholeNumber("LOGIN_HASH_CONCURRENCY", 1, 64, 2),
+    /** Anonymous sign-ins that may wait for a turn; beyond that a 503 (priority ones always wait). */
+    LOGIN_HASH_QUEUE: wholeNumber("LOGIN_HASH_QUEUE", 0, 1000, 8),
+    /** How long a sign-in may wait for its turn before it is answered 503. */
+    LOGIN_HASH_WAIT_MS: wholeNumber("LOGIN_HASH_WAIT_MS", 100, 30_000, 2000),
   })
   .refine((c) => c.LOGIN_MAX_LOCK_MINUTES >= c.LOGIN_LOCK_MINUTES, {
     error: "LOGIN_MAX_LOCK_MINUTES must be at least LOGIN_LOCK_MINUTES",

@@ -42,6 +42,7 @@ import { privacyRoutes } from "./routes/privacy";
 import { privacyDomain } from "./domain/privacy";
 import { privacyRepository } from "./repositories/privacy";
 import { codeBrake, loginThrottle } from "./domain/login-throttle";
+import { passwordGate } from "./domain/password-gate";
 import { loginEvents } from "./domain/login-events";
 import { loginTickets } from "./domain/login-tickets";
 import { secretBox } from "./domain/secret-box";
@@ -109,6 +110,11 @@ export async function startGateway(
       windowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
       baseLockMs: config.LOGIN_LOCK_MINUTES * 60_000,
       maxLockMs: config.LOGIN_MAX_LOCK_MINUTES * 60_000,
+    }),
+    passwords: passwordGate({
+      concurrency: config.LOGIN_HASH_CONCURRENCY,
+      queue: config.LOGIN_HASH_QUEUE,
+      maxWaitMs: config.LOGIN_HASH_WAIT_MS,
     }),
     codes: codeBrake(kit.redis, kit.keys, {
       maxFailures: config.LOGIN_MAX_CODE_FAILURES,
@@ -241,6 +247,7 @@ export async function startGateway(
   });
   running.app.metrics.registry.registerMetric(batchSizes);
   running.app.metrics.registry.registerMetric(authDeps.events.attempts);
+  for (const metric of authDeps.passwords.metrics) running.app.metrics.registry.registerMetric(metric);
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's.
   running.app.metrics.registry.registerMetric(auditJobs.attempts);
   return running;

@@ -3,7 +3,7 @@ import { addressBlock, type Keyspace, type Logger, type Redis } from "@lease/pla
 import type { AuditRepository } from "../repositories/audit";
 
 export type LoginStepLabel = "password" | "code";
-export type LoginOutcome = "success" | "failure" | "locked";
+export type LoginOutcome = "success" | "failure" | "locked" | "busy";
 
 /** Audit rows of failures and locks one account may get per hour; the rest is metric and log only. */
 export const FAILURE_AUDIT_PER_HOUR = 20;
@@ -16,7 +16,7 @@ return n
 `;
 
 /**
- * What the sign-in's failures leave behind: a counter by step and outcome (three values each, so
+ * What the sign-in's failures leave behind: a counter by step and outcome (two and four values, so
  * bounded labels; infra/observability alerts on it) and audit-log rows of failed passwords, wrong
  * codes and locks — only for accounts that exist (an unknown username is counted, never stored),
  * and at most FAILURE_AUDIT_PER_HOUR per account and hour (a Redis counter keyed by the admin's
@@ -26,12 +26,13 @@ return n
 export function loginEvents(deps: { redis: Redis; keys: Keyspace; audit: AuditRepository; logger: Logger }) {
   const attempts = new Counter({
     name: "gateway_admin_login_attempts_total",
-    help: "Admin sign-in attempts by step (password, code) and outcome (success, failure, locked)",
+    help: "Admin sign-in attempts by step (password, code) and outcome (success, failure, locked, busy: refused unchecked)",
     labelNames: ["step", "outcome"] as const,
     registers: [],
   });
   for (const step of ["password", "code"] as const)
-    for (const outcome of ["success", "failure", "locked"] as const) attempts.labels(step, outcome).inc(0);
+    for (const outcome of ["success", "failure", "locked", "busy"] as const)
+      attempts.labels(step, outcome).inc(0);
 
   return {
     attempts,

@@ -144,6 +144,30 @@ describe("login throttle", () => {
     expect((await t.begin("other", "10.0.0.6")).allowed).toBe(true);
   });
 
+  it("says whether the address is one the username signed in from before", async () => {
+    const t = fresh();
+    expect(await t.begin("known-user", "10.0.3.1")).toEqual({ allowed: true, knownAddress: false });
+    await t.succeeded("known-user", "10.0.3.1");
+    expect(await t.begin("known-user", "10.0.3.1")).toEqual({ allowed: true, knownAddress: true });
+    await t.succeeded("known-user", "10.0.3.1");
+    // Known for that username only, and never for a username that does not exist.
+    expect(await t.begin("another-user", "10.0.3.1")).toEqual({ allowed: true, knownAddress: false });
+    expect(await t.begin("known-user", "10.0.3.2")).toEqual({ allowed: true, knownAddress: false });
+  });
+
+  it("counts an attempt refused unchecked (a full gate) against the address, never the username", async () => {
+    const t = fresh();
+    // More than maxFailures attempts of one pair, none checked: the pair is not locked...
+    for (let i = 0; i < short.maxAddressFailures; i++) {
+      expect((await t.begin("admin", "10.0.4.1")).allowed, `attempt ${i + 1}`).toBe(true);
+      await t.unchecked("admin", "10.0.4.1");
+    }
+    // ...but the address spent its budget: the next attempt, for any username, locks it.
+    expect((await t.begin("someone", "10.0.4.1")).allowed).toBe(false);
+    // The username is not under attack for it: a fresh address of the owner is checked.
+    expect((await t.begin("admin", "10.0.4.2")).allowed).toBe(true);
+  });
+
   it("counts a username regardless of its letter case", async () => {
     const t = fresh();
     await fail(t, "Admin", "10.0.1.1", 3);

@@ -29,7 +29,12 @@ export const DEFAULT_THROTTLE: ThrottleOptions = {
 };
 
 export type AttemptVerdict =
-  { allowed: true } | { allowed: false; retryAfterMs: number; retryAfterSeconds: number };
+  | {
+      allowed: true;
+      /** The address is one the username signed in from before (its sign-in may skip the queue). */
+      knownAddress: boolean;
+    }
+  | { allowed: false; retryAfterMs: number; retryAfterSeconds: number };
 
 // KEYS: 1 pair failures, 2 pair lock, 3 pair level, 4 address failures, 5 address lock,
 // 6 address level, 7 username failures, 8 the username's known addresses. ARGV: 1 maxFailures,
@@ -56,7 +61,7 @@ local function giveBack(key)
 end
 `;
 
-/** Reserves one attempt: {1, 0} allowed, or {0, milliseconds to wait}. */
+/** Reserves one attempt: {1, 0, known address 1 or 0} allowed, or {0, milliseconds to wait}. */
 const BEGIN_LUA = `${SHARED_LUA}
 local pairLock = redis.call('pttl', KEYS[2])
 if pairLock > 0 then return {0, pairLock} end
@@ -82,7 +87,7 @@ if address > tonumber(ARGV[2]) then
   return {0, lock(KEYS[4], KEYS[5], KEYS[6])}
 end
 count(KEYS[7])
-return {1, 0}
+return {1, 0, redis.call('zscore', KEYS[8], ARGV[7]) and 1 or 0}
 `;
 
 /**
@@ -121,6 +126,17 @@ return 0
 const PASSED_LUA = `${SHARED_LUA}
 giveBack(KEYS[1])
 giveBack(KEYS[4])
+giveBack(KEYS[7])
+return 0
+`;
+
+/**
+ * The reserved attempt was not checked (the password checks were saturated): the pair and the
+ * username get it back, the address keeps it, so an address that keeps sending into a full gate
+ * uses up its own budget (and is locked as usual), never the username's or the owner's.
+ */
+const UNCHECKED_LUA = `${SHARED_LUA}
+giveBack(KEYS[1])
 giveBack(KEYS[7])
 return 0
 `;
@@ -180,8 +196,8 @@ export function loginThrottle(redis: Redis, keys: Keyspace, options: Partial<Thr
     options: o,
     /** Reserves one attempt, or says how long to wait. */
     async begin(username: string, ip: string): Promise<AttemptVerdict> {
-      const [allowed, waitMs] = (await run(BEGIN_LUA, username, ip)) as [number, number];
-      if (allowed === 1) return { allowed: true };
+      const [allowed, waitMs, known] = (await run(BEGIN_LUA, username, ip)) as [number, number, number?];
+      if (allowed === 1) return { allowed: true, knownAddress: known === 1 };
       const ms = Math.max(waitMs, 1);
       return { allowed: false, retryAfterMs: ms, retryAfterSeconds: Math.ceil(ms / 1000) };
     },
@@ -203,6 +219,10 @@ export function loginThrottle(redis: Redis, keys: Keyspace, options: Partial<Thr
     /** The reserved attempt passed its first factor; the second one is checked as a new attempt. */
     async passed(username: string, ip: string): Promise<void> {
       await run(PASSED_LUA, username, ip);
+    },
+    /** The reserved attempt was refused unchecked (the gate was full). */
+    async unchecked(username: string, ip: string): Promise<void> {
+      await run(UNCHECKED_LUA, username, ip);
     },
     /** The reserved attempt succeeded. */
     async succeeded(username: string, ip: string): Promise<void> {

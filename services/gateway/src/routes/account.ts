@@ -29,6 +29,7 @@ import {
   SAME_PASSWORD_MESSAGE,
   USED_CODE_MESSAGE,
   audited,
+  priorityPasswordWork,
   setSessionCookie,
   tooManyAttempts,
   useSecondFactor,
@@ -66,7 +67,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
     const ip = deps.clientIp(ctx);
     const verdict = await deps.throttle.begin(admin.username, ip);
     if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
-    if (!(await verifyPassword(admin.password, password))) {
+    if (!(await priorityPasswordWork(deps, () => verifyPassword(admin.password, password)))) {
       await deps.throttle.failed(admin.username, ip);
       ctx.state.log.warn(
         { username: admin.username, ip, outcome: "wrong_current_password" },
@@ -95,7 +96,8 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
         { path: "newPassword", message: SAME_PASSWORD_MESSAGE },
       ]);
     }
-    await deps.admins.setPassword(admin.username, await hashPassword(body.newPassword));
+    const hash = await priorityPasswordWork(deps, () => hashPassword(body.newPassword));
+    await deps.admins.setPassword(admin.username, hash);
     // Every session of the admin ends (open sockets close), this one is replaced by a new one.
     await renewSession(ctx, admin);
     ctx.state.log.info({ username: admin.username, outcome: "password_changed" }, "admin account");

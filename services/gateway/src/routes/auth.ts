@@ -25,6 +25,7 @@ import type { AdminRow, AdminsRepository } from "../repositories/admins";
 import type { AuditRecord, AuditRepository } from "../repositories/audit";
 import { dummyPasswordHash, hashPassword, newPasswordProblem, verifyPassword } from "../domain/passwords";
 import type { CodeBrake, LoginThrottle } from "../domain/login-throttle";
+import { PasswordGateBusy, type PasswordGate } from "../domain/password-gate";
 import type { LoginEvents } from "../domain/login-events";
 import type { LoginStep, LoginTickets } from "../domain/login-tickets";
 import type { SecretBox } from "../domain/secret-box";
@@ -34,6 +35,8 @@ export interface AuthDeps {
   admins: AdminsRepository;
   session: SessionDeps;
   throttle: LoginThrottle;
+  /** Bounds the password-hashing work: every argon2 check and hash runs through it. */
+  passwords: PasswordGate;
   /** The per-account bound on wrong second-factor codes. */
   codes: CodeBrake;
   /** The sign-in's metric and its audit rows of failures and locks. */
@@ -54,6 +57,28 @@ export const USED_CODE_MESSAGE = "Deze code is al gebruikt. Wacht op de volgende
 export const ACCOUNT_DISABLED_MESSAGE =
   "Dit account is uitgeschakeld. Vraag een andere beheerder om het weer in te schakelen.";
 export const SAME_PASSWORD_MESSAGE = "Kies een ander wachtwoord dan het huidige";
+export const PASSWORDS_BUSY_MESSAGE =
+  "Er wordt nu erg vaak geprobeerd in te loggen. Probeer het over een paar seconden opnieuw.";
+
+/** The password checks are saturated: nothing was checked, come back after Retry-After. */
+export function passwordsBusy(retryAfterSeconds: number): HttpError {
+  return new HttpError(503, "login_busy", PASSWORDS_BUSY_MESSAGE, undefined, {
+    "Retry-After": String(retryAfterSeconds),
+  });
+}
+
+/**
+ * Password work of a signed-in admin or a sign-in ticket (a right password came before): through
+ * the gate ahead of anonymous sign-ins, a 503 only when even that wait runs out.
+ */
+export async function priorityPasswordWork<T>(deps: Pick<AuthDeps, "passwords">, work: () => Promise<T>) {
+  try {
+    return await deps.passwords.run(work, { priority: true });
+  } catch (err) {
+    if (err instanceof PasswordGateBusy) throw passwordsBusy(err.retryAfterSeconds);
+    throw err;
+  }
+}
 
 export function setSessionCookie(ctx: Context, secure: boolean, token: string, maxAge: number) {
   const name = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
@@ -174,11 +199,30 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
       deps.events.count("password", "locked");
       throw tooManyAttempts(verdict.retryAfterSeconds);
     }
-    // Before the password check: a reset that lands during it then ends this session as well.
-    const generation = await sessionGeneration(deps.session, body.username);
-    const admin = await deps.admins.findByUsername(body.username);
-    // Verify against a dummy hash for unknown users too, so timing does not reveal which exist.
-    const valid = await verifyPassword(admin?.password ?? (await dummyPasswordHash()), body.password);
+    // The hashing work is bounded (README, "Password guessing"): the lookup and the check wait for
+    // their turn, an address the username signed in from before ahead of the anonymous ones, and a
+    // full gate is a 503 with nothing checked. An unknown username takes the same turn and the
+    // same check (a dummy hash), so neither the wait nor a 503 tells which usernames exist.
+    let checked: { generation: number; admin: AdminRow | undefined; valid: boolean };
+    try {
+      checked = await deps.passwords.run(
+        async () => {
+          // Before the password check: a reset that lands during it then ends this session as well.
+          const generation = await sessionGeneration(deps.session, body.username);
+          const admin = await deps.admins.findByUsername(body.username);
+          const valid = await verifyPassword(admin?.password ?? (await dummyPasswordHash()), body.password);
+          return { generation, admin, valid };
+        },
+        { priority: verdict.knownAddress },
+      );
+    } catch (err) {
+      if (!(err instanceof PasswordGateBusy)) throw err;
+      await deps.throttle.unchecked(body.username, ip);
+      ctx.state.log.warn(audit(ctx, body.username, "busy"), "admin login");
+      deps.events.count("password", "busy");
+      throw passwordsBusy(err.retryAfterSeconds);
+    }
+    const { generation, admin, valid } = checked;
     // A disabled account answers as a wrong password does, right password or not: the answer
     // never tells whether a password of a disabled account is right.
     if (!admin || !valid || admin.disabledAt) {
@@ -279,13 +323,14 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
     const problem = newPasswordProblem(body.newPassword);
     if (problem)
       throw new HttpError(400, "validation_failed", problem, [{ path: "newPassword", message: problem }]);
-    if (await verifyPassword(admin.password, body.newPassword)) {
+    if (await priorityPasswordWork(deps, () => verifyPassword(admin.password, body.newPassword))) {
       throw new HttpError(400, "validation_failed", SAME_PASSWORD_MESSAGE, [
         { path: "newPassword", message: SAME_PASSWORD_MESSAGE },
       ]);
     }
     if (!(await deps.tickets.spend(body.ticket))) throw loginExpired();
-    await deps.admins.setPassword(admin.username, await hashPassword(body.newPassword));
+    const hash = await priorityPasswordWork(deps, () => hashPassword(body.newPassword));
+    await deps.admins.setPassword(admin.username, hash);
     ctx.state.log.info({ username: admin.username, outcome: "password_set" }, "admin password");
     await finish(ctx, admin, ticket.generation, "new_password");
   });

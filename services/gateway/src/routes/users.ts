@@ -18,7 +18,7 @@ import {
 } from "@lease/platform";
 import type { AdminRow, GuardedChange } from "../repositories/admins";
 import { hashPassword } from "../domain/passwords";
-import { audited, type AuthDeps } from "./auth";
+import { audited, priorityPasswordWork, type AuthDeps } from "./auth";
 
 export const NO_SUCH_ADMIN_MESSAGE = "Deze beheerder bestaat niet (meer)";
 export const OWN_TOTP_RESET_MESSAGE = "Je eigen tweestapsverificatie zet je uit onder Mijn account";
@@ -64,7 +64,8 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
     const { username } = parseOr400(CreateAdminUserBody, ctx.request.body);
     // 96 random bits; the new admin replaces it at the first sign-in.
     const oneTimePassword = randomBytes(12).toString("base64url");
-    const row = await deps.admins.create(username, await hashPassword(oneTimePassword), {
+    const hash = await priorityPasswordWork(deps, () => hashPassword(oneTimePassword));
+    const row = await deps.admins.create(username, hash, {
       mustChangePassword: true,
     });
     if (row === "taken") throw new HttpError(409, "conflict", `Er bestaat al een beheerder "${username}"`);
