@@ -201,6 +201,54 @@ describe("the audit log across the services", () => {
     ]);
   });
 
+  it("records every spend import (its platform and counts), a typed-in day and a campaign link, each with its admin, queued with the change", async () => {
+    const csv = [
+      "Campaign name,Day,Amount spent (EUR)",
+      "Logboek lente,2026-03-02,100.00",
+      "Logboek lente,2026-03-03,50.00",
+      "Logboek zomer,2026-03-03,20.00",
+      "Logboek zomer,nooit,1.00",
+    ].join("\n");
+    const imported = await call("POST", "/api/admin/ad-spend/import", { csv });
+    expect(imported.status).toBe(200);
+    expect((await call("POST", "/api/admin/ad-spend/import", { csv })).status).toBe(200); // again: unchanged
+    const typed = { platform: "tiktok", day: "2026-03-04", campaign: "Logboek TT", amount: 45.5 };
+    expect((await call("POST", "/api/admin/ad-spend", typed)).status).toBe(200);
+    const link = { platform: "meta", campaign: "Logboek lente", utmCampaign: "lente" };
+    expect((await call("PUT", "/api/admin/ad-spend/links", link)).status).toBe(204);
+    expect((await call("PUT", "/api/admin/ad-spend/links", { ...link, utmCampaign: null })).status).toBe(204);
+    // Each change and its entry are written in one transaction (tracking's outbox).
+    const queued = await sql.query(
+      "SELECT count(*)::int AS n FROM tracking.outbox WHERE job_name = 'audit.record' AND payload->>'action' LIKE 'ad_spend.%'",
+    );
+    expect(queued.rows).toEqual([{ n: 5 }]);
+
+    const actions: AuditAction[] = ["ad_spend.imported", "ad_spend.entered", "ad_spend.linked"];
+    const entries = await entriesOf(actions, 5);
+    expect(entries.map(brief)).toEqual([
+      ["ad_spend.linked", "admin", "Logboek lente", "Meta (Facebook, Instagram): koppeling verwijderd"],
+      [
+        "ad_spend.linked",
+        "admin",
+        "Logboek lente",
+        "Meta (Facebook, Instagram): telt voor utm_campaign lente",
+      ],
+      ["ad_spend.entered", "admin", "Logboek TT", "TikTok, 4 maart 2026: € 45,50"],
+      [
+        "ad_spend.imported",
+        "admin",
+        "Meta (Facebook, Instagram)",
+        "2 campagnes: 0 dagen ingelezen, 3 ongewijzigd, 1 regel overgeslagen",
+      ],
+      [
+        "ad_spend.imported",
+        "admin",
+        "Meta (Facebook, Instagram)",
+        "2 campagnes: 3 dagen ingelezen, 0 ongewijzigd, 1 regel overgeslagen",
+      ],
+    ]);
+  });
+
   it("records a deletion, and holds nothing of the lead's personal data or the key anywhere", async () => {
     // The CSV export of the leads (up to 50,000 people) is recorded with its row count, never the
     // search it was filtered by (issue 33.11).

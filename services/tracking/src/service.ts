@@ -29,8 +29,10 @@ import {
   privacyRoutes,
   requireInternal,
   scheduleDaily,
+  startServiceOutbox,
 } from "@lease/platform";
 import { trackingConfigSchema } from "./config";
+import { outbox as outboxTable } from "./db/schema";
 import { systemClock, type Clock } from "./domain/clock";
 import { GeoLookup } from "./domain/geo";
 import { addMonths, amsterdamDate } from "./domain/calendar";
@@ -240,6 +242,9 @@ export async function startTracking(
   // the visit's attribution goes back on the leads queue.
   const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
   const conversionJobs = queueMetrics(queue, [QUEUES.tracking]);
+  // Spend imports, typed-in days and links are recorded in the gateway's audit log: audit.record
+  // jobs written to tracking.outbox in the change's transaction, relayed to the queue.
+  const outbox = await startServiceOutbox(kit, queue);
   const conversionWorker = createWorker({
     connection: kit.bullConnection(),
     redisPrefix: config.REDIS_PREFIX,
@@ -309,7 +314,7 @@ export async function startTracking(
       }),
       campaignRoutes({
         session: kit.session,
-        spend: adSpendRepository(kit.pool),
+        spend: adSpendRepository(kit.pool, { table: outboxTable, committed: () => outbox.relay.nudge() }),
         report: campaignReportReader(kit.pool),
         clock,
         retentionMonths: config.RETENTION_MONTHS,
@@ -334,6 +339,7 @@ export async function startTracking(
         await backfill;
         await streamWriter.stop();
         await conversionWorker.close();
+        await outbox.relay.stop();
         await queue.close();
         await closeRedis(writerRedis);
       },
@@ -348,6 +354,7 @@ export async function startTracking(
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's, and
   // reading them here would hold /metrics up while Redis is away.
   svc.app.metrics.registry.registerMetric(conversionJobs.attempts);
+  outbox.registerMetrics(svc.app.metrics.registry);
   new Gauge({
     name: "tracking_admin_sockets",
     help: "Admin WebSocket connections open on this replica",

@@ -106,3 +106,15 @@ export function withUrlScheme(value: unknown): unknown {
   if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return value;
   return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(:\d+)?([/?#]\S*)?$/i.test(text) ? `https://${text}` : value;
 }
+
+const LONG_DAY = new Intl.DateTimeFormat("nl-NL", {
+  timeZone: "UTC",
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+});
+
+/** "1 november 2026": a calendar day (YYYY-MM-DD) as a Dutch sentence writes it. */
+export function dutchDay(day: string): string {
+  return LONG_DAY.format(new Date(`${day}T00:00:00Z`));
+}

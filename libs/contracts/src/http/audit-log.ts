@@ -5,7 +5,7 @@ import { IsoDateTime, Uuid } from "../entities/common";
 // changes to admin accounts) and those the other services send it on the `audit` queue
 // (`audit.record`, libs/contracts/src/jobs): status changes and deletions of lease requests, inbox
 // entries deleted, settings saved (which section and fields, never a value), e-mails sent from the
-// panel. A target is an id or an admin's username, never a lead's personal data.
+// panel, ad spend imported, typed in or linked (tracking: the platform, campaign and row counts). A target is an id or an admin's username, never a lead's personal data.
 
 export const AUDIT_RETENTION_DAYS = 2 * 365;
 
@@ -37,6 +37,9 @@ export const AUDIT_ACTIONS = [
   "settings.google_ads_changed",
   "settings.google_ads_url_rotated",
   "google_ads.downloaded",
+  "ad_spend.imported",
+  "ad_spend.entered",
+  "ad_spend.linked",
   "email.sent",
   "email.resent",
   "email.cancelled",
@@ -76,6 +79,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "settings.google_ads_changed": "Google Ads-conversienamen gewijzigd",
   "settings.google_ads_url_rotated": "Geheime link voor Google Ads vernieuwd",
   "google_ads.downloaded": "Google Ads-conversiebestand gedownload",
+  "ad_spend.imported": "Advertentiekosten ingelezen",
+  "ad_spend.entered": "Advertentiekosten van een dag ingevoerd",
+  "ad_spend.linked": "Campagne gekoppeld aan utm_campaign",
   "email.sent": "E-mail verstuurd",
   "email.resent": "E-mail opnieuw verstuurd",
   "email.cancelled": "Verzenden e-mail geannuleerd",

@@ -14,6 +14,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import { outboxTable } from "@lease/platform/outbox-table";
 
 // The tables as drizzle sees them, for the generated migration snapshots. The raw tables
 // (page_views, visitors) are partitioned by month in the migration SQL itself (drizzle cannot
@@ -21,6 +22,9 @@ import { sql } from "drizzle-orm";
 // retention job drops them (repositories/partitions.ts).
 
 export const tracking = pgSchema("tracking");
+
+/** Audit entries of spend imports, typed-in days and links, written in the change's transaction and relayed to the `audit` queue. */
+export const outbox = outboxTable(tracking);
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
 const ts = (name: string) => timestamp(name, { withTimezone: true });

@@ -1,6 +1,26 @@
-import type { AdPlatform, AdSpendCampaign } from "@lease/contracts";
-import { withTransaction, type Pool } from "@lease/platform";
+import type { AdPlatform, AdSpendCampaign, AuditRecordJobData } from "@lease/contracts";
+import { drizzle } from "drizzle-orm/node-postgres";
+import {
+  queueAuditEvents,
+  withTransaction,
+  type OutboxTable,
+  type Pool,
+  type PoolClient,
+} from "@lease/platform";
 import type { SpendRow } from "../domain/spend-csv";
+
+/** Where a change's audit entry goes: the service's outbox, in the change's transaction. */
+export interface SpendAudit {
+  table: OutboxTable;
+  /** Called once the change (and its entry) is committed, so the relay publishes it soon. */
+  committed(): void;
+}
+
+/** What was stored, for the answer and the audit entry. */
+export interface Stored {
+  imported: number;
+  unchanged: number;
+}
 
 /** Rows per statement when storing an import. */
 const CHUNK = 5_000;
@@ -10,13 +30,35 @@ export const SPEND_LIST_MAX = 1_000;
 /**
  * Ad spend per platform, day and campaign name (tracking.ad_spend) and the links of a spend
  * campaign name to a utm_campaign (tracking.spend_links). Storing a day's amount replaces it only
- * when it differs, so importing a file again changes nothing and says so.
+ * when it differs, so importing a file again changes nothing and says so. Every change is audited
+ * (who, what, how many rows): its entry is written to the outbox in the change's transaction.
  */
-export function adSpendRepository(pool: Pool) {
+export function adSpendRepository(pool: Pool, audit: SpendAudit) {
+  /** Runs a change and stores the audit entry it makes of its result in the same transaction. */
+  async function audited<T>(
+    work: (client: PoolClient) => Promise<T>,
+    entry: (result: T) => AuditRecordJobData,
+  ): Promise<T> {
+    const result = await withTransaction(pool, async (client) => {
+      const done = await work(client);
+      await queueAuditEvents(drizzle(client), audit.table, [entry(done)]);
+      return done;
+    });
+    audit.committed();
+    return result;
+  }
+
   return {
-    /** Stores the rows in one transaction; counts those new or changed and those already stored. */
-    async store(platform: AdPlatform, rows: readonly Omit<SpendRow, "line">[]) {
-      return withTransaction(pool, async (client) => {
+    /**
+     * Stores the rows in one transaction; counts those new or changed and those already stored,
+     * and audits it as `entry` says.
+     */
+    async store(
+      platform: AdPlatform,
+      rows: readonly Omit<SpendRow, "line">[],
+      entry: (stored: Stored) => AuditRecordJobData,
+    ): Promise<Stored> {
+      return audited(async (client) => {
         // Two imports of one platform at once would each sum a month without the other's days.
         await client.query("SELECT pg_advisory_xact_lock(hashtextextended('tracking.ad_spend:' || $1, 35))", [
           platform,
@@ -50,7 +92,7 @@ export function adSpendRepository(pool: Pool) {
           );
         }
         return { imported, unchanged: rows.length - imported };
-      });
+      }, entry);
     },
 
     /** Spend per platform and campaign name over the period, most first, with the utm_campaign it counts for. */
@@ -81,19 +123,28 @@ export function adSpendRepository(pool: Pool) {
       }));
     },
 
-    /** Links a spend campaign name to a utm_campaign, or (null) removes its link. */
-    async link(platform: AdPlatform, campaign: string, utmCampaign: string | null): Promise<void> {
-      if (utmCampaign === null || utmCampaign === campaign) {
-        await pool.query("DELETE FROM tracking.spend_links WHERE platform = $1 AND campaign = $2", [
-          platform,
-          campaign,
-        ]);
-        return;
-      }
-      await pool.query(
-        `INSERT INTO tracking.spend_links (platform, campaign, utm_campaign) VALUES ($1, $2, $3)
-         ON CONFLICT (platform, campaign) DO UPDATE SET utm_campaign = EXCLUDED.utm_campaign`,
-        [platform, campaign, utmCampaign],
+    /** Links a spend campaign name to a utm_campaign, or (null) removes its link; audited as `entry`. */
+    async link(
+      platform: AdPlatform,
+      campaign: string,
+      utmCampaign: string | null,
+      entry: AuditRecordJobData,
+    ): Promise<void> {
+      await audited(
+        async (client) => {
+          if (utmCampaign === null || utmCampaign === campaign)
+            await client.query("DELETE FROM tracking.spend_links WHERE platform = $1 AND campaign = $2", [
+              platform,
+              campaign,
+            ]);
+          else
+            await client.query(
+              `INSERT INTO tracking.spend_links (platform, campaign, utm_campaign) VALUES ($1, $2, $3)
+               ON CONFLICT (platform, campaign) DO UPDATE SET utm_campaign = EXCLUDED.utm_campaign`,
+              [platform, campaign, utmCampaign],
+            );
+        },
+        () => entry,
       );
     },
   };

@@ -1,20 +1,32 @@
 import {
+  AD_PLATFORM_LABELS,
   AdSpendEntryBody,
   AdSpendImportBody,
   AdSpendQuery,
   CampaignReportQuery,
   type CampaignReport,
   SpendLinkBody,
+  dutchDay,
+  euroText,
   toCents,
   type AdSpendImportResult,
   type AdSpendList,
 } from "@lease/contracts";
-import { contractRouter, HttpError, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import {
+  auditEvent,
+  contractRouter,
+  HttpError,
+  parseOr400,
+  requireAdmin,
+  type SessionDeps,
+} from "@lease/platform";
 import { parseSpendCsv, UnknownSpendFormat } from "../domain/spend-csv";
 import type { AdSpendRepository } from "../repositories/ad-spend";
 import type { CampaignReportReader } from "../repositories/campaign-report";
 import type { Clock } from "../domain/clock";
 import { checkPeriod, today } from "../domain/periods";
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * "Campagnes": the ad platforms' spend (imported from their exports or typed in, linked to
@@ -61,16 +73,35 @@ export function campaignRoutes(deps: {
       };
       return;
     }
-    const stored = await deps.spend.store(platform, rows);
+    const campaigns = new Set(rows.map((r) => r.campaign)).size;
+    const stored = await deps.spend.store(platform, rows, ({ imported, unchanged }) =>
+      auditEvent(
+        ctx.state.admin!.username,
+        "ad_spend.imported",
+        AD_PLATFORM_LABELS[platform],
+        `${count(campaigns, "campagne", "campagnes")}: ${count(imported, "dag", "dagen")} ingelezen, ` +
+          `${unchanged} ongewijzigd, ${count(errors.length, "regel", "regels")} overgeslagen`,
+      ),
+    );
     const body: AdSpendImportResult = { platform, ...stored, errors };
     ctx.body = body;
   });
 
   router.post("/api/admin/ad-spend", async (ctx) => {
     const entry = parseOr400(AdSpendEntryBody, ctx.request.body);
-    const stored = await deps.spend.store(entry.platform, [
-      { day: entry.day, campaign: entry.campaign, cents: toCents(entry.amount) },
-    ]);
+    const cents = toCents(entry.amount);
+    const stored = await deps.spend.store(
+      entry.platform,
+      [{ day: entry.day, campaign: entry.campaign, cents }],
+      ({ imported }) =>
+        auditEvent(
+          ctx.state.admin!.username,
+          "ad_spend.entered",
+          entry.campaign,
+          `${AD_PLATFORM_LABELS[entry.platform]}, ${dutchDay(entry.day)}: ${euroText(cents)}` +
+            (imported ? "" : " (ongewijzigd)"),
+        ),
+    );
     const body: AdSpendImportResult = { platform: entry.platform, ...stored, errors: [] };
     ctx.body = body;
   });
@@ -83,7 +114,19 @@ export function campaignRoutes(deps: {
 
   router.put("/api/admin/ad-spend/links", async (ctx) => {
     const link = parseOr400(SpendLinkBody, ctx.request.body);
-    await deps.spend.link(link.platform, link.campaign, link.utmCampaign);
+    const to = link.utmCampaign === null || link.utmCampaign === link.campaign ? null : link.utmCampaign;
+    await deps.spend.link(
+      link.platform,
+      link.campaign,
+      link.utmCampaign,
+      auditEvent(
+        ctx.state.admin!.username,
+        "ad_spend.linked",
+        link.campaign,
+        `${AD_PLATFORM_LABELS[link.platform]}: ` +
+          (to === null ? "koppeling verwijderd" : `telt voor utm_campaign ${to}`),
+      ),
+    );
     ctx.status = 204;
   });
 

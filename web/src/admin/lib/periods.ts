@@ -2,6 +2,8 @@
 // URL (?periode=30d, or ?van=2026-10-01&tot=2026-10-31) so a reload or a shared link shows the same.
 import { CalendarDate } from "@lease/contracts";
 
+import { dutchDay } from "@lease/contracts";
+
 export const PERIOD_PRESETS = [
   { value: "vandaag", label: "Vandaag" },
   { value: "gisteren", label: "Gisteren" },
@@ -87,15 +89,7 @@ export function withPeriod(params: URLSearchParams, period: ChosenPeriod): URLSe
   return next;
 }
 
-const LONG = new Intl.DateTimeFormat("nl-NL", {
-  timeZone: "UTC",
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-});
-
 /** "1 oktober 2026 - 31 oktober 2026", or one date for a single day. */
 export function describePeriod(from: string, to: string): string {
-  const format = (day: string) => LONG.format(new Date(`${day}T00:00:00Z`));
-  return from === to ? format(from) : `${format(from)} - ${format(to)}`;
+  return from === to ? dutchDay(from) : `${dutchDay(from)} - ${dutchDay(to)}`;
 }
