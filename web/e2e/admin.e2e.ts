@@ -216,9 +216,13 @@ test('admin: opening the request marks it read and shows it as "Bekeken" with sa
     `mailto:${LEAD.email}`,
     "mail link",
   );
-  // Status nieuw-but-read: both status buttons are offered.
-  await detail.getByRole("button", { name: "Markeer als Bekeken" }).waitFor();
+  // Status nieuw-but-read: its badge says Bekeken, so only "Markeer als Gereageerd" is offered.
   await detail.getByRole("button", { name: "Markeer als Gereageerd" }).waitFor();
+  assertEqual(
+    await detail.getByRole("button", { name: "Markeer als Bekeken" }).count(),
+    0,
+    "no Markeer als Bekeken beside the Bekeken badge",
+  );
 });
 
 test("admin: a lead's road to a contract: an offer, then a signed contract with its commission, in Dutch notation", async ({

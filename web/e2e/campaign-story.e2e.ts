@@ -11,7 +11,7 @@
 // again at the end. Meta's API is the world's local receiver (META_API_BASE_URL, world.ts).
 import { createHash, randomBytes } from "node:crypto";
 import type { BrowserContext, Page } from "@playwright/test";
-import type { CampaignReport, CreateLeaseRequestResponse } from "@lease/contracts";
+import type { CreateLeaseRequestResponse } from "@lease/contracts";
 import { assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
 import {
   adminApi,
@@ -24,6 +24,7 @@ import {
   saveSettings,
   saveStage,
   sendQuoteForm,
+  todaysReportRow,
 } from "./admin/helpers";
 
 const PIXEL_ID = "1234567890123456";
@@ -268,12 +269,7 @@ test("campaign story: three visitors from a Meta campaign, its spend, a contract
   // The campaign report: the contract counts for the day its lead arrived.
   const figures = await waitFor(
     async () => {
-      const report = await adminApi<CampaignReport>(
-        admin,
-        "GET",
-        `/api/admin/campaign-report?from=${today}&to=${today}`,
-      );
-      const row = report.body.rows.find((r) => r.campaign === campaign);
+      const row = await todaysReportRow(admin, campaign);
       return row && row.leads === 3 && row.contracts === 1 ? row : undefined;
     },
     20_000,

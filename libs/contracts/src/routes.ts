@@ -395,7 +395,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "admin",
     summary: "Set status and read flag",
     request: { ...idParams, body: UpdateLeaseStatusBody },
-    responses: { 200: { description: "Updated request", schema: LeaseRequest } },
+    responses: {
+      200: { description: "Updated request", schema: LeaseRequest },
+      409: {
+        description:
+          "Back from a stage without moveBackFrom (stage_move_back_unconfirmed), or moveBackFrom is not the lead's stage (stage_changed_meanwhile)",
+      },
+    },
   },
   {
     method: "DELETE",

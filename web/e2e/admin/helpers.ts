@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import type { CreateLeaseRequestResponse } from "@lease/contracts";
+import type { CampaignReport, CampaignReportRow, CreateLeaseRequestResponse } from "@lease/contracts";
 import { assert, assertEqual, isApiRequest, DESKTOP_CHROME_UA } from "../fixtures";
 
 const WAIT_MS = 10_000;
@@ -189,6 +189,17 @@ export async function adminApi<T = unknown>(
     },
     { method, path, body },
   );
+}
+
+/** A campaign's row in today's campaign report (what the Campagnes tab reads); undefined: none yet. */
+export async function todaysReportRow(page: Page, campaign: string): Promise<CampaignReportRow | undefined> {
+  const today = amsterdamToday();
+  const report = await adminApi<CampaignReport>(
+    page,
+    "GET",
+    `/api/admin/campaign-report?from=${today}&to=${today}`,
+  );
+  return report.body.rows.find((r) => r.campaign === campaign);
 }
 
 /** Saves company settings (details, mail provider, switches) as the admin signed in on `page`. */

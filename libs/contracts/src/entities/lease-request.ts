@@ -27,6 +27,16 @@ export type LostReason = z.infer<typeof LostReason>;
 /** The stages after the seed's statuses: the lead's road to a contract. */
 export const LEAD_STAGES = ["offerte", "getekend", "verloren"] as const satisfies readonly LeaseStatus[];
 
+/** Each status by the name the panel's stage form gives it (and the API's messages about stages). */
+export const LEASE_STATUS_NAMES: Record<LeaseStatus, string> = {
+  nieuw: "Nieuw",
+  bekeken: "Bekeken",
+  gereageerd: "Gereageerd",
+  offerte: "Offerte verstuurd",
+  getekend: "Contract getekend",
+  verloren: "Verloren",
+};
+
 const EURO = new Intl.NumberFormat("nl-NL", { style: "currency", currency: "EUR" });
 /** "€ 1.200,00": whole cents in Dutch notation (a normal space after the sign). */
 export function euroText(cents: number): string {

@@ -3,6 +3,7 @@ import { emptyToUndefined, hasControlChars, withUrlScheme } from "../entities/co
 import {
   CONTRACT_TERM_MAX,
   EURO_AMOUNT_MAX,
+  LEAD_STAGES,
   LeaseRequest,
   LeaseStatus,
   LeaseTerm,
@@ -168,15 +169,28 @@ function euros(what: string, { positive = false } = {}) {
 
 const isRead = z.boolean({ error: "isRead moet true of false zijn" }).optional();
 
+/**
+ * "Fase terugzetten": the stage the admin saw and confirmed to leave, with what it held. Without it a
+ * lead in a stage does not go back to nieuw, bekeken or gereageerd (409), so a status button from a
+ * stale screen never drops an offer or a contract.
+ */
+const moveBackFrom = z
+  .enum(LEAD_STAGES, { error: "moveBackFrom moet offerte, getekend of verloren zijn" })
+  .optional()
+  .describe(
+    "Moving back a stage: the lead's current stage (offerte, getekend, verloren) as confirmed by the admin. Required to go from a stage to nieuw, bekeken or gereageerd; 409 when the lead is not (or no longer) in that stage",
+  );
+
 export const UpdateLeaseStatusBody = z
   .discriminatedUnion(
     "status",
     [
-      z.strictObject({ status: z.enum(["nieuw", "bekeken", "gereageerd"]), isRead }),
+      z.strictObject({ status: z.enum(["nieuw", "bekeken", "gereageerd"]), isRead, moveBackFrom }),
       z.strictObject({
         status: z.literal("offerte"),
         monthlyAmount: euros("het maandbedrag", { positive: true }).describe("Euros a month of the offer"),
         isRead,
+        moveBackFrom,
       }),
       z.strictObject({
         status: z.literal("getekend"),
@@ -209,7 +223,7 @@ export const UpdateLeaseStatusBody = z
     { error: "Kies een geldige status: nieuw, bekeken, gereageerd, offerte, getekend of verloren" },
   )
   .describe(
-    "A new status; offerte needs monthlyAmount, getekend needs commission (monthlyAmount and term optional), verloren needs lostReason (note optional). Amounts are euros with at most two decimals. isRead defaults to true.",
+    "A new status; offerte needs monthlyAmount, getekend needs commission (monthlyAmount and term optional), verloren needs lostReason (note optional). Amounts are euros with at most two decimals. isRead defaults to true. From a stage back to nieuw, bekeken or gereageerd only with moveBackFrom (the stage confirmed to leave).",
   );
 export type UpdateLeaseStatusBody = z.infer<typeof UpdateLeaseStatusBody>;
 export type UpdateLeaseStatusInput = z.input<typeof UpdateLeaseStatusBody>;

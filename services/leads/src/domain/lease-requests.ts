@@ -13,14 +13,14 @@ import type {
   UpdateLeaseStatusBody,
 } from "@lease/contracts";
 import { hasControlChars } from "@lease/contracts";
-import { notFound } from "@lease/platform";
+import { HttpError, notFound } from "@lease/platform";
 import {
   toLeaseRequest,
   type LeaseRequestsRepository,
   type OutboxJobs,
 } from "../repositories/lease-requests";
 import { leaseRequestsCsv } from "./csv";
-import { nextStage } from "./lead-stages";
+import { moveBackRefusal, nextStage, type LeadStage } from "./lead-stages";
 
 export const EXPORT_LIMIT = 50_000;
 const NOT_FOUND_MESSAGE = "Lease aanvraag niet gevonden";
@@ -185,9 +185,19 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       return { ...row, createdAt: row.createdAt.toISOString() };
     },
 
-    /** `by`: the admin's username, recorded with a status that changes. */
+    /**
+     * `by`: the admin's username, recorded with a status that changes. From a stage back to one of
+     * the first three statuses only as a confirmed "Fase terugzetten" (409 otherwise), audited as such.
+     */
     async updateStatus(id: string, body: UpdateLeaseStatusBody, by: string): Promise<LeaseRequest> {
-      const row = await repo.updateStatus(id, (before) => nextStage(before, body), body.isRead ?? true, by);
+      const movedBack = "moveBackFrom" in body && body.moveBackFrom !== undefined;
+      const next = (before: LeadStage) => {
+        const refusal = moveBackRefusal(before.status, body);
+        // Thrown inside the transaction, on the locked row: nothing is written.
+        if (refusal) throw new HttpError(409, refusal.code, refusal.message);
+        return nextStage(before, body);
+      };
+      const row = await repo.updateStatus(id, next, body.isRead ?? true, by, movedBack);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
       onStored(); // a status change queues an audit entry (and a stage a tracking job)
       return toLeaseRequest(row);

@@ -157,6 +157,15 @@ export async function queueConversion(tx: Tx, job: ConversionSendJobData): Promi
   });
 }
 
+/** Whether the lead's event was queued for the ad platforms before (conversion_events keeps it). */
+async function reportedBefore(tx: Tx, id: string, event: "offerte" | "getekend"): Promise<boolean> {
+  const rows = await tx
+    .select({ event: conversionEvents.event })
+    .from(conversionEvents)
+    .where(and(eq(conversionEvents.leaseRequestId, id), eq(conversionEvents.event, event)));
+  return rows.length > 0;
+}
+
 /** Today in Amsterdam, the site's day, as Postgres sees it. */
 const amsterdamToday = sql`(now() AT TIME ZONE 'Europe/Amsterdam')::date`;
 /** To follow up today or earlier (overdue included). */
@@ -395,6 +404,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       next: (before: LeadStage) => LeadStage,
       isRead: boolean,
       changedBy: string,
+      movedBack = false,
     ): Promise<LeaseRequestRow | undefined> {
       return db.transaction(async (tx) => {
         const before = await lockRequest(tx, id);
@@ -415,7 +425,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           lostReason: to.lostReason,
           note: to.lostNote,
         });
-        await queueAudit(tx, auditEvent(changedBy, "lead.status_changed", id, stageAuditDetail(from, to)));
+        const action = movedBack ? "lead.stage_moved_back" : "lead.status_changed";
+        await queueAudit(tx, auditEvent(changedBy, action, id, stageAuditDetail(from, to, movedBack)));
         if (isStage(from.status) || isStage(to.status)) {
           const payload: StageJobData = {
             source: "lease_request",
@@ -430,8 +441,15 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
             traceContext: currentTraceparent() ?? null,
           });
         }
-        // Entering offerte or getekend is told to the ad platforms (marketing consent only).
-        if (before.marketingConsent && to.status !== from.status && isConversionStage(to.status)) {
+        // Entering offerte or getekend is told to the ad platforms (marketing consent only), once per
+        // lead: after a stage was moved back and entered again they already have it (a second
+        // event would count the offer or contract twice there and in the Google Ads file).
+        if (
+          before.marketingConsent &&
+          to.status !== from.status &&
+          isConversionStage(to.status) &&
+          !(await reportedBefore(tx, id, to.status))
+        ) {
           await queueConversion(tx, {
             leadId: id,
             event: to.status,

@@ -282,7 +282,7 @@ describe("stages: offerte, getekend, verloren", () => {
     ]);
   });
 
-  it("lists and exports by stage, and a change back to gereageerd clears the stage and tells tracking", async () => {
+  it("lists and exports by stage, and a confirmed move back to gereageerd clears the stage and tells tracking", async () => {
     const id = await newLead();
     await patch(id, { status: "getekend", commission: 950.25 });
     const list = LeaseRequestListResponse.parse(
@@ -298,7 +298,7 @@ describe("stages: offerte, getekend, verloren", () => {
     expect(row[columns.indexOf("Status")]).toBe("getekend");
     expect(row[columns.indexOf("Commissie (EUR)")]).toBe("950,25");
 
-    await patch(id, { status: "gereageerd", isRead: true });
+    await patch(id, { status: "gereageerd", isRead: true, moveBackFrom: "getekend" });
     expect(LeaseRequest.parse(await (await as("anna", "GET", `/${id}`)).json())).toMatchObject({
       status: "gereageerd",
       commission: null,

@@ -56,10 +56,17 @@ describe("opening and status actions", () => {
     expect(markReadBody({ status: "getekend" })).toBeNull();
   });
 
-  it("hides the button of the status the request already has", () => {
-    expect(statusActions({ status: "nieuw" })).toEqual(["bekeken", "gereageerd"]);
-    expect(statusActions({ status: "bekeken" })).toEqual(["gereageerd"]);
-    expect(statusActions({ status: "gereageerd" })).toEqual(["bekeken"]);
+  it("hides the button of the status the request's badge already shows", () => {
+    expect(statusActions({ status: "nieuw", isRead: false })).toEqual(["bekeken", "gereageerd"]);
+    // Opened, so its badge says "Bekeken": no "Markeer als Bekeken" beside it.
+    expect(statusActions({ status: "nieuw", isRead: true })).toEqual(["gereageerd"]);
+    expect(statusActions({ status: "bekeken", isRead: true })).toEqual(["gereageerd"]);
+    expect(statusActions({ status: "gereageerd", isRead: true })).toEqual(["bekeken"]);
+  });
+
+  it("shows no status button for a lead in a stage (going back is a confirmed action of its own)", () => {
+    for (const status of ["offerte", "getekend", "verloren"] as const)
+      expect(statusActions({ status, isRead: true })).toEqual([]);
   });
 
   it('titles a request without company "Geen bedrijfsnaam" in the list and "Privé aanvraag" in the detail', () => {

@@ -38,10 +38,24 @@ export function markReadBody(
   return { status: status === "nieuw" || status === "gereageerd" ? status : "bekeken", isRead: true };
 }
 
-/** Which status buttons the detail panel shows: each is hidden when the request already has it. */
-export function statusActions(request: Pick<LeaseRequest, "status">): ("bekeken" | "gereageerd")[] {
-  return (["bekeken", "gereageerd"] as const).filter((status) => request.status !== status);
+/**
+ * Which status buttons the detail panel shows: those of the first three statuses, each hidden when
+ * the request's badge already says it (an opened new request is "Bekeken"), and none once the request
+ * is in a stage: going back from there is "Fase terugzetten", which names what is lost.
+ */
+export function statusActions(
+  request: Pick<LeaseRequest, "status" | "isRead">,
+): ("bekeken" | "gereageerd")[] {
+  const status: string = request.status;
+  if (status === "offerte" || status === "getekend" || status === "verloren") return [];
+  const shown = leaseStatusBadge(request).label;
+  return (["bekeken", "gereageerd"] as const).filter((action) => shown !== ACTION_BADGES[action]);
 }
+
+const ACTION_BADGES: Record<"bekeken" | "gereageerd", string> = {
+  bekeken: "Bekeken",
+  gereageerd: "Gereageerd",
+};
 
 export const NO_COMPANY_LIST_LABEL = "Geen bedrijfsnaam";
 export const NO_COMPANY_TITLE = "Privé aanvraag";

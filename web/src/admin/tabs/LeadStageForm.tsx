@@ -6,7 +6,14 @@ import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, updateLeaseStatus } from "../api";
 import { Button, TEXT_INPUT } from "../../components/ui";
 import { formatEuro } from "../lib/format";
-import { amountText, stageBody, type StageFields } from "../lib/lead-stage";
+import {
+  amountText,
+  moveBackOf,
+  STAGE_NAMES,
+  stageBody,
+  stageLoss,
+  type StageFields,
+} from "../lib/lead-stage";
 import { STATUS_LABELS } from "../lib/timeline";
 
 const STAGE_OPTIONS: { value: StageFields["stage"]; label: string }[] = [
@@ -34,18 +41,28 @@ export function LeadStageForm({
     note: request.lostNote ?? "",
   }));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // One mutation for the form's save and for "Fase terugzetten" (`back`): one change at a time.
   const save = useMutation({
-    mutationFn: (body: UpdateLeaseStatusInput) => updateLeaseStatus(request.id, body),
-    onSuccess: (updated) => {
+    mutationFn: (input: { body: UpdateLeaseStatusInput; back?: true }) =>
+      updateLeaseStatus(request.id, input.body),
+    onSuccess: (updated, input) => {
       setErrors({});
-      notify({
-        title: "Fase Opgeslagen",
-        description: `De aanvraag staat nu op ${STATUS_LABELS[updated.status]}.`,
-      });
+      const stage = STATUS_LABELS[updated.status];
+      notify(
+        input.back
+          ? { title: "Fase Teruggezet", description: `De aanvraag staat weer op ${stage}.` }
+          : { title: "Fase Opgeslagen", description: `De aanvraag staat nu op ${stage}.` },
+      );
       onSaved(updated);
       void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
     },
-    onError: (failure) => {
+    onError: (failure, input) => {
+      if (input.back) {
+        // Refused when the lead changed meanwhile: the message says so, the list shows the change.
+        setErrors({ back: userErrorMessage(failure, "Kon de fase niet terugzetten") });
+        void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
+        return;
+      }
       const byField = fieldErrors(failure);
       setErrors(
         Object.keys(byField).length
@@ -54,6 +71,7 @@ export function LeadStageForm({
       );
     },
   });
+  const moveBack = moveBackOf(request);
   const set = (key: keyof StageFields) => (value: string) => setFields((now) => ({ ...now, [key]: value }));
   const id = (key: string) => `fase-${key}-${request.id}`;
 
@@ -67,6 +85,28 @@ export function LeadStageForm({
         Fase
       </h3>
       <StageSummary request={request} />
+      {moveBack && (
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <Button
+            variant="secondary"
+            disabled={save.isPending}
+            aria-describedby={id("terug-uitleg")}
+            onClick={() => {
+              if (window.confirm(moveBack.question)) save.mutate({ body: moveBack.body, back: true });
+            }}
+          >
+            {save.isPending && save.variables?.back ? "Terugzetten..." : "Fase terugzetten"}
+          </Button>
+          <p id={id("terug-uitleg")} className="text-sm text-gray-600">
+            Terug naar {STAGE_NAMES[moveBack.to]}; je ziet eerst wat er vervalt.
+          </p>
+          {errors.back && (
+            <p className="w-full text-sm font-medium text-red-700" role="alert">
+              {errors.back}
+            </p>
+          )}
+        </div>
+      )}
       <form
         className="grid gap-3 sm:grid-cols-2"
         noValidate
@@ -74,7 +114,13 @@ export function LeadStageForm({
           event.preventDefault();
           const result = stageBody(fields);
           if ("errors" in result) setErrors(result.errors);
-          else save.mutate(result.body);
+          // Leaving a signed contract for an offer or a loss drops its commission: asked first.
+          else if (
+            request.status !== "getekend" ||
+            fields.stage === "getekend" ||
+            window.confirm(`${STAGE_NAMES[fields.stage]} opslaan?\n\n${stageLoss(request, fields.stage)}`)
+          )
+            save.mutate({ body: result.body });
         }}
       >
         <Field id={id("stage")} label="Nieuwe fase">
@@ -154,7 +200,7 @@ export function LeadStageForm({
         )}
         <div className="sm:col-span-2">
           <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? "Opslaan..." : "Fase opslaan"}
+            {save.isPending && !save.variables?.back ? "Opslaan..." : "Fase opslaan"}
           </Button>
           {errors.form && (
             <p className="mt-2 text-sm font-medium text-red-700" role="alert">

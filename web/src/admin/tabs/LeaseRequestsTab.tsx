@@ -92,6 +92,17 @@ export function LeaseRequestsTab() {
       }
       void refresh();
     },
+    // A lead another admin moved on meanwhile (into a stage): the server refuses and says why; the
+    // refreshed list shows where the lead stands now.
+    onError: (error, input) => {
+      if (!input.silent)
+        notify({
+          title: "Status Niet Gewijzigd",
+          description: userErrorMessage(error, "Kon de status niet wijzigen"),
+          variant: "destructive",
+        });
+      void refresh();
+    },
   });
 
   const remove = useMutation({
