@@ -9,6 +9,7 @@ import {
 } from "@lease/contracts";
 import {
   addressPattern,
+  addressRegExp,
   createLogger,
   createQueueClient,
   createRedis,
@@ -183,9 +184,7 @@ async function findEverywhere(needles: { email: string; ids: string[] }): Promis
 async function findInRedis(needles: { email: string; ids: string[] }): Promise<string[]> {
   const redis = stack.redis;
   // The address as an address, not inside a longer one (the other person's holds this one).
-  const address = new RegExp(
-    `(^|[^a-z0-9._%+-])${needles.email.replace(/[.+]/g, "\\$&")}($|[^a-z0-9_-]|\\.($|[^a-z0-9]))`,
-  );
+  const address = addressRegExp(needles.email);
   const hits: string[] = [];
   let cursor = "0";
   do {
@@ -466,6 +465,97 @@ describe("people's data (AVG)", () => {
       conversions: 2,
     });
   }, 120_000);
+
+  it("never alters a row of a longer address that holds the erased one", async () => {
+    const erin = "erin-sec@example.test";
+    const erinNl = `${erin}.nl`;
+    const bob = "bob-sec@example.test";
+    const post = async (path: string, body: object) => {
+      const res = await call("POST", path, body);
+      expect(res.status, path).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const quote = (email: string, message: string) =>
+      post("/api/lease-requests", {
+        carUrl: "https://www.autoscout24.nl/aanbod/erin",
+        contactNumber: "06 12345678",
+        email,
+        companyName: "Erin BV",
+        message,
+      });
+    // The other Erin (her address holds this one) and the people who mention the other Bob.
+    const theirs = [
+      await quote(erinNl, `Ik ben ${erinNl}`),
+      await post("/api/contact", {
+        name: "Carla",
+        email: "carla-sec@example.test",
+        message: `Bel bob-sec@example.test.nl`,
+      }),
+      await post("/api/contact", {
+        name: "Dirk",
+        email: "dirk-sec@example.test",
+        message: `Ook ${erinNl.toUpperCase()}, ${erin}-nl, ${erin}_nl, ${erin}+nl en ${erin}2.`,
+      }),
+    ];
+    const erins = await quote(erin, "Graag een offerte.");
+    const mentions = await post("/api/contact", {
+      name: "Eva",
+      email: "eva-sec@example.test",
+      message: `Mail ${bob}. Of ${bob.toUpperCase()}, niet bob-sec@example.test.nl.`,
+    });
+    const ids = [...theirs, mentions];
+    await until(
+      async () =>
+        (await count(
+          "SELECT count(*) AS n FROM mailer.outgoing_emails WHERE split_part(dedupe_key, ':', 3) = ANY($1::text[]) AND status = 'sent'",
+          [ids],
+        )) === ids.length &&
+        (await count("SELECT count(*) AS n FROM tracking.conversions WHERE lead_id = ANY($1::uuid[])", [
+          ids,
+        ])) === ids.length,
+      "the company notified of each lead, and tracking counted it",
+    );
+    const rowsOf = async (of: string[]) =>
+      (
+        await sql.query<{ row: unknown }>(
+          `SELECT to_jsonb(r) AS row FROM leads.lease_requests r WHERE id = ANY($1::uuid[])
+           UNION ALL SELECT to_jsonb(c) FROM leads.contact_messages c WHERE id = ANY($1::uuid[])
+           UNION ALL SELECT to_jsonb(m) FROM mailer.email_messages m WHERE source_id = ANY($1::uuid[])
+           UNION ALL SELECT to_jsonb(o) FROM mailer.outgoing_emails o
+                      WHERE split_part(dedupe_key, ':', 3) = ANY($1::text[])
+           UNION ALL SELECT to_jsonb(t) FROM tracking.conversions t WHERE lead_id = ANY($1::uuid[])`,
+          [of],
+        )
+      ).rows.map((r) => JSON.stringify(r.row));
+    const before = await rowsOf(theirs);
+    // Their request, two contact messages, three inbox entries, three notifications, three conversions.
+    expect(before).toHaveLength(12);
+    expect(before.join()).toContain(`E-mail: ${erinNl}`);
+    // Jobs kept in Redis that name each Erin: only the erased one's goes.
+    const delayed = { delay: 3_600_000 };
+    await queue
+      .raw("mail")
+      .add("mail.send", { note: `voor ${erinNl}` }, { ...delayed, jobId: "erin-nl-job" });
+    await queue.raw("mail").add("mail.send", { note: `voor ${erin}.` }, { ...delayed, jobId: "erin-job" });
+    const redisBefore = await findInRedis({ email: erinNl, ids: [] });
+    expect(redisBefore.length).toBeGreaterThan(0);
+
+    for (const email of [erin, bob]) {
+      const erased = await call("POST", "/api/admin/privacy/erase", { email, confirm: "WISSEN" });
+      expect(erased.status).toBe(200);
+    }
+    expect(await rowsOf(theirs)).toEqual(before);
+    expect(await findInRedis({ email: erinNl, ids: [] })).toEqual(redisBefore);
+    expect(await queue.raw("mail").getJob("erin-nl-job")).toBeDefined();
+    expect(await queue.raw("mail").getJob("erin-job")).toBeUndefined();
+    expect(await findEverywhere({ email: erin, ids: [erins] })).toEqual([]);
+    // Bob himself is still found where he was mentioned: "[gewist]" at the end of a sentence too.
+    const eva = await sql.query<{ message: string }>(
+      "SELECT message FROM leads.contact_messages WHERE id = $1",
+      [mentions],
+    );
+    expect(eva.rows[0]!.message).toBe("Mail [gewist]. Of [gewist], niet bob-sec@example.test.nl.");
+  }, 60_000);
 
   it("never rewrites the audit trail of an admin account, whose name may look like an address", async () => {
     const name = "x1@privacylease-team.nl";

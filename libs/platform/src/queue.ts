@@ -426,8 +426,7 @@ export async function removeJobsHolding(
       let gone = 0;
       for (const job of jobs) {
         if (!job?.id) continue;
-        const text = JSON.stringify([job.data, job.returnvalue, job.failedReason, job.stacktrace]);
-        if (!holds(text.toLowerCase())) continue;
+        if (!holds(textOf([job.data, job.returnvalue, job.failedReason, job.stacktrace]))) continue;
         await job.remove();
         gone++;
       }
@@ -440,13 +439,42 @@ export async function removeJobsHolding(
   return removed;
 }
 
+/**
+ * Every string in a job's parts (keys too, and the strings inside a JSON text such as an event's
+ * return value), unescaped and lower-cased, one a line: in JSON "Hoi\nbob@x.nl" would put an "n"
+ * before the address and hide it from the whole-address match.
+ */
+function textOf(parts: unknown[]): string {
+  const out: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "string") {
+      out.push(value);
+      if (/^\s*[[{]/.test(value)) {
+        try {
+          walk(JSON.parse(value));
+        } catch {
+          // not JSON: the text itself is enough
+        }
+      }
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === "object")
+      for (const [key, inner] of Object.entries(value)) {
+        out.push(key);
+        walk(inner);
+      }
+    else if (value !== undefined && value !== null) out.push(String(value));
+  };
+  parts.forEach(walk);
+  return out.join("\n").toLowerCase();
+}
+
 /** The queue's event stream names job ids (e.g. `attribution-<lead id>`): those entries go too. */
 async function dropEventsHolding(q: Queue, holds: (text: string) => boolean): Promise<void> {
   const client = (await q.client) as unknown as Redis;
   const key = q.keys.events!;
   for (let from = "-"; ;) {
     const entries = await client.xrange(key, from, "+", "COUNT", SCRUB_PAGE);
-    const drop = entries.filter(([, fields]) => holds(fields.join(" ").toLowerCase())).map(([id]) => id);
+    const drop = entries.filter(([, fields]) => holds(textOf(fields))).map(([id]) => id);
     if (drop.length > 0) await client.xdel(key, ...drop);
     if (entries.length < SCRUB_PAGE) break;
     from = `(${entries.at(-1)![0]}`;
