@@ -4,6 +4,7 @@ import {
   INTERNAL_ROUTES,
   UNMATCHED_ROUTE,
   createRouteMatcher,
+  isWebhookPath,
   loggedPath,
   metricRoute,
 } from "./routes";
@@ -52,8 +53,22 @@ describe("paths as logs show them", () => {
       expect(loggedPath(path)).toBe(template);
   });
 
+  it("shows the Inbound Parse URL as its template, never its secret", () => {
+    for (const path of [`/api/inbound/sendgrid/${secret}`, `/API/Inbound/SendGrid/${secret}x`])
+      expect(loggedPath(path)).toBe("/api/inbound/sendgrid/{secret}");
+  });
+
   it("leaves every other path as it came", () => {
     for (const path of ["/api/admin/google-ads/conversions.csv", "/api/admin/lease-requests/abc", "/"])
       expect(loggedPath(path)).toBe(path);
+  });
+});
+
+describe("webhook routes", () => {
+  it("knows the provider's webhooks and nothing else", () => {
+    expect(isWebhookPath("/api/inbound/sendgrid/abc")).toBe(true);
+    expect(isWebhookPath("/api/admin/email-settings/inbound-url")).toBe(false);
+    expect(isWebhookPath("/api/lease-requests")).toBe(false);
+    expect(isWebhookPath("/api/inbound/sendgrid/abc/extra")).toBe(false);
   });
 });

@@ -81,7 +81,16 @@ import {
   RotateGoogleAdsFeedBody,
   UpdateGoogleAdsSettingsBody,
 } from "./http/google-ads";
-import { EmailMessage } from "./entities/email-message";
+import { EmailDetail, EmailMessage } from "./entities/email-message";
+import {
+  EmailSettings,
+  INBOUND_BODY_LIMIT_BYTES,
+  InboundParseResponse,
+  InboundSecretParam,
+  InboundUrl,
+  RotateInboundUrlBody,
+  UpdateInboundBody,
+} from "./http/inbound-mail";
 
 export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -108,6 +117,12 @@ export interface ApiRoute {
   bodyLimitBytes?: number;
   /** The path itself is a secret (a URL that works without a cookie): logs name the route's template instead. */
   secretPath?: true;
+  /**
+   * Posted by a provider's servers (SendGrid's webhooks): no Origin and not necessarily JSON, so the
+   * gateway's cross-site check does not apply, and the body reaches the service byte for byte,
+   * streamed. The route proves the sender itself (a secret path or a signature).
+   */
+  webhook?: true;
 }
 
 const noContent = { 204: { description: "Done; no body" } };
@@ -743,9 +758,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: "/api/admin/emails/{id}",
     service: "mailer",
     auth: "admin",
-    summary: "One e-mail, with its delivery state",
+    summary: "One e-mail, with its delivery state (a received one with its HTML as sent)",
     request: emailIdParams,
-    responses: { 200: { description: "The e-mail", schema: EmailMessage } },
+    responses: { 200: { description: "The e-mail", schema: EmailDetail } },
   },
   {
     method: "POST",
@@ -800,6 +815,57 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Store an outgoing e-mail and queue it for sending",
     request: { body: SendEmailBody },
     responses: { 202: { description: "Queued", schema: SendEmailResponse } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/email-settings",
+    service: "mailer",
+    auth: "admin",
+    summary:
+      "Whether the SendGrid webhooks are set up (never a secret), the reply address, when each last received",
+    responses: { 200: { description: "The webhooks' state", schema: EmailSettings } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/email-settings/inbound-url",
+    service: "mailer",
+    auth: "admin",
+    summary:
+      "Make a new secret Inbound Parse URL, answered this once; the previous one answers 404 from then on; audited",
+    request: { body: RotateInboundUrlBody },
+    responses: { 200: { description: "The new URL", schema: InboundUrl } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/email-settings/inbound",
+    service: "mailer",
+    auth: "admin",
+    summary:
+      "Set the reply address: the panel's e-mails are sent with Reply-To local+<token>@domain, the token naming the lead",
+    request: { body: UpdateInboundBody },
+    responses: { 200: { description: "The webhooks' state", schema: EmailSettings } },
+  },
+  {
+    method: "POST",
+    path: "/api/inbound/sendgrid/{secret}",
+    service: "mailer",
+    auth: "public",
+    summary:
+      "SendGrid Inbound Parse: one received message as multipart/form-data (parsed or raw); 2xx once stored, 5xx when it could not be (SendGrid retries)",
+    request: { params: InboundSecretParam },
+    bodyLimitBytes: INBOUND_BODY_LIMIT_BYTES,
+    responses: {
+      200: { description: "Stored, or stored before (same Message-ID)", schema: InboundParseResponse },
+      400: { description: "No multipart/form-data, or no message in it (code invalid_message)" },
+      404: { description: "No such URL (a wrong or replaced secret)" },
+      413: { description: "The message is larger than SendGrid's 30 MB" },
+      429: { description: "Too many posts from this address; SendGrid retries later" },
+      503: {
+        description: "Not stored just now (the database is away, or too many at once); SendGrid retries",
+      },
+    },
+    secretPath: true,
+    webhook: true,
   },
   {
     method: "POST",
@@ -929,3 +995,14 @@ export function createLoggedPath(
 }
 
 export const loggedPath = createLoggedPath();
+
+/** Whether a request path belongs to a provider's webhook (`webhook` in API_ROUTES). */
+export function createWebhookMatcher(
+  routes: readonly Pick<ApiRoute, "path" | "webhook">[] = API_ROUTES,
+): (path: string) => boolean {
+  const hooks = new Set(routes.filter((r) => r.webhook).map((r) => metricRoute(r.path)));
+  const match = createRouteMatcher(routes.map((r) => r.path));
+  return (path) => hooks.size > 0 && hooks.has(match(path));
+}
+
+export const isWebhookPath = createWebhookMatcher();

@@ -19,6 +19,8 @@ export * from "./routes";
 export * from "./upgrade";
 export * from "./internal-client";
 export * from "./client-ip";
+export * from "./rate-limit";
+export * from "./secret-url";
 export * from "./audit";
 export { notJson, parseJsonText, readRawBody } from "./body";
 export * from "./privacy";

@@ -4,6 +4,7 @@ import {
   API_ROUTES,
   QUEUES,
   bodyLimitForPath,
+  isWebhookPath,
   buildOpenApiDocument,
   createServiceMatcher,
   serviceForPath,
@@ -165,6 +166,9 @@ export async function startGateway(
         timeoutMs: config.UPSTREAM_TIMEOUT_MS,
         trustedProxies: trusted,
         bodyLimitBytes,
+        // A webhook's body (up to 32 MB of e-mail) is streamed: the service refuses a wrong secret
+        // before reading it, and the gateway holds none of it in memory.
+        stream: isWebhookPath(path),
       });
     }
     if (site.serve(ctx)) return;

@@ -15,10 +15,10 @@ import {
   privacyRoutes,
   requireInternal,
   startServiceOutbox,
+  redisRateLimiter,
 } from "@lease/platform";
 import { leadsConfigSchema } from "./config";
 import { leaseRequestsDomain } from "./domain/lease-requests";
-import { redisRateLimiter } from "./domain/rate-limit";
 import { leadHistoryDomain } from "./domain/lead-history";
 import { leadEvents } from "./jobs/relay";
 import { leadHistoryRepository } from "./repositories/lead-history";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PRIVACY_RETENTION_DAYS } from "@lease/contracts";
+import { INBOUND_BODY_LIMIT_BYTES, PRIVACY_RETENTION_DAYS } from "@lease/contracts";
 import { baseConfigSchema, publicOriginSchema } from "@lease/platform";
 
 const serviceUrl = (name: string) => z.url({ error: `${name} must be the http:// URL of the service` });
@@ -30,5 +30,25 @@ export const mailerConfigSchema = baseConfigSchema.extend({
    * a burst of quotes is accepted first and logged a moment later. 0 turns it off.
    */
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** Proxies (the gateway) whose X-Forwarded-For names the client, for the webhooks' rate limit. */
+  TRUSTED_PROXIES: z.string().default("127.0.0.1,::1"),
+  /** Inbound Parse posts per client address (SendGrid's senders) and window; more answer 429 and are retried. */
+  INBOUND_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+  INBOUND_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** An Inbound Parse post's body at most (SendGrid's 30 MB and the form around it; lower to refuse less). */
+  INBOUND_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(INBOUND_BODY_LIMIT_BYTES)
+    .default(INBOUND_BODY_LIMIT_BYTES),
+  /** Inbound Parse posts read at once (each up to 32 MB in memory); more answer 503 and are retried. */
+  INBOUND_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(4),
+  /** Received attachments' bytes kept in all (5 GiB); past it a message is kept without the bytes that do not fit. */
+  MAIL_ATTACHMENTS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 1024 ** 3),
 });
 export type MailerConfig = z.infer<typeof mailerConfigSchema>;

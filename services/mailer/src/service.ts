@@ -1,4 +1,5 @@
 import os from "node:os";
+import type { Context } from "koa";
 import { Counter } from "prom-client";
 import {
   createKit,
@@ -14,6 +15,9 @@ import {
   requireInternal,
   auditedTransactions,
   startServiceOutbox,
+  clientIp,
+  parseTrustedProxies,
+  redisRateLimiter,
 } from "@lease/platform";
 import { CHANNELS, MailOutcomeEvent, QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
@@ -36,6 +40,9 @@ import { adminRoutes } from "./routes/admin";
 import { privacyRepository } from "./repositories/privacy";
 import { mailPrivacyStore } from "./domain/privacy";
 import { scheduleMailRetention } from "./jobs/retention";
+import { inboundDomain } from "./domain/inbound";
+import { inboundRepository } from "./repositories/inbound";
+import { inboundParseRoutes, webhookSettingsRoutes } from "./routes/inbound";
 
 export const MAILER_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -139,6 +146,30 @@ export async function startMailer(
     })),
   });
 
+  // Customers' replies through SendGrid's Inbound Parse (services/mailer/README.md).
+  const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
+  const inbound = inboundDomain({
+    repo: inboundRepository(kit.db),
+    maxBytes: config.INBOUND_MAX_BYTES,
+    attachmentsMaxBytes: config.MAIL_ATTACHMENTS_MAX_BYTES,
+    maxConcurrent: config.INBOUND_MAX_CONCURRENT,
+    nudge: () => outbox.relay.nudge(),
+  });
+  const inboundLimiter = redisRateLimiter(
+    kit.redis,
+    kit.keys,
+    config.INBOUND_RATE_LIMIT,
+    config.INBOUND_RATE_WINDOW_SECONDS,
+    { message: "Te veel berichten in korte tijd. Probeer het over een minuut opnieuw." },
+  );
+  // The URL staff copy into SendGrid: on the site's origin, else the one the gateway forwarded.
+  const siteOrigin = (ctx: Context) => {
+    if (config.PUBLIC_ORIGIN) return config.PUBLIC_ORIGIN;
+    const proto = ctx.get("x-forwarded-proto");
+    const host = ctx.get("x-forwarded-host");
+    return trusted(ctx.req.socket.remoteAddress ?? "") && host ? `${proto || "http"}://${host}` : ctx.origin;
+  };
+
   const privacy = privacyRepository(kit.pool);
   const stopRetention = scheduleMailRetention(
     privacy,
@@ -149,6 +180,8 @@ export async function startMailer(
   const running = await startService(kit, {
     routes: [
       adminRoutes({ emails, session: kit.session }),
+      webhookSettingsRoutes({ inbound, session: kit.session, origin: siteOrigin }),
+      inboundParseRoutes({ inbound, limiter: inboundLimiter, clientIp: (ctx) => clientIp(ctx.req, trusted) }),
       privacyRoutes("mailer", {
         store: mailPrivacyStore(privacy, settings),
         queue,

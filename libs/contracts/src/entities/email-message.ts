@@ -8,6 +8,20 @@ export type EmailMessageType = z.infer<typeof EmailMessageType>;
 export const EmailDeliveryStatus = z.enum(["received", "queued", "sent", "failed"]);
 export type EmailDeliveryStatus = z.infer<typeof EmailDeliveryStatus>;
 
+export const EmailAttachment = z
+  .object({
+    id: Uuid,
+    fileName: z.string(),
+    contentType: z.string().describe("As the sender declared it; downloads are served as a safe type"),
+    sizeBytes: z.number().int().min(0),
+    kept: z.boolean().describe("false: listed but its bytes were not kept (the attachments' store was full)"),
+  })
+  .describe("An attachment of a received e-mail");
+export type EmailAttachment = z.infer<typeof EmailAttachment>;
+
+/** SpamAssassin's own threshold: a received e-mail scoring this or more is in the Spam folder, not the inbox. */
+export const SPAM_SCORE_THRESHOLD = 5;
+
 export const EmailMessage = z.object({
   id: Uuid,
   subject: z.string(),
@@ -24,8 +38,24 @@ export const EmailMessage = z.object({
     .describe("Why an outgoing e-mail was not sent (yet), in Dutch; null otherwise"),
   sentAt: IsoDateTime.nullable().describe("When received or sent; null while an outgoing e-mail is queued"),
   createdAt: IsoDateTime,
+  leaseRequestId: Uuid.nullable().describe(
+    "The lease request a received reply belongs to, or an outgoing e-mail was sent for; null: none",
+  ),
+  attachments: z.array(EmailAttachment).describe("A received e-mail's attachments (none for the others)"),
+  spamScore: z
+    .number()
+    .nullable()
+    .describe("SendGrid's spam score of a received e-mail; null for the others"),
 });
 export type EmailMessage = z.infer<typeof EmailMessage>;
+
+export const EmailDetail = EmailMessage.extend({
+  html: z
+    .string()
+    .nullable()
+    .describe("A received e-mail's HTML as sent (never render it unsanitised); null when it had none"),
+}).describe("One e-mail, with a received one's HTML");
+export type EmailDetail = z.infer<typeof EmailDetail>;
 
 export const EmailMessageList = z.array(EmailMessage);
 export type EmailMessageList = z.infer<typeof EmailMessageList>;

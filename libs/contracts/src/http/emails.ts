@@ -76,12 +76,19 @@ export interface InboxCursor {
   id: string;
 }
 export const formatInboxCursor = (c: InboxCursor) => `${c.at}_${c.id}`;
-/** inbox: what was received (quotes, contact messages); sent: what the admin and the site sent. */
-export const EmailFolder = z.enum(["inbox", "sent"], { error: "folder moet inbox of sent zijn" });
+/**
+ * inbox: what was received (quotes, contact messages, e-mails); sent: what the admin and the site
+ * sent; spam: received e-mails SendGrid scored as spam (SPAM_SCORE_THRESHOLD or more).
+ */
+export const EmailFolder = z.enum(["inbox", "sent", "spam"], {
+  error: "folder moet inbox, sent of spam zijn",
+});
 export type EmailFolder = z.infer<typeof EmailFolder>;
 
 export const EmailListQuery = z.object({
-  folder: EmailFolder.default("inbox").describe("inbox (received) or sent (outgoing, with delivery state)"),
+  folder: EmailFolder.default("inbox").describe(
+    "inbox (received), sent (outgoing, with delivery state) or spam (received, scored as spam)",
+  ),
   limit: z.coerce
     .number({ error: "limit moet een getal zijn" })
     .int({ error: "limit moet een geheel getal zijn" })

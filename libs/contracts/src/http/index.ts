@@ -17,3 +17,4 @@ export * from "./campaign-report";
 export * from "./marketing";
 export * from "./conversions";
 export * from "./google-ads";
+export * from "./inbound-mail";

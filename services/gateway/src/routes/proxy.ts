@@ -1,3 +1,4 @@
+import { Transform } from "node:stream";
 import { Pool, type Dispatcher } from "undici";
 import type { Context } from "koa";
 import {
@@ -98,9 +99,27 @@ function readBody(ctx: Context, limit: number): Promise<Buffer> {
 }
 
 /**
+ * The request body as it arrives, cut off (the upstream request fails) once it passes `limit`
+ * bytes: a webhook's large body is passed on without the gateway holding it.
+ */
+function limitedStream(ctx: Context, limit: number): Transform {
+  let size = 0;
+  const limited = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > limit) return done(new Error(`request body over ${limit} bytes`));
+      done(null, chunk);
+    },
+  });
+  ctx.req.once("error", (err) => limited.destroy(err));
+  return ctx.req.pipe(limited);
+}
+
+/**
  * Forwards the request to one replica of the service and streams the answer back. The body (at
  * most the body limit) is read first, so a replica that refuses the connection can be skipped and
- * the next one tried; a dead service gives 503, a slow one 504.
+ * the next one tried; a dead service gives 503, a slow one 504. With `stream` the body is passed
+ * on as it arrives instead (one replica is tried: the body cannot be sent twice).
  */
 export async function proxyTo(
   ctx: Context,
@@ -109,12 +128,12 @@ export async function proxyTo(
     timeoutMs: number;
     trustedProxies: TrustedProxies;
     bodyLimitBytes: number;
+    stream?: boolean;
   },
 ): Promise<void> {
-  const body =
-    ctx.method === "GET" || ctx.method === "HEAD"
-      ? Buffer.alloc(0)
-      : await readBody(ctx, opts.bodyLimitBytes);
+  const hasBody = ctx.method !== "GET" && ctx.method !== "HEAD";
+  const streamed = opts.stream && hasBody ? limitedStream(ctx, opts.bodyLimitBytes) : undefined;
+  const body = !hasBody || streamed ? Buffer.alloc(0) : await readBody(ctx, opts.bodyLimitBytes);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (!HOP_BY_HOP.has(name) && !INTERNAL_HEADERS.has(name) && value !== undefined) headers[name] = value;
@@ -128,17 +147,22 @@ export async function proxyTo(
   delete headers.traceparent;
   delete headers.tracestate;
   injectTraceHeaders(headers);
-  if (body.length > 0 || ctx.method !== "GET") headers["content-length"] = String(body.length);
+  if (streamed) {
+    // The client's own length (checked against the limit before) or, without one, chunked.
+    const declared = ctx.get("content-length");
+    if (declared) headers["content-length"] = declared;
+  } else if (body.length > 0 || ctx.method !== "GET") headers["content-length"] = String(body.length);
 
   let lastError: NodeJS.ErrnoException | undefined;
   for (const target of orderTargets(upstream)) {
     try {
-      await attempt(ctx, target, headers, body, opts.timeoutMs);
+      await attempt(ctx, target, headers, streamed ?? body, opts.timeoutMs);
       return;
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       lastError = e;
-      if (!markIfRefused(target, e)) break;
+      if (streamed) markIfRefused(target, e);
+      if (streamed || !markIfRefused(target, e)) break;
     }
   }
   ctx.state.log.warn(
@@ -191,7 +215,7 @@ async function attempt(
   ctx: Context,
   target: Target,
   headers: Record<string, string | string[]>,
-  body: Buffer,
+  body: Buffer | Transform,
   timeoutMs: number,
 ): Promise<void> {
   let res: Dispatcher.ResponseData;
@@ -200,7 +224,7 @@ async function attempt(
       method: ctx.method as Dispatcher.HttpMethod,
       path: ctx.originalUrl,
       headers,
-      body: body.length > 0 ? body : undefined,
+      body: body instanceof Transform || body.length > 0 ? body : undefined,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });

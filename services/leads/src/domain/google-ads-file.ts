@@ -1,4 +1,3 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   GOOGLE_ADS_FEED_SECRET,
   GOOGLE_ADS_TIME_ZONE,
@@ -6,6 +5,7 @@ import {
   type FormClickIds,
   type GoogleConversionNames,
 } from "@lease/contracts";
+import { newUrlSecret, urlSecretHash, urlSecretMatches } from "@lease/platform";
 import { amsterdamParts } from "./csv";
 
 // Google Ads' offline conversion import file for click conversions ("Conversions from clicks"
@@ -73,21 +73,10 @@ export function googleAdsConversionsCsv(rows: GoogleConversionRow[], names: Goog
   return `${lines.join("\r\n")}\r\n`;
 }
 
-/**
- * The secret URL's secret: 32 random bytes (base64url). Only its SHA-256 is stored, so the secret
- * is shown once, when made, and a copy of the database does not open the URL.
- */
-export function newFeedSecret(): { secret: string; hash: string } {
-  const secret = randomBytes(32).toString("base64url");
-  return { secret, hash: feedSecretHash(secret) };
-}
-
-export const feedSecretHash = (secret: string): string => createHash("sha256").update(secret).digest("hex");
+/** The secret URL's secret (libs/platform secret-url.ts): shown once, stored as its SHA-256. */
+export const newFeedSecret = newUrlSecret;
+export const feedSecretHash = urlSecretHash;
 
 /** Whether a URL's secret is the stored one; compared in constant time, and false without one. */
-export function feedSecretMatches(secret: string, storedHash: string | null): boolean {
-  if (!GOOGLE_ADS_FEED_SECRET.test(secret)) return false;
-  const given = createHash("sha256").update(secret).digest();
-  const stored = storedHash ? Buffer.from(storedHash, "hex") : Buffer.alloc(given.length);
-  return stored.length === given.length && timingSafeEqual(given, stored) && storedHash !== null;
-}
+export const feedSecretMatches = (secret: string, storedHash: string | null): boolean =>
+  urlSecretMatches(secret, storedHash, GOOGLE_ADS_FEED_SECRET);

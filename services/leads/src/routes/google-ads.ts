@@ -1,8 +1,14 @@
 import type { Context } from "koa";
 import { RotateGoogleAdsFeedBody, UpdateGoogleAdsSettingsBody } from "@lease/contracts";
-import { HttpError, contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import {
+  HttpError,
+  contractRouter,
+  parseOr400,
+  requireAdmin,
+  type RateLimiter,
+  type SessionDeps,
+} from "@lease/platform";
 import type { GoogleAdsDomain } from "../domain/google-ads";
-import type { RateLimiter } from "../domain/rate-limit";
 
 const FILE_NAME = "google-ads-conversies.csv";
 

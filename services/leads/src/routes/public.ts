@@ -1,8 +1,7 @@
 import type { Context } from "koa";
 import { ContactBody, CreateLeaseRequestBody } from "@lease/contracts";
-import { contractRouter, parseOr400 } from "@lease/platform";
+import { contractRouter, parseOr400, type RateLimiter } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
-import type { RateLimiter } from "../domain/rate-limit";
 
 export function publicRoutes(deps: {
   leads: LeaseRequestsDomain;

@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgSchema, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  pgSchema,
+  real,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { outboxTable } from "@lease/platform/outbox-table";
 
 export const mailer = pgSchema("mailer");
@@ -68,4 +80,82 @@ export const outgoingEmails = mailer.table(
     // The e-mails sent for one lease request (its timeline).
     index("outgoing_emails_lease_request_idx").on(t.leaseRequestId),
   ],
+);
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+
+/**
+ * The SendGrid webhooks' settings (one row): the Inbound Parse URL's secret as its SHA-256 (the URL
+ * is shown once), the reply address, and when each webhook last received something.
+ */
+export const webhookSettings = mailer.table(
+  "webhook_settings",
+  {
+    id: integer("id").primaryKey(),
+    inboundSecretHash: text("inbound_secret_hash"),
+    inboundRotatedAt: timestamp("inbound_rotated_at", { withTimezone: true }),
+    inboundLastReceivedAt: timestamp("inbound_last_received_at", { withTimezone: true }),
+    replyAddress: text("reply_address"),
+    eventKey: text("event_key"),
+    eventKeySetAt: timestamp("event_key_set_at", { withTimezone: true }),
+    eventsLastReceivedAt: timestamp("events_last_received_at", { withTimezone: true }),
+  },
+  (t) => [check("webhook_settings_one_row", sql`${t.id} = 1`)],
+);
+
+/**
+ * A message received through Inbound Parse, unique by its Message-ID (a redelivery stores nothing
+ * new). Its inbox entry is the email_messages row with source "inbound" and this id.
+ */
+export const inboundEmails = mailer.table(
+  "inbound_emails",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    messageId: text("message_id").notNull().unique(),
+    fromAddress: text("from_address").notNull(),
+    toAddresses: text("to_addresses").notNull(),
+    ccAddresses: text("cc_addresses").notNull().default(""),
+    htmlBody: text("html_body"),
+    inReplyTo: text("in_reply_to"),
+    references: text("references")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    spamScore: real("spam_score"),
+    spf: text("spf"),
+    dkim: text("dkim"),
+    /** The lead it belongs to, and how that was found (token, references, sender); null: none. */
+    leaseRequestId: uuid("lease_request_id"),
+    matchedBy: text("matched_by"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("inbound_emails_lease_request_idx").on(t.leaseRequestId),
+    index("inbound_emails_from_idx").on(sql`lower(${t.fromAddress})`),
+    index("inbound_emails_received_at_idx").on(t.receivedAt),
+  ],
+);
+
+/**
+ * A received message's attachments. `content` is null when it was not kept (the attachments'
+ * total store was full): the message still lists it, with the reason.
+ */
+export const inboundAttachments = mailer.table(
+  "inbound_attachments",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    inboundEmailId: uuid("inbound_email_id")
+      .notNull()
+      .references(() => inboundEmails.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    content: bytea("content"),
+  },
+  (t) => [unique("inbound_attachments_position_uq").on(t.inboundEmailId, t.position)],
 );

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   TEST_EMAIL_TIMEOUT_MS,
+  type EmailDetail,
   type EmailFolder,
   type EmailMessage,
   type EmailSettingsTestResponse,
@@ -140,7 +141,7 @@ export function emailsDomain(deps: {
       return { ...page, ...counts };
     },
 
-    async get(id: string): Promise<EmailMessage> {
+    async get(id: string): Promise<EmailDetail> {
       const row = await deps.inbox.get(id);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
       return row;

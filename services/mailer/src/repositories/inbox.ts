@@ -1,6 +1,9 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import {
+  SPAM_SCORE_THRESHOLD,
   formatInboxCursor,
+  type EmailAttachment,
+  type EmailDetail,
   type EmailFolder,
   type EmailDeliveryStatus,
   type EmailMessage,
@@ -8,7 +11,7 @@ import {
   type InboxCursor,
 } from "@lease/contracts";
 import type { Database } from "@lease/platform";
-import { emailMessages, outgoingEmails } from "../db/schema";
+import { emailMessages, inboundAttachments, inboundEmails, outgoingEmails } from "../db/schema";
 import { failureReason } from "../domain/failure-reason";
 
 export type NewInboxEntry = Omit<typeof emailMessages.$inferInsert, "id" | "createdAt" | "isRead">;
@@ -35,16 +38,36 @@ const columns = {
   createdAt: emailMessages.createdAt,
   deliveryStatus,
   lastError: outgoingEmails.lastError,
+  leaseRequestId: sql<
+    string | null
+  >`COALESCE(${outgoingEmails.leaseRequestId}, ${inboundEmails.leaseRequestId})`,
+  spamScore: inboundEmails.spamScore,
+  // A received e-mail's attachments, without their bytes.
+  attachments: sql<EmailAttachment[]>`CASE WHEN ${inboundEmails.id} IS NULL THEN '[]'::json ELSE (
+    SELECT COALESCE(json_agg(json_build_object('id', a.id, 'fileName', a.file_name,
+      'contentType', a.content_type, 'sizeBytes', a.size_bytes, 'kept', a.content IS NOT NULL)
+      ORDER BY a.position), '[]'::json)
+    FROM ${inboundAttachments} a WHERE a.inbound_email_id = ${inboundEmails.id}) END`,
 };
 
 const joinOutgoing = and(eq(emailMessages.source, "outgoing"), eq(outgoingEmails.id, emailMessages.sourceId));
+const joinInbound = and(eq(emailMessages.source, "inbound"), eq(inboundEmails.id, emailMessages.sourceId));
+const isSpam = sql`COALESCE(${inboundEmails.spamScore} >= ${SPAM_SCORE_THRESHOLD}, false)`;
 
 /** created_at to the microsecond, for a paging cursor that a JS Date would round. */
 const cursorAt = sql<string>`to_char(${emailMessages.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 type Row = {
   [K in keyof typeof columns]: K extends "sentAt" ? Date | null : unknown;
-} & { id: string; createdAt: Date; isRead: boolean; lastError: string | null };
+} & {
+  id: string;
+  createdAt: Date;
+  isRead: boolean;
+  lastError: string | null;
+  leaseRequestId: string | null;
+  spamScore: number | null;
+  attachments: EmailAttachment[];
+};
 
 /**
  * Sent mail is what the mailer sent for the admin (source "outgoing"); the inbox is everything else.
@@ -55,7 +78,9 @@ const inFolder = (folder: EmailFolder, leaseRequestId?: string) =>
     ? and(eq(emailMessages.source, "outgoing"), eq(outgoingEmails.leaseRequestId, leaseRequestId))
     : folder === "sent"
       ? eq(emailMessages.source, "outgoing")
-      : ne(emailMessages.source, "outgoing");
+      : folder === "spam"
+        ? and(eq(emailMessages.source, "inbound"), isSpam)
+        : and(ne(emailMessages.source, "outgoing"), sql`NOT ${isSpam}`);
 
 function toEmailMessage(row: Row): EmailMessage {
   return {
@@ -72,6 +97,9 @@ function toEmailMessage(row: Row): EmailMessage {
     failureReason: row.deliveryStatus === "sent" ? null : failureReason(row.lastError),
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
+    leaseRequestId: row.leaseRequestId,
+    attachments: row.attachments,
+    spamScore: row.spamScore,
   };
 }
 
@@ -93,7 +121,6 @@ export function inboxRepository(db: Database) {
     .onConflictDoNothing({ target: [emailMessages.source, emailMessages.sourceId] })
     .returning({ id: emailMessages.id })
     .prepare("mailer.inbox-log-once");
-  const select = () => db.select(columns).from(emailMessages).leftJoin(outgoingEmails, joinOutgoing);
   return {
     /** Inserts once per (source, sourceId); a second call is a no-op. Returns true when inserted. */
     async logOnce(entry: NewInboxEntry): Promise<boolean> {
@@ -116,6 +143,7 @@ export function inboxRepository(db: Database) {
         .select({ ...columns, cursorAt })
         .from(emailMessages)
         .leftJoin(outgoingEmails, joinOutgoing)
+        .leftJoin(inboundEmails, joinInbound)
         .where(
           and(
             inFolder(folder, leaseRequestId),
@@ -142,15 +170,23 @@ export function inboxRepository(db: Database) {
           unread: sql<number>`(count(*) FILTER (WHERE NOT ${emailMessages.isRead}))::int`,
         })
         .from(emailMessages);
-      const [row] = await (leaseRequestId ? select.innerJoin(outgoingEmails, joinOutgoing) : select).where(
-        inFolder(folder, leaseRequestId),
-      );
+      const [row] = await (
+        leaseRequestId
+          ? select.innerJoin(outgoingEmails, joinOutgoing)
+          : select.leftJoin(outgoingEmails, joinOutgoing).leftJoin(inboundEmails, joinInbound)
+      ).where(inFolder(folder, leaseRequestId));
       return { total: row?.total ?? 0, unread: row?.unread ?? 0 };
     },
 
-    async get(id: string): Promise<EmailMessage | undefined> {
-      const [row] = await select().where(eq(emailMessages.id, id)).limit(1);
-      return row ? toEmailMessage(row as Row) : undefined;
+    async get(id: string): Promise<EmailDetail | undefined> {
+      const [row] = await db
+        .select({ ...columns, html: inboundEmails.htmlBody })
+        .from(emailMessages)
+        .leftJoin(outgoingEmails, joinOutgoing)
+        .leftJoin(inboundEmails, joinInbound)
+        .where(eq(emailMessages.id, id))
+        .limit(1);
+      return row ? { ...toEmailMessage(row as Row), html: row.html } : undefined;
     },
 
     async markRead(id: string): Promise<boolean> {
@@ -162,6 +198,7 @@ export function inboxRepository(db: Database) {
       return rows.length > 0;
     },
 
+    /** Removes an inbox entry (a received e-mail's message and attachments go with it: a trigger). */
     async delete(id: string): Promise<boolean> {
       const rows = await db
         .delete(emailMessages)

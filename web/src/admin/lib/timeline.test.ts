@@ -17,6 +17,9 @@ const email = (id: string, sentAt: string | null, createdAt: string): EmailMessa
   failureReason: null,
   sentAt,
   createdAt,
+  leaseRequestId: null,
+  attachments: [],
+  spamScore: null,
 });
 
 describe("a lead's timeline", () => {

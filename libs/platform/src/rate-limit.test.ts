@@ -4,8 +4,9 @@ import { createLogger, createRedis, keyspace, type Redis } from "@lease/platform
 import { startOwnRedis, type OwnRedis } from "@lease/platform/testing";
 import { memoryWindows, redisRateLimiter } from "./rate-limit";
 
-// The quote and contact limit never holds a lead back on Redis: a Redis that is gone, restarting or
-// hanging costs a hit at most one short timeout, after which the limit is kept in memory (bounded).
+// A rate limit (the quote and contact forms', the inbound mail webhook's) never holds a request back
+// on Redis: a Redis that is gone, restarting or hanging costs a hit at most one short timeout, after
+// which the limit is kept in memory (bounded).
 
 const log = createLogger("test", "silent");
 const status = async (p: Promise<void>) => {

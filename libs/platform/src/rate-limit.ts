@@ -1,5 +1,8 @@
-import type { Keyspace, Logger, Redis } from "@lease/platform";
-import { HttpError, addressBlock, withTimeout } from "@lease/platform";
+import { withTimeout } from "./app";
+import { addressBlock } from "./client-ip";
+import { HttpError } from "./errors";
+import type { Logger } from "./logger";
+import type { Keyspace, Redis } from "./redis";
 
 export const RATE_LIMIT_MESSAGE =
   "U heeft te veel aanvragen verstuurd. Probeer het over enkele minuten opnieuw.";
@@ -16,6 +19,8 @@ export interface RateLimiterOptions {
   redisRetryMs?: number;
   /** The in-memory fallback's bound: client windows it keeps at most (the oldest go first). */
   memoryEntries?: number;
+  /** What a refused client reads (Dutch); the forms' message by default. */
+  message?: string;
   now?: () => number;
 }
 
@@ -70,7 +75,7 @@ export function redisRateLimiter(
   let inMemory = false;
 
   const tooMany = (retryAfter: number) =>
-    new HttpError(429, "rate_limited", RATE_LIMIT_MESSAGE, undefined, { "Retry-After": String(retryAfter) });
+    new HttpError(429, "rate_limited", opts.message ?? RATE_LIMIT_MESSAGE, undefined, { "Retry-After": String(retryAfter) });
 
   /** The count and seconds left of the key's window in Redis; undefined when Redis cannot say now. */
   async function fromRedis(key: string, log: Logger): Promise<{ count: number; ttl: number } | undefined> {
