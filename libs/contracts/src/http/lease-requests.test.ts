@@ -173,6 +173,12 @@ describe("admin lease request schemas", () => {
     expect(parse({ status: "offerte", monthlyAmount: 0 }).error!.issues[0]!.message).toBe(
       "Het maandbedrag moet groter dan 0 zijn",
     );
+    // Checked as stored, in cents: an amount above 0 never becomes €0, and one message says why.
+    for (const tiny of [1e-9, -1e-9, 0.004, 1e-300])
+      expect(parse({ status: "offerte", monthlyAmount: tiny }).error!.issues.map((i) => i.message)).toEqual([
+        "Gebruik voor het maandbedrag hoogstens twee decimalen",
+      ]);
+    expect(parse({ status: "offerte", monthlyAmount: 0.01 }).success).toBe(true);
     expect(parse({ status: "getekend", commission: 1200, monthlyAmount: 349.5, term: 48 }).success).toBe(
       true,
     );

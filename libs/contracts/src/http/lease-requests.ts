@@ -146,9 +146,13 @@ export const LeaseRequestListResponse = z.object({
 });
 export type LeaseRequestListResponse = z.infer<typeof LeaseRequestListResponse>;
 
-/** At most two decimals, allowing for binary fractions (349.5, 0.1 + 0.2). */
+/**
+ * At most two decimals, allowing for binary fractions (349.5, 0.1 + 0.2), and never an amount that
+ * rounds to 0 cents without being 0: 1e-9 is within the tolerance but would be stored as €0.
+ */
 export function hasCents(euros: number): boolean {
-  return Math.abs(Math.round(euros * 100) - euros * 100) < 1e-6;
+  const cents = Math.round(euros * 100);
+  return Math.abs(cents - euros * 100) < 1e-6 && (cents !== 0 || euros === 0);
 }
 
 /** Euros as stored: whole cents. */
@@ -156,15 +160,19 @@ export const toCents = (euros: number): number => Math.round(euros * 100);
 /** Stored cents back to the API's euros (null stays null). */
 export const centsToEuros = (cents: number | null): number | null => (cents === null ? null : cents / 100);
 
-/** An amount in euros: a JSON number, at least 0 (or above 0), at most two decimals. */
+/**
+ * An amount in euros: a JSON number of whole cents (two decimals at most; checked first, so 1e-9
+ * reads "hoogstens twee decimalen"), then at least 0 (or above 0) as stored, in cents.
+ */
 function euros(what: string, { positive = false } = {}) {
+  const What = `${what[0]!.toUpperCase()}${what.slice(1)}`;
   return z
     .number({ error: `Vul ${what} in euro's in (een getal, bijvoorbeeld 349.5)` })
-    .refine((n) => (positive ? n > 0 : n >= 0), {
-      error: `${what[0]!.toUpperCase()}${what.slice(1)} moet ${positive ? "groter dan 0" : "0 of meer"} zijn`,
+    .refine(hasCents, { error: `Gebruik voor ${what} hoogstens twee decimalen`, abort: true })
+    .refine((n) => (positive ? toCents(n) > 0 : toCents(n) >= 0), {
+      error: `${What} moet ${positive ? "groter dan 0" : "0 of meer"} zijn`,
     })
-    .refine((n) => n <= EURO_AMOUNT_MAX, { error: `${what[0]!.toUpperCase()}${what.slice(1)} is te groot` })
-    .refine(hasCents, { error: `Gebruik voor ${what} hoogstens twee decimalen` });
+    .refine((n) => n <= EURO_AMOUNT_MAX, { error: `${What} is te groot` });
 }
 
 const isRead = z.boolean({ error: "isRead moet true of false zijn" }).optional();

@@ -209,6 +209,35 @@ describe("stages: offerte, getekend, verloren", () => {
       )
     ).rows.map((r) => r.payload);
 
+  it("refuses an amount that would be stored as a different number of cents, €0 above all", async () => {
+    const id = await newLead();
+    for (const [body, message] of [
+      [{ status: "offerte", monthlyAmount: 1e-9 }, "Gebruik voor het maandbedrag hoogstens twee decimalen"],
+      [{ status: "offerte", monthlyAmount: 0.004 }, "Gebruik voor het maandbedrag hoogstens twee decimalen"],
+      [{ status: "offerte", monthlyAmount: -1e-9 }, "Gebruik voor het maandbedrag hoogstens twee decimalen"],
+      [{ status: "getekend", commission: 1e-9 }, "Gebruik voor de commissie hoogstens twee decimalen"],
+      [{ status: "getekend", commission: 5e-3 }, "Gebruik voor de commissie hoogstens twee decimalen"],
+      [
+        { status: "getekend", commission: 100, monthlyAmount: 1e-12 },
+        "Gebruik voor het maandbedrag hoogstens twee decimalen",
+      ],
+    ] as const)
+      expect(await refused(id, body), JSON.stringify(body)).toBe(message);
+    const stored = await sql.query(
+      "SELECT status, monthly_amount_cents, commission_cents FROM leads.lease_requests WHERE id = $1",
+      [id],
+    );
+    expect(stored.rows).toEqual([{ status: "nieuw", monthly_amount_cents: null, commission_cents: null }]);
+    // A cent, and a binary fraction of whole cents, are amounts.
+    expect((await patch(id, { status: "offerte", monthlyAmount: 0.01 })).status).toBe(200);
+    expect((await patch(id, { status: "getekend", commission: 0.1 + 0.2 })).status).toBe(200);
+    const signed = await sql.query(
+      "SELECT monthly_amount_cents, commission_cents FROM leads.lease_requests WHERE id = $1",
+      [id],
+    );
+    expect(signed.rows).toEqual([{ monthly_amount_cents: 1, commission_cents: 30 }]);
+  });
+
   it("takes an offer, a signed contract and a loss with their amounts in cents, on the timeline, in the audit log and announced to tracking", async () => {
     const id = await newLead();
     expect(await refused(id, { status: "offerte" })).toMatch(/maandbedrag/);

@@ -155,6 +155,15 @@ describe("ad spend", () => {
     });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { message: string }).message).toBe("Gebruik hoogstens twee decimalen");
+    // An amount above 0 never becomes €0 on the way in.
+    const tiny = await send("POST", "/api/admin/ad-spend", {
+      platform: "tiktok",
+      day: "2026-01-05",
+      campaign: "TT voorjaar",
+      amount: 1e-9,
+    });
+    expect(tiny.status).toBe(400);
+    expect(((await tiny.json()) as { message: string }).message).toBe("Gebruik hoogstens twee decimalen");
 
     expect(
       (
