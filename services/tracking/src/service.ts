@@ -41,6 +41,7 @@ import { throttle } from "./domain/throttle";
 import { createAdminSockets } from "./routes/admin-sockets";
 import { conversionHandlers } from "./jobs/conversion-jobs";
 import { ConversionRecorder } from "./repositories/conversions";
+import { Reattribution } from "./repositories/reattribution";
 import { leadStagesRepository } from "./repositories/lead-stages";
 import { adSpendRepository } from "./repositories/ad-spend";
 import { campaignRoutes } from "./routes/campaigns";
@@ -241,6 +242,8 @@ export async function startTracking(
   // Conversions from the leads service (quote requests, contact messages), counted in the rollups;
   // the visit's attribution goes back on the leads queue.
   const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
+  // Leads counted under "(overig)" move to their visit's values once those are stored by name.
+  const reattribution = new Reattribution(kit.pool, writer.profiles, writer.profileDims, gate);
   const conversionJobs = queueMetrics(queue, [QUEUES.tracking]);
   // Spend imports, typed-in days and links are recorded in the gateway's audit log: audit.record
   // jobs written to tracking.outbox in the change's transaction, relayed to the queue.
@@ -254,6 +257,7 @@ export async function startTracking(
       stages: leadStagesRepository(kit.pool, writer.profileDims),
       queue,
       visitStream: live,
+      reattribution,
     }),
     logger: logger.child({ component: "conversion-worker" }),
     concurrency: 4,
@@ -275,6 +279,11 @@ export async function startTracking(
     compactRunningTotals(kit.pool).catch((err: Error) =>
       logger.warn({ err: err.message }, "campaign report running totals not compacted; retried"),
     );
+    reattribution
+      .tick(amsterdamDate(clock.now()))
+      .catch((err: Error) =>
+        logger.warn({ err: err.message }, "leads waiting for a campaign value not moved; retried"),
+      );
   }, config.SKETCH_COMPACT_INTERVAL_MS);
   compaction.unref();
   // Rows of before the partitioned tables, moved in the background (see repositories/backfill.ts).

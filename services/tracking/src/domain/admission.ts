@@ -15,6 +15,19 @@
 // - a block counts for at most 20 new values of a field a day; what it sends beyond is "(overig)".
 // So 100,000 made-up values from one block store 5, and an attacker with many blocks stores at most
 // 150 new values of a field a day; until a value is stored by name the visit stores "(overig)".
+//
+// The combinations of a visit's values with its bounded columns (channel, paid click, country,
+// device, browser, OS) are visit profiles, rows of their own: a day adds at most 3,000 new ones
+// (100 per block). A combination stored on one of the last 30 days is established and takes none
+// of them. Beyond the day's budget a visit gets its *coarse* profile: channel and paid click, its
+// source / medium / campaign by name only when that triple was stored on one of the last 30 days
+// (else "(overig)"), its referrer host by name only when it has no source, and nothing else. The
+// coarse profiles are bounded by what earlier budgets stored (8 channels x 2 x the triples and
+// referrers established), so anonymous traffic that spends a day's budget costs an established
+// campaign neither its name nor its visits; only new combinations and new campaigns wait.
+//
+// A lead is not held to any of this: it gets the values its visit sent (visitors.sent), and once a
+// value is stored by name its earlier leads move to it (repositories/reattribution.ts).
 
 import { OTHER } from "./breakdowns";
 
@@ -75,12 +88,16 @@ export interface VisitValues {
   values: Record<AdmittedField, string>;
 }
 
-/** Set in a check's answer when the visit's combination is beyond the day's profiles. */
+/**
+ * Set in a check's answer when the visit's combination is beyond the day's profiles: the visit is
+ * stored under its coarse profile (country, device, browser and OS unknown; the field bits say
+ * which values the coarse profile stores as "(overig)").
+ */
 export const COMBINATION_BIT = 1 << ADMITTED_FIELDS.length;
 
 /**
  * Answers, per visit, which of its values are stored as "(overig)": bit i for ADMITTED_FIELDS[i],
- * COMBINATION_BIT when the profile is one too many for its day.
+ * COMBINATION_BIT when the visit gets its coarse profile.
  */
 export interface ValueGate {
   check(visits: VisitValues[]): Promise<number[]>;
@@ -88,12 +105,16 @@ export interface ValueGate {
 
 /** The values of a visit as stored, after a check's answer. */
 export function folded(v: VisitValues, answer: number): Record<AdmittedField, string> {
-  const all = (answer & COMBINATION_BIT) !== 0;
   const out = { ...v.values };
   ADMITTED_FIELDS.forEach((field, i) => {
-    if (out[field] !== "" && (all || (answer & (1 << i)) !== 0)) out[field] = OTHER;
+    if (out[field] !== "" && (answer & (1 << i)) !== 0) out[field] = OTHER;
   });
   return out;
+}
+
+/** Whether a check's answer stores any value of the visit as "(overig)". */
+export function foldsAny(answer: number): boolean {
+  return (answer & (COMBINATION_BIT - 1)) !== 0;
 }
 
 /** Distinct values of a field a day an import keeps (FirstValuesGate). */

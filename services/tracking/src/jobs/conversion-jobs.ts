@@ -3,6 +3,8 @@ import type { JobHandlers, QueueClient } from "@lease/platform";
 import { ConversionRecorder } from "../repositories/conversions";
 import type { LiveVisitors } from "../repositories/live-visitors";
 import type { LeadStagesRepository } from "../repositories/lead-stages";
+import type { Reattribution } from "../repositories/reattribution";
+import { dayOf } from "../domain/calendar";
 
 /**
  * The tracking queue's jobs: a lead sent from the site is counted as a conversion of its visit,
@@ -15,6 +17,7 @@ export function conversionHandlers(deps: {
   stages: LeadStagesRepository;
   queue: QueueClient;
   visitStream: Pick<LiveVisitors, "writtenThrough">;
+  reattribution: Pick<Reattribution, "lead">;
 }): JobHandlers {
   return {
     async "tracking.conversion"(data, { attempt, log }) {
@@ -38,6 +41,9 @@ export function conversionHandlers(deps: {
         days,
       );
       log.debug({ recorded: result.recorded, attributed: result.attribution !== null }, "conversion");
+      // Its visit sent a value the breakdowns store as "(overig)": stored by name meanwhile, the
+      // lead counts under it at once (else when it is: repositories/reattribution.ts).
+      if (days[0]?.sent) await deps.reattribution.lead(data.sourceId, dayOf(at.getTime()).day);
       // A form with a session id always gets an answer, an attribution or null (no page view of
       // that session: the lead has none, for good), so the admin stops saying it is being worked out.
       if (data.sessionId)

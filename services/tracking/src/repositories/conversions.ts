@@ -34,6 +34,8 @@ interface VisitDay {
   hours: number;
   landing_page_id: number;
   profile_id: number;
+  /** The values as sent where the profile stores one as "(overig)" (source ... referrer), else null. */
+  sent: string[] | null;
 }
 
 export interface ConversionResult {
@@ -63,7 +65,7 @@ export class ConversionRecorder {
     const days = Array.from({ length: ATTRIBUTION_LOOKBACK_DAYS }, (_, i) => addDays(today, -i));
     // One index probe per day of the primary key (day, session_key), whatever the traffic.
     const r = await this.pool.query<VisitDay>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, first_seen, hours, landing_page_id, profile_id
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, first_seen, hours, landing_page_id, profile_id, sent
          FROM tracking.visitors
         WHERE day = ANY($1::date[]) AND session_key = $2 AND first_seen <= $3
         ORDER BY day`,
@@ -85,8 +87,8 @@ export class ConversionRecorder {
       await lockLead(client, input.leadId);
       const inserted = await client.query(
         `INSERT INTO tracking.conversions
-           (lead_id, kind, occurred_at, day, session_key, profile_id, landing_page_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+           (lead_id, kind, occurred_at, day, session_key, profile_id, landing_page_id, sent)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (lead_id) DO NOTHING RETURNING lead_id`,
         [
           input.leadId,
@@ -96,6 +98,7 @@ export class ConversionRecorder {
           input.sessionId ? key64(input.sessionId).sql : null,
           first?.profile_id ?? null,
           first?.landing_page_id ?? null,
+          first?.sent ?? null,
         ],
       );
       const isNew = inserted.rowCount === 1;
@@ -159,6 +162,16 @@ export class ConversionRecorder {
       ),
     ]);
     const p = profile.rows[0];
+    // A lead is proof of a real visitor: it keeps the values its visit sent, also those the
+    // breakdowns store as "(overig)" (domain/admission.ts).
+    const [source, medium, campaign, term, content, referrerHost] = first.sent ?? [
+      p?.utm_source ?? "",
+      p?.utm_medium ?? "",
+      p?.utm_campaign ?? "",
+      p?.utm_term ?? "",
+      p?.utm_content ?? "",
+      p?.referrer_host ?? "",
+    ];
     const landingPage = p?.landing_page ?? "/";
     // A visit that began before analytics consent: its landing page was sent again under the new
     // session id when consent was given (a visit start, no page view of the session), so it begins
@@ -175,13 +188,13 @@ export class ConversionRecorder {
       : "Other";
     return {
       channel,
-      source: p?.utm_source ?? "",
-      medium: p?.utm_medium ?? "",
-      campaign: p?.utm_campaign ?? "",
-      term: p?.utm_term ?? "",
-      content: p?.utm_content ?? "",
+      source: source ?? "",
+      medium: medium ?? "",
+      campaign: campaign ?? "",
+      term: term ?? "",
+      content: content ?? "",
       paidClick: p?.paid_click ?? false,
-      referrerHost: p?.referrer_host ?? "",
+      referrerHost: referrerHost ?? "",
       landingPage,
       firstSeenAt: first.first_seen.toISOString(),
       pagesBeforeConversion: count,

@@ -73,3 +73,68 @@ export async function addFunnelCounts(
     ],
   );
 }
+
+/**
+ * Moves a lead's counts from one visit profile's breakdown values to another's on its day (a lead
+ * whose visit value was stored as "(overig)" and is stored by name by now): what the two share
+ * (channel, country, landing page, ...) stays; the totals of the day and month do not change.
+ */
+export async function moveFunnelCounts(
+  client: PoolClient,
+  profileDims: ProfileDims,
+  day: string,
+  from: { profileId: number; landingPageId: number },
+  to: { profileId: number; landingPageId: number },
+  c: FunnelCounts,
+): Promise<void> {
+  await profileDims.load(client, [from.profileId, to.profileId]);
+  const valuesOf = (v: typeof from) =>
+    new Map(
+      [...profileDims.of(v.profileId), [DIMS.landingPage, v.landingPageId] as const].map(([dim, id]) => [
+        `${dim} ${id}`,
+        [dim, id] as const,
+      ]),
+    );
+  const before = valuesOf(from);
+  const after = valuesOf(to);
+  const changes: [number, number, number][] = [
+    ...[...before]
+      .filter(([key]) => !after.has(key))
+      .map(([, [dim, id]]) => [dim, id, -1] as [number, number, number]),
+    ...[...after]
+      .filter(([key]) => !before.has(key))
+      .map(([, [dim, id]]) => [dim, id, 1] as [number, number, number]),
+  ];
+  if (changes.length === 0) return;
+  // The key order every rollup writer locks rows in.
+  changes.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const add = `quotes = t.quotes + EXCLUDED.quotes, contacts = t.contacts + EXCLUDED.contacts,
+    offers = t.offers + EXCLUDED.offers, contracts = t.contracts + EXCLUDED.contracts,
+    commission_cents = t.commission_cents + EXCLUDED.commission_cents`;
+  const rows = `SELECT dim, value_id, 0, 0, s * $3::int, s * $4::int, s * $5::int, s * $6::int, s * $7::bigint
+    FROM unnest($8::smallint[], $9::int[], $10::int[]) AS u(dim, value_id, s)`;
+  await client.query(
+    `WITH dd AS (
+       INSERT INTO tracking.daily_dims AS t
+         (day, dim, value_id, visitors, views, quotes, contacts, offers, contracts, commission_cents)
+       SELECT $1::date, r.* FROM (${rows}) r
+       ON CONFLICT (day, dim, value_id) DO UPDATE SET ${add}
+     )
+     INSERT INTO tracking.monthly_dims AS t
+       (month, dim, value_id, visits, views, quotes, contacts, offers, contracts, commission_cents)
+     SELECT $2::date, r.* FROM (${rows}) r
+     ON CONFLICT (month, dim, value_id) DO UPDATE SET ${add}`,
+    [
+      day,
+      monthOf(day),
+      c.quotes,
+      c.contacts,
+      c.offers,
+      c.contracts,
+      c.commissionCents,
+      changes.map((x) => x[0]),
+      changes.map((x) => x[1]),
+      changes.map((x) => x[2]),
+    ],
+  );
+}

@@ -84,6 +84,19 @@ export async function countWaitingStage(
   await client.query("UPDATE tracking.lead_stages SET counted = true WHERE lead_id = $1", [leadId]);
 }
 
+/**
+ * What the rollups hold for a lead's stage (within the caller's transaction, lead locked): its
+ * offer, contract and commission once counted, else nothing.
+ */
+export async function countedStage(client: PoolClient, leadId: string): Promise<FunnelCounts> {
+  const r = await client.query<StageRow>(
+    "SELECT seq, offered, signed, commission_cents, counted FROM tracking.lead_stages WHERE lead_id = $1",
+    [leadId],
+  );
+  const row = r.rows[0];
+  return row?.counted ? countsOf({ ...row, commissionCents: Number(row.commission_cents) }) : NO_COUNTS;
+}
+
 export type StageOutcome = "counted" | "waiting" | "stale";
 
 /**

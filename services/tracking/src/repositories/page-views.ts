@@ -2,12 +2,20 @@ import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
 import { HOUR_MS, dayOf, monthOf } from "../domain/calendar";
 import { key32, key64, type Key64 } from "../domain/keys";
 import { classifyUserAgent } from "../domain/user-agent";
+import { ANONYMOUS_ID_PREFIX } from "../domain/anonymous-id";
 import { memoize } from "../domain/memo";
 import { RollupBatch } from "./rollups";
 import { Partitions } from "./partitions";
 import { acquisitionOf, channelOf } from "../domain/acquisition";
 import { DIMS, FILTER_DIMS, dimScope } from "../domain/breakdowns";
-import { FirstValuesGate, folded, type ValueGate, type VisitValues } from "../domain/admission";
+import {
+  COMBINATION_BIT,
+  FirstValuesGate,
+  folded,
+  foldsAny,
+  type ValueGate,
+  type VisitValues,
+} from "../domain/admission";
 import { DimDirectory, PageDirectory, ProfileDirectory, type Profile } from "./dictionary";
 import { ProfileDims } from "./profile-dims";
 import { DICTIONARY_LOCK } from "./retention";
@@ -136,6 +144,8 @@ interface VisitorDay {
   landingPageId: number;
   /** Where the visit came from and on what (tracking.profiles). */
   profileId: number;
+  /** The values as sent, joined by SENT_SEPARATOR, where the profile stores one as "(overig)". */
+  sent: string | null;
   /** This batch's page views by hour (the hour's instant). */
   hourViews: Map<number, number>;
 }
@@ -177,7 +187,7 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
     const first = firstViews.get(id);
     if (!first || p.ms < first.ms) firstViews.set(id, p);
   }
-  const profiles = await profilesOf(firstViews, deps);
+  const { profiles, sent } = await profilesOf(firstViews, deps);
   await deps.partitions.ensure(new Set(prepared.map((p) => monthOf(p.day))));
   for (let attempt = 1; ; attempt++) {
     const known = await deps.profiles.ids(profiles.values());
@@ -190,7 +200,7 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
     try {
       return await withTransaction(deps.pool, async (client) => {
         await holdDictionaries(client, [...new Set(profileIds.values())]);
-        return writeBatch(client, prepared, profileIds, deps);
+        return writeBatch(client, prepared, profileIds, sent, deps);
       });
     } catch (err) {
       if (!(err instanceof StaleDictionaryError) || attempt > 1) throw err;
@@ -202,14 +212,14 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
 }
 
 /** Profile or breakdown value ids of a batch that retention pruned meanwhile. */
-class StaleDictionaryError extends Error {}
+export class StaleDictionaryError extends Error {}
 
 /**
  * Holds off retention's pruning of profiles and breakdown values (repositories/retention.ts) until
  * the batch is committed, and checks that the ids the batch numbered or remembered outside this
  * transaction are still there: pruning may have run in between.
  */
-async function holdDictionaries(client: PoolClient, profileIds: number[]): Promise<void> {
+export async function holdDictionaries(client: PoolClient, profileIds: number[]): Promise<void> {
   await client.query(`SELECT pg_advisory_xact_lock_shared(${DICTIONARY_LOCK})`);
   const r = await client.query<{ profiles: number; dangling: number }>(
     `SELECT (SELECT count(*)::int FROM tracking.profiles WHERE id = ANY($1::int[])) AS profiles,
@@ -225,6 +235,7 @@ async function writeBatch(
   client: PoolClient,
   prepared: Prepared[],
   profileIds: Map<string, number>,
+  sent: Map<string, string>,
   deps: WriterDeps,
 ): Promise<BatchResult> {
   const { statements } = deps;
@@ -275,6 +286,7 @@ async function writeBatch(
       views: view ? 1 : 0,
       landingPageId: p.pageId,
       profileId: profileIds.get(`${p.day} ${p.session.sql}`)!,
+      sent: sent.get(`${p.day} ${p.session.sql}`) ?? null,
       hourViews: new Map(view ? [[hourStart, 1]] : []),
     });
     return undefined;
@@ -352,10 +364,11 @@ async function upsertVisitors(
     landing_page_id: number;
   }>(
     `INSERT INTO tracking.visitors AS t
-       (session_key, first_seen, last_seen, day, hours, added, views, landing_page_id, profile_id)
-     SELECT s, to_timestamp(f / 1000.0), to_timestamp(l / 1000.0), d, h, h, v, lp, pr
+       (session_key, first_seen, last_seen, day, hours, added, views, landing_page_id, profile_id, sent)
+     SELECT s, to_timestamp(f / 1000.0), to_timestamp(l / 1000.0), d, h, h, v, lp, pr,
+            string_to_array(se, chr(31))
      FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::date[], $5::int[], $6::int[],
-                 $7::int[], $8::int[]) AS u(s, f, l, d, h, v, lp, pr)
+                 $7::int[], $8::int[], $9::text[]) AS u(s, f, l, d, h, v, lp, pr, se)
      ON CONFLICT (day, session_key) DO UPDATE SET
        first_seen = LEAST(t.first_seen, EXCLUDED.first_seen),
        last_seen = GREATEST(t.last_seen, EXCLUDED.last_seen),
@@ -364,7 +377,8 @@ async function upsertVisitors(
        views = t.views + EXCLUDED.views,
        landing_page_id = CASE WHEN EXCLUDED.first_seen < t.first_seen
                          THEN EXCLUDED.landing_page_id ELSE t.landing_page_id END,
-       profile_id = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.profile_id ELSE t.profile_id END
+       profile_id = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.profile_id ELSE t.profile_id END,
+       sent = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.sent ELSE t.sent END
      RETURNING to_char(day, 'YYYY-MM-DD') AS day, session_key, added, views, profile_id, landing_page_id`,
     [
       rows.map((v) => v.session.sql),
@@ -375,6 +389,7 @@ async function upsertVisitors(
       rows.map((v) => v.views),
       rows.map((v) => v.landingPageId),
       rows.map((v) => v.profileId),
+      rows.map((v) => v.sent),
     ],
   );
   // The breakdowns follow the row's own profile and landing page (its day's first view), which an
@@ -408,15 +423,20 @@ async function upsertVisitors(
   }
 }
 
+/** Joins a visit's values as sent (none holds a control character: domain/acquisition.ts utmValue). */
+const SENT_SEPARATOR = "\u001f";
+
 /**
  * Where each visit came from and on what, from its first page view; UTM values, referrer hosts and
- * combinations the gate does not admit are stored as "(overig)" (the channel is that of the values
- * as sent).
+ * combinations the gate does not admit are stored as "(overig)", a combination beyond the day's
+ * profiles under its coarse profile (domain/admission.ts; the channel is that of the values as
+ * sent). Where a value of a visit with analytics consent is stored as "(overig)", the values as
+ * sent go with its visitor row (`sent`), for the lead it may bring.
  */
 async function profilesOf(
   firstViews: Map<string, Prepared>,
   deps: WriterDeps,
-): Promise<Map<string, Profile>> {
+): Promise<{ profiles: Map<string, Profile>; sent: Map<string, string> }> {
   const visits = [...firstViews].map(([id, first]) => {
     const { event, day } = first;
     const device = event.userAgent ? classify(event.userAgent) : undefined;
@@ -442,12 +462,16 @@ async function profilesOf(
         referrer: a.referrerHost,
       },
     };
-    return { id, rest, values };
+    return { id, rest, values, consented: !isAnonymous(event.sessionId) };
   });
   const answers = await deps.gate.check(visits.map((v) => v.values));
-  return new Map(
-    visits.map(({ id, rest, values }, i) => {
-      const v = folded(values, answers[i]!);
+  const sent = new Map<string, string>();
+  const profiles = new Map(
+    visits.map(({ id, rest, values, consented }, i) => {
+      const answer = answers[i]!;
+      const v = folded(values, answer);
+      const coarse = (answer & COMBINATION_BIT) !== 0;
+      if (consented && foldsAny(answer)) sent.set(id, Object.values(values.values).join(SENT_SEPARATOR));
       const profile: Profile = {
         referrer_host: v.referrer,
         utm_source: v.source,
@@ -456,10 +480,17 @@ async function profilesOf(
         utm_term: v.term,
         utm_content: v.content,
         ...rest,
+        ...(coarse ? { country: "", device: "", browser: "", os: "" } : {}),
       };
       return [id, profile];
     }),
   );
+  return { profiles, sent };
+}
+
+/** A session id the server derived for a visitor without analytics consent (no lead is matched to it). */
+function isAnonymous(sessionId: string): boolean {
+  return sessionId.startsWith(ANONYMOUS_ID_PREFIX);
 }
 
 /** Signed 64-bit keys in numeric order (the order of the primary key). */

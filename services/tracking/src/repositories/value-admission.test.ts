@@ -187,6 +187,123 @@ describe("made-up UTM values and referrers", () => {
   });
 });
 
+describe("a day's visit profiles spent by anonymous traffic", () => {
+  const REST = "Paid Search\u0000true\u0000NL\u0000desktop\u0000Chrome\u0000Windows";
+  const visit = (
+    day: string,
+    tag: string,
+    values: Partial<VisitValues["values"]>,
+    rest = REST,
+  ): VisitValues => ({
+    day,
+    tag,
+    rest,
+    values: { source: "", medium: "", campaign: "", term: "", content: "", referrer: "", ...values },
+  });
+  const najaar = { source: "google", medium: "cpc", campaign: "najaar" };
+  // Bits of the answer: source 1, medium 2, campaign 4, term 8, content 16, referrer 32.
+  const SOURCE_MEDIUM_CAMPAIGN = 0b111;
+
+  it("take an established combination's place never, and keep an established campaign's name in a new one", async () => {
+    const redis = new Redis(a.env.REDIS_URL!);
+    try {
+      const gate = new SharedValueGate(redis, keyspace(`${a.env.REDIS_PREFIX}-spent`), {
+        ...DEFAULT_ADMISSION,
+        profilesPerDay: 10,
+      });
+      // Yesterday the campaign had its visitors, and google.com its organic ones.
+      expect(await gate.check([visit("2026-11-20", "real-1", najaar)])).toEqual([0]);
+      expect(
+        await gate.check([
+          visit(
+            "2026-11-20",
+            "real-2",
+            { referrer: "google.com" },
+            "Organic Search\u0000false\u0000NL\u0000mobile\u0000Safari\u0000iOS",
+          ),
+        ]),
+      ).toEqual([0]);
+      // Today anonymous traffic from ten blocks, each a combination of its own, spends the day's profiles.
+      const junk = await gate.check(
+        Array.from({ length: 12 }, (_, i) =>
+          visit(
+            "2026-11-21",
+            `attacker-${i}`,
+            { source: "google", medium: "cpc" },
+            `Paid Search\u0000true\u0000NL\u0000desktop\u0000Browser${i}\u0000Windows`,
+          ),
+        ),
+      );
+      expect(junk.filter((bits) => bits === 0)).toHaveLength(10);
+      // Yesterday's combination is the campaign's visitor as it was: no budget needed.
+      expect(await gate.check([visit("2026-11-21", "real-3", najaar)])).toEqual([0]);
+      // A new combination of it (another device) gets the coarse profile, the campaign by name.
+      const otherDevice = "Paid Search\u0000true\u0000BE\u0000mobile\u0000Safari\u0000iOS";
+      expect(await gate.check([visit("2026-11-21", "real-4", najaar, otherDevice)])).toEqual([
+        COMBINATION_BIT,
+      ]);
+      // Its keyword and ad content are no breakdown: in the coarse profile they are "(overig)".
+      expect(
+        await gate.check([
+          visit("2026-11-21", "real-5", { ...najaar, term: "lease", content: "banner" }, otherDevice),
+        ]),
+      ).toEqual([COMBINATION_BIT | 0b11000]);
+      // An organic visit from an established referrer keeps it (the referrer is its source).
+      expect(
+        await gate.check([visit("2026-11-21", "real-6", { referrer: "google.com" }, otherDevice)]),
+      ).toEqual([COMBINATION_BIT]);
+      // A campaign seen only today waits: its new combination is "(overig)" beyond the budget.
+      expect(
+        await gate.check([visit("2026-11-21", "real-7", { ...najaar, campaign: "lente" }, otherDevice)]),
+      ).toEqual([COMBINATION_BIT | SOURCE_MEDIUM_CAMPAIGN]);
+      // Until a lead vouches for it (a quote request is a real visitor): then it keeps its name too.
+      await gate.vouchForCampaign("2026-11-21", "google", "cpc", "lente");
+      expect(
+        await gate.check([visit("2026-11-21", "real-8", { ...najaar, campaign: "lente" }, otherDevice)]),
+      ).toEqual([COMBINATION_BIT]);
+      // Thirty days later the campaign is no longer established.
+      expect(
+        await gate.check([
+          visit(
+            "2026-12-22",
+            "real-9",
+            najaar,
+            "Direct\u0000false\u0000NL\u0000desktop\u0000Edge\u0000Windows",
+          ),
+        ]),
+      ).toEqual([0]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("come back established from Postgres: a running campaign keeps its name with no budget left", async () => {
+    const redis = new Redis(a.env.REDIS_URL!);
+    try {
+      const gate = new SharedValueGate(redis, keyspace(`${a.env.REDIS_PREFIX}-seed-campaigns`), {
+        ...DEFAULT_ADMISSION,
+        profilesPerDay: 1,
+      });
+      // The day's one new profile goes to someone else.
+      expect(
+        await gate.check([visit(day(), "first", {}, "Direct\u0000false\u0000\u0000\u0000\u0000")]),
+      ).toEqual([0]);
+      const voorjaar = visit(day(), "", { source: "google", medium: "cpc", campaign: "voorjaar" });
+      expect(await gate.check([voorjaar])).toEqual([COMBINATION_BIT | SOURCE_MEDIUM_CAMPAIGN]);
+      await gate.seed(db, day());
+      expect(await gate.check([voorjaar])).toEqual([COMBINATION_BIT]);
+      expect(
+        await gate.established(day(), [
+          { field: "campaign", value: "voorjaar" },
+          { field: "campaign", value: "nooit" },
+        ]),
+      ).toEqual([true, false]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
 describe("referrer hosts", () => {
   it("are host names of http(s) referrers, never anything longer or stranger", () => {
     expect(referrerHost("https://www.Google.nl/search?q=x")).toBe("google.nl");

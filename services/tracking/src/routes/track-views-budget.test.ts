@@ -22,14 +22,12 @@ afterAll(async () => {
 async function burst(views: { sessionId: string; page: string }[], ip: string): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < views.length; i += 100) {
-    const hits = views
-      .slice(i, i + 100)
-      .map((body): InternalTrackHit => ({
-        kind: "visit",
-        body: JSON.stringify(body),
-        ip,
-        userAgent: BROWSER_UA,
-      }));
+    const hits = views.slice(i, i + 100).map((body): InternalTrackHit => ({
+      kind: "visit",
+      body: JSON.stringify(body),
+      ip,
+      userAgent: BROWSER_UA,
+    }));
     const res = await fetch(`${h.svc.url}${TRACK_BATCH_PATH}`, {
       method: "POST",
       headers: { "content-type": "application/json", [INTERNAL_TOKEN_HEADER]: h.env.INTERNAL_TOKEN! },
