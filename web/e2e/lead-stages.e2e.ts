@@ -6,13 +6,17 @@ import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { assert, assertEqual, MOBILE, test, waitFor } from "./fixtures";
 import {
+  adminApi,
+  counter,
   dismissNotice,
   expectNotice,
   openLead,
   openTab,
+  postLead,
   saveStage,
   sendQuoteForm,
   todaysReportRow,
+  waitForCounter,
 } from "./admin/helpers";
 
 const STATUS_BUTTONS = /^Markeer als (Bekeken|Gereageerd)$/;
@@ -147,4 +151,71 @@ test("lead stages: no status button past Gereageerd, a stale one refused, and Fa
     .filter({ hasText: "€ 489,00" });
   await row.first().waitFor({ timeout: 15_000 });
   assert(!(await row.first().innerText()).includes("@"), "no e-mail address in the log");
+});
+
+const COUNTERS = ["Nieuwe Aanvragen", "Bekeken", "Gereageerd", "Offerte", "Getekend", "Verloren"];
+
+/** Every counter tile's figure by its label, Totaal included. */
+async function counters(page: Page): Promise<Record<string, number>> {
+  const figures: Record<string, number> = {};
+  for (const label of [...COUNTERS, "Totaal"]) figures[label] = Number(await counter(page, label));
+  return figures;
+}
+
+test("lead counters: one per stage, adding up to Totaal; an opened lead counts as Bekeken and offers no Markeer als Bekeken", async ({
+  world,
+  signedIn,
+}) => {
+  const tag = randomBytes(3).toString("hex");
+  const page = signedIn.page;
+  const stages = [
+    { status: "offerte", monthlyAmount: 489 },
+    { status: "getekend", commission: 1200 },
+    { status: "verloren", lostReason: "te duur" },
+  ];
+  for (const [i, body] of stages.entries()) {
+    const id = await postLead(world, {
+      email: `teller-${i}-${tag}@voorbeeld.nl`,
+      companyName: `Teller ${i} ${tag}`,
+    });
+    assertEqual(
+      (await adminApi(page, "PATCH", `/api/admin/lease-requests/${id}/status`, body)).status,
+      200,
+      body.status,
+    );
+  }
+  const company = `Teller nieuw ${tag}`;
+  await postLead(world, { email: `teller-nieuw-${tag}@voorbeeld.nl`, companyName: company });
+  await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  await page.getByTestId("lease-item").filter({ hasText: company }).waitFor();
+
+  const before = await counters(page);
+  const sum = (figures: Record<string, number>) => COUNTERS.reduce((n, label) => n + figures[label]!, 0);
+  assertEqual(sum(before), before.Totaal, `the six counters add up to Totaal: ${JSON.stringify(before)}`);
+  for (const label of ["Nieuwe Aanvragen", "Offerte", "Getekend", "Verloren"])
+    assert(before[label]! >= 1, `${label} counts this test's lead`);
+
+  // Opening the new one: its badge and its counter say Bekeken, and no button offers it again.
+  const detail = await openLead(page, company);
+  await detail.getByTestId("badge").filter({ hasText: "Bekeken" }).waitFor();
+  await waitForCounter(page, "Bekeken", String(before.Bekeken! + 1));
+  const after = await counters(page);
+  assertEqual(after["Nieuwe Aanvragen"], before["Nieuwe Aanvragen"]! - 1, "one fewer new");
+  assertEqual(sum(after), after.Totaal, "still adding up");
+  await detail.getByRole("button", { name: "Markeer als Gereageerd" }).waitFor();
+  assertEqual(
+    await detail.getByRole("button", { name: "Markeer als Bekeken" }).count(),
+    0,
+    "no Markeer als Bekeken",
+  );
+
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 390, height: MOBILE.height },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.getByTestId("lead-counters").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath(`tellers-${viewport.width}.png`) });
+  }
 });

@@ -335,16 +335,18 @@ export function Counter({
   value,
   tone = "text-gray-900",
   hint,
+  className = "",
 }: {
   label: string;
   value: ReactNode;
   tone?: string;
   /** What exactly is counted, in a line under the figure. */
   hint?: string;
+  className?: string;
 }) {
   return (
     <div
-      className="rounded-card border border-gray-200 bg-white p-4 shadow-sm"
+      className={`rounded-card border border-gray-200 bg-white p-4 shadow-sm ${className}`}
       data-testid={`counter-${label}`}
     >
       <p className="text-sm font-medium text-gray-600">{label}</p>

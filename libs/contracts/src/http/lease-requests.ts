@@ -117,16 +117,26 @@ export const LeaseRequestExportQuery = LeaseRequestListQuery.pick({
 });
 export type LeaseRequestExportQuery = z.infer<typeof LeaseRequestExportQuery>;
 
+const count = (what: string) => z.number().int().min(0).default(0).describe(what);
+
 export const LeaseRequestCounts = z
   .object({
-    unread: z.number().int().min(0).describe("Not opened yet"),
+    unread: z.number().int().min(0).describe("Not opened yet (whatever the status)"),
+    nieuw: count('With the red "Nieuw" badge: status nieuw and not opened'),
     bekeken: z
       .number()
       .int()
       .min(0)
       .describe('With the yellow "Bekeken" badge: status bekeken, or nieuw and already opened'),
     gereageerd: z.number().int().min(0).describe("Status gereageerd"),
-    total: z.number().int().min(0),
+    offerte: count("Status offerte: an offer sent"),
+    getekend: count("Status getekend: a contract signed"),
+    verloren: count("Status verloren"),
+    total: z
+      .number()
+      .int()
+      .min(0)
+      .describe("All requests: the sum of the six badge counts (nieuw to verloren)"),
     followUpDue: z
       .number()
       .int()

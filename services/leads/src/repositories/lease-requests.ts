@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
-import { centsToEuros } from "@lease/contracts";
+import { centsToEuros, LEASE_STATUSES } from "@lease/contracts";
 import type {
   AnalyticsChannel,
   AttributionStatus,
@@ -188,6 +188,14 @@ function withBadge(status: LeaseStatus): SQL {
   return sql`(${leaseRequests.status} = ${status})`;
 }
 
+/** How many requests carry each badge: one per request, so together they are the total. */
+const badgeCounts = Object.fromEntries(
+  LEASE_STATUSES.map((status) => [
+    status,
+    sql<number>`count(*) filter (where ${withBadge(status)})`.mapWith(Number),
+  ]),
+) as Record<LeaseStatus, SQL<number>>;
+
 function filterWhere(filter: ListFilter): SQL | undefined {
   const parts: SQL[] = [];
   if (filter.status) parts.push(withBadge(filter.status));
@@ -355,8 +363,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
         db
           .select({
             unread: sql<number>`count(*) filter (where not ${leaseRequests.isRead})`.mapWith(Number),
-            bekeken: sql<number>`count(*) filter (where ${withBadge("bekeken")})`.mapWith(Number),
-            gereageerd: sql<number>`count(*) filter (where ${withBadge("gereageerd")})`.mapWith(Number),
+            ...badgeCounts,
             total: count(),
             followUpDue: sql<number>`count(*) filter (where ${followUpDue})`.mapWith(Number),
           })
@@ -365,7 +372,12 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       return {
         items,
         total: matching?.n ?? 0,
-        counts: counts ?? { unread: 0, bekeken: 0, gereageerd: 0, total: 0, followUpDue: 0 },
+        counts: counts ?? {
+          unread: 0,
+          ...(Object.fromEntries(LEASE_STATUSES.map((status) => [status, 0])) as Record<LeaseStatus, number>),
+          total: 0,
+          followUpDue: 0,
+        },
       };
     },
 

@@ -4,6 +4,7 @@ import {
   channelLabel,
   type AnalyticsChannel,
   type LeaseRequest,
+  type LeaseRequestCounts,
   type LeaseStatus,
 } from "@lease/contracts";
 import { useEffect, useRef, useState } from "react";
@@ -169,29 +170,7 @@ export function LeaseRequestsTab() {
 
   return (
     <div className="space-y-6">
-      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-        {/* Each counts the requests with its badge (SPEC §4), and says so: an opened new request
-            has the yellow "Bekeken" badge, so it counts under Bekeken. */}
-        <Counter
-          label="Nieuwe Aanvragen"
-          value={counts?.unread ?? "-"}
-          tone="text-red-600"
-          hint="Nog niet geopend"
-        />
-        <Counter
-          label="Bekeken"
-          value={counts?.bekeken ?? "-"}
-          tone="text-yellow-600"
-          hint="Geopend, nog niet gereageerd"
-        />
-        <Counter
-          label="Gereageerd"
-          value={counts?.gereageerd ?? "-"}
-          tone="text-green-600"
-          hint="Als gereageerd gemarkeerd"
-        />
-        <Counter label="Totaal" value={counts?.total ?? "-"} hint="Alle aanvragen" />
-      </div>
+      <LeadCounters counts={counts} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <Panel
           className="lg:col-span-2"
@@ -430,4 +409,46 @@ function LeaseListItem({
 function FollowUpBadge({ day }: { day: string }) {
   const badge = followUpBadge(day, amsterdamToday());
   return <Badge tone={badge.tone}>{badge.label}</Badge>;
+}
+
+/**
+ * One counter per badge, the stages included, and the total they add up to (README "Counters"):
+ * each counts the requests that carry its badge, so an opened new request counts under Bekeken.
+ */
+/** Narrower padding than the other tabs' counters: seven fit a row at 1280 px, three on a phone. */
+const TILE = "max-sm:p-3 xl:px-3";
+
+function LeadCounters({ counts }: { counts: LeaseRequestCounts | undefined }) {
+  const tiles: { key: keyof LeaseRequestCounts; label: string; tone?: string; hint: string }[] = [
+    { key: "nieuw", label: "Nieuwe Aanvragen", tone: "text-red-600", hint: "Nog niet geopend" },
+    { key: "bekeken", label: "Bekeken", tone: "text-yellow-600", hint: "Geopend, nog niet gereageerd" },
+    { key: "gereageerd", label: "Gereageerd", tone: "text-green-600", hint: "Als gereageerd gemarkeerd" },
+    { key: "offerte", label: "Offerte", tone: "text-blue-700", hint: "Offerte verstuurd" },
+    { key: "getekend", label: "Getekend", tone: "text-green-700", hint: "Contract getekend" },
+    { key: "verloren", label: "Verloren", hint: "Niet doorgegaan" },
+  ];
+  return (
+    // Three a row on a phone (the list stays near), seven in one row on a wide screen.
+    <div
+      className="grid grid-cols-3 gap-2 sm:grid-cols-4 sm:gap-3 xl:grid-cols-7"
+      data-testid="lead-counters"
+    >
+      {tiles.map((tile) => (
+        <Counter
+          key={tile.key}
+          label={tile.label}
+          value={counts?.[tile.key] ?? "-"}
+          tone={tile.tone}
+          hint={tile.hint}
+          className={TILE}
+        />
+      ))}
+      <Counter
+        label="Totaal"
+        value={counts?.total ?? "-"}
+        hint="Alle aanvragen, alle fases samen"
+        className={`${TILE} max-sm:col-span-3`}
+      />
+    </div>
+  );
 }

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testAdmin, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { issueSession, keyspace, type RunningService } from "@lease/platform";
-import { LeaseRequest, StageJobData } from "@lease/contracts";
+import { LeaseRequest, LeaseRequestListResponse, StageJobData } from "@lease/contracts";
 import { startLeads } from "../service";
 import { postJson, validLead } from "../testing";
 
@@ -192,5 +192,46 @@ describe("moving a lead back a stage", () => {
       { event: "getekend", value_cents: 80000 },
       { event: "offerte", value_cents: null },
     ]);
+  });
+});
+
+describe("the list's counters", () => {
+  const counts = async () =>
+    LeaseRequestListResponse.parse(
+      await (await fetch(`${svc.url}/api/admin/lease-requests?pageSize=1`, { headers: { cookie } })).json(),
+    ).counts;
+
+  it("count every badge, the stages included, so that together they are the total", async () => {
+    const before = await counts();
+    const unread = await newLead();
+    const opened = await newLead();
+    await staged(opened, { status: "nieuw", isRead: true });
+    for (const body of [
+      { status: "gereageerd" },
+      { status: "offerte", monthlyAmount: 489 },
+      { status: "getekend", commission: 1200 },
+      { status: "verloren", lostReason: "geen reactie" },
+    ])
+      await staged(await newLead(), body);
+    const after = await counts();
+    expect(unread).toBeTruthy();
+    const grew = Object.fromEntries(
+      (["nieuw", "bekeken", "gereageerd", "offerte", "getekend", "verloren", "total"] as const).map((key) => [
+        key,
+        after[key] - before[key],
+      ]),
+    );
+    expect(grew).toEqual({
+      nieuw: 1,
+      bekeken: 1,
+      gereageerd: 1,
+      offerte: 1,
+      getekend: 1,
+      verloren: 1,
+      total: 6,
+    });
+    const badges =
+      after.nieuw + after.bekeken + after.gereageerd + after.offerte + after.getekend + after.verloren;
+    expect(badges).toBe(after.total);
   });
 });
