@@ -256,7 +256,7 @@ const Conversions = {
 export const AnalyticsBreakdownRow = z.object({
   value: z.string().describe('The channel, source, landing page, country ("(onbekend)" when unknown) ...'),
   visitors: Count.describe(
-    "Distinct sessions of the period with this value (estimate, 3.3 % standard error); under a filter the sum of each day's distinct sessions (visits), exact",
+    "Distinct sessions of the period with this value (estimate, 3.3 % standard error, never above the period's visitors, the value's visits or its page views); under a filter the sum of each day's distinct sessions (visits), exact",
   ),
   pageViews: Count.describe("Page views of those visits"),
   ...Conversions,
@@ -272,7 +272,7 @@ export type AnalyticsCampaignRow = z.infer<typeof AnalyticsCampaignRow>;
 
 const Totals = z.object({
   visitors: Count.describe(
-    "Distinct sessions in the period: exact for one day, within 2 % beyond; under a filter the sum of each day's distinct sessions (visits: a session on three days counts three times)",
+    "Distinct sessions in the period: exact for one day, within 2 % beyond (never below its largest day nor above the sum of its days); under a filter the sum of each day's distinct sessions (visits: a session on three days counts three times)",
   ),
   pageViews: Count,
   ...Conversions,

@@ -91,7 +91,18 @@ export class AnalyticsReader {
         visitors: union(sketches, s.cover!, SITE_SCOPE),
         pageViews: viewsOf(s.cover!),
       }));
-    const visitors = oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE);
+    // A period's parts never exceed its whole: its estimate is at least its largest bucket (a day
+    // or hour exact) and at most the sum of its days where all of them were read.
+    const exactDays = [...days]
+      .filter(([day]) => day >= period.from && day <= period.to)
+      .map(([, d]) => d.visitors);
+    const visitors = oneDay
+      ? (days.get(period.from)?.visitors ?? 0)
+      : within(
+          union(sketches, cover, SITE_SCOPE),
+          Math.max(0, ...exactDays, ...series.map((p) => p.visitors)),
+          bucket === "month" && cover.months.length > 0 ? Infinity : sum(exactDays),
+        );
     const totals = {
       visitors,
       pageViews: viewsOf(cover),
@@ -103,14 +114,17 @@ export class AnalyticsReader {
       bucket,
       totals,
       series,
-      topPages,
+      topPages: topPages.map((page) => ({
+        ...page,
+        visitors: Math.min(page.visitors, page.views, visitors),
+      })),
       previous: { ...previousPeriod(period), totals: previous },
       change: {
         visitors: change(totals.visitors, previous.visitors),
         pageViews: change(totals.pageViews, previous.pageViews),
         conversions: change(totals.conversions, previous.conversions),
       },
-      ...breakdowns,
+      ...breakdowns(visitors),
     };
   }
 
@@ -123,7 +137,14 @@ export class AnalyticsReader {
       this.dailyRows(cover.days),
       oneDay ? Promise.resolve([]) : this.sketchRows(cover, [SITE_SCOPE]),
     ]);
-    const visitors = oneDay ? (days.get(period.from)?.visitors ?? 0) : union(sketches, cover, SITE_SCOPE);
+    const exactDays = [...days.values()].map((d) => d.visitors);
+    const visitors = oneDay
+      ? (days.get(period.from)?.visitors ?? 0)
+      : within(
+          union(sketches, cover, SITE_SCOPE),
+          Math.max(0, ...exactDays),
+          cover.months.length > 0 ? Infinity : sum(exactDays),
+        );
     return {
       visitors,
       pageViews:
@@ -196,10 +217,14 @@ export class AnalyticsReader {
             chosen.map((c) => dimScope(c.dim, c.valueId)),
           ),
     ]);
-    const rows = (dim: Dim) =>
+    // A value's distinct visitors are at most its visits (visitor-days), its page views and the
+    // period's visitors (`whole`): a part of a period never reads more than the whole.
+    const rows = (whole: number) => (dim: Dim) =>
       (top.get(dim) ?? [])
         .map((v) => {
-          const visitors = oneDay ? v.visits : union(sketches, cover, dimScope(dim, v.valueId));
+          const visitors = oneDay
+            ? v.visits
+            : Math.min(union(sketches, cover, dimScope(dim, v.valueId)), v.visits, v.views, whole);
           return {
             value: (dim === DIMS.landingPage ? paths.get(v.valueId) : names.get(v.valueId)) ?? "",
             visitors,
@@ -208,7 +233,7 @@ export class AnalyticsReader {
           };
         })
         .sort((a, b) => b.visitors - a.visitors || a.value.localeCompare(b.value));
-    return breakdownTables(rows);
+    return (whole: number) => breakdownTables(rows(whole));
   }
 
   private async topPages(cover: Cover): Promise<AnalyticsTopPage[]> {
@@ -305,8 +330,9 @@ export class AnalyticsReader {
     const today = amsterdamDate(now);
     const monday = weekStart(today);
     const week = coverOf({ from: monday, to: today });
+    const weekDays = week.days.filter((d) => d <= today);
     const [days, sketches, top] = await Promise.all([
-      this.dailyRows([today]),
+      this.dailyRows(weekDays),
       monday === today ? Promise.resolve([]) : this.sketchRows(week, [SITE_SCOPE]),
       this.pool.query<{ path: string; views: number }>(
         `SELECT p.path, d.views FROM tracking.daily_pages d JOIN tracking.pages p ON p.id = d.page_id
@@ -315,9 +341,14 @@ export class AnalyticsReader {
       ),
     ]);
     const todayTotal = days.get(today)?.visitors ?? 0;
+    // "Deze week" is never below one of its days, "Vandaag" included, nor above their sum.
+    const exactDays = [...days.values()].map((d) => d.visitors);
     return {
       todayTotal,
-      thisWeekTotal: monday === today ? todayTotal : union(sketches, week, SITE_SCOPE),
+      thisWeekTotal:
+        monday === today
+          ? todayTotal
+          : within(union(sketches, week, SITE_SCOPE), Math.max(0, ...exactDays), sum(exactDays)),
       topPages: top.rows.map((row) => ({ page: row.path, views: row.views })),
     };
   }
@@ -349,6 +380,16 @@ function convertedOf(cover: Cover, months: Map<string, Converted>, days: Map<str
     contacts: rows.reduce((n, row) => n + (row?.contacts ?? 0), 0),
   };
 }
+
+/**
+ * An estimate of distinct visitors kept within what the exact counts say (a period's largest day
+ * at least, the sum of its days at most), so no part of a period reads more than the whole.
+ */
+function within(estimate: number, atLeast: number, atMost: number): number {
+  return Math.max(atLeast, Math.min(estimate, atMost));
+}
+
+const sum = (values: number[]) => values.reduce((n, v) => n + v, 0);
 
 /** Percent change, rounded to 0.1; null when there was nothing before. */
 function change(now: number, before: number): number | null {
