@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LeadHistory, LeadNote, type EmailMessageList, type SendEmailResponse } from "@lease/contracts";
-import { startSendgridReceiver, type SendgridReceiver } from "@lease/platform/testing";
+import { startSendgridReceiver, waitFor, type SendgridReceiver } from "@lease/platform/testing";
 import { adminFetch, startFullStack, type FullStack } from "./stack";
 
 // Issue 19.2 through the gateway: a note, a status change and an e-mail sent to the lead end up on
-// one timeline (the leads service's history and the mailer's sent mail for that request), and the
-// note routes are admin-only, CSRF-protected and JSON-only like the rest.
+// one timeline (the leads service's history, which the mailer tells of each e-mail, and the mailer's
+// sent mail for that request), and the note routes are admin-only, CSRF-protected and JSON-only
+// like the rest.
 
 let stack: FullStack;
 let receiver: SendgridReceiver;
@@ -84,11 +85,23 @@ describe("a lead's timeline", () => {
       ).status,
     ).toBe(202);
 
-    const history = LeadHistory.parse(
-      await (await call("GET", `/api/admin/lease-requests/${id}/history`)).json(),
+    // The mailer tells leads of the e-mail once it is sent: then it is the newest on the timeline.
+    const history = await waitFor(
+      async () => {
+        const h = LeadHistory.parse(
+          await (await call("GET", `/api/admin/lease-requests/${id}/history`)).json(),
+        );
+        return h.items.some((i) => i.kind === "email") ? h : undefined;
+      },
+      15_000,
+      "the sent e-mail on the lead's history",
     );
-    expect(history.items.map((i) => i.kind)).toEqual(["status", "note", "received"]);
-    expect(history.items[0]).toMatchObject({ kind: "status", from: "nieuw", to: "gereageerd", by: "admin" });
+    expect(history.items.map((i) => i.kind)).toEqual(["email", "status", "note", "received"]);
+    expect(history.items[0]).toMatchObject({
+      kind: "email",
+      email: { id: emailId, direction: "out", status: "sent", to: "tijdlijn@klant.nl" },
+    });
+    expect(history.items[1]).toMatchObject({ kind: "status", from: "nieuw", to: "gereageerd", by: "admin" });
 
     const sent = await call("GET", `/api/admin/emails?folder=sent&leaseRequestId=${id}`);
     expect(sent.status).toBe(200);

@@ -895,6 +895,10 @@ export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; servi
     { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
     { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
     { method: "GET", path: "/internal/mail-settings", service: "settings" },
+    // A lead's conversation: the mailer tells leads of each e-mail of a lead, and asks which open
+    // lead a reply's sender is.
+    { method: "PUT", path: "/internal/lease-requests/{id}/emails/{emailId}", service: "leads" },
+    { method: "POST", path: "/internal/lease-requests/open-by-email", service: "leads" },
     { method: "GET", path: "/internal/conversion-settings", service: "settings" },
     { method: "GET", path: "/internal/lease-requests/{id}/conversion", service: "leads" },
     { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },

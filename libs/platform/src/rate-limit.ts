@@ -75,7 +75,9 @@ export function redisRateLimiter(
   let inMemory = false;
 
   const tooMany = (retryAfter: number) =>
-    new HttpError(429, "rate_limited", opts.message ?? RATE_LIMIT_MESSAGE, undefined, { "Retry-After": String(retryAfter) });
+    new HttpError(429, "rate_limited", opts.message ?? RATE_LIMIT_MESSAGE, undefined, {
+      "Retry-After": String(retryAfter),
+    });
 
   /** The count and seconds left of the key's window in Redis; undefined when Redis cannot say now. */
   async function fromRedis(key: string, log: Logger): Promise<{ count: number; ttl: number } | undefined> {

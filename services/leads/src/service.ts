@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import { CHANNELS, LeadAttributedEvent, LeadCreatedEvent, QUEUES } from "@lease/contracts";
+import { CHANNELS, LeadAttributedEvent, LeadCreatedEvent, LeadEmailEvent, QUEUES } from "@lease/contracts";
 import {
   createKit,
   createQueueClient,
@@ -30,6 +30,7 @@ import { googleAdsRepository } from "./repositories/google-ads";
 import { googleAdsAdminRoutes, googleAdsFeedRoutes } from "./routes/google-ads";
 import { internalRoutes } from "./routes/internal";
 import { leadHistoryRoutes } from "./routes/lead-history";
+import { leadEmailsRepository } from "./repositories/lead-emails";
 import { publicRoutes } from "./routes/public";
 import { privacyRepository } from "./repositories/privacy";
 import { scheduleLeadRetention } from "./jobs/retention";
@@ -63,7 +64,8 @@ export async function startLeads(
   const leads = leaseRequestsDomain(repo, () => relay.nudge());
   const conversions = conversionsRepository(kit.db);
   const googleAds = googleAdsDomain(googleAdsRepository(kit.db, kit.pool), { nudge: () => relay.nudge() });
-  const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo, () => relay.nudge());
+  const leadEmails = leadEmailsRepository(kit.db);
+  const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo, () => relay.nudge(), leadEmails);
   // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
   const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
   const worker = createWorker({
@@ -117,7 +119,21 @@ export async function startLeads(
       adminRoutes({ leads, conversions, session: kit.session }),
       googleAdsAdminRoutes({ googleAds, session: kit.session }),
       leadHistoryRoutes({ history, session: kit.session }),
-      internalRoutes({ leads, internalToken: config.INTERNAL_TOKEN }),
+      internalRoutes({
+        leads,
+        leadEmails,
+        internalToken: config.INTERNAL_TOKEN,
+        // Open panels reload the lead (a hint: a Redis failure is logged, the e-mail is kept).
+        emailStored: (leaseRequestId, emailId) =>
+          publishEvent(
+            kit.redis,
+            kit.keys,
+            CHANNELS.leadEmail,
+            LeadEmailEvent,
+            { leaseRequestId, emailId, at: new Date().toISOString() },
+            kit.logger,
+          ),
+      }),
       privacyRoutes("leads", {
         store: privacy,
         queue,

@@ -19,7 +19,7 @@ import {
   parseTrustedProxies,
   redisRateLimiter,
 } from "@lease/platform";
-import { CHANNELS, MailOutcomeEvent, QUEUES } from "@lease/contracts";
+import { CHANNELS, EmailReceivedEvent, MailOutcomeEvent, QUEUES } from "@lease/contracts";
 import { mailerConfigSchema } from "./config";
 import { outbox as outboxTable } from "./db/schema";
 import { SEND_OUTCOMES, delivery } from "./domain/delivery";
@@ -42,6 +42,8 @@ import { mailPrivacyStore } from "./domain/privacy";
 import { scheduleMailRetention } from "./jobs/retention";
 import { inboundDomain } from "./domain/inbound";
 import { inboundRepository } from "./repositories/inbound";
+import { conversationRepository } from "./repositories/conversation";
+import { leadMailHeaders, replyMatcher } from "./domain/conversation";
 import { inboundParseRoutes, webhookSettingsRoutes } from "./routes/inbound";
 
 export const MAILER_MIGRATIONS = new URL("../migrations", import.meta.url);
@@ -83,6 +85,8 @@ export async function startMailer(
     log.warn({ err: err.message }, "not subscribed to settings changes; relying on the cache expiry"),
   );
   const inbox = inboxRepository(kit.db);
+  const leads = opts.leads ?? httpLeadsSource(config.LEADS_URL, config.INTERNAL_TOKEN);
+  const conversation = conversationRepository(kit.db);
   const outgoing = outgoingRepository(kit.db);
   const queue = createQueueClient(kit.bullConnection(), config.REDIS_PREFIX);
   const queueFigures = queueMetrics(queue, Object.values(QUEUES));
@@ -120,7 +124,8 @@ export async function startMailer(
       outgoing,
       settings,
       delivery: send,
-      leads: opts.leads ?? httpLeadsSource(config.LEADS_URL, config.INTERNAL_TOKEN),
+      leads,
+      conversation,
       publicOrigin: config.PUBLIC_ORIGIN,
     }),
     logger: log.child({ component: "mail-worker" }),
@@ -134,7 +139,20 @@ export async function startMailer(
   // The admins' actions here are recorded in the gateway's audit log: audit.record jobs written to
   // mailer.outbox in the change's transaction, relayed to the queue (a Redis outage loses none).
   const outbox = await startServiceOutbox(kit, queue);
+  const webhookSettings = inboundRepository(kit.db);
   const emails = emailsDomain({
+    leadHeaders: async (leaseRequestId, outgoingId, fromAddress) => {
+      const [token, hooks] = await Promise.all([
+        conversation.tokenFor(leaseRequestId),
+        webhookSettings.settings(),
+      ]);
+      const headers = leadMailHeaders(outgoingId, token, hooks.replyAddress, fromAddress);
+      return {
+        replyTo: headers.replyTo,
+        messageIdHeader: headers.messageId,
+        referencesHeader: headers.references,
+      };
+    },
     inbox,
     outgoing,
     settings,
@@ -149,10 +167,21 @@ export async function startMailer(
   // Customers' replies through SendGrid's Inbound Parse (services/mailer/README.md).
   const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
   const inbound = inboundDomain({
-    repo: inboundRepository(kit.db),
+    repo: webhookSettings,
     maxBytes: config.INBOUND_MAX_BYTES,
     attachmentsMaxBytes: config.MAIL_ATTACHMENTS_MAX_BYTES,
     maxConcurrent: config.INBOUND_MAX_CONCURRENT,
+    match: replyMatcher({ conversation, leads, log }),
+    // Open admin panels hear of it at once (a hint: a Redis failure is logged, the e-mail is stored).
+    stored: ({ id, leaseRequestId, spam }) =>
+      publishEvent(
+        kit.redis,
+        kit.keys,
+        CHANNELS.emailReceived,
+        EmailReceivedEvent,
+        { emailId: id, leaseRequestId, spam, at: new Date().toISOString() },
+        log,
+      ),
     nudge: () => outbox.relay.nudge(),
   });
   const inboundLimiter = redisRateLimiter(

@@ -4,6 +4,10 @@ import {
   ACTIVE_VISITORS_PAGE,
   CHANNELS,
   LeadAttributedEvent,
+  EmailReceivedEvent,
+  LeadEmailEvent,
+  type EmailReceivedMessage,
+  type LeadEmailMessage,
   LeadCreatedEvent,
   QUEUES,
   MailOutcomeEvent,
@@ -205,7 +209,14 @@ export async function startTracking(
   );
   // Events other services publish reach the admin over this same socket, each replica telling its
   // own sockets: the mailer's outcomes (compose, sent mail) and new leads (the leads outbox relay).
-  const relay = <M extends MailOutcomeMessage | LeadCreatedMessage | LeadAttributedMessage>(
+  const relay = <
+    M extends
+      | MailOutcomeMessage
+      | LeadCreatedMessage
+      | LeadAttributedMessage
+      | EmailReceivedMessage
+      | LeadEmailMessage,
+  >(
     channel: string,
     schema: z.ZodType<M["data"]>,
     type: M["type"],
@@ -221,6 +232,9 @@ export async function startTracking(
   await relay<MailOutcomeMessage>(CHANNELS.mailOutcome, MailOutcomeEvent, "mail-outcome");
   await relay<LeadCreatedMessage>(CHANNELS.leadCreated, LeadCreatedEvent, "lead-created");
   await relay<LeadAttributedMessage>(CHANNELS.leadAttributed, LeadAttributedEvent, "lead-attributed");
+  // Received e-mails (the mailer) and e-mails on a lead's timeline (leads).
+  await relay<EmailReceivedMessage>(CHANNELS.emailReceived, EmailReceivedEvent, "email-received");
+  await relay<LeadEmailMessage>(CHANNELS.leadEmail, LeadEmailEvent, "lead-email");
 
   // Blocking stream reads need a connection of their own, apart from the fail-fast request one.
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);

@@ -150,6 +150,13 @@ export const LeaseRequest = z
       .array(ConversionDelivery)
       .default([])
       .describe("Its events sent to the ad platforms (the detail; empty in the list)"),
+    emailUndeliverable: z
+      .object({ at: IsoDateTime, reason: z.string().nullable() })
+      .nullable()
+      .default(null)
+      .describe(
+        "An e-mail to the address bounced or was dropped (SendGrid's Event Webhook): it does not work, call instead; null otherwise",
+      ),
   })
   .describe("A quote request sent from the public lease form");
 export type LeaseRequest = z.infer<typeof LeaseRequest>;

@@ -9,6 +9,8 @@ export const CHANNELS = {
   mailOutcome: "mail-outcome",
   leadCreated: "lead-created",
   leadAttributed: "lead-attributed",
+  emailReceived: "email-received",
+  leadEmail: "lead-email",
 } as const;
 export type ChannelName = (typeof CHANNELS)[keyof typeof CHANNELS];
 
@@ -67,3 +69,26 @@ export const LeadAttributedEvent = z
     "Published by the leads service once tracking's answer for a lead is stored; tracking relays it to the open admin panels, which reload the lead",
   );
 export type LeadAttributedEvent = z.infer<typeof LeadAttributedEvent>;
+
+export const EmailReceivedEvent = z
+  .object({
+    emailId: Uuid.describe("The received e-mail's inbox entry"),
+    leaseRequestId: Uuid.nullable().describe("The lead it was matched to; null: an Algemene E-mail"),
+    spam: z.boolean().describe("Scored as spam: in the Spam folder, not the inbox"),
+    at: IsoDateTime,
+  })
+  .describe(
+    "Published by the mailer once a received e-mail is stored; tracking relays it to the open admin panels",
+  );
+export type EmailReceivedEvent = z.infer<typeof EmailReceivedEvent>;
+
+export const LeadEmailEvent = z
+  .object({
+    leaseRequestId: Uuid,
+    emailId: Uuid,
+    at: IsoDateTime,
+  })
+  .describe(
+    "Published by the leads service once an e-mail of a lead (a reply, a send, its delivery state) is on the lead's timeline; panels reload that lead",
+  );
+export type LeadEmailEvent = z.infer<typeof LeadEmailEvent>;

@@ -18,3 +18,4 @@ export * from "./marketing";
 export * from "./conversions";
 export * from "./google-ads";
 export * from "./inbound-mail";
+export * from "./lead-emails";

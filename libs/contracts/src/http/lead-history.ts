@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IsoDateTime, Uuid } from "../entities/common";
 import { LeaseStatus, LostReason } from "../entities/lease-request";
+import { LeadEmail } from "./lead-emails";
 
 /** A staff note is plain text of at most this many characters. */
 export const NOTE_MAX_LENGTH = 5000;
@@ -58,6 +59,9 @@ export const LeadHistoryEntry = z.discriminatedUnion("kind", [
     })
     .describe("A status change"),
   z.object({ kind: z.literal("note"), at: IsoDateTime, note: LeadNote }).describe("A staff note"),
+  z
+    .object({ kind: z.literal("email"), at: IsoDateTime, email: LeadEmail })
+    .describe("A reply received for the lead, or an e-mail sent to it with its delivery state"),
 ]);
 export type LeadHistoryEntry = z.infer<typeof LeadHistoryEntry>;
 
@@ -69,7 +73,7 @@ export const LeadHistory = z
     items: z
       .array(LeadHistoryEntry)
       .describe(
-        "Newest first: the receipt, status changes and notes; the e-mails sent to the lead come from GET /api/admin/emails?folder=sent&leaseRequestId=",
+        "Newest first: the receipt, status changes, notes, the customer's replies (with their attachments) and the e-mails sent to the lead with their delivery state",
       ),
   })
   .describe("A lease request's history");

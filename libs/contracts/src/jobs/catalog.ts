@@ -111,6 +111,18 @@ export const ConversionOutcomeJobData = z
   .describe("How sending a lead's event to a platform went: kept with the lead for its detail");
 export type ConversionOutcomeJobData = z.infer<typeof ConversionOutcomeJobData>;
 
+// An e-mail of a lead's conversation changed in the mailer: a reply arrived, an e-mail to the lead
+// was sent, or SendGrid told its fate. Ids only: the mailer's worker reads the e-mail by id and
+// tells leads (PUT /internal/lease-requests/{id}/emails/{emailId}), retried until leads has it.
+export const MailActivityJobData = z
+  .object({
+    leaseRequestId: z.uuid(),
+    emailId: z.uuid().describe("The e-mail's inbox or sent-mail entry in the mailer"),
+    kind: z.enum(["reply", "sent", "delivery"]),
+  })
+  .describe("An e-mail of a lead changed: tell leads, which keeps it on the lead's timeline");
+export type MailActivityJobData = z.infer<typeof MailActivityJobData>;
+
 // An admin's action in another service, for the gateway's audit log: ids and field names only
 // (never a lead's name or e-mail address, never a settings value). `eventId` is the audit row's id,
 // so a job delivered twice records one row.
@@ -187,6 +199,7 @@ export const JOBS = {
   // A platform down for hours is waited out: the conversion is sent when it is back.
   "conversions.send": { queue: QUEUES.conversions, schema: ConversionSendJobData, ...retried(5_000) },
   "leads.conversion-outcome": { queue: QUEUES.leads, schema: ConversionOutcomeJobData, ...retried(1_000) },
+  "mail.lead-activity": { queue: QUEUES.mail, schema: MailActivityJobData, ...retried(1_000) },
 } as const satisfies Record<string, JobDefinition>;
 
 /**

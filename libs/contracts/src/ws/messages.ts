@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { ActiveVisitor, VisitorStats } from "../entities/visitor";
-import { LeadAttributedEvent, LeadCreatedEvent, MailOutcomeEvent } from "../events/channels";
+import {
+  EmailReceivedEvent,
+  LeadAttributedEvent,
+  LeadCreatedEvent,
+  LeadEmailEvent,
+  MailOutcomeEvent,
+} from "../events/channels";
 
 /** Path of the admin WebSocket (same host; wss when the page is https). */
 export const WS_PATH = "/ws";
@@ -28,11 +34,23 @@ export const LeadAttributedMessage = z
   .describe("Pushed to admin sockets when a lead's Herkomst was decided (found, or none for good)");
 export type LeadAttributedMessage = z.infer<typeof LeadAttributedMessage>;
 
+export const EmailReceivedMessage = z
+  .object({ type: z.literal("email-received"), data: EmailReceivedEvent })
+  .describe("Pushed to admin sockets when an e-mail arrived (a customer's reply or any other)");
+export type EmailReceivedMessage = z.infer<typeof EmailReceivedMessage>;
+
+export const LeadEmailMessage = z
+  .object({ type: z.literal("lead-email"), data: LeadEmailEvent })
+  .describe("Pushed to admin sockets when an e-mail of a lead is on its timeline (reload that lead)");
+export type LeadEmailMessage = z.infer<typeof LeadEmailMessage>;
+
 /** Every message the server sends on /ws. */
 export const ServerWsMessage = z.discriminatedUnion("type", [
   VisitorUpdateMessage,
   MailOutcomeMessage,
   LeadCreatedMessage,
   LeadAttributedMessage,
+  EmailReceivedMessage,
+  LeadEmailMessage,
 ]);
 export type ServerWsMessage = z.infer<typeof ServerWsMessage>;

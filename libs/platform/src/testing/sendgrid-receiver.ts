@@ -11,8 +11,28 @@ export interface ReceivedMail {
   text: string;
   html: string;
   customArgs: Record<string, string>;
+  /** reply_to.email, when the mail had one. */
+  replyTo?: string;
+  /** The custom headers (`headers`), e.g. Message-ID and References. */
+  headers: Record<string, string>;
   status: number;
 }
+
+// Headers SendGrid refuses in `headers` (its v3 mail/send reference): they have fields of their own.
+const RESERVED_HEADERS = new Set([
+  "x-sg-id",
+  "x-sg-eid",
+  "received",
+  "dkim-signature",
+  "content-type",
+  "content-transfer-encoding",
+  "to",
+  "from",
+  "subject",
+  "reply-to",
+  "cc",
+  "bcc",
+]);
 
 export interface SendgridReceiver {
   /** Base URL for SENDGRID_API_BASE_URL. */
@@ -58,7 +78,24 @@ function parse(body: unknown): string | Omit<ReceivedMail, "apiKey" | "status"> 
   const html = part("text/html");
   if (typeof text !== "string" || typeof html !== "string") return "content needs text/plain and text/html";
   const customArgs = isObj(body.custom_args) ? (body.custom_args as Record<string, string>) : {};
+  let replyTo: string | undefined;
+  if (body.reply_to !== undefined) {
+    const r = body.reply_to;
+    if (!isObj(r) || typeof r.email !== "string" || !r.email.includes("@")) return "reply_to.email invalid";
+    replyTo = r.email;
+  }
+  const headers: Record<string, string> = {};
+  if (body.headers !== undefined) {
+    if (!isObj(body.headers)) return "headers is not an object";
+    for (const [name, value] of Object.entries(body.headers)) {
+      if (typeof value !== "string" || /[\r\n]/.test(value)) return `header ${name} is not one line of text`;
+      if (RESERVED_HEADERS.has(name.toLowerCase())) return `header ${name} is reserved`;
+      headers[name] = value;
+    }
+  }
   return {
+    replyTo,
+    headers,
     to,
     from: from.email,
     fromName: typeof from.name === "string" ? from.name : undefined,

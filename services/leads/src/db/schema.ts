@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { FormClickIds, LeadAttribution } from "@lease/contracts";
+import type { FormClickIds, LeadAttribution, LeadEmail } from "@lease/contracts";
 import { outboxTable } from "@lease/platform/outbox-table";
 import {
   boolean,
@@ -67,6 +67,9 @@ export const leaseRequests = leads.table(
     /** The browser's User-Agent and the form's page, sent to the platforms with the event. */
     userAgent: text("user_agent"),
     pageUrl: text("page_url"),
+    /** An e-mail to the address bounced or was dropped (the mailer said so): it does not work. */
+    emailUndeliverableAt: timestamp("email_undeliverable_at", { withTimezone: true }),
+    emailUndeliverableReason: text("email_undeliverable_reason"),
   },
   (t) => [
     index("lease_requests_created_at_idx").on(t.createdAt),
@@ -195,4 +198,22 @@ export const googleAdsFeed = leads.table(
     secretFetchedAt: timestamp("secret_fetched_at", { withTimezone: true }),
   },
   (t) => [check("google_ads_feed_one_row", sql`${t.id} = 1`)],
+);
+
+/**
+ * A lead's conversation as the mailer told it (never read from the mailer's tables): each reply and
+ * each e-mail sent to the lead, as its latest state (`revision` orders the states of one e-mail).
+ */
+export const leadEmails = leads.table(
+  "lead_emails",
+  {
+    emailId: uuid("email_id").primaryKey(),
+    leaseRequestId: uuid("lease_request_id")
+      .notNull()
+      .references(() => leaseRequests.id, { onDelete: "cascade" }),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    revision: text("revision").notNull(),
+    email: jsonb("email").$type<LeadEmail>().notNull(),
+  },
+  (t) => [index("lead_emails_lease_request_idx").on(t.leaseRequestId, t.at)],
 );

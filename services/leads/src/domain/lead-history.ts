@@ -10,6 +10,7 @@ import {
 import { forbidden, notFound, type AdminIdentity } from "@lease/platform";
 import type { LeadHistoryRepository, LeadNoteRow } from "../repositories/lead-history";
 import type { LeaseRequestsRepository } from "../repositories/lease-requests";
+import type { LeadEmailsRepository } from "../repositories/lead-emails";
 
 const LEAD_NOT_FOUND = "Lease aanvraag niet gevonden";
 const NOTE_NOT_FOUND = "Notitie niet gevonden";
@@ -38,6 +39,8 @@ export function leadHistoryDomain(
   leads: LeaseRequestsRepository,
   /** Called once a change queued an audit entry in the outbox (wakes the relay). */
   onStored: () => void = () => undefined,
+  /** The lead's conversation (replies, e-mails sent and their delivery state). */
+  emails?: Pick<LeadEmailsRepository, "list">,
 ) {
   /** The note as its author may change it: 404 when missing, 403 when another admin wrote it. */
   async function ownNote(leaseRequestId: string, noteId: string, author: AdminIdentity, verb: string) {
@@ -57,9 +60,10 @@ export function leadHistoryDomain(
     async history(leaseRequestId: string): Promise<LeadHistory> {
       const lead = await leads.findById(leaseRequestId);
       if (!lead) throw notFound(LEAD_NOT_FOUND);
-      const [changes, notes] = await Promise.all([
+      const [changes, notes, conversation] = await Promise.all([
         repo.statusChanges(leaseRequestId, LEAD_HISTORY_LIMIT),
         repo.notes(leaseRequestId, LEAD_HISTORY_LIMIT),
+        emails?.list(leaseRequestId, LEAD_HISTORY_LIMIT) ?? [],
       ]);
       return {
         items: newestFirst([
@@ -81,6 +85,7 @@ export function leadHistoryDomain(
             at: n.createdAt.toISOString(),
             note: toNote(n),
           })),
+          ...conversation.map((email): LeadHistoryEntry => ({ kind: "email", at: email.at, email })),
         ]),
       };
     },

@@ -102,6 +102,9 @@ export function toLeaseRequest(row: LeaseRequestRow): LeaseRequest {
     lostNote: row.lostNote,
     marketingConsent: row.marketingConsent,
     conversions: [],
+    emailUndeliverable: row.emailUndeliverableAt
+      ? { at: row.emailUndeliverableAt.toISOString(), reason: row.emailUndeliverableReason }
+      : null,
   };
 }
 

@@ -1,15 +1,26 @@
 import {
+  InternalLeadEmail,
+  LeadEmailParams,
+  OpenLeadsByEmail,
+  OpenLeadsByEmailBody,
   InternalContactMessage,
   InternalFollowUpsDue,
   InternalLeaseRequest,
   InternalLeadConversion,
   LeaseRequestIdParam,
 } from "@lease/contracts";
-import { contractRouter, parseOr400, requireInternal } from "@lease/platform";
+import { contractRouter, notFound, parseOr400, requireInternal } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
+import type { LeadEmailsRepository } from "../repositories/lead-emails";
 
 /** Lookups for the mailer (job data holds ids only; the mailer reads the content here). */
-export function internalRoutes(deps: { leads: LeaseRequestsDomain; internalToken: string }) {
+export function internalRoutes(deps: {
+  leads: LeaseRequestsDomain;
+  leadEmails: LeadEmailsRepository;
+  /** Told once an e-mail is on a lead's timeline (open panels reload the lead); must not throw. */
+  emailStored: (leaseRequestId: string, emailId: string) => Promise<void>;
+  internalToken: string;
+}) {
   const router = contractRouter("leads", requireInternal(deps.internalToken));
 
   router.get("/internal/lease-requests/{id}", async (ctx) => {
@@ -32,6 +43,23 @@ export function internalRoutes(deps: { leads: LeaseRequestsDomain; internalToken
   // The company's new-lead e-mail says how many requests are to be followed up.
   router.get("/internal/follow-ups/due", async (ctx) => {
     ctx.body = InternalFollowUpsDue.parse({ due: await deps.leads.followUpsDue() });
+  });
+
+  // The mailer tells of each e-mail of a lead (a reply, a send, its delivery state): kept on the
+  // lead's timeline; a bounce marks the address as not working.
+  router.put("/internal/lease-requests/{id}/emails/{emailId}", async (ctx) => {
+    const { id, emailId } = parseOr400(LeadEmailParams, ctx.params);
+    const email = parseOr400(InternalLeadEmail, ctx.request.body);
+    if (email.id !== emailId) throw notFound("E-mail niet gevonden");
+    if (!(await deps.leadEmails.store(id, email))) throw notFound("Lease aanvraag niet gevonden");
+    await deps.emailStored(id, emailId);
+    ctx.status = 204;
+  });
+
+  // A reply without a token or reference is matched by its sender: exactly one open lead.
+  router.post("/internal/lease-requests/open-by-email", async (ctx) => {
+    const { email } = parseOr400(OpenLeadsByEmailBody, ctx.request.body);
+    ctx.body = OpenLeadsByEmail.parse({ ids: await deps.leadEmails.openByEmail(email) });
   });
 
   return router;

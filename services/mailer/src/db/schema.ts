@@ -70,6 +70,19 @@ export const outgoingEmails = mailer.table(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     providerMessageId: text("provider_message_id"),
+    /**
+     * A lead's e-mail: the Reply-To that names the lead (`local+token@domain`), our Message-ID, and
+     * the References (the lead's `<lead.token@domain>`, and the reply it answers).
+     */
+    replyTo: text("reply_to"),
+    messageIdHeader: text("message_id_header"),
+    referencesHeader: text("references_header"),
+    inReplyToHeader: text("in_reply_to_header"),
+    /** What SendGrid's Event Webhook last said of it (DeliveryState), the server's reason, and first open. */
+    deliveryState: text("delivery_state"),
+    deliveryReason: text("delivery_reason"),
+    deliveryAt: timestamp("delivery_at", { withTimezone: true }),
+    openedAt: timestamp("opened_at", { withTimezone: true }),
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -79,6 +92,10 @@ export const outgoingEmails = mailer.table(
     index("outgoing_emails_status_idx").on(t.status, t.updatedAt),
     // The e-mails sent for one lease request (its timeline).
     index("outgoing_emails_lease_request_idx").on(t.leaseRequestId),
+    // SendGrid's events name the message by the id its send answered.
+    index("outgoing_emails_provider_message_idx").on(t.providerMessageId),
+    // A reply's In-Reply-To / References name our Message-ID.
+    index("outgoing_emails_message_id_header_idx").on(t.messageIdHeader),
   ],
 );
 
@@ -159,3 +176,13 @@ export const inboundAttachments = mailer.table(
   },
   (t) => [unique("inbound_attachments_position_uq").on(t.inboundEmailId, t.position)],
 );
+
+/**
+ * The token a lead's e-mails carry in their Reply-To (`antwoord+<token>@reply.example.nl`) and
+ * References: random, so a reply cannot be put on a lead by guessing; one per lead.
+ */
+export const replyTokens = mailer.table("reply_tokens", {
+  token: text("token").primaryKey(),
+  leaseRequestId: uuid("lease_request_id").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

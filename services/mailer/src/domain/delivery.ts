@@ -80,6 +80,15 @@ export function delivery(deps: {
       text: claimed.textBody,
       html: claimed.htmlBody,
       outgoingEmailId: claimed.id,
+      replyTo: claimed.replyTo,
+      headers: claimed.messageIdHeader
+        ? {
+            "Message-ID": claimed.messageIdHeader,
+            // Names the lead (`<lead.<token>@…>`): a reply's References carry it back.
+            ...(claimed.referencesHeader ? { References: claimed.referencesHeader } : {}),
+            ...(claimed.inReplyToHeader ? { "In-Reply-To": claimed.inReplyToHeader } : {}),
+          }
+        : undefined,
     });
 
   return {

@@ -52,6 +52,12 @@ export function emailsDomain(deps: {
   settings: MailSettingsSource;
   queue: QueueClient;
   delivery: Pick<Delivery, "sendNow">;
+  /** A lead's e-mail: the headers that bring its replies back to the lead (Reply-To, Message-ID, References). */
+  leadHeaders?: (
+    leaseRequestId: string,
+    outgoingId: string,
+    fromAddress: string,
+  ) => Promise<Pick<NewOutgoingEmail, "replyTo" | "messageIdHeader" | "referencesHeader">>;
   /** Runs a change in one transaction: the change and its audit entries are stored together. */
   transaction<T>(work: (tx: MailTransaction) => Promise<T>): Promise<T>;
 }) {
@@ -95,7 +101,14 @@ export function emailsDomain(deps: {
     if (settings.sendgridApiKeyUnreadable) throw keyUnreadable();
     if (!isConfigured(settings)) throw new HttpError(409, "mail_not_configured", MAIL_NOT_CONFIGURED_MESSAGE);
     const { to, mail, kind, leaseRequestId } = build(settings);
+    const id = randomUUID();
+    const headers =
+      leaseRequestId && deps.leadHeaders
+        ? await deps.leadHeaders(leaseRequestId, id, settings.fromEmailAddress)
+        : {};
     const email: NewOutgoingEmail = {
+      id,
+      ...headers,
       dedupeKey: `${kind}:${randomUUID()}`,
       kind,
       toEmail: to,

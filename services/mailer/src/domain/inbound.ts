@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import {
   INBOUND_SECRET,
+  SPAM_SCORE_THRESHOLD,
   inboundParsePath,
   type EmailSettings,
   type InboundParseResponse,
@@ -35,7 +36,7 @@ export interface InboundOptions {
   /** Finds the lead a message belongs to; null when none is known. */
   match?: (message: ParsedInbound) => Promise<InboundMatch | null>;
   /** Told of each newly stored message (the admin's live notice); must not throw. */
-  stored?: (stored: { id: string; leaseRequestId: string | null }) => Promise<void>;
+  stored?: (stored: { id: string; leaseRequestId: string | null; spam: boolean }) => Promise<void>;
   /** Wakes the outbox relay after a change queued its audit entry. */
   nudge: () => void;
 }
@@ -89,8 +90,13 @@ export function inboundDomain(opts: InboundOptions) {
           { inboundId: stored.inboundId, dropped: stored.dropped },
           "attachments not kept: the attachments' store is full (MAIL_ATTACHMENTS_MAX_BYTES)",
         );
+      if (match) opts.nudge();
       if (!stored.duplicate)
-        await opts.stored?.({ id: stored.id, leaseRequestId: match?.leaseRequestId ?? null });
+        await opts.stored?.({
+          id: stored.id,
+          leaseRequestId: match?.leaseRequestId ?? null,
+          spam: (message.spamScore ?? 0) >= SPAM_SCORE_THRESHOLD,
+        });
       log.info(
         { inboundId: stored.inboundId, duplicate: stored.duplicate, matchedBy: match?.matchedBy ?? null },
         "inbound e-mail stored",

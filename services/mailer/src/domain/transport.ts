@@ -19,8 +19,11 @@ export interface OutgoingMessage {
   subject: string;
   text: string;
   html: string;
-  /** Sent along as custom_args so the provider's logs can be matched to our row. */
+  /** Sent along as custom_args so the provider's logs and events can be matched to our row. */
   outgoingEmailId: string;
+  /** A lead's e-mail: where replies go (`local+token@domain`) and the headers that name the lead. */
+  replyTo?: string | null;
+  headers?: Record<string, string>;
 }
 
 export interface MailTransport {
@@ -52,7 +55,8 @@ export function sendgridTransport(baseUrl: string, timeoutMs = 10_000): MailTran
   };
   return {
     async send(apiKey, m) {
-      if ([m.to, m.from.email, m.subject, m.from.name ?? ""].some(hasLineBreak)) {
+      const headerValues = [m.to, m.from.email, m.subject, m.from.name ?? "", m.replyTo ?? ""];
+      if ([...headerValues, ...Object.values(m.headers ?? {})].some(hasLineBreak)) {
         throw new TransportError("line break in a header field", true);
       }
       try {
@@ -64,6 +68,8 @@ export function sendgridTransport(baseUrl: string, timeoutMs = 10_000): MailTran
             text: m.text,
             html: m.html,
             customArgs: { outgoing_email_id: m.outgoingEmailId },
+            ...(m.replyTo ? { replyTo: m.replyTo } : {}),
+            ...(m.headers && Object.keys(m.headers).length > 0 ? { headers: m.headers } : {}),
           }),
         );
         const id = res.headers["x-message-id"];

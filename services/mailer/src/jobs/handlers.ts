@@ -6,6 +6,7 @@ import { isConfigured, type MailSettingsSource } from "../repositories/mail-sett
 import { adminLeadLink, followUpsLine, withAdminLink } from "../domain/templates";
 import type { InboxRepository } from "../repositories/inbox";
 import type { OutgoingRepository } from "../repositories/outgoing";
+import type { ConversationRepository } from "../repositories/conversation";
 
 export interface HandlerDeps {
   inbox: InboxRepository;
@@ -13,6 +14,7 @@ export interface HandlerDeps {
   leads: LeadsSource;
   settings: MailSettingsSource;
   delivery: Delivery;
+  conversation: ConversationRepository;
   /** The site's origin (PUBLIC_ORIGIN) for the notification's link to the lead in the admin panel. */
   publicOrigin?: string;
 }
@@ -123,6 +125,18 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
 
     async "mail.send"(data, { log }) {
       await deps.delivery.deliver(data.outgoingEmailId, log);
+    },
+
+    // Leads keeps a lead's e-mails on its timeline: it is told the e-mail as it is now (so a
+    // job delivered twice, or late, tells the same or a newer state; leads keeps the newest).
+    async "mail.lead-activity"(data, { log, job }) {
+      const found = await deps.conversation.leadEmail(data.emailId);
+      if (!found || !deps.leads.putLeadEmail) {
+        log.info(data, "e-mail gone before leads was told; nothing to do");
+        return;
+      }
+      const kept = await deps.leads.putLeadEmail(found.leaseRequestId, found.email, requestIdOf(job));
+      if (!kept) log.info(data, "lead gone before it was told of its e-mail; nothing to do");
     },
   };
 }

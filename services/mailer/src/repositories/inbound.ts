@@ -4,6 +4,7 @@ import { auditEvent, queueAuditEvents, type Database } from "@lease/platform";
 import type { AuditRecordJobData } from "@lease/contracts";
 import { emailMessages, inboundAttachments, inboundEmails, outbox, webhookSettings } from "../db/schema";
 import type { ParsedInbound } from "../domain/inbound-parse";
+import { queueLeadActivity } from "./conversation";
 
 export type WebhookSettingsRow = typeof webhookSettings.$inferSelect;
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -150,6 +151,13 @@ export function inboundRepository(db: Database) {
           .insert(webhookSettings)
           .values({ id: 1, inboundLastReceivedAt: sql`now()` })
           .onConflictDoUpdate({ target: webhookSettings.id, set: { inboundLastReceivedAt: sql`now()` } });
+        // The reply goes on the lead's timeline: leads is told through the outbox.
+        if (match)
+          await queueLeadActivity(tx, {
+            leaseRequestId: match.leaseRequestId,
+            emailId: entry!.id,
+            kind: "reply",
+          });
         return { id: entry!.id, inboundId: inserted.id, duplicate: false, dropped };
       });
     },

@@ -1,4 +1,7 @@
+import { z } from "zod";
 import {
+  OpenLeadsByEmail,
+  type InternalLeadEmail,
   InternalContactMessage,
   InternalFollowUpsDue,
   InternalLeaseRequest,
@@ -21,6 +24,10 @@ export interface LeadsSource {
   find(source: JobSource, id: string, requestId?: string): Promise<SourceMessage | undefined>;
   /** How many lease requests are to be followed up today or earlier (absent: not known). */
   followUpsDue?(requestId?: string): Promise<number>;
+  /** The open leads with this address (at most two). */
+  openLeadsByEmail?(email: string): Promise<string[]>;
+  /** Tells leads the e-mail of a lead as it is now; false when the lead is gone. */
+  putLeadEmail?(leaseRequestId: string, email: InternalLeadEmail, requestId?: string): Promise<boolean>;
 }
 
 export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsSource {
@@ -53,6 +60,26 @@ export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsS
     },
     async followUpsDue(requestId) {
       return (await call("/internal/follow-ups/due", InternalFollowUpsDue, { requestId })).due;
+    },
+    async openLeadsByEmail(email) {
+      const answer = await call("/internal/lease-requests/open-by-email", OpenLeadsByEmail, {
+        method: "POST",
+        body: { email },
+      });
+      return answer.ids;
+    },
+    async putLeadEmail(leaseRequestId, email, requestId) {
+      try {
+        await call(`/internal/lease-requests/${leaseRequestId}/emails/${email.id}`, z.undefined(), {
+          method: "PUT",
+          body: email,
+          requestId,
+        });
+        return true;
+      } catch (err) {
+        if (err instanceof InternalCallError && err.status === 404) return false;
+        throw err;
+      }
     },
   };
 }

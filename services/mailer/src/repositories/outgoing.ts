@@ -2,11 +2,23 @@ import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "@lease/platform";
 import { emailMessages, outgoingEmails } from "../db/schema";
 import type { NewInboxEntry } from "./inbox";
+import { queueLeadActivity } from "./conversation";
 
 export type OutgoingEmail = typeof outgoingEmails.$inferSelect;
 export type NewOutgoingEmail = Pick<
   typeof outgoingEmails.$inferInsert,
-  "dedupeKey" | "kind" | "toEmail" | "subject" | "textBody" | "htmlBody" | "leaseRequestId"
+  | "id"
+  | "dedupeKey"
+  | "kind"
+  | "toEmail"
+  | "subject"
+  | "textBody"
+  | "htmlBody"
+  | "leaseRequestId"
+  | "replyTo"
+  | "messageIdHeader"
+  | "referencesHeader"
+  | "inReplyToHeader"
 >;
 
 const CLAIMABLE = ["queued", "failed_retryable"];
@@ -73,19 +85,28 @@ export function outgoingRepository(db: Database) {
       return row;
     },
 
+    /** Sent: a lead's e-mail is told to leads (its timeline) in the same transaction. */
     async markSent(id: string, providerMessageId: string | null): Promise<Changed> {
-      const [row] = await db
-        .update(outgoingEmails)
-        .set({
-          status: "sent",
-          sentAt: sql`now()`,
-          providerMessageId,
-          lastError: null,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(outgoingEmails.id, id), eq(outgoingEmails.status, "sending")))
-        .returning({ inboxId: inboxEntryId });
-      return row;
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(outgoingEmails)
+          .set({
+            status: "sent",
+            sentAt: sql`now()`,
+            providerMessageId,
+            lastError: null,
+            updatedAt: sql`now()`,
+          })
+          .where(and(eq(outgoingEmails.id, id), eq(outgoingEmails.status, "sending")))
+          .returning({ inboxId: inboxEntryId, leaseRequestId: outgoingEmails.leaseRequestId });
+        if (row?.inboxId && row.leaseRequestId)
+          await queueLeadActivity(tx, {
+            leaseRequestId: row.leaseRequestId,
+            emailId: row.inboxId,
+            kind: "sent",
+          });
+        return row && { inboxId: row.inboxId };
+      });
     },
 
     /** Back to claimable after a temporary failure (only from "sending", never from "sent"). */

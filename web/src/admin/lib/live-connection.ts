@@ -1,6 +1,8 @@
 import {
   ServerWsMessage,
+  type EmailReceivedMessage,
   type LeadAttributedMessage,
+  type LeadEmailMessage,
   type LeadCreatedMessage,
   type MailOutcomeMessage,
   type VisitorUpdateMessage,
@@ -33,6 +35,10 @@ export interface LiveConnectionOptions {
   onSessionEnded?: () => Promise<boolean>;
   /** A lead's Herkomst was decided (tracking's answer stored). */
   onLeadAttributed?: (data: LeadAttributedMessage["data"]) => void;
+  /** An e-mail arrived (a customer's reply, or any other). */
+  onEmailReceived?: (data: EmailReceivedMessage["data"]) => void;
+  /** An e-mail of a lead is on its timeline (a reply, a send, its delivery state). */
+  onLeadEmail?: (data: LeadEmailMessage["data"]) => void;
   onConnected: (connected: boolean) => void;
   createSocket?: (url: string) => SocketLike;
   log?: (message: string, detail: unknown) => void;
@@ -41,7 +47,7 @@ export interface LiveConnectionOptions {
 /**
  * The admin WebSocket (SPEC §4, §7): reports connected / lost, hands each visitor-update to
  * onUpdate, each mail-outcome to onMailOutcome, each lead-created to onLeadCreated and each
- * lead-attributed to onLeadAttributed, and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
+ * lead-attributed to onLeadAttributed (email-received, lead-email likewise), and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
  * only logged. Returns a stop function.
  */
 export function startLiveConnection(options: LiveConnectionOptions): () => void {
@@ -70,6 +76,8 @@ export function startLiveConnection(options: LiveConnectionOptions): () => void 
         if (message.type === "visitor-update") options.onUpdate?.(message.data);
         else if (message.type === "lead-created") options.onLeadCreated?.(message.data);
         else if (message.type === "lead-attributed") options.onLeadAttributed?.(message.data);
+        else if (message.type === "email-received") options.onEmailReceived?.(message.data);
+        else if (message.type === "lead-email") options.onLeadEmail?.(message.data);
         else options.onMailOutcome?.(message.data);
       } catch (error) {
         log("Live bezoekers: onbekend bericht", error);

@@ -2,7 +2,8 @@ import type { EmailMessage, LeadHistoryEntry, LeaseStatus } from "@lease/contrac
 import { formatEuro } from "./format";
 
 /** One row of a lead's timeline: the leads service's history plus the e-mails sent to the lead. */
-export type TimelineItem = LeadHistoryEntry | { kind: "email"; at: string; email: EmailMessage };
+export type TimelineItem =
+  Exclude<LeadHistoryEntry, { kind: "email" }> | { kind: "email"; at: string; email: EmailMessage };
 
 export const STATUS_LABELS: Record<LeaseStatus, string> = {
   nieuw: "Nieuw",
@@ -27,7 +28,9 @@ export function timelineDetail(item: TimelineItem): string | null {
 /** Newest first; at the same moment the receipt comes last. */
 export function mergeTimeline(history: LeadHistoryEntry[], emails: EmailMessage[]): TimelineItem[] {
   const items: TimelineItem[] = [
-    ...history,
+    // The sent mail below carries the e-mails (with their retry and cancel); the history's own
+    // e-mail entries are the conversation view's.
+    ...history.filter((entry) => entry.kind !== "email"),
     ...emails.map((email) => ({ kind: "email" as const, at: email.sentAt ?? email.createdAt, email })),
   ];
   const rank = (item: TimelineItem) => (item.kind === "received" ? 1 : 0);
