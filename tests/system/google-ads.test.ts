@@ -108,7 +108,7 @@ describe("the Google Ads offline conversion file", () => {
     const signed = await quote("getekend@gads.nl", true, { gclid: "Cj0KCQ-signed_1", clickedAt });
     await stage(signed, { status: "offerte", monthlyAmount: 349.5 });
     await stage(signed, { status: "getekend", commission: 1200.5 });
-    const iphone = await quote("iphone@gads.nl", true, { wbraid: "WBRAID-iphone.1" });
+    const iphone = await quote("iphone@gads.nl", true, { wbraid: "WBRAID-iphone_1" });
     await quote("geen-toestemming@gads.nl", false, { gclid: "Cj0KCQ-no-consent" });
     await quote("meta@gads.nl", true, { fbclid: "IwAR-meta-only" });
     const old = await quote("oud@gads.nl", true, { gclid: "Cj0KCQ-too-old" });
@@ -140,7 +140,7 @@ describe("the Google Ads offline conversion file", () => {
         `Cj0KCQ-signed_1,,,Offerteaanvraag,${await arrival(signed)},,EUR`,
         `Cj0KCQ-signed_1,,,Offerte verstuurd,${at("offerte")},,EUR`,
         `Cj0KCQ-signed_1,,,Contract getekend,${at("getekend")},1200.50,EUR`,
-        `,,WBRAID-iphone.1,Offerteaanvraag,${await arrival(iphone)},,EUR`,
+        `,,WBRAID-iphone_1,Offerteaanvraag,${await arrival(iphone)},,EUR`,
       ]),
     );
     expect(rows).toHaveLength(4);
@@ -168,6 +168,38 @@ describe("the Google Ads offline conversion file", () => {
     const rows = rowsOf(await download());
     expect(rows.filter((r) => r.includes(",Lease-aanvraag,"))).toHaveLength(2);
     expect(rows.filter((r) => r.includes(',"Lease, getekend",'))).toHaveLength(1);
+  });
+
+  it("never holds a formula, split on commas or on semicolons (Dutch Excel): names and click ids are refused", async () => {
+    const attack = "Offerteaanvraag;=cmd|' /C calc'!A0;";
+    for (const name of [attack, "Lead, -2+3", "Lead;@SUM(A1)", "Lead ; =1+1"]) {
+      const bad = await call("PUT", "/api/admin/google-ads-settings", { conversionNames: { lead: name } });
+      expect(bad.status, name).toBe(400);
+      expect(((await bad.json()) as { message: string }).message, name).toBe(
+        "Een conversienaam mag na een komma of puntkomma niet verdergaan met =, +, - of @; pas de naam ook in Google Ads aan",
+      );
+    }
+    // At intake: a Google click id holds only what Google issues, never a "-" first.
+    for (const gclid of ["-2+3", "-Cj0KCQ", "Cj0;=1+1", "Cj0,=1", "Cj0.x"]) {
+      const res = await call("POST", "/api/lease-requests", {
+        carUrl: "https://www.autoscout24.nl/aanbod/skoda-enyaq",
+        contactNumber: "06 12345678",
+        email: "formule@gads.nl",
+        marketingConsent: true,
+        clickIds: { gclid },
+      });
+      expect(res.status, gclid).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe(
+        "Een klik-id van de advertentie is ongeldig",
+      );
+    }
+    // One stored before these checks is not written (the lead's arrival would be a formula cell).
+    const old = await quote("oud-formule@gads.nl", true, { gclid: "Cj0KCQ-stored_1" });
+    await sql.query(`UPDATE leads.lease_requests SET click_ids = '{"gclid": "-2+3"}' WHERE id = $1`, [old]);
+    const csv = await download();
+    for (const line of csv.split("\r\n"))
+      for (const cell of line.split(/[,;]/)) expect(cell, line).not.toMatch(/^\s*[=+\-@]/);
+    expect(csv).not.toContain("-2+3");
   });
 
   it("serves the same file at a secret URL without a cookie; a wrong secret is 404; a new URL makes the old one 404 at once", async () => {

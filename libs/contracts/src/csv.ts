@@ -20,11 +20,18 @@ export type CsvValue = string | number | boolean | null | undefined;
 export function csvCell(value: CsvValue): string {
   // A number is written as one (a negative one is not a formula).
   if (typeof value === "number") return Number.isFinite(value) ? `"${value}"` : '""';
-  let text = value === null || value === undefined ? "" : String(value);
-  text = text.replace(FORMULA_AFTER_SEPARATOR, "$1'");
-  if (FORMULA_START.test(text)) text = `'${text}`;
+  const text = defuseFormulas(value === null || value === undefined ? "" : String(value));
   return `"${text.replaceAll('"', '""')}"`;
 }
+
+/** The text with a `'` before each formula start: at its beginning and after each separator. */
+export function defuseFormulas(text: string): string {
+  const defused = text.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  return FORMULA_START.test(defused) ? `'${defused}` : defused;
+}
+
+/** Whether a spreadsheet could read a formula in the text, split on `,`, `;`, tabs or lines or not. */
+export const mayReadAsFormula = (text: string): boolean => defuseFormulas(text) !== text;
 
 /** What a validated phone number may hold (libs/contracts `phoneNumber`). */
 const PHONE = /^[0-9 +()-]+$/;

@@ -21,6 +21,13 @@ describe("constants mirrored from @lease/contracts", () => {
     expect(local.REQUIRED_FIELDS_MESSAGE).toBe(contracts.REQUIRED_FIELDS_MESSAGE);
     expect(local.MESSAGE_MIN_MESSAGE).toBe(contracts.MESSAGE_MIN_MESSAGE);
     expect(local.CLICK_ID_PARAMS).toEqual(contracts.CLICK_ID_PARAMS);
+    expect(local.GOOGLE_CLICK_ID_REGEX.source).toBe(contracts.GOOGLE_CLICK_ID_REGEX.source);
+    expect(local.CLICK_ID_REGEX.source).toBe(contracts.CLICK_ID_REGEX.source);
+    // The Google ids are the ones the contract checks with the Google pattern.
+    for (const name of local.CLICK_ID_PARAMS)
+      expect(contracts.FormClickIds.safeParse({ [name]: "_x" }).success, name).toBe(true);
+    for (const name of local.GOOGLE_CLICK_ID_PARAMS)
+      expect(contracts.FormClickIds.safeParse({ [name]: "a.b" }).success, name).toBe(false);
   });
 
   it("calculator defaults equal the contract's and are a valid LeaseCalculatorInput", () => {

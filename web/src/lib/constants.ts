@@ -34,3 +34,7 @@ export const MESSAGE_MIN_MESSAGE = "Bericht moet minimaal 10 karakters bevatten"
 
 /** The ad platforms' click id query parameters the quote form reports (the contracts' CLICK_ID_PARAMS). */
 export const CLICK_ID_PARAMS = ["gclid", "gbraid", "wbraid", "fbclid", "ttclid", "ScCid"] as const;
+/** The click ids the server takes (the contracts' GOOGLE_CLICK_ID_REGEX and CLICK_ID_REGEX). */
+export const GOOGLE_CLICK_ID_PARAMS: readonly string[] = ["gclid", "gbraid", "wbraid"];
+export const GOOGLE_CLICK_ID_REGEX = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,499}$/;
+export const CLICK_ID_REGEX = /^[A-Za-z0-9._~][A-Za-z0-9._~-]{0,499}$/;

@@ -22,6 +22,12 @@ describe("click ids of the landing URL", () => {
   it("has none without a click id, and drops a value the server would refuse", () => {
     expect(clickIdsFrom("?utm_source=google", 1)).toBeNull();
     expect(clickIdsFrom("?fbclid=<script>", 1)).toBeNull();
+    // A leading "-" (a spreadsheet formula) and, for Google's ids, anything Google does not issue.
+    for (const query of ["?gclid=-2+3", "?gclid=-Cj0", "?wbraid=a.b", "?gbraid=a~b", "?fbclid=-IwAR"])
+      expect(clickIdsFrom(query, 1), query).toBeNull();
+    const kept = clickIdsFrom("?gclid=-bad&wbraid=Cj0-ok_1", 1_764_000_000_000);
+    expect(kept).toEqual({ wbraid: "Cj0-ok_1", clickedAt: 1_764_000_000_000 });
+    expect(FormClickIds.safeParse(kept).success).toBe(true);
     expect(clickIdsFrom("", 1)).toBeNull();
   });
 });

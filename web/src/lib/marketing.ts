@@ -1,5 +1,5 @@
 import type { FormClickIds } from "@lease/contracts";
-import { CLICK_ID_PARAMS } from "./constants";
+import { CLICK_ID_PARAMS, CLICK_ID_REGEX, GOOGLE_CLICK_ID_PARAMS, GOOGLE_CLICK_ID_REGEX } from "./constants";
 import { currentConsent, subscribeConsent } from "./consent-store";
 
 // The ad platforms' click ids (gclid, fbclid, ttclid, ScCid, ...) of the landing URL, for the
@@ -18,7 +18,9 @@ export function clickIdsFrom(search: string, now: number): FormClickIds | null {
   let any = false;
   for (const name of CLICK_ID_PARAMS) {
     const value = params.get(name)?.trim();
-    if (value && /^[A-Za-z0-9._~-]{1,500}$/.test(value)) {
+    // Only what the server takes: an id it would refuse must not cost the visitor the quote request.
+    const pattern = GOOGLE_CLICK_ID_PARAMS.includes(name) ? GOOGLE_CLICK_ID_REGEX : CLICK_ID_REGEX;
+    if (value && pattern.test(value)) {
       ids[name] = value;
       any = true;
     }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IsoDateTime } from "../entities/common";
+import { mayReadAsFormula } from "../csv";
 import type { ConversionEvent } from "./conversions";
 
 // Google Ads hears of a lead's events through a file, not an API call (issue 35 item 4): the
@@ -32,8 +33,14 @@ const conversionName = z
   .min(1, { error: NAME_MESSAGE })
   .max(100, { error: "Een conversienaam mag hoogstens 100 tekens zijn" })
   .regex(/^[^\p{Cc}]*$/u, { error: "Een conversienaam mag geen regeleinden of tabs bevatten" })
-  // Kept exactly as Google Ads names the action, so never made formula-safe with a leading "'".
-  .regex(/^[^=+\-@]/, { error: "Een conversienaam mag niet beginnen met =, +, - of @" });
+  // Kept exactly as Google Ads names the action, so never made formula-safe with a leading "'":
+  // refused instead when a spreadsheet could read a formula in it, also after a "," or ";" where
+  // an import (Dutch Excel: ";") splits the line.
+  .regex(/^[^=+\-@]/, { error: "Een conversienaam mag niet beginnen met =, +, - of @", abort: true })
+  .refine((name) => !mayReadAsFormula(name), {
+    error:
+      "Een conversienaam mag na een komma of puntkomma niet verdergaan met =, +, - of @; pas de naam ook in Google Ads aan",
+  });
 
 export const GoogleConversionNames = z.object({
   lead: z.string().describe("The quote request's arrival"),

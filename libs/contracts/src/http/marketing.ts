@@ -9,20 +9,27 @@ import { httpUrl } from "./fields";
 export const CLICK_ID_PARAMS = ["gclid", "gbraid", "wbraid", "fbclid", "ttclid", "ScCid"] as const;
 export type ClickIdParam = (typeof CLICK_ID_PARAMS)[number];
 
+/**
+ * Google's click ids (gclid, gbraid, wbraid): the characters Google issues (base64url: letters,
+ * digits, "-" and "_"), never a "-" first, which a spreadsheet reads as a formula (they go into the
+ * Google Ads conversion file). The web page keeps only ids that match (web/src/lib/constants.ts).
+ */
+export const GOOGLE_CLICK_ID_REGEX = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,499}$/;
+/** The other platforms' click ids: URL-safe characters, never a "-" first either. */
+export const CLICK_ID_REGEX = /^[A-Za-z0-9._~][A-Za-z0-9._~-]{0,499}$/;
+
 const CLICK_ID_MESSAGE = "Een klik-id van de advertentie is ongeldig";
-const clickId = z
-  .string({ error: CLICK_ID_MESSAGE })
-  .regex(/^[A-Za-z0-9._~-]{1,500}$/, { error: CLICK_ID_MESSAGE })
-  .optional();
+const clickId = (pattern: RegExp) =>
+  z.string({ error: CLICK_ID_MESSAGE }).regex(pattern, { error: CLICK_ID_MESSAGE }).optional();
 
 export const FormClickIds = z
   .strictObject({
-    gclid: clickId,
-    gbraid: clickId,
-    wbraid: clickId,
-    fbclid: clickId,
-    ttclid: clickId,
-    ScCid: clickId,
+    gclid: clickId(GOOGLE_CLICK_ID_REGEX),
+    gbraid: clickId(GOOGLE_CLICK_ID_REGEX),
+    wbraid: clickId(GOOGLE_CLICK_ID_REGEX),
+    fbclid: clickId(CLICK_ID_REGEX),
+    ttclid: clickId(CLICK_ID_REGEX),
+    ScCid: clickId(CLICK_ID_REGEX),
     clickedAt: z
       .number({ error: "clickedAt is een tijdstip in milliseconden" })
       .int({ error: "clickedAt is een tijdstip in milliseconden" })

@@ -84,6 +84,55 @@ describe("the Google Ads offline conversion file (click conversions template)", 
   });
 });
 
+describe("formulas in the file", () => {
+  /** Every cell of every line, split as an import that ignores the quotes would split it. */
+  const naiveCells = (csv: string) => csv.split("\r\n").flatMap((line) => line.split(/[,;]/));
+
+  it("reads none after a split on commas or semicolons, even from a name stored before the check", () => {
+    const csv = googleAdsConversionsCsv([row({ event: "lead" }), row({ event: "offerte" })], {
+      ...names,
+      lead: "Offerteaanvraag;=cmd|' /C calc'!A0;",
+      offerte: "Offerte, +31 verstuurd",
+    });
+    for (const cell of naiveCells(csv)) expect(cell).not.toMatch(/^\s*[=+\-@]/);
+    // Quoted, so Dutch Excel (";") keeps it one cell.
+    expect(lines(csv)[2]).toContain(`"Offerteaanvraag;'=cmd|' /C calc'!A0;"`);
+  });
+
+  it("leaves a valid name exactly as Google Ads knows it, quoted only where a separator needs it", () => {
+    const csv = googleAdsConversionsCsv([row({ event: "lead" }), row({ event: "offerte" })], {
+      ...names,
+      lead: "Lead; zakelijk",
+      offerte: "Offerte - verstuurd @kantoor",
+    });
+    expect(
+      lines(csv)
+        .slice(2, 4)
+        .map((l) => l.split(",")[3]),
+    ).toEqual(['"Lead; zakelijk"', "Offerte - verstuurd @kantoor"]);
+  });
+
+  it("writes only click ids Google issues, taking the next one of the row when one is not", () => {
+    const csv = googleAdsConversionsCsv(
+      [
+        row({ clickIds: { gclid: "-2+3" } }),
+        row({ clickIds: { gclid: "-bad", wbraid: "W_ok-1" } }),
+        row({ clickIds: { wbraid: "a.b", gbraid: "B_ok" } }),
+        row({ clickIds: { gbraid: "=1+1" } }),
+      ],
+      names,
+    );
+    expect(
+      lines(csv)
+        .slice(2, -1)
+        .map((l) => l.split(",").slice(0, 3)),
+    ).toEqual([
+      ["", "", "W_ok-1"],
+      ["", "B_ok", ""],
+    ]);
+  });
+});
+
 describe("the secret URL's secret", () => {
   it("is 32 random bytes in base64url, stored only as its SHA-256", () => {
     const a = newFeedSecret();

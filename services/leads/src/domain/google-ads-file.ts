@@ -1,5 +1,7 @@
 import {
   GOOGLE_ADS_FEED_SECRET,
+  GOOGLE_CLICK_ID_REGEX,
+  defuseFormulas,
   GOOGLE_ADS_TIME_ZONE,
   type ConversionEvent,
   type FormClickIds,
@@ -33,14 +35,18 @@ export const GOOGLE_ADS_COLUMNS = [
   "Conversion Currency",
 ] as const;
 
+/** A click id as Google issues them; anything else (a row stored before the check) is never written. */
+const issued = (id: string | undefined): id is string => id !== undefined && GOOGLE_CLICK_ID_REGEX.test(id);
+
 /**
  * The row's click id in its column: the gclid when there is one (Google prefers it), else the
- * wbraid (iOS, web conversions: ours), else the gbraid (iOS, app conversions).
+ * wbraid (iOS, web conversions: ours), else the gbraid (iOS, app conversions); null without one.
  */
-function clickColumns(ids: GoogleConversionRow["clickIds"]): [string, string, string] {
-  if (ids.gclid) return [ids.gclid, "", ""];
-  if (ids.wbraid) return ["", "", ids.wbraid];
-  return ["", ids.gbraid ?? "", ""];
+function clickColumns(ids: GoogleConversionRow["clickIds"]): [string, string, string] | null {
+  if (issued(ids.gclid)) return [ids.gclid, "", ""];
+  if (issued(ids.wbraid)) return ["", "", ids.wbraid];
+  if (issued(ids.gbraid)) return ["", ids.gbraid, ""];
+  return null;
 }
 
 /** "2026-07-01 14:00:00": the moment in Amsterdam's local time (summer and winter), as the file's time zone says. */
@@ -52,22 +58,23 @@ export function googleAdsTime(at: Date): string {
 /** "1200.50": euros with a decimal point and no thousands separator, as Google reads a value. */
 const googleAdsValue = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
 
-/** A CSV cell (RFC 4180): quoted, inner quotes doubled, only when it holds a comma, quote or line break. */
+/**
+ * A CSV cell (RFC 4180): quoted, inner quotes doubled, only when it holds a comma, semicolon (Dutch
+ * Excel's separator), quote or line break. A formula start is refused in a conversion name when it
+ * is saved; one stored before that gets a "'" here (defuseFormulas), as in every other export.
+ */
 export function googleAdsCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  const text = defuseFormulas(value);
+  return /[",;\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** The whole file, UTF-8 without BOM (its first line must read `Parameters:`), CRLF line ends. */
 export function googleAdsConversionsCsv(rows: GoogleConversionRow[], names: GoogleConversionNames): string {
   const lines = [GOOGLE_ADS_PARAMETERS, GOOGLE_ADS_COLUMNS.join(",")];
   for (const row of rows) {
-    const cells = [
-      ...clickColumns(row.clickIds),
-      names[row.event],
-      googleAdsTime(row.at),
-      googleAdsValue(row.valueCents),
-      "EUR",
-    ];
+    const click = clickColumns(row.clickIds);
+    if (!click) continue;
+    const cells = [...click, names[row.event], googleAdsTime(row.at), googleAdsValue(row.valueCents), "EUR"];
     lines.push(cells.map(googleAdsCell).join(","));
   }
   return `${lines.join("\r\n")}\r\n`;
