@@ -1,3 +1,4 @@
+import net from "node:net";
 import { Writable } from "node:stream";
 import Router from "@koa/router";
 import { pino } from "pino";
@@ -86,7 +87,12 @@ describe("a service's lifecycle", () => {
     await new Promise((r) => setTimeout(r, 100));
     const stopped = svc.stop();
     await new Promise((r) => setTimeout(r, 100));
-    await expect(fetch(`${svc.url}/healthz`)).rejects.toThrow();
+    // A new connection is refused (one left open by an earlier request would still be answered).
+    const connecting = new Promise((resolve, reject) => {
+      const socket = net.connect(svc.port, "127.0.0.1", () => resolve(socket.destroy()));
+      socket.once("error", reject);
+    });
+    await expect(connecting).rejects.toMatchObject({ code: "ECONNREFUSED" });
     releaseSlow();
     expect(await inFlight).toEqual({ status: 200, body: { finished: true } });
     await stopped;
