@@ -14,6 +14,7 @@
 // Starts a stack per checkout (its built services, real PostgreSQL and Redis, a database of its own).
 // Not part of npm test. Every request goes to 127.0.0.1; the flood's addresses are header values
 // from the benchmarking range 198.18.0.0/15.
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { Agent, request } from "undici";
@@ -22,6 +23,7 @@ import { commitOf, startCheckoutStack } from "./checkout-stack.mjs";
 
 const FLOOD_ADDRESSES = Number(process.env.FLOOD_ADDRESSES ?? 1000);
 const FLOOD_ATTEMPTS = Number(process.env.FLOOD_ATTEMPTS ?? 19);
+const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 60);
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const ALONE = Number(process.env.ALONE ?? 30);
 const PASSWORD = "bench-owner-password-0123456789";
@@ -82,7 +84,7 @@ async function flood(base, round) {
   const started = performance.now();
   const answers = {};
   const clients = Array.from({ length: FLOOD_ADDRESSES }, async (_, i) => {
-    for (let n = 0; n < FLOOD_ATTEMPTS; n++) {
+    for (let n = 0; n < FLOOD_ATTEMPTS && performance.now() - started < FLOOD_SECONDS * 1000; n++) {
       const r = await signIn(base, `nobody-${round}-${i}-${n}`, "a wrong password", floodAddress(round, i));
       answers[r.status] = (answers[r.status] ?? 0) + 1;
     }
@@ -150,6 +152,12 @@ for (const dir of checkouts) {
       const during = `during the flood (${FLOOD_ADDRESSES} addresses, ${f.seconds.toFixed(1)} s; ${f.floodAnswers})`;
       rows.push({ checkout: name, round, what: `${during}, known address`, ...stats(f.known) });
       rows.push({ checkout: name, round, what: `${during}, new address`, ...stats(f.unknown) });
+      console.log(
+        `${name} round ${round} done; load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
+      );
     }
   } finally {
     await s.stop();
@@ -157,6 +165,7 @@ for (const dir of checkouts) {
 }
 await agent.close();
 console.log(
-  `Admin sign-in (ms): alone, then during ${FLOOD_ADDRESSES} addresses × up to ${FLOOD_ATTEMPTS} wrong sign-ins for unknown usernames`,
+  `Admin sign-in (ms): alone, then during ${FLOOD_ADDRESSES} addresses × up to ${FLOOD_ATTEMPTS} wrong sign-ins for unknown usernames (at most ${FLOOD_SECONDS} s)`,
 );
+console.log(`${os.cpus().length} cores, Node ${process.version}`);
 console.table(rows);

@@ -49,7 +49,7 @@ export const gatewayConfigSchema = baseConfigSchema
     /** The window of that bound; the cool-down lasts until it ends (only recovery codes then). */
     LOGIN_CODE_WINDOW_MINUTES: minutesOrCount("LOGIN_CODE_WINDOW_MINUTES", 60),
     /** Password checks (argon2id) at once in this process; the rest waits its turn. */
-    LOGIN_HASH_CONCURRENCY: wholeNumber("LOGIN_HASH_CONCURRENCY", 1, 64, 2),
+    LOGIN_HASH_CONCURRENCY: wholeNumber("LOGIN_HASH_CONCURRENCY", 1, 64, 1),
     /** Anonymous sign-ins that may wait for a turn; beyond that a 503 (priority ones always wait). */
     LOGIN_HASH_QUEUE: wholeNumber("LOGIN_HASH_QUEUE", 0, 1000, 8),
     /** How long a sign-in may wait for its turn before it is answered 503. */

@@ -87,6 +87,17 @@ describe("passwordGate", () => {
     expect(started).toEqual(["slow", "next"]);
   });
 
+  it("never refuses a priority check, however long the running checks take", async () => {
+    const gate = passwordGate({ concurrency: 1, queue: 0, maxWaitMs: 50 });
+    const started: string[] = [];
+    const slow = check("slow", started);
+    const first = gate.run(slow.work, { priority: false });
+    const owner = gate.run(() => Promise.resolve("owner"), { priority: true });
+    await new Promise((r) => setTimeout(r, 150));
+    slow.finish();
+    expect([await first, await owner]).toEqual(["slow", "owner"]);
+  });
+
   it("frees the turn of a check that failed", async () => {
     const gate = passwordGate({ concurrency: 1, queue: 1, maxWaitMs: 10_000 });
     await expect(gate.run(() => Promise.reject(new Error("boom")), { priority: false })).rejects.toThrow(

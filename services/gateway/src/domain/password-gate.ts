@@ -9,7 +9,9 @@ export interface PasswordGateOptions {
   maxWaitMs: number;
 }
 
-export const DEFAULT_PASSWORD_GATE: PasswordGateOptions = { concurrency: 2, queue: 8, maxWaitMs: 2000 };
+// One check at a time leaves the other cores to the event loop (a check is ~35 ms of one core, so
+// still ~28 sign-ins a second per process, far beyond what a team signs in).
+export const DEFAULT_PASSWORD_GATE: PasswordGateOptions = { concurrency: 1, queue: 8, maxWaitMs: 2000 };
 
 /** The gate is full: nothing was checked, the client may come back after retryAfterSeconds. */
 export class PasswordGateBusy extends Error {
@@ -21,7 +23,7 @@ export class PasswordGateBusy extends Error {
 interface Waiter {
   priority: boolean;
   start: () => void;
-  timer: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -29,8 +31,10 @@ interface Waiter {
  * tens of milliseconds of a core): at most `concurrency` checks at once, `queue` anonymous ones
  * waiting, each at most `maxWaitMs`; the rest is refused at once (PasswordGateBusy), never queued
  * without end. A priority check (a sign-in from an address the username signed in from before, a
- * signed-in admin, a sign-in ticket) waits ahead of every anonymous one and is not refused for a
- * full queue, so a flood of anonymous attempts delays it by at most the checks already running.
+ * signed-in admin, a sign-in ticket) waits ahead of every anonymous one and is never refused, so a
+ * flood of anonymous attempts delays it by at most the checks already running. (Priority checks
+ * are few by construction: each needs an owner's earlier address, a session or a ticket, all
+ * braked per address and username.)
  * Whether a username exists plays no part here: an unknown one waits and is checked (against a
  * dummy hash) exactly like a real one.
  */
@@ -80,12 +84,13 @@ export function passwordGate(options: Partial<PasswordGateOptions> = {}) {
           running++;
           resolve();
         },
-        timer: setTimeout(() => {
+      };
+      if (!priority)
+        waiter.timer = setTimeout(() => {
           waiting.splice(waiting.indexOf(waiter), 1);
           checks.labels(lane, "busy").inc();
           reject(new PasswordGateBusy(retryAfterSeconds));
-        }, o.maxWaitMs),
-      };
+        }, o.maxWaitMs);
       // Priority checks go behind the other priority checks, ahead of every anonymous one.
       const firstAnonymous = waiting.findIndex((w) => !w.priority);
       if (priority && firstAnonymous >= 0) waiting.splice(firstAnonymous, 0, waiter);
@@ -96,7 +101,10 @@ export function passwordGate(options: Partial<PasswordGateOptions> = {}) {
   return {
     options: o,
     metrics: [checks, queued],
-    /** Runs `work` (the password check) in its turn, or throws PasswordGateBusy without running it. */
+    /**
+     * Runs `work` (the password check) in its turn; an anonymous one may instead get
+     * PasswordGateBusy, without `work` having run.
+     */
     async run<T>(work: () => Promise<T>, opts: { priority: boolean }): Promise<T> {
       await turn(opts.priority);
       try {

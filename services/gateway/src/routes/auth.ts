@@ -69,15 +69,10 @@ export function passwordsBusy(retryAfterSeconds: number): HttpError {
 
 /**
  * Password work of a signed-in admin or a sign-in ticket (a right password came before): through
- * the gate ahead of anonymous sign-ins, a 503 only when even that wait runs out.
+ * the gate ahead of anonymous sign-ins, never refused.
  */
-export async function priorityPasswordWork<T>(deps: Pick<AuthDeps, "passwords">, work: () => Promise<T>) {
-  try {
-    return await deps.passwords.run(work, { priority: true });
-  } catch (err) {
-    if (err instanceof PasswordGateBusy) throw passwordsBusy(err.retryAfterSeconds);
-    throw err;
-  }
+export function priorityPasswordWork<T>(deps: Pick<AuthDeps, "passwords">, work: () => Promise<T>) {
+  return deps.passwords.run(work, { priority: true });
 }
 
 export function setSessionCookie(ctx: Context, secure: boolean, token: string, maxAge: number) {
@@ -218,7 +213,8 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
     } catch (err) {
       if (!(err instanceof PasswordGateBusy)) throw err;
       await deps.throttle.unchecked(body.username, ip);
-      ctx.state.log.warn(audit(ctx, body.username, "busy"), "admin login");
+      // Counted, not logged one by one: a flood would otherwise write a line per attempt.
+      ctx.state.log.debug(audit(ctx, body.username, "busy"), "admin login");
       deps.events.count("password", "busy");
       throw passwordsBusy(err.retryAfterSeconds);
     }
