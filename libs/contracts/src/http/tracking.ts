@@ -300,6 +300,11 @@ export const Analytics = z
         conversions: z.number().nullable(),
       })
       .describe("Change against the previous period in percent, rounded to 0.1; null when it had none"),
+    unattributed: z
+      .object({ quotes: Count, contacts: Count })
+      .describe(
+        "Quote requests and contact messages of the period without a known visit (sent without analytics consent, or from a visit not recorded): in the totals, under no channel, source, page, country, device or browser; 0 under a filter",
+      ),
     channels: z.array(AnalyticsBreakdownRow).describe("Every channel of the period, most visitors first"),
     sources: z
       .array(AnalyticsBreakdownRow)

@@ -7,6 +7,7 @@ import { key64 } from "../domain/keys";
 import { BROWSER_UA, ManualClock, startHarness, type Harness } from "../testing";
 import { insertBatch, writerDeps, type TrackEvent } from "./page-views";
 import { compactAll, precisionOf } from "./sketches";
+import { ConversionRecorder } from "./conversions";
 
 // Distinct visitors over more than a day are sketch estimates (within 2 % for the site, 3.3 % for a
 // breakdown value), a day's are exact: the Analytics tab showed "Vandaag 1323" above "Deze week
@@ -90,5 +91,43 @@ describe("the Analytics tab's counters", () => {
     const today = await h.get<Analytics>("/api/admin/analytics?from=2026-11-18&to=2026-11-18");
     expect(today.totals.visitors).toBe(1300);
     expect(today.countries.find((c) => c.value === UNKNOWN)?.visitors).toBe(1300);
+  });
+});
+
+describe("the conversions of the breakdowns", () => {
+  it("add up with those of unknown origin (no analytics consent) to the period's", async () => {
+    const recorder = new ConversionRecorder(db, writerDeps(db).profileDims);
+    const at = new Date("2026-11-18T11:00:00Z");
+    // One request from a visit with consent, two without (no session id), one contact message without.
+    await recorder.record(
+      { source: "lease_request", leadId: "5e1c0000-0000-4000-8000-0000000000c1", sessionId: "today-1", at },
+      await recorder.visitDays("today-1", at),
+    );
+    for (const [i, source] of (["lease_request", "lease_request", "contact_form"] as const).entries())
+      await recorder.record(
+        { source, leadId: `5e1c0000-0000-4000-8000-0000000000d${i}`, sessionId: null, at },
+        [],
+      );
+    const day = await h.get<Analytics>("/api/admin/analytics?from=2026-11-18&to=2026-11-18");
+    expect(day.totals).toMatchObject({ quotes: 3, contacts: 1 });
+    expect(day.unattributed).toEqual({ quotes: 2, contacts: 1 });
+    for (const table of [
+      day.channels,
+      day.sources,
+      day.landingPages,
+      day.countries,
+      day.devices,
+      day.browsers,
+    ]) {
+      expect(table.reduce((n, row) => n + row.quotes, 0) + day.unattributed.quotes).toBe(day.totals.quotes);
+      expect(table.reduce((n, row) => n + row.contacts, 0) + day.unattributed.contacts).toBe(
+        day.totals.contacts,
+      );
+    }
+    // Under a filter every conversion counted has its visit.
+    const filtered = await h.get<Analytics>(
+      "/api/admin/analytics?from=2026-11-18&to=2026-11-18&channel=Direct",
+    );
+    expect(filtered.unattributed).toEqual({ quotes: 0, contacts: 0 });
   });
 });

@@ -83,6 +83,8 @@ export class FilteredAnalyticsReader {
       totals,
       series,
       topPages: [],
+      // A conversion without a visit matches no filter.
+      unattributed: { quotes: 0, contacts: 0 },
       previous: { ...previousOf, totals: previousTotals },
       change: {
         visitors: change(totals.visitors, previousTotals.visitors),

@@ -119,12 +119,17 @@ export class AnalyticsReader {
         visitors: Math.min(page.visitors, page.views, visitors),
       })),
       previous: { ...previousPeriod(period), totals: previous },
+      // Every conversion with a known visit is counted under its visit's channel: the rest has none.
+      unattributed: {
+        quotes: Math.max(0, totals.quotes - breakdowns.channelConversions.quotes),
+        contacts: Math.max(0, totals.contacts - breakdowns.channelConversions.contacts),
+      },
       change: {
         visitors: change(totals.visitors, previous.visitors),
         pageViews: change(totals.pageViews, previous.pageViews),
         conversions: change(totals.conversions, previous.conversions),
       },
-      ...breakdowns(visitors),
+      ...breakdowns.tables(visitors),
     };
   }
 
@@ -178,6 +183,12 @@ export class AnalyticsReader {
        ) u GROUP BY dim, value_id`,
       [cover.months, cover.days],
     );
+    const channelConversions = { quotes: 0, contacts: 0 };
+    for (const row of r.rows)
+      if (row.dim === DIMS.channel) {
+        channelConversions.quotes += Number(row.quotes);
+        channelConversions.contacts += Number(row.contacts);
+      }
     const top = new Map<
       Dim,
       { valueId: number; visits: number; views: number; quotes: number; contacts: number }[]
@@ -233,7 +244,7 @@ export class AnalyticsReader {
           };
         })
         .sort((a, b) => b.visitors - a.visitors || a.value.localeCompare(b.value));
-    return (whole: number) => breakdownTables(rows(whole));
+    return { tables: (whole: number) => breakdownTables(rows(whole)), channelConversions };
   }
 
   private async topPages(cover: Cover): Promise<AnalyticsTopPage[]> {

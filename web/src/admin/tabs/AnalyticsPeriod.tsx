@@ -15,7 +15,7 @@ import {
   type ChosenPeriod,
 } from "../lib/periods";
 import { filterChips, filterFromParams, filterQuery, isFiltered, withFilter } from "../lib/analytics-filter";
-import { Breakdowns, formatRate } from "./Breakdowns";
+import { Breakdowns, UNATTRIBUTED_HELP, UNATTRIBUTED_LABEL, formatRate } from "./Breakdowns";
 import { countOf, describeChange } from "../lib/wording";
 import { Legend, PAGE_VIEWS_COLOR, VISITORS_COLOR, VisitorChart } from "./VisitorChart";
 
@@ -70,6 +70,7 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
   }, [liveTick, period.from, period.to, today, queryClient]);
 
   const data = analytics.data;
+  const unattributed = data ? data.unattributed.quotes + data.unattributed.contacts : 0;
   const description = describePeriod(period.from, period.to);
   return (
     <>
@@ -109,6 +110,11 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
                 {countOf(data.totals.quotes, "offerteaanvraag", "offerteaanvragen")},{" "}
                 {countOf(data.totals.contacts, "contactbericht", "contactberichten")};{" "}
                 {formatRate(data.totals.conversionRate)})
+                {unattributed > 0 && (
+                  <span title={UNATTRIBUTED_HELP}>
+                    , waarvan {number.format(unattributed)} met {UNATTRIBUTED_LABEL.toLowerCase()}
+                  </span>
+                )}
               </span>
             </div>
             <p className="mb-2 text-xs text-gray-600" data-testid="analytics-change">

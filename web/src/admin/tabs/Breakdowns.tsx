@@ -8,8 +8,11 @@ import {
 import { channelLabel } from "@lease/contracts";
 import { Button, Panel } from "../../components/ui";
 import { pageLabel } from "../lib/live";
+import { OTHER_VALUE_HELP, OtherValueLegend, mentionsOther } from "../components/OtherValue";
 
 const number = new Intl.NumberFormat("nl-NL");
+/** The API answers a breakdown's ten largest values (every channel and device fits). */
+const TOP_ROWS = 10;
 
 const DEVICE_LABELS: Readonly<Record<string, string>> = {
   desktop: "Desktop",
@@ -31,6 +34,11 @@ interface Table {
   filter?: (row: AnalyticsBreakdownRow) => AnalyticsFilter;
   /** "kanaal", ...: what a row's filter button says it filters on. */
   noun?: string;
+  /**
+   * Every visit has exactly one value here, so with the conversions of unknown origin the table's
+   * requests add up to the period's (campaigns: not every visit has one).
+   */
+  everyVisit?: boolean;
 }
 
 const TABLES: Table[] = [
@@ -42,8 +50,9 @@ const TABLES: Table[] = [
     label: channelLabel,
     filter: (row) => ({ channel: row.value as AnalyticsFilter["channel"] }),
     noun: "kanaal",
+    everyVisit: true,
   },
-  { key: "sources", title: "Bronnen", column: "Bron", file: "bronnen" },
+  { key: "sources", title: "Bronnen", column: "Bron", file: "bronnen", everyVisit: true },
   {
     key: "campaigns",
     title: "Campagnes",
@@ -63,17 +72,26 @@ const TABLES: Table[] = [
     label: pageLabel,
     filter: (row) => ({ page: row.value }),
     noun: "landingspagina",
+    everyVisit: true,
   },
-  { key: "countries", title: "Landen", column: "Land", file: "landen" },
+  { key: "countries", title: "Landen", column: "Land", file: "landen", everyVisit: true },
   {
     key: "devices",
     title: "Apparaten",
     column: "Apparaat",
     file: "apparaten",
     label: (v) => DEVICE_LABELS[v] ?? v,
+    everyVisit: true,
   },
-  { key: "browsers", title: "Browsers", column: "Browser", file: "browsers" },
+  { key: "browsers", title: "Browsers", column: "Browser", file: "browsers", everyVisit: true },
 ];
+
+/** The row of a breakdown for the requests and messages without a known visit. */
+export const UNATTRIBUTED_LABEL = "Herkomst onbekend";
+export const UNATTRIBUTED_HELP =
+  "Herkomst onbekend: aanvragen en berichten zonder bekend bezoek (verstuurd zonder toestemming voor " +
+  "analytische cookies, of het bezoek is niet vastgelegd). Ze tellen mee in de conversies van de periode, " +
+  "bij geen kanaal, bron, pagina, land, apparaat of browser.";
 
 /** "2,5%", or "–" without visitors. */
 export function formatRate(rate: number | null): string {
@@ -90,6 +108,7 @@ export function breakdownCsv(
   column: string,
   rows: readonly AnalyticsBreakdownRow[],
   label = (v: string) => v,
+  unattributed?: Analytics["unattributed"],
 ) {
   const rate = (r: number | null) => (r === null ? "" : String(r).replace(".", ","));
   return [
@@ -106,6 +125,9 @@ export function breakdownCsv(
         rate(row.conversionRate),
       ].join(";"),
     ),
+    ...(unattributed && unattributed.quotes + unattributed.contacts > 0
+      ? [[csvCell(UNATTRIBUTED_LABEL), "", "", unattributed.quotes, unattributed.contacts, ""].join(";")]
+      : []),
   ].join("\r\n");
 }
 
@@ -136,19 +158,22 @@ export function Breakdowns({
       {TABLES.map((table) => {
         const rows = data[table.key] as AnalyticsBreakdownRow[];
         const label = table.label ?? ((v: string) => v);
+        const { unattributed } = data;
+        // Where every visit has a value, the requests without a known visit complete the table.
+        const unknown = table.everyVisit && unattributed.quotes + unattributed.contacts > 0;
         return (
           <Panel
             key={table.key}
             title={table.title}
             actions={
-              rows.length > 0 ? (
+              rows.length > 0 || unknown ? (
                 <Button
                   variant="secondary"
                   aria-label={`${table.title} downloaden als CSV`}
                   onClick={() =>
                     download(
                       `${table.file}-${data.from}-${data.to}.csv`,
-                      breakdownCsv(table.column, rows, label),
+                      breakdownCsv(table.column, rows, label, unknown ? unattributed : undefined),
                     )
                   }
                 >
@@ -157,71 +182,103 @@ export function Breakdowns({
               ) : undefined
             }
           >
-            {rows.length === 0 ? (
+            {rows.length === 0 && !unknown ? (
               <p className="text-sm text-gray-600">Geen bezoeken in deze periode</p>
             ) : (
-              // Six columns do not fit a phone: there the numbers scroll within the panel (also by
-              // keyboard) while the first column stays in view.
-              <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={table.title}>
-                <table className="w-full text-left text-sm" data-testid={`breakdown-${table.key}`}>
-                  <thead className="text-gray-600">
-                    <tr>
-                      <th scope="col" className="sticky left-0 bg-white py-1 pr-3 font-medium">
-                        {table.column}
-                      </th>
-                      <th scope="col" className="py-1 pr-3 text-right font-medium">
-                        Bezoekers
-                      </th>
-                      <th scope="col" className="py-1 pr-3 text-right font-medium">
-                        Weergaven
-                      </th>
-                      <th scope="col" className="py-1 pr-3 text-right font-medium">
-                        <abbr title="Offerteaanvragen" className="no-underline">
-                          Aanvragen
-                        </abbr>
-                      </th>
-                      <th scope="col" className="py-1 pr-3 text-right font-medium">
-                        <abbr title="Contactberichten" className="no-underline">
-                          Berichten
-                        </abbr>
-                      </th>
-                      <th scope="col" className="py-1 text-right font-medium">
-                        Conversie
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-gray-100">
-                    {rows.map((row) => (
-                      <tr key={row.value}>
-                        <td
-                          className="sticky left-0 min-w-[7rem] bg-white py-1 pr-3 break-words text-gray-900 [overflow-wrap:anywhere]"
-                          title={row.value}
-                        >
-                          {table.filter && onFilter ? (
-                            <button
-                              type="button"
-                              className="text-left text-blue-700 underline-offset-2 hover:underline focus-visible:underline"
-                              title={`Filter op ${table.noun} ${label(row.value)}`}
-                              onClick={() => onFilter(table.filter!(row))}
-                            >
-                              {label(row.value)}
-                            </button>
-                          ) : (
-                            label(row.value)
-                          )}
-                        </td>
-                        <td className="py-1 pr-3 text-right font-semibold text-gray-700">
-                          {number.format(row.visitors)}
-                        </td>
-                        <td className="py-1 pr-3 text-right text-gray-700">{number.format(row.pageViews)}</td>
-                        <td className="py-1 pr-3 text-right text-gray-700">{number.format(row.quotes)}</td>
-                        <td className="py-1 pr-3 text-right text-gray-700">{number.format(row.contacts)}</td>
-                        <td className="py-1 text-right text-gray-700">{formatRate(row.conversionRate)}</td>
+              <>
+                // Six columns do not fit a phone: there the numbers scroll within the panel (also by //
+                keyboard) while the first column stays in view.
+                <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={table.title}>
+                  <table className="w-full text-left text-sm" data-testid={`breakdown-${table.key}`}>
+                    <thead className="text-gray-600">
+                      <tr>
+                        <th scope="col" className="sticky left-0 bg-white py-1 pr-3 font-medium">
+                          {table.column}
+                        </th>
+                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                          Bezoekers
+                        </th>
+                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                          Weergaven
+                        </th>
+                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                          <abbr title="Offerteaanvragen" className="no-underline">
+                            Aanvragen
+                          </abbr>
+                        </th>
+                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                          <abbr title="Contactberichten" className="no-underline">
+                            Berichten
+                          </abbr>
+                        </th>
+                        <th scope="col" className="py-1 text-right font-medium">
+                          Conversie
+                        </th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+                    </thead>
+                    <tbody className="divide-y divide-gray-100">
+                      {rows.map((row) => (
+                        <tr key={row.value}>
+                          <td
+                            className="sticky left-0 min-w-[7rem] bg-white py-1 pr-3 break-words text-gray-900 [overflow-wrap:anywhere]"
+                            title={mentionsOther(row.value) ? OTHER_VALUE_HELP : row.value}
+                          >
+                            {table.filter && onFilter ? (
+                              <button
+                                type="button"
+                                className="text-left text-blue-700 underline-offset-2 hover:underline focus-visible:underline"
+                                title={`Filter op ${table.noun} ${label(row.value)}`}
+                                onClick={() => onFilter(table.filter!(row))}
+                              >
+                                {label(row.value)}
+                              </button>
+                            ) : (
+                              label(row.value)
+                            )}
+                          </td>
+                          <td className="py-1 pr-3 text-right font-semibold text-gray-700">
+                            {number.format(row.visitors)}
+                          </td>
+                          <td className="py-1 pr-3 text-right text-gray-700">
+                            {number.format(row.pageViews)}
+                          </td>
+                          <td className="py-1 pr-3 text-right text-gray-700">{number.format(row.quotes)}</td>
+                          <td className="py-1 pr-3 text-right text-gray-700">
+                            {number.format(row.contacts)}
+                          </td>
+                          <td className="py-1 text-right text-gray-700">{formatRate(row.conversionRate)}</td>
+                        </tr>
+                      ))}
+                      {unknown && (
+                        <tr data-testid="breakdown-unattributed" className="text-gray-600">
+                          <td
+                            className="sticky left-0 min-w-[7rem] bg-white py-1 pr-3 italic"
+                            title={UNATTRIBUTED_HELP}
+                          >
+                            {UNATTRIBUTED_LABEL}
+                          </td>
+                          <td className="py-1 pr-3 text-right">–</td>
+                          <td className="py-1 pr-3 text-right">–</td>
+                          <td className="py-1 pr-3 text-right">{number.format(unattributed.quotes)}</td>
+                          <td className="py-1 pr-3 text-right">{number.format(unattributed.contacts)}</td>
+                          <td className="py-1 text-right">–</td>
+                        </tr>
+                      )}
+                    </tbody>
+                  </table>
+                </div>
+                {unknown && (
+                  <p className="mt-2 text-xs text-gray-600" data-testid="unattributed-legend">
+                    {UNATTRIBUTED_HELP}
+                  </p>
+                )}
+                {rows.some((row) => mentionsOther(label(row.value))) && <OtherValueLegend />}
+                {rows.length >= TOP_ROWS && table.key !== "channels" && (
+                  <p className="mt-2 text-xs text-gray-600">
+                    De {TOP_ROWS} grootste getoond; de rest telt mee in het totaal.
+                  </p>
+                )}
+              </>
             )}
           </Panel>
         );

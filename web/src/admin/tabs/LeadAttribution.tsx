@@ -2,6 +2,7 @@ import { channelLabel, type AttributionStatus, type LeadAttribution as Attributi
 import type { ReactNode } from "react";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { pageLabel } from "../lib/live";
+import { OtherValueLegend, mentionsOther } from "../components/OtherValue";
 
 /** "google / cpc / najaar": the UTM values there are, or null without any. */
 export function campaignLine(a: Pick<Attribution, "source" | "medium" | "campaign">): string | null {
@@ -74,6 +75,11 @@ export function LeadAttribution({
           </Item>
         </dl>
       )}
+      {/* Leads of before kept their visit's values only as the breakdowns stored them. */}
+      {attribution &&
+        [attribution.source, attribution.medium, attribution.campaign, attribution.referrerHost].some(
+          mentionsOther,
+        ) && <OtherValueLegend />}
     </section>
   );
 }

@@ -44,6 +44,24 @@ describe("breakdown tables", () => {
     );
   });
 
+  it("end with the requests of unknown origin where every visit has a value, so the file adds up", () => {
+    const row = {
+      value: "Direct",
+      visitors: 10,
+      pageViews: 12,
+      quotes: 16,
+      contacts: 2,
+      conversions: 18,
+      conversionRate: 180,
+    };
+    expect(breakdownCsv("Kanaal", [row], undefined, { quotes: 18, contacts: 7 }).split("\r\n").at(-1)).toBe(
+      '"Herkomst onbekend";;;18;7;',
+    );
+    expect(breakdownCsv("Kanaal", [row], undefined, { quotes: 0, contacts: 0 }).split("\r\n")).toHaveLength(
+      2,
+    );
+  });
+
   it("say the conversion rate in Dutch, a dash without visitors", () => {
     expect(formatRate(2.5)).toBe("2,5%");
     expect(formatRate(0)).toBe("0%");
