@@ -1,4 +1,10 @@
-import { channelLabel, csvCell, csvPhoneCell, type LeaseRequest } from "@lease/contracts";
+import { LEASE_STATUS_NAMES, channelLabel, csvCell, csvPhoneCell, type LeaseRequest } from "@lease/contracts";
+
+/** A lead as the export writes it: with the moment it reached its current status (the stage's date). */
+export type ExportedLead = LeaseRequest & {
+  /** When the last change to the current status was made; the arrival when it never changed. */
+  statusSince: string;
+};
 
 const AMSTERDAM = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Europe/Amsterdam",
@@ -32,15 +38,23 @@ export function amsterdamDateTime(iso: string): string {
   return `${p.day}-${p.month}-${p.year} ${p.hour}:${p.minute}:${p.second}`;
 }
 
+/** "28-11-2026": a calendar day (YYYY-MM-DD) as Dutch Excel reads a date. */
+export const excelDay = (day: string | null): string | null =>
+  day === null ? null : `${day.slice(8, 10)}-${day.slice(5, 7)}-${day.slice(0, 4)}`;
+
 /** "1200,50": euros with a decimal comma, as Dutch Excel reads a number. */
 export function excelEuros(euros: number | null | undefined): string | null {
   return euros == null ? null : euros.toFixed(2).replace(".", ",");
 }
 
 /** Each column's name and its cell (every cell through libs/contracts' csvCell or csvPhoneCell). */
-const COLUMNS: [string, (r: LeaseRequest) => string][] = [
+const COLUMNS: [string, (r: ExportedLead) => string][] = [
   ["Datum", (r) => csvCell(amsterdamDateTime(r.createdAt))],
   ["Status", (r) => csvCell(r.status)],
+  // The status by the name the panel's Fase shows, since when, and the "Opvolgen op" day.
+  ["Fase", (r) => csvCell(LEASE_STATUS_NAMES[r.status])],
+  ["Fase sinds", (r) => csvCell(amsterdamDateTime(r.statusSince))],
+  ["Opvolgen op", (r) => csvCell(excelDay(r.followUpOn))],
   ["Gelezen", (r) => csvCell(r.isRead ? "ja" : "nee")],
   ["Bedrijfsnaam", (r) => csvCell(r.companyName)],
   ["E-mail", (r) => csvCell(r.email)],
@@ -73,7 +87,7 @@ const COLUMNS: [string, (r: LeaseRequest) => string][] = [
 ];
 
 /** UTF-8 with BOM, semicolon separated, CRLF line ends: what Dutch Excel opens without a wizard. */
-export function leaseRequestsCsv(rows: LeaseRequest[]): string {
+export function leaseRequestsCsv(rows: ExportedLead[]): string {
   const lines = [COLUMNS.map(([name]) => csvCell(name)).join(";")];
   for (const row of rows) lines.push(COLUMNS.map(([, cell]) => cell(row)).join(";"));
   return `\uFEFF${lines.join("\r\n")}\r\n`;

@@ -146,7 +146,12 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       const rows = await repo.exportRows(filter, EXPORT_LIMIT);
       await repo.recordExport(by, exportDetail(rows.length, filter));
       onStored();
-      return leaseRequestsCsv(rows.map(toLeaseRequest));
+      return leaseRequestsCsv(
+        rows.map((row) => ({
+          ...toLeaseRequest(row),
+          statusSince: (row.statusSince ?? row.createdAt).toISOString(),
+        })),
+      );
     },
 
     async get(id: string): Promise<LeaseRequest> {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, ilike, or, sql, type SQL } from "drizzle-orm";
 import { centsToEuros, LEASE_STATUSES } from "@lease/contracts";
 import type {
   AnalyticsChannel,
@@ -384,9 +384,20 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       };
     },
 
-    async exportRows(filter: ListFilter, limit: number): Promise<LeaseRequestRow[]> {
+    /** The rows of an export, each with the moment it reached its status (null: never changed). */
+    async exportRows(
+      filter: ListFilter,
+      limit: number,
+    ): Promise<(LeaseRequestRow & { statusSince: Date | null })[]> {
       return db
-        .select()
+        .select({
+          ...getTableColumns(leaseRequests),
+          // The last change into the current status (an amount corrected within a stage is no new stage).
+          // Spelled out: drizzle writes a select's own columns unqualified, which here would be s's.
+          statusSince: sql<Date | null>`(SELECT max(s.changed_at) FROM leads.status_changes s
+              WHERE s.lease_request_id = lease_requests.id AND s.to_status = lease_requests.status
+                AND s.from_status IS DISTINCT FROM s.to_status)`.mapWith(leaseRequests.createdAt),
+        })
         .from(leaseRequests)
         .where(filterWhere(filter))
         .orderBy(desc(leaseRequests.createdAt), desc(leaseRequests.id))

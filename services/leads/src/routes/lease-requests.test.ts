@@ -422,7 +422,7 @@ describe("admin lease requests", () => {
     const text = buf.toString("utf8").slice(1);
     const [header, row] = text.split("\r\n");
     expect(header).toBe(
-      '"Datum";"Status";"Gelezen";"Bedrijfsnaam";"E-mail";"Telefoon";"Looptijd (maanden)";"Auto URL";' +
+      '"Datum";"Status";"Fase";"Fase sinds";"Opvolgen op";"Gelezen";"Bedrijfsnaam";"E-mail";"Telefoon";"Looptijd (maanden)";"Auto URL";' +
         '"Bericht";"Id";"Dubbel van";"Kanaal";"Bron";"Medium";"Campagne";"Zoekterm";"Advertentie-inhoud";' +
         '"Betaalde klik";"Verwijzer";"Landingspagina";"Eerste bezoek";"Pagina\'s voor aanvraag";"Bezochte pagina\'s";' +
         '"Maandbedrag (EUR)";"Commissie (EUR)";"Looptijd contract (maanden)";"Reden verloren";"Toelichting verloren"',
@@ -433,6 +433,56 @@ describe("admin lease requests", () => {
     // number, digits only after its space, is text in a spreadsheet and cannot be a function).
     const parts = text.split(/[,;\t\r\n]/).filter((part) => part !== '" +31 6 12345678"');
     for (const part of parts) expect(part.replace(/^"/, "")).not.toMatch(/^\s*[=+\-@]/);
+  });
+
+  it("exports each request's stage, the moment it reached it and its follow-up day", async () => {
+    const email = "fase@export.nl";
+    const { id } = (await (await post({ ...validLead, email })).json()) as { id: string };
+    const { id: untouched } = (await (await post({ ...validLead, email })).json()) as { id: string };
+    const patch = (body: unknown) => admin(`/${id}/status`, { method: "PATCH", body: JSON.stringify(body) });
+    expect((await patch({ status: "offerte", monthlyAmount: 400 })).status).toBe(200);
+    // The offer's day, set apart from a later correction of its amount (still the same stage).
+    await sql.query(
+      "UPDATE leads.status_changes SET changed_at = '2026-03-02T09:30:00Z' WHERE lease_request_id = $1",
+      [id],
+    );
+    expect((await patch({ status: "offerte", monthlyAmount: 450 })).status).toBe(200);
+    const followUp = await admin(`/${id}/follow-up`, {
+      method: "PUT",
+      body: JSON.stringify({ followUpOn: "2026-12-01" }),
+    });
+    expect(followUp.status).toBe(200);
+    await sql.query("UPDATE leads.lease_requests SET created_at = '2026-03-01T08:00:00Z' WHERE id = $1", [
+      untouched,
+    ]);
+
+    const text = (await (await admin(`/export.csv?q=${email}`)).text()).slice(1);
+    const [header, ...rows] = text.split("\r\n").filter(Boolean);
+    const names = header!.split(";");
+    const cells = (row: string) =>
+      Object.fromEntries(
+        ["Id", "Status", "Fase", "Fase sinds", "Opvolgen op"].map((n) => [
+          n,
+          row.split(";")[names.indexOf(`"${n}"`)],
+        ]),
+      );
+    expect(rows.map(cells)).toEqual([
+      {
+        Id: `"${id}"`,
+        Status: '"offerte"',
+        Fase: '"Offerte verstuurd"',
+        "Fase sinds": '"02-03-2026 10:30:00"',
+        "Opvolgen op": '"01-12-2026"',
+      },
+      // Never changed: new since it arrived, no follow-up day.
+      {
+        Id: `"${untouched}"`,
+        Status: '"nieuw"',
+        Fase: '"Nieuw"',
+        "Fase sinds": '"01-03-2026 09:00:00"',
+        "Opvolgen op": '""',
+      },
+    ]);
   });
 
   it("audits each CSV export with its row count and filter fields, never their values", async () => {
