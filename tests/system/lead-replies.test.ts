@@ -8,6 +8,8 @@ import {
   type SendEmailResponse,
 } from "@lease/contracts";
 import {
+  eventWebhookKeys,
+  signEventBatch,
   inboundParseForm,
   startSendgridReceiver,
   waitFor,
@@ -21,7 +23,9 @@ import { adminFetch, startFullStack, type FullStack } from "./stack";
 // antwoord+<token>@reply.example.nl and a Message-ID and References naming the lead (the SendGrid
 // stand-in records the payload), the reply comes back through the gateway as Inbound Parse posts
 // it, and it is on the lead's timeline (leads hears of it by a job, never reading the mailer's
-// tables), in the inbox, and announced on an open admin WebSocket.
+// tables), in the inbox, and announced on an open admin WebSocket. SendGrid's signed Event Webhook,
+// through the gateway, tells each follow-up's fate on the lead's timeline; a bounce marks the
+// lead's address as not working.
 
 let stack: FullStack;
 let receiver: SendgridReceiver;
@@ -230,5 +234,72 @@ describe("a reply finds its lead", () => {
     expect(
       pushed.find((m) => m.type === "email-received" && m.data.emailId === general)!.data.leaseRequestId,
     ).toBe(null);
+  });
+});
+
+describe("a follow-up's fate through the Event Webhook", () => {
+  const keys = eventWebhookKeys();
+
+  it("marks the follow-up Afgeleverd on its lead, and a bounce marks another lead's address Onbestelbaar with the reason", async () => {
+    expect(
+      (
+        await call("PUT", "/api/admin/email-settings/event-webhook", {
+          verificationKey: keys.verificationKey,
+        })
+      ).status,
+    ).toBe(200);
+    const delivered = await newLead("afgeleverd@klant.nl");
+    const first = await followUp(delivered, "afgeleverd@klant.nl");
+    const bounced = await newLead("typfout@klnat.nl");
+    const second = await followUp(bounced, "typfout@klnat.nl");
+    const reason = "550 5.1.1 <typfout@klnat.nl>: Recipient address rejected: User unknown";
+    const batch = signEventBatch(
+      [
+        {
+          email: "afgeleverd@klant.nl",
+          timestamp: Math.floor(Date.now() / 1000),
+          event: "delivered",
+          sg_event_id: "sys-delivered-1",
+          sg_message_id: "x.filter",
+          response: "250 OK",
+          outgoing_email_id: first.mail.customArgs.outgoing_email_id,
+        },
+        {
+          email: "typfout@klnat.nl",
+          timestamp: Math.floor(Date.now() / 1000),
+          event: "bounce",
+          type: "bounce",
+          sg_event_id: "sys-bounce-1",
+          sg_message_id: "y.filter",
+          reason,
+          outgoing_email_id: second.mail.customArgs.outgoing_email_id,
+        },
+      ],
+      keys.privateKey,
+    );
+    // Through the gateway, as SendGrid posts it: the signature holds only if the bytes arrive as sent.
+    const res = await fetch(`${stack.origin}/api/sendgrid/events`, {
+      method: "POST",
+      headers: batch.headers,
+      body: batch.body,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: 2, matched: 2 });
+
+    await waitForEmail(delivered, first.entryId, (e) => e.delivery.state === "delivered");
+    const gone = await waitForEmail(bounced, second.entryId, (e) => e.delivery.state === "bounced");
+    expect(gone.delivery.reason).toBe(reason);
+    const list = (await (await call("GET", "/api/admin/lease-requests")).json()) as {
+      items: { id: string; emailUndeliverable: { reason: string | null } | null }[];
+    };
+    expect(list.items.find((l) => l.id === bounced)!.emailUndeliverable).toMatchObject({ reason });
+    expect(list.items.find((l) => l.id === delivered)!.emailUndeliverable).toBeNull();
+
+    const replayed = await fetch(`${stack.origin}/api/sendgrid/events`, {
+      method: "POST",
+      headers: batch.headers,
+      body: batch.body,
+    });
+    expect(replayed.status).toBe(403);
   });
 });

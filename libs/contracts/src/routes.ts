@@ -90,6 +90,9 @@ import {
   InboundUrl,
   RotateInboundUrlBody,
   UpdateInboundBody,
+  EVENT_WEBHOOK_BODY_LIMIT_BYTES,
+  EventBatchResponse,
+  UpdateEventWebhookBody,
 } from "./http/inbound-mail";
 
 export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"] as const;
@@ -844,6 +847,44 @@ export const API_ROUTES: readonly ApiRoute[] = [
       "Set the reply address: the panel's e-mails are sent with Reply-To local+<token>@domain, the token naming the lead",
     request: { body: UpdateInboundBody },
     responses: { 200: { description: "The webhooks' state", schema: EmailSettings } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/email-settings/event-webhook",
+    service: "mailer",
+    auth: "admin",
+    summary:
+      "Set the Event Webhook's verification key (SendGrid's ECDSA public key; audited, never shown back)",
+    request: { body: UpdateEventWebhookBody },
+    responses: {
+      200: { description: "The webhooks' state", schema: EmailSettings },
+      400: { description: "Not a P-256 public key (code validation_failed)" },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/sendgrid/events",
+    service: "mailer",
+    auth: "public",
+    summary:
+      "SendGrid's Event Webhook: a signed JSON array of events (delivered, deferred, bounce, dropped, open, ...); 2xx once verified and stored",
+    bodyLimitBytes: EVENT_WEBHOOK_BODY_LIMIT_BYTES,
+    responses: {
+      200: {
+        description: "Verified and stored (an event seen before changes nothing)",
+        schema: EventBatchResponse,
+      },
+      400: { description: "Verified but no JSON array of events (code invalid_events)" },
+      401: { description: "Unsigned: no signature or timestamp header (code unsigned)" },
+      403: {
+        description:
+          "Wrong signature, no key set, a timestamp outside five minutes, or a batch seen before (code bad_signature, stale, replayed)",
+      },
+      413: { description: "Larger than SendGrid's batches" },
+      429: { description: "Too many posts from this address" },
+      503: { description: "Not stored just now; SendGrid retries" },
+    },
+    webhook: true,
   },
   {
     method: "POST",

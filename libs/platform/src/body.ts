@@ -114,7 +114,12 @@ export function inspectJson(
 }
 
 /** Reads the request body as UTF-8, refusing (413) as soon as it passes `limit` bytes. */
-export function readRawBody(ctx: Context, limit: number): Promise<string> {
+export async function readRawBody(ctx: Context, limit: number): Promise<string> {
+  return (await readRawBytes(ctx, limit)).toString("utf8");
+}
+
+/** Reads the request body's bytes as they came (a signature covers them), refusing (413) past `limit`. */
+export function readRawBytes(ctx: Context, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -132,7 +137,7 @@ export function readRawBody(ctx: Context, limit: number): Promise<string> {
     };
     const onEnd = () => {
       cleanup();
-      resolve(Buffer.concat(chunks).toString("utf8"));
+      resolve(Buffer.concat(chunks));
     };
     const onError = (err: Error) => {
       cleanup();

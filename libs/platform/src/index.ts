@@ -22,7 +22,7 @@ export * from "./client-ip";
 export * from "./rate-limit";
 export * from "./secret-url";
 export * from "./audit";
-export { notJson, parseJsonText, readRawBody } from "./body";
+export { notJson, parseJsonText, readRawBody, readRawBytes } from "./body";
 export * from "./privacy";
 export * from "./outbox";
 export * from "./outbox-table";

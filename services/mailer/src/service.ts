@@ -44,6 +44,8 @@ import { inboundDomain } from "./domain/inbound";
 import { inboundRepository } from "./repositories/inbound";
 import { conversationRepository } from "./repositories/conversation";
 import { leadMailHeaders, replyMatcher } from "./domain/conversation";
+import { eventWebhookDomain } from "./domain/event-webhook";
+import { deliveryEventsRepository } from "./repositories/delivery-events";
 import { inboundParseRoutes, webhookSettingsRoutes } from "./routes/inbound";
 
 export const MAILER_MIGRATIONS = new URL("../migrations", import.meta.url);
@@ -184,6 +186,11 @@ export async function startMailer(
       ),
     nudge: () => outbox.relay.nudge(),
   });
+  const events = eventWebhookDomain({
+    settings: webhookSettings,
+    events: deliveryEventsRepository(kit.db),
+    nudge: () => outbox.relay.nudge(),
+  });
   const inboundLimiter = redisRateLimiter(
     kit.redis,
     kit.keys,
@@ -209,8 +216,13 @@ export async function startMailer(
   const running = await startService(kit, {
     routes: [
       adminRoutes({ emails, session: kit.session }),
-      webhookSettingsRoutes({ inbound, session: kit.session, origin: siteOrigin }),
-      inboundParseRoutes({ inbound, limiter: inboundLimiter, clientIp: (ctx) => clientIp(ctx.req, trusted) }),
+      webhookSettingsRoutes({ inbound, events, session: kit.session, origin: siteOrigin }),
+      inboundParseRoutes({
+        inbound,
+        events,
+        limiter: inboundLimiter,
+        clientIp: (ctx) => clientIp(ctx.req, trusted),
+      }),
       privacyRoutes("mailer", {
         store: mailPrivacyStore(privacy, settings),
         queue,

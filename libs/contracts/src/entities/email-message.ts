@@ -8,6 +8,34 @@ export type EmailMessageType = z.infer<typeof EmailMessageType>;
 export const EmailDeliveryStatus = z.enum(["received", "queued", "sent", "failed"]);
 export type EmailDeliveryStatus = z.infer<typeof EmailDeliveryStatus>;
 
+/**
+ * What SendGrid last said of an outgoing e-mail: processed (accepted), delivered ("Afgeleverd"),
+ * deferred ("Uitgesteld": the receiving server asked to try later), bounced or dropped
+ * ("Onbestelbaar", with the receiving server's reason).
+ */
+export const DeliveryState = z.enum(["processed", "delivered", "deferred", "bounced", "dropped"]);
+export type DeliveryState = z.infer<typeof DeliveryState>;
+
+export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {
+  processed: "Verwerkt door SendGrid",
+  delivered: "Afgeleverd",
+  deferred: "Uitgesteld",
+  bounced: "Onbestelbaar",
+  dropped: "Onbestelbaar",
+};
+/** Opens are counted from a pixel that mail clients may load by themselves: an indication only. */
+export const OPENED_LABEL = "Geopend (indicatief: e-mailprogramma's laden afbeeldingen soms zelf)";
+
+export const EmailDelivery = z
+  .object({
+    state: DeliveryState.nullable().describe("null: SendGrid has said nothing yet"),
+    reason: z.string().nullable().describe("The receiving server's words for a deferral, bounce or drop"),
+    at: IsoDateTime.nullable(),
+    openedAt: IsoDateTime.nullable().describe("First open reported (indicative: clients preload images)"),
+  })
+  .describe("An outgoing e-mail's fate after SendGrid accepted it");
+export type EmailDelivery = z.infer<typeof EmailDelivery>;
+
 export const EmailAttachment = z
   .object({
     id: Uuid,
@@ -46,6 +74,9 @@ export const EmailMessage = z.object({
     .number()
     .nullable()
     .describe("SendGrid's spam score of a received e-mail; null for the others"),
+  delivery: EmailDelivery.nullable().describe(
+    "An outgoing e-mail's fate as SendGrid's Event Webhook told it; null for a received one",
+  ),
 });
 export type EmailMessage = z.infer<typeof EmailMessage>;
 

@@ -79,3 +79,54 @@ export const UpdateInboundBody = z
   })
   .describe("Where customers' replies to the panel's e-mails go");
 export type UpdateInboundBody = z.infer<typeof UpdateInboundBody>;
+
+/** SendGrid's Event Webhook headers: the ECDSA signature over timestamp + body, and that timestamp. */
+export const EVENT_WEBHOOK_SIGNATURE_HEADER = "x-twilio-email-event-webhook-signature";
+export const EVENT_WEBHOOK_TIMESTAMP_HEADER = "x-twilio-email-event-webhook-timestamp";
+/** A batch signed longer ago (or further ahead) than this is stale: refused, so an old one cannot be replayed later. */
+export const EVENT_WEBHOOK_MAX_AGE_SECONDS = 300;
+/** A batch holds at most this many events (SendGrid sends up to 768 KB, a few thousand). */
+export const EVENT_WEBHOOK_MAX_EVENTS = 10_000;
+
+export const VERIFICATION_KEY_MESSAGE =
+  "Dit is geen geldige verificatiesleutel: kopieer de Verification Key van de Event Webhook in SendGrid (een ECDSA-sleutel, base64)";
+
+export const UpdateEventWebhookBody = z
+  .strictObject({
+    verificationKey: z
+      .string({ error: VERIFICATION_KEY_MESSAGE })
+      .trim()
+      .min(40, { error: VERIFICATION_KEY_MESSAGE })
+      .max(1000, { error: VERIFICATION_KEY_MESSAGE })
+      .regex(/^[A-Za-z0-9+/=\s-]+$|^-----BEGIN PUBLIC KEY-----[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----$/, {
+        error: VERIFICATION_KEY_MESSAGE,
+      })
+      .describe("The Event Webhook's Verification Key as SendGrid shows it (base64 of a P-256 public key)"),
+  })
+  .describe("The key SendGrid signs its Event Webhook batches with");
+export type UpdateEventWebhookBody = z.infer<typeof UpdateEventWebhookBody>;
+
+/** One event of a batch as SendGrid posts it; fields we do not use are kept out. */
+export const SendgridEvent = z
+  .object({
+    event: z.string().max(40),
+    sg_event_id: z.string().min(1).max(200),
+    sg_message_id: z.string().max(300).optional(),
+    timestamp: z.number().int().nonnegative(),
+    reason: z.string().max(2000).optional(),
+    response: z.string().max(2000).optional(),
+    type: z.string().max(40).optional(),
+    /** Our custom_args come back as top-level fields. */
+    outgoing_email_id: z.string().max(100).optional(),
+  })
+  .describe("One SendGrid event (processed, delivered, deferred, bounce, dropped, open, click, ...)");
+export type SendgridEvent = z.infer<typeof SendgridEvent>;
+
+export const SendgridEventBatch = z
+  .array(z.unknown())
+  .max(EVENT_WEBHOOK_MAX_EVENTS, { error: `Hoogstens ${EVENT_WEBHOOK_MAX_EVENTS} gebeurtenissen per keer` });
+
+export const EventBatchResponse = z
+  .object({ received: z.number().int(), matched: z.number().int() })
+  .describe("Verified and stored: the events received and those about the panel's e-mails");
+export type EventBatchResponse = z.infer<typeof EventBatchResponse>;

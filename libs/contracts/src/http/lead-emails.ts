@@ -1,38 +1,10 @@
 import { z } from "zod";
 import { IsoDateTime, Uuid } from "../entities/common";
-import { EmailAttachment, EmailDeliveryStatus } from "../entities/email-message";
+import { EmailAttachment, EmailDelivery, EmailDeliveryStatus } from "../entities/email-message";
 
 // A lead's conversation as the leads service keeps it (the mailer tells it of each e-mail, never by
 // leads reading the mailer's tables): the replies received for the lead and the panel's e-mails to
 // it with their fate as SendGrid's Event Webhook tells it.
-
-/**
- * What SendGrid last said of an outgoing e-mail: processed (accepted), delivered ("Afgeleverd"),
- * deferred ("Uitgesteld": the receiving server asked to try later), bounced or dropped
- * ("Onbestelbaar", with the receiving server's reason).
- */
-export const DeliveryState = z.enum(["processed", "delivered", "deferred", "bounced", "dropped"]);
-export type DeliveryState = z.infer<typeof DeliveryState>;
-
-export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {
-  processed: "Verwerkt door SendGrid",
-  delivered: "Afgeleverd",
-  deferred: "Uitgesteld",
-  bounced: "Onbestelbaar",
-  dropped: "Onbestelbaar",
-};
-/** Opens are counted from a pixel that mail clients may load by themselves: an indication only. */
-export const OPENED_LABEL = "Geopend (indicatief: e-mailprogramma's laden afbeeldingen soms zelf)";
-
-export const EmailDelivery = z
-  .object({
-    state: DeliveryState.nullable().describe("null: SendGrid has said nothing yet"),
-    reason: z.string().nullable().describe("The receiving server's words for a deferral, bounce or drop"),
-    at: IsoDateTime.nullable(),
-    openedAt: IsoDateTime.nullable().describe("First open reported (indicative: clients preload images)"),
-  })
-  .describe("An outgoing e-mail's fate after SendGrid accepted it");
-export type EmailDelivery = z.infer<typeof EmailDelivery>;
 
 export const LeadEmail = z
   .object({

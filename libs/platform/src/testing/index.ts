@@ -10,6 +10,9 @@ export { waitFor } from "./wait-for";
 export { startTestService, type TestService } from "./service";
 export { startSendgridReceiver, type ReceivedMail, type SendgridReceiver } from "./sendgrid-receiver";
 export {
+  eventWebhookKeys,
+  signEventBatch,
+  type SignedEventBatch,
   inboundParseForm,
   inboundParseRawForm,
   mimeMessage,

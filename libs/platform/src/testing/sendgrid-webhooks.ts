@@ -1,8 +1,9 @@
+import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import iconv from "iconv-lite";
 
 // What SendGrid's webhooks post, built byte for byte as its documentation shows them, for tests that
 // post to the real routes: Inbound Parse's multipart/form-data (its boundary is "xYzZY"), parsed
-// or raw (the whole MIME message in `email`).
+// or raw (the whole MIME message in `email`), and the Event Webhook's signed JSON batches.
 
 const BOUNDARY = "xYzZY";
 
@@ -189,4 +190,40 @@ export function inboundParseRawForm(spec: InboundParseSpec): WebhookPost {
     part("charsets", Buffer.from(JSON.stringify({ to: "UTF-8", subject: "UTF-8", from: "UTF-8" }))),
     part("SPF", Buffer.from("pass")),
   ]);
+}
+
+export interface SignedEventBatch {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+/**
+ * An Event Webhook batch as SendGrid posts it: the JSON array, signed with ECDSA P-256 / SHA-256
+ * over the timestamp followed by the body (the signature base64 DER, in
+ * X-Twilio-Email-Event-Webhook-Signature). The test makes the key pair; SendGrid's own is never here.
+ */
+export function signEventBatch(
+  events: unknown[],
+  privateKey: KeyObject,
+  timestamp = Math.floor(Date.now() / 1000),
+): SignedEventBatch {
+  const body = Buffer.from(JSON.stringify(events));
+  const signature = sign("sha256", Buffer.concat([Buffer.from(String(timestamp)), body]), privateKey);
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-twilio-email-event-webhook-signature": signature.toString("base64"),
+      "x-twilio-email-event-webhook-timestamp": String(timestamp),
+    },
+  };
+}
+
+/** A P-256 key pair; `verificationKey` is the public key as SendGrid shows it (base64 of its DER). */
+export function eventWebhookKeys(): { privateKey: KeyObject; verificationKey: string } {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  return {
+    privateKey,
+    verificationKey: publicKey.export({ format: "der", type: "spki" }).toString("base64"),
+  };
 }

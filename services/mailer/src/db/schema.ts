@@ -186,3 +186,38 @@ export const replyTokens = mailer.table("reply_tokens", {
   leaseRequestId: uuid("lease_request_id").notNull().unique(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * What SendGrid's Event Webhook told of the panel's e-mails, once per event (sg_event_id): a batch
+ * redelivered after a lost answer changes nothing. Events of e-mails we do not know are not kept.
+ */
+export const deliveryEvents = mailer.table(
+  "delivery_events",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    sgEventId: text("sg_event_id").notNull().unique(),
+    outgoingEmailId: uuid("outgoing_email_id")
+      .notNull()
+      .references(() => outgoingEmails.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    reason: text("reason"),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("delivery_events_outgoing_idx").on(t.outgoingEmailId)],
+);
+
+/**
+ * The signatures of the Event Webhook batches of the last day: a batch posted again with the same
+ * signature is a replay, refused (SendGrid signs each delivery anew).
+ */
+export const eventBatches = mailer.table(
+  "event_batches",
+  {
+    signatureHash: text("signature_hash").primaryKey(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("event_batches_received_at_idx").on(t.receivedAt)],
+);

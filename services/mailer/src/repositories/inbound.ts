@@ -68,6 +68,12 @@ export function inboundRepository(db: Database) {
     setReplyAddress: (replyAddress: string | null, actor: string) =>
       changeSettings({ replyAddress }, auditEvent(actor, "settings.reply_address_changed")),
 
+    setEventKey: (eventKey: string, actor: string) =>
+      changeSettings(
+        { eventKey, eventKeySetAt: sql`now()` },
+        auditEvent(actor, "settings.event_webhook_key_set"),
+      ),
+
     /**
      * Stores a received message once per Message-ID: the message, its attachments (the bytes of
      * those that fit in `attachmentsMaxBytes`, counted over every kept attachment) and its inbox

@@ -2,6 +2,7 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import {
   SPAM_SCORE_THRESHOLD,
   formatInboxCursor,
+  type DeliveryState,
   type EmailAttachment,
   type EmailDetail,
   type EmailFolder,
@@ -42,6 +43,10 @@ const columns = {
     string | null
   >`COALESCE(${outgoingEmails.leaseRequestId}, ${inboundEmails.leaseRequestId})`,
   spamScore: inboundEmails.spamScore,
+  deliveryState: outgoingEmails.deliveryState,
+  deliveryReason: outgoingEmails.deliveryReason,
+  deliveryAt: outgoingEmails.deliveryAt,
+  openedAt: outgoingEmails.openedAt,
   // A received e-mail's attachments, without their bytes.
   attachments: sql<EmailAttachment[]>`CASE WHEN ${inboundEmails.id} IS NULL THEN '[]'::json ELSE (
     SELECT COALESCE(json_agg(json_build_object('id', a.id, 'fileName', a.file_name,
@@ -67,6 +72,10 @@ type Row = {
   leaseRequestId: string | null;
   spamScore: number | null;
   attachments: EmailAttachment[];
+  deliveryState: string | null;
+  deliveryReason: string | null;
+  deliveryAt: Date | null;
+  openedAt: Date | null;
 };
 
 /**
@@ -100,6 +109,15 @@ function toEmailMessage(row: Row): EmailMessage {
     leaseRequestId: row.leaseRequestId,
     attachments: row.attachments,
     spamScore: row.spamScore,
+    delivery:
+      row.deliveryStatus === "received"
+        ? null
+        : {
+            state: row.deliveryState as DeliveryState | null,
+            reason: row.deliveryReason,
+            at: row.deliveryAt?.toISOString() ?? null,
+            openedAt: row.openedAt?.toISOString() ?? null,
+          },
   };
 }
 

@@ -20,6 +20,7 @@ const email = (id: string, sentAt: string | null, createdAt: string): EmailMessa
   leaseRequestId: null,
   attachments: [],
   spamScore: null,
+  delivery: null,
 });
 
 describe("a lead's timeline", () => {
