@@ -303,3 +303,38 @@ describe("a follow-up's fate through the Event Webhook", () => {
     expect(replayed.status).toBe(403);
   });
 });
+
+describe("a person's data", () => {
+  it("exports their replies with the attachments listed, and erasure removes both", async () => {
+    const lead = await newLead("avg@klant.nl");
+    const { mail } = await followUp(lead, "avg@klant.nl");
+    const id = await reply({
+      from: "avg@klant.nl",
+      to: mail.replyTo!,
+      subject: "Re: offerte",
+      text: "Mijn KvK-uittreksel",
+      messageId: "avg-reply@klant.nl",
+      attachments: [{ filename: "kvk.pdf", type: "application/pdf", content: Buffer.alloc(2048, 1) }],
+    });
+    await waitForEmail(lead, id);
+    const exported = await call("POST", "/api/admin/privacy/export", { email: "avg@klant.nl" });
+    expect(exported.status).toBe(200);
+    const document = JSON.stringify(await exported.json());
+    expect(document).toContain("Mijn KvK-uittreksel");
+    expect(document).toContain("kvk.pdf (application/pdf, 2 kB)");
+
+    const inboxEntry = ((await (await call("GET", "/api/admin/emails")).json()) as EmailMessageList).find(
+      (e) => e.id === id,
+    )!;
+    const download = `/api/admin/emails/${id}/attachments/${inboxEntry.attachments[0]!.id}`;
+    expect((await call("GET", download)).status).toBe(200);
+    const erased = await call("POST", "/api/admin/privacy/erase", {
+      email: "avg@klant.nl",
+      confirm: "WISSEN",
+    });
+    expect(erased.status).toBe(200);
+    const after = (await (await call("GET", "/api/admin/emails")).json()) as EmailMessageList;
+    expect(after.some((e) => e.id === id)).toBe(false);
+    expect((await call("GET", download)).status).toBe(404);
+  });
+});

@@ -26,6 +26,7 @@ import {
 import { ContactBody, ContactResponse } from "./http/contact";
 import {
   CancelEmailResponse,
+  EmailAttachmentParams,
   EmailIdParam,
   EmailListQuery,
   EmailSettingsTestResponse,
@@ -764,6 +765,20 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "One e-mail, with its delivery state (a received one with its HTML as sent)",
     request: emailIdParams,
     responses: { 200: { description: "The e-mail", schema: EmailDetail } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/emails/{id}/attachments/{attachmentId}",
+    service: "mailer",
+    auth: "admin",
+    summary:
+      "Download an attachment of a received e-mail: always Content-Disposition attachment, as a type a browser does not run",
+    request: { params: EmailAttachmentParams },
+    responses: {
+      200: { description: "The attachment's bytes", contentType: "application/octet-stream", schema: z.string() },
+      404: { description: "No such e-mail or attachment" },
+      410: { description: "Listed, but its bytes were not kept (the attachments' store was full)" },
+    },
   },
   {
     method: "POST",

@@ -264,6 +264,27 @@ describe("a message posted by Inbound Parse", () => {
     ]);
   });
 
+  it("has its attachments downloaded only by a signed-in admin, as an attachment of a type the browser does not run", async () => {
+    const entry = (await inbox()).find((e) => e.subject.startsWith("Vraag over de offerte"))!;
+    const [attachment] = entry.attachments;
+    const path = `/api/admin/emails/${entry.id}/attachments/${attachment!.id}`;
+    expect((await fetch(`${mailer.url}${path}`)).status).toBe(401);
+    const res = await admin(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/octet-stream");
+    expect(res.headers.get("content-disposition")).toBe(
+      `attachment; filename="kvk-uittreksel.pdf"; filename*=UTF-8''kvk-uittreksel.pdf`,
+    );
+    expect(res.headers.get("x-content-type-options") ?? "nosniff").toBe("nosniff");
+    expect(Buffer.compare(Buffer.from(await res.arrayBuffer()), PDF)).toBe(0);
+    const other = (await inbox()).find((e) => e.senderEmail === "marie@klant.nl")!;
+    expect((await admin(`/api/admin/emails/${other.id}/attachments/${attachment!.id}`)).status).toBe(404);
+    const big = (await inbox()).find((e) => e.senderEmail === "groot@klant.nl")!;
+    const notKept = await admin(`/api/admin/emails/${big.id}/attachments/${big.attachments[0]!.id}`);
+    expect(notKept.status).toBe(410);
+    expect(((await notKept.json()) as { message: string }).message).toContain("niet bewaard");
+  });
+
   it("with a high spam score goes to the Spam folder, not the inbox", async () => {
     await post(
       url.path,

@@ -118,3 +118,9 @@ export const INBOX_TOTAL_HEADER = "x-total-count";
 export const INBOX_UNREAD_HEADER = "x-unread-count";
 /** Response header of GET /api/admin/emails when older e-mails exist: pass it back as `before`. */
 export const INBOX_CURSOR_HEADER = "x-next-cursor";
+
+export const EmailAttachmentParams = z.object({
+  id: z.uuid({ error: "Ongeldig id" }),
+  attachmentId: z.uuid({ error: "Ongeldig bijlage-id" }),
+});
+export type EmailAttachmentParams = z.infer<typeof EmailAttachmentParams>;

@@ -122,7 +122,16 @@ function inboxEmail(row: PrivacyRecord): PrivacyDocumentEntry {
     Aan: text(row.recipient_email),
     Onderwerp: text(row.subject),
     Tekst: text(row.message_body),
+    ...(Array.isArray(row.attachments) && row.attachments.length > 0
+      ? { Bijlagen: (row.attachments as PrivacyRecord[]).map(attachmentLine).join("; ") }
+      : {}),
   };
+}
+
+/** "loonstrook.pdf (application/pdf, 12 kB)": an attachment as the export lists it. */
+function attachmentLine(a: PrivacyRecord): string {
+  const kb = Math.max(1, Math.round(Number(a.size_bytes) / 1024));
+  return `${text(a.file_name) ?? "bijlage"} (${text(a.content_type) ?? "onbekend type"}, ${kb} kB)`;
 }
 
 function sentEmail(row: PrivacyRecord): PrivacyDocumentEntry {

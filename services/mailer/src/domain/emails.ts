@@ -160,6 +160,19 @@ export function emailsDomain(deps: {
       return row;
     },
 
+    /** A received e-mail's attachment, for a signed-in admin's download. */
+    async attachment(id: string, attachmentId: string) {
+      const found = await deps.inbox.attachment(id, attachmentId);
+      if (!found) throw notFound("Bijlage niet gevonden");
+      if (!found.content)
+        throw new HttpError(
+          410,
+          "attachment_not_kept",
+          "Deze bijlage is niet bewaard: de opslag voor bijlagen was vol toen de e-mail binnenkwam.",
+        );
+      return { ...found, content: found.content };
+    },
+
     /** Sends a failed e-mail again (the admin's "Opnieuw versturen"). */
     async retry(id: string, requestId: string, log: Logger, actor: string) {
       const row = await deps.transaction(async (tx) => {

@@ -216,6 +216,25 @@ export function inboxRepository(db: Database) {
       return rows.length > 0;
     },
 
+    /** An attachment of a received e-mail, by its inbox entry; content null when not kept. */
+    async attachment(
+      emailId: string,
+      attachmentId: string,
+    ): Promise<{ fileName: string; contentType: string; content: Buffer | null } | undefined> {
+      const [row] = await db
+        .select({
+          fileName: inboundAttachments.fileName,
+          contentType: inboundAttachments.contentType,
+          content: inboundAttachments.content,
+        })
+        .from(inboundAttachments)
+        .innerJoin(inboundEmails, eq(inboundEmails.id, inboundAttachments.inboundEmailId))
+        .innerJoin(emailMessages, joinInbound)
+        .where(and(eq(emailMessages.id, emailId), eq(inboundAttachments.id, attachmentId)))
+        .limit(1);
+      return row;
+    },
+
     /** Removes an inbox entry (a received e-mail's message and attachments go with it: a trigger). */
     async delete(id: string): Promise<boolean> {
       const rows = await db

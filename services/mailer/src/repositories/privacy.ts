@@ -8,7 +8,9 @@ import { redactMentions, withTransaction, type Pool } from "@lease/platform";
 // stored (the tables' own columns). An e-mail that merely mentions the address in its subject or
 // text (another person's message, the notification about someone else's lead) is not theirs: the
 // erasure replaces the address in it with "[gewist]" and keeps it. The recipient of an inbox
-// entry is the company, never the person, so it matches nothing.
+// entry is the company, never the person, so it matches nothing. A reply received for one of their
+// leads is theirs whoever sent it; its attachments are listed with it and go with it (a trigger
+// removes a received e-mail's message and attachments with its inbox entry).
 
 export interface MailHeld {
   inboxEmails: PrivacyRecord[];
@@ -24,7 +26,13 @@ const OUTGOING = `SELECT o.id FROM mailer.outgoing_emails o
 const MESSAGES = `SELECT m.id FROM mailer.email_messages m
   WHERE (m.source <> 'outgoing' AND lower(btrim(m.sender_email)) = $1)
      OR (m.source <> 'outgoing' AND m.source_id::text = ANY($2::text[]))
+     OR (m.source = 'inbound' AND m.source_id IN (SELECT i.id FROM mailer.inbound_emails i
+                                                   WHERE i.lease_request_id::text = ANY($2::text[])))
      OR (m.source = 'outgoing' AND m.source_id IN (${OUTGOING}))`;
+/** A received e-mail's attachments (name, type, size; never the bytes), for the export. */
+const ATTACHMENTS = `(SELECT COALESCE(jsonb_agg(jsonb_build_object('file_name', a.file_name,
+    'content_type', a.content_type, 'size_bytes', a.size_bytes) ORDER BY a.position), '[]'::jsonb)
+   FROM mailer.inbound_attachments a WHERE m.source = 'inbound' AND a.inbound_email_id = m.source_id)`;
 
 /** Text of the e-mails that stay (other people's), where the address may be mentioned. */
 const MENTION_COLUMNS = [
@@ -34,6 +42,9 @@ const MENTION_COLUMNS = [
   ["mailer.outgoing_emails", "subject"],
   ["mailer.outgoing_emails", "text_body"],
   ["mailer.outgoing_emails", "html_body"],
+  ["mailer.inbound_emails", "html_body"],
+  ["mailer.inbound_emails", "to_addresses"],
+  ["mailer.inbound_emails", "cc_addresses"],
 ] as const;
 
 export function privacyRepository(pool: Pool) {
@@ -49,7 +60,7 @@ export function privacyRepository(pool: Pool) {
           p,
         ),
         pool.query<{ row: PrivacyRecord }>(
-          `SELECT to_jsonb(m) AS row FROM mailer.email_messages m
+          `SELECT to_jsonb(m) || jsonb_build_object('attachments', ${ATTACHMENTS}) AS row FROM mailer.email_messages m
             WHERE m.id IN (${MESSAGES}) AND m.source <> 'outgoing'
             ORDER BY m.created_at`,
           p,
@@ -93,6 +104,15 @@ export function privacyRepository(pool: Pool) {
           `DELETE FROM mailer.outgoing_emails WHERE id IN (${OUTGOING}) RETURNING id`,
           p,
         );
+        // The jobs that told leads of their leads' e-mails (pending, or kept a week once published).
+        await client.query(
+          `DELETE FROM mailer.outbox WHERE job_name = 'mail.lead-activity' AND payload->>'leaseRequestId' = ANY($1::text[])`,
+          [leadIds],
+        );
+        // Their leads' reply tokens: a later reply to an old e-mail is then no longer put on anything.
+        await client.query(`DELETE FROM mailer.reply_tokens WHERE lease_request_id::text = ANY($1::text[])`, [
+          leadIds,
+        ]);
         const mentions = await redactMentions(client, email, MENTION_COLUMNS);
         // Audit entries in the outbox (waiting for the relay, or kept a week after it) keep who did
         // what when but no longer name the person's lead, as the gateway does in the audit log.

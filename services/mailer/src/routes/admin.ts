@@ -1,4 +1,5 @@
 import {
+  EmailAttachmentParams,
   EmailIdParam,
   EmailListQuery,
   INBOX_CURSOR_HEADER,
@@ -24,6 +25,18 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
   router.get("/api/admin/emails/{id}", async (ctx) => {
     const { id } = parseOr400(EmailIdParam, ctx.params);
     ctx.body = await deps.emails.get(id);
+  });
+
+  // Whatever the sender called it, a download never runs in the panel's origin: always an
+  // attachment, as a type the browser does not render (the name keeps its own extension).
+  router.get("/api/admin/emails/{id}/attachments/{attachmentId}", async (ctx) => {
+    const { id, attachmentId } = parseOr400(EmailAttachmentParams, ctx.params);
+    const file = await deps.emails.attachment(id, attachmentId);
+    ctx.set("Content-Disposition", contentDisposition(file.fileName));
+    ctx.set("Cache-Control", "no-store");
+    ctx.set("Content-Security-Policy", "default-src 'none'; sandbox");
+    ctx.type = "application/octet-stream";
+    ctx.body = file.content;
   });
 
   router.post("/api/admin/emails/{id}/retry", async (ctx) => {
@@ -59,4 +72,10 @@ export function adminRoutes(deps: { emails: EmailsDomain; session: SessionDeps }
   });
 
   return router;
+}
+
+/** `attachment; filename="…"; filename*=UTF-8''…` (RFC 6266): an ASCII fallback and the real name. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
