@@ -775,7 +775,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
       "Download an attachment of a received e-mail: always Content-Disposition attachment, as a type a browser does not run",
     request: { params: EmailAttachmentParams },
     responses: {
-      200: { description: "The attachment's bytes", contentType: "application/octet-stream", schema: z.string() },
+      200: {
+        description: "The attachment's bytes",
+        contentType: "application/octet-stream",
+        schema: z.string(),
+      },
       404: { description: "No such e-mail or attachment" },
       410: { description: "Listed, but its bytes were not kept (the attachments' store was full)" },
     },
