@@ -186,8 +186,8 @@ export function Breakdowns({
               <p className="text-sm text-gray-600">Geen bezoeken in deze periode</p>
             ) : (
               <>
-                // Six columns do not fit a phone: there the numbers scroll within the panel (also by //
-                keyboard) while the first column stays in view.
+                {/* Six columns do not fit a phone: there the numbers scroll within the panel (also
+                    by keyboard) while the first column stays in view. */}
                 <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={table.title}>
                   <table className="w-full text-left text-sm" data-testid={`breakdown-${table.key}`}>
                     <thead className="text-gray-600">
@@ -267,7 +267,8 @@ export function Breakdowns({
                     </tbody>
                   </table>
                 </div>
-                {unknown && (
+                {/* Said once, under the first table; each row says it in its title too. */}
+                {unknown && table.key === "channels" && (
                   <p className="mt-2 text-xs text-gray-600" data-testid="unattributed-legend">
                     {UNATTRIBUTED_HELP}
                   </p>
