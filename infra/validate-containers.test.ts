@@ -48,6 +48,14 @@ describe("docker-compose.yml", () => {
     );
   });
 
+  it("asks each service's readiness on its metrics port, never on the port that may be public", () => {
+    for (const name of SERVICE_NAMES) {
+      const service = compose.services[name]!;
+      const probe = service.healthcheck?.test.join(" ") ?? "";
+      expect(probe, name).toContain(`127.0.0.1:${service.environment?.METRICS_PORT}/readyz`);
+    }
+  });
+
   it("starts each service after its dependencies are healthy, and publishes only the gateway", () => {
     for (const name of SERVICE_NAMES) {
       const dependsOn = compose.services[name]?.depends_on ?? {};

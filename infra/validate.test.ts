@@ -123,12 +123,14 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
     }
   });
 
-  it("probes readiness on /readyz and liveness on /healthz, and drains within the grace period", () => {
+  it("probes readiness on /readyz of the metrics port and liveness on /healthz, and drains within the grace period", () => {
     const common = find(objects, "ConfigMap", "lease-common")?.data as Record<string, string>;
     const shutdownSeconds = Number(common.SHUTDOWN_TIMEOUT_MS) / 1000;
     for (const d of deployments) {
       const [c] = containers(d) as [Container];
       expect(c.readinessProbe?.httpGet?.path, d.metadata.name).toBe("/readyz");
+      // The metrics port names each check; the service port answers only up or down.
+      expect(c.readinessProbe?.httpGet?.port, d.metadata.name).toBe("metrics");
       expect(c.livenessProbe?.httpGet?.path, d.metadata.name).toBe("/healthz");
       expect((d.spec as { strategy: object }).strategy, d.metadata.name).toMatchObject({
         type: "RollingUpdate",

@@ -162,6 +162,8 @@ for (const dir of checkouts) {
   } finally {
     await s.stop();
   }
+  // Each checkout's rows as soon as it is done: a later one that fails to start loses nothing.
+  console.table(rows.filter((r) => r.checkout === name));
 }
 await agent.close();
 console.log(

@@ -81,7 +81,7 @@ export interface Container {
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: Record<string, unknown> & { capabilities?: { drop?: string[] } };
-  readinessProbe?: { httpGet?: { path: string } };
+  readinessProbe?: { httpGet?: { path: string; port?: string | number } };
   livenessProbe?: { httpGet?: { path: string } };
   lifecycle?: { preStop?: { exec?: { command: string[] } } };
   volumeMounts?: { name: string; mountPath: string }[];

@@ -187,13 +187,13 @@ describe("faults", () => {
       });
       expect(during.status).toBe(503);
       expect(Number(during.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect((await fetch(`${stack.services.leads.url}/readyz`)).status).toBe(503);
+      expect((await fetch(stack.services.leads.readyUrl)).status).toBe(503);
       expect((await fetch(`${stack.services.leads.url}/healthz`)).status).toBe(200);
     } finally {
       pgProxy.restore();
     }
     await waitFor(
-      async () => (await fetch(`${stack.services.leads.url}/readyz`)).status === 200,
+      async () => (await fetch(stack.services.leads.readyUrl)).status === 200,
       15_000,
       "leads ready again",
       250,

@@ -181,8 +181,10 @@ describe("security of the running stack", () => {
     const attempts = await Promise.all(Array.from({ length: 1000 }, attempt)).finally(() => agent.destroy());
     const tally = attempts.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
     expect(tally[200]).toBeUndefined();
-    expect(tally[401]).toBeLessThanOrEqual(5);
-    expect((tally[401] ?? 0) + (tally[429] ?? 0)).toBe(1000);
+    expect(tally[401] ?? 0).toBeLessThanOrEqual(5);
+    // The rest is locked (429) or, when the few checked ones fill the password gate on a slow
+    // host, refused unchecked (503 login_busy): never a check beyond the five.
+    expect((tally[401] ?? 0) + (tally[429] ?? 0) + (tally[503] ?? 0)).toBe(1000);
   }, 120_000);
 
   it("refuses a cross-origin or sessionless /ws upgrade", async () => {
@@ -344,16 +346,24 @@ describe("hostile bodies and headers from outside", () => {
     expect(seen["x-forwarded-host"]).toBe(new URL(stack.gateway.url).host);
   });
 
-  it("answers /readyz on the public port with the status of each check, never the error text", async () => {
+  it("answers /readyz on the public port with up or down only; which check failed on the metrics port", async () => {
     gatewayPostgres.cut();
     try {
-      const res = await fetch(`${stack.gateway.url}/readyz`);
-      expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({
+      // The dependency is pinged afresh for the probe; the public answer may be a second old.
+      const probe = await fetch(stack.gateway.readyUrl);
+      expect(probe.status).toBe(503);
+      expect(await probe.json()).toEqual({
         status: "not_ready",
         service: "gateway",
         checks: { postgres: "failed", redis: "ok" },
       });
+      await waitFor(
+        async () => (await fetch(`${stack.gateway.url}/readyz`)).status === 503,
+        5000,
+        "the public port down too",
+      );
+      const res = await fetch(`${stack.gateway.url}/readyz`);
+      expect(await res.json()).toEqual({ status: "not_ready" });
     } finally {
       gatewayPostgres.restore();
     }
@@ -362,7 +372,7 @@ describe("hostile bodies and headers from outside", () => {
       10_000,
       "the gateway ready again",
     );
-    expect((await fetch(`${stack.gateway.url}/readyz`)).status).toBe(200);
+    expect(await (await fetch(`${stack.gateway.url}/readyz`)).json()).toEqual({ status: "ready" });
   });
 });
 

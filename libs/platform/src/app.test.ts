@@ -12,6 +12,7 @@ const Body = z.strictObject({ name: z.string().min(1, "Naam is verplicht"), age:
 
 let server: RunningServer;
 let metrics: MetricsServer;
+let dependencyPings = 0;
 beforeAll(async () => {
   const router = new Router();
   router.post("/echo", (ctx) => {
@@ -27,6 +28,11 @@ beforeAll(async () => {
     service: "test",
     logger: createLogger("test", "silent"),
     routes: router,
+    readiness: {
+      dependency: async () => {
+        dependencyPings++;
+      },
+    },
     bodyLimitBytes: 1024,
     // Answers any path under /proxied/ itself, as the gateway's proxy does.
     before: [
@@ -38,7 +44,13 @@ beforeAll(async () => {
   });
   const logger = createLogger("test", "silent");
   server = await startHttpServer(app, { host: "127.0.0.1", port: 0, logger });
-  metrics = await startMetricsServer(app.metrics.registry, { host: "127.0.0.1", port: 0, logger });
+  metrics = await startMetricsServer(app.metrics.registry, {
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    service: "test",
+    readiness: () => app.readiness(),
+  });
 });
 afterAll(async () => {
   await server.close(1000);
@@ -144,6 +156,25 @@ describe("the Koa app factory", () => {
     expect(text).toMatch(/http_requests_in_flight/);
     expect(text).toMatch(/process_resident_memory_bytes/);
     expect((await fetch(metrics.url.replace("/metrics", "/healthz"))).status).toBe(404);
+  });
+
+  it("answers /readyz on its port with up or down only, and pings the dependencies at most once a second for it", async () => {
+    const before = dependencyPings;
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const res = await fetch(`${server.url}/readyz`);
+        return JSON.stringify([res.status, await res.json()]);
+      }),
+    );
+    expect(new Set(answers)).toEqual(new Set([JSON.stringify([200, { status: "ready" }])]));
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    expect(dependencyPings - before).toBeLessThanOrEqual(seconds + 1);
+    expect(dependencyPings - before).toBeLessThan(answers.length / 10);
+    // The probe on the metrics port checks afresh and names each check.
+    const probe = await fetch(metrics.url.replace("/metrics", "/readyz"));
+    expect(await probe.json()).toEqual({ status: "ready", service: "test", checks: { dependency: "ok" } });
+    expect(dependencyPings - before).toBeLessThanOrEqual(seconds + 2);
   });
 
   it("answers /metrics on the public port with 404", async () => {

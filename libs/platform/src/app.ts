@@ -20,6 +20,18 @@ import {
 
 export type ReadinessCheck = () => Promise<void>;
 
+/** Whether every readiness check passed, and each check's outcome (never its error). */
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, "ok" | "failed">;
+}
+
+/**
+ * How old a readiness result the public port may answer: whoever calls /readyz there, the
+ * dependencies are pinged at most once a second (the probes on the metrics port check afresh).
+ */
+export const PUBLIC_READINESS_MAX_AGE_MS = 1000;
+
 export interface AppOptions {
   service: string;
   logger: Logger;
@@ -44,6 +56,11 @@ export interface ServiceApp {
   inFlight: () => number;
   /** Counts a request handled outside Koa (a fast path) as in flight; call the result when done. */
   begin: () => () => void;
+  /**
+   * Runs the readiness checks (concurrent callers share one run), or answers a result no older
+   * than maxAgeMs. The details are for the metrics port only (README, "Leaking internals").
+   */
+  readiness: (maxAgeMs?: number) => Promise<Readiness>;
 }
 
 /**
@@ -154,22 +171,21 @@ export function createApp(opts: AppOptions): ServiceApp {
     ctx.set("Cache-Control", "no-store");
     ctx.body = { status: "ok", service: opts.service };
   });
-  // Why a check fails (host names, ports, driver messages) goes to the log, never to the answer:
-  // the gateway's /readyz is on the public port. Logged when a check starts failing, not per probe.
+  // Why a check fails (host names, ports, driver messages) goes to the log, never to an answer.
+  // Logged when a check starts failing, not per probe.
   const failing = new Set<string>();
-  health.get("/readyz", async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    const results: Record<string, "ok" | "failed"> = {};
+  async function checkReadiness(): Promise<Readiness> {
+    const checks: Record<string, "ok" | "failed"> = {};
     let ready = true;
     await Promise.all(
       Object.entries(opts.readiness ?? {}).map(async ([name, check]) => {
         try {
           await withTimeout(check(), 2000);
-          results[name] = "ok";
+          checks[name] = "ok";
           if (failing.delete(name)) opts.logger.info({ check: name }, "readiness check passes again");
         } catch (err) {
           ready = false;
-          results[name] = "failed";
+          checks[name] = "failed";
           if (!failing.has(name)) {
             failing.add(name);
             opts.logger.warn({ check: name, reason: (err as Error).message }, "readiness check failed");
@@ -177,8 +193,27 @@ export function createApp(opts: AppOptions): ServiceApp {
         }
       }),
     );
+    return { ready, checks };
+  }
+  let running: Promise<Readiness> | undefined;
+  let last: { at: number; result: Readiness } | undefined;
+  const readiness = (maxAgeMs = 0): Promise<Readiness> => {
+    if (last && Date.now() - last.at <= maxAgeMs) return Promise.resolve(last.result);
+    running ??= checkReadiness()
+      .then((result) => {
+        last = { at: Date.now(), result };
+        return result;
+      })
+      .finally(() => (running = undefined));
+    return running;
+  };
+  // The public port (the gateway's faces the internet) says up or down, nothing about what is
+  // inside; which check failed is answered on the metrics port (startMetricsServer).
+  health.get("/readyz", async (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    const { ready } = await readiness(PUBLIC_READINESS_MAX_AGE_MS);
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? "ready" : "not_ready", service: opts.service, checks: results };
+    ctx.body = { status: ready ? "ready" : "not_ready" };
   });
   // Metrics live on their own listener (METRICS_PORT); here the path is refused like any unknown one.
   health.all("/metrics", (ctx) => {
@@ -203,6 +238,7 @@ export function createApp(opts: AppOptions): ServiceApp {
     app,
     metrics,
     inFlight: () => inFlight,
+    readiness,
     begin: () => {
       inFlight++;
       let done = false;

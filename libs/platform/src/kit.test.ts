@@ -45,26 +45,32 @@ describe("a service's lifecycle", () => {
     await db.drop();
   });
 
-  it("is ready while Postgres and Redis answer, and says so", async () => {
+  it("is ready while Postgres and Redis answer: up on its port, each check on the metrics port", async () => {
     const res = await fetch(`${svc.url}/readyz`);
     expect(res.status).toBe(200);
-    expect((await res.json()) as any).toMatchObject({
+    expect((await res.json()) as any).toEqual({ status: "ready" });
+    const probe = await fetch(svc.readyUrl);
+    expect(probe.status).toBe(200);
+    expect((await probe.json()) as any).toEqual({
       status: "ready",
+      service: "kit-test",
       checks: { postgres: "ok", redis: "ok" },
     });
   });
 
   it("turns readiness false when Redis stops, keeps liveness, and recovers by itself", async () => {
     await redis.stop();
-    await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 503, 10_000, "readyz 503");
-    expect((await fetch(`${svc.url}/readyz`)).status).toBe(503);
-    const text = await (await fetch(`${svc.url}/readyz`)).text();
-    // Status only on the (possibly public) port; what went wrong is in the log, once.
-    expect(JSON.parse(text)).toEqual({
+    await waitFor(async () => (await fetch(svc.readyUrl)).status === 503, 10_000, "readyz 503");
+    const probe = await fetch(svc.readyUrl);
+    expect(probe.status).toBe(503);
+    // Which check failed only on the metrics port; what went wrong only in the log, once.
+    expect(JSON.parse(await probe.text())).toEqual({
       status: "not_ready",
       service: "kit-test",
       checks: { postgres: "ok", redis: "failed" },
     });
+    await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 503, 5000, "public 503");
+    expect(await (await fetch(`${svc.url}/readyz`)).json()).toEqual({ status: "not_ready" });
     const failures = logLines.filter((l) => l.includes("readiness check failed"));
     expect(failures).toHaveLength(1);
     expect(JSON.parse(failures[0]!)).toMatchObject({
@@ -74,8 +80,8 @@ describe("a service's lifecycle", () => {
     expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
 
     await redis.start();
-    await waitFor(async () => (await fetch(`${svc.url}/readyz`)).status === 200, 15_000, "readyz 200");
-    expect((await fetch(`${svc.url}/readyz`)).status).toBe(200);
+    await waitFor(async () => (await fetch(svc.readyUrl)).status === 200, 15_000, "readyz 200");
+    expect((await fetch(svc.readyUrl)).status).toBe(200);
     expect(logLines.some((l) => l.includes("readiness check passes again"))).toBe(true);
   });
 

@@ -133,6 +133,8 @@ export interface RunningService {
   port: number;
   /** GET /metrics on the metrics listener (METRICS_PORT), never on the public port. */
   metricsUrl: string;
+  /** GET /readyz with each check's outcome, on the metrics listener (the readiness probe's). */
+  readyUrl: string;
   http: RunningServer;
   app: ServiceApp;
   stop(): Promise<void>;
@@ -174,6 +176,8 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
     host: kit.config.METRICS_HOST,
     port: kit.config.METRICS_PORT,
     logger: kit.logger,
+    service: kit.name,
+    readiness: () => app.readiness(),
   }).catch(async (err: Error) => {
     await http.close(0);
     throw new StartupError(`cannot serve metrics on port ${kit.config.METRICS_PORT}: ${err.message}`);
@@ -184,6 +188,7 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
     url: http.url,
     port: http.port,
     metricsUrl: metrics.url,
+    readyUrl: metrics.url.replace(/\/metrics$/, "/readyz"),
     http,
     app,
     stop() {

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { createRouteMatcher } from "@lease/contracts";
+import type { Readiness } from "./app";
 import type { Logger } from "./logger";
 import { listen } from "./server";
 
@@ -55,14 +56,32 @@ export interface MetricsServer {
 
 /**
  * Serves GET /metrics on a listener of its own (METRICS_PORT), apart from the public port: only
- * Prometheus reaches it (127.0.0.1 locally, the scrape port in Kubernetes). Anything else is a 404.
+ * Prometheus and the cluster reach it (127.0.0.1 locally, the metrics port in Kubernetes). With
+ * `readiness`, also GET /readyz with each check's outcome (the readiness probe's port; the public
+ * port answers only up or down). Anything else is a 404.
  */
 export async function startMetricsServer(
   registry: Registry,
-  opts: { host: string; port: number; logger: Logger },
+  opts: {
+    host: string;
+    port: number;
+    logger: Logger;
+    service?: string;
+    readiness?: () => Promise<Readiness>;
+  },
 ): Promise<MetricsServer> {
+  const { readiness } = opts;
   const server = http.createServer((req, res) => {
-    if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/metrics") {
+    const path = (req.url ?? "").split("?")[0];
+    if (req.method === "GET" && path === "/readyz" && readiness) {
+      readiness().then(({ ready, checks }) =>
+        res
+          .writeHead(ready ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" })
+          .end(JSON.stringify({ status: ready ? "ready" : "not_ready", service: opts.service, checks })),
+      );
+      return;
+    }
+    if (req.method !== "GET" || path !== "/metrics") {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
       return;
     }

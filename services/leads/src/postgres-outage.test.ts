@@ -45,7 +45,7 @@ describe("with Postgres unreachable", () => {
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(((await res.json()) as { code: string }).code).toBe("service_unavailable");
     }
-    const ready = await fetch(`${svc.url}/readyz`);
+    const ready = await fetch(svc.readyUrl);
     expect(ready.status).toBe(503);
 
     proxy.restore();

@@ -50,7 +50,7 @@ describe("mailer readiness", () => {
     const redis: OwnRedis = await startOwnRedis(["--maxmemory-policy", "allkeys-lru"]);
     started.push(redis);
     const svc = await mailerOn(redis.url);
-    const res = await fetch(`${svc.url}/readyz`);
+    const res = await fetch(svc.readyUrl);
     expect(res.status).toBe(503);
     const body = (await res.json()) as { checks: Record<string, string> };
     expect(body.checks.redisEvictionPolicy).toBe("failed");
@@ -60,7 +60,7 @@ describe("mailer readiness", () => {
     const redis = await startOwnRedis(["--maxmemory-policy", "noeviction"]);
     started.push(redis);
     const svc = await mailerOn(redis.url);
-    expect((await fetch(`${svc.url}/readyz`)).status).toBe(200);
+    expect((await fetch(svc.readyUrl)).status).toBe(200);
   });
 });
 
