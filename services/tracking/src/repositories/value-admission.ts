@@ -64,7 +64,8 @@ end
 -- Marks a member of an established set as stored today, keeping the set within max.
 local function stored(est, member, dayNum, max)
   redis.call("ZADD", est, "GT", dayNum, member)
-  if redis.call("ZCARD", est) > max then redis.call("ZPOPMIN", est, redis.call("ZCARD", est) - max) end
+  local over = redis.call("ZCARD", est) - max
+  if over > 0 then redis.call("ZPOPMIN", est, over) end
 end
 local function admit(field, value, day, dayNum, tag)
   local est = P .. "est:" .. field
