@@ -95,6 +95,7 @@ import {
   EventBatchResponse,
   UpdateEventWebhookBody,
 } from "./http/inbound-mail";
+import { RESPONSE_ROUTES } from "./response-routes";
 
 export const SERVICES = ["gateway", "leads", "settings", "tracking", "mailer", "conversions"] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -134,6 +135,7 @@ const idParams = { params: LeaseRequestIdParam };
 const emailIdParams = { params: EmailIdParam };
 
 export const API_ROUTES: readonly ApiRoute[] = [
+  ...RESPONSE_ROUTES,
   // gateway
   {
     method: "POST",

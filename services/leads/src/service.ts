@@ -34,6 +34,9 @@ import { leadEmailsRepository } from "./repositories/lead-emails";
 import { publicRoutes } from "./routes/public";
 import { privacyRepository } from "./repositories/privacy";
 import { scheduleLeadRetention } from "./jobs/retention";
+import { responseSettingsDomain } from "./domain/response-settings";
+import { responseSettingsRepository } from "./repositories/response-settings";
+import { responseRoutes } from "./routes/response";
 
 export const LEADS_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -60,6 +63,9 @@ export async function startLeads(
     },
   });
   const relay = outbox.relay;
+  const responseSettings = responseSettingsDomain(responseSettingsRepository(kit.db), {
+    nudge: () => relay.nudge(),
+  });
   const repo = leaseRequestsRepository(kit.db, kit.pool);
   const leads = leaseRequestsDomain(repo, () => relay.nudge());
   const conversions = conversionsRepository(kit.db);
@@ -119,6 +125,7 @@ export async function startLeads(
       adminRoutes({ leads, conversions, session: kit.session }),
       googleAdsAdminRoutes({ googleAds, session: kit.session }),
       leadHistoryRoutes({ history, session: kit.session }),
+      responseRoutes({ settings: responseSettings, session: kit.session }),
       internalRoutes({
         leads,
         leadEmails,

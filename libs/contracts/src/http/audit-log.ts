@@ -50,6 +50,11 @@ export const AUDIT_ACTIONS = [
   "email.test_sent",
   "privacy.exported",
   "privacy.erased",
+  "settings.response_changed",
+  "admin.takes_new_leads_changed",
+  "account.preferences_changed",
+  "lead.owner_changed",
+  "lead.call_logged",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS, { error: "Onbekende actie" });
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -96,6 +101,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "email.test_sent": "Test-e-mail verstuurd",
   "privacy.exported": "Gegevens van een persoon geëxporteerd",
   "privacy.erased": "Gegevens van een persoon gewist",
+  "settings.response_changed": "Reactietermijnen en toewijzing gewijzigd",
+  "admin.takes_new_leads_changed": "Nieuwe aanvragen voor beheerder aan- of uitgezet",
+  "account.preferences_changed": "Eigen meldingen gewijzigd",
+  "lead.owner_changed": "Aanvraag toegewezen",
+  "lead.call_logged": "Gesprek vastgelegd",
 };
 
 /** Field names a settings entry's detail lists (comma-separated), as the panel shows them. */
@@ -129,6 +139,13 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   textSecondary: "tweede tekstkleur",
   buttonRadius: "afronding knoppen",
   cardRadius: "afronding kaarten",
+  assignment: "toewijzing",
+  quoteMinutes: "termijn offerteaanvraag",
+  quoteBasis: "telwijze offerteaanvraag",
+  contactMinutes: "termijn contactbericht",
+  contactBasis: "telwijze contactbericht",
+  workingHours: "werktijden",
+  closedDays: "gesloten dagen",
 };
 
 /** Bounds of what a service may send for one entry (the audit.record job). */

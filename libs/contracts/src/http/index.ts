@@ -19,3 +19,4 @@ export * from "./conversions";
 export * from "./google-ads";
 export * from "./inbound-mail";
 export * from "./lead-emails";
+export * from "./response-settings";

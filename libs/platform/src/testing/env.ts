@@ -193,8 +193,11 @@ export function testAdmin(username: string): { id: string; username: string } {
   return { id, username };
 }
 
-/** A Cookie header value with a fresh, valid admin session for the Redis, prefix and secret in `env`. */
-export async function adminCookie(env: NodeJS.ProcessEnv): Promise<string> {
+/**
+ * A Cookie header value with a fresh, valid admin session for the Redis, prefix and secret in `env`
+ * (the admin `username`, whose id is testAdmin's).
+ */
+export async function adminCookie(env: NodeJS.ProcessEnv, username = "admin"): Promise<string> {
   const { Redis } = await import("ioredis");
   const { issueSession } = await import("../session");
   const { keyspace } = await import("../redis");
@@ -202,7 +205,7 @@ export async function adminCookie(env: NodeJS.ProcessEnv): Promise<string> {
   try {
     const { token } = await issueSession(
       { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! },
-      testAdmin("admin"),
+      testAdmin(username),
     );
     return `admin_session=${token}`;
   } finally {

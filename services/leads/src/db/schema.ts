@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { FormClickIds, LeadAttribution, LeadEmail } from "@lease/contracts";
+import type { FormClickIds, LeadAttribution, LeadEmail, ResponseSettings } from "@lease/contracts";
 import { outboxTable } from "@lease/platform/outbox-table";
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -18,6 +19,44 @@ import {
 } from "drizzle-orm/pg-core";
 
 export const leads = pgSchema("leads");
+
+/**
+ * The admins as leads knows them (never read from the gateway's table): the gateway tells each
+ * change by an event carrying the admin's whole state and a revision; the newest revision wins.
+ * A removed admin's row stays (removed), so old leads still name their owner.
+ */
+export const staff = leads.table("staff", {
+  adminId: uuid("admin_id").primaryKey(),
+  username: text("username").notNull(),
+  /** Neither disabled nor removed: may own leads. */
+  active: boolean("active").notNull(),
+  removed: boolean("removed").notNull().default(false),
+  /** The admin's switch in "Gebruikers": gets new leads by the assignment rule. */
+  takesNewLeads: boolean("takes_new_leads").notNull().default(true),
+  /** Orders the gateway's events of one admin (they may arrive out of order). */
+  revision: bigint("revision", { mode: "number" }).notNull(),
+  /** When the rule last gave this admin a lead: round-robin takes the one waiting longest. */
+  lastAssignedAt: timestamp("last_assigned_at", { withTimezone: true }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Owner and first response of a lead (lease request or contact message). */
+function responseColumns() {
+  return {
+    /** The admin who answers it (leads.staff); null: nobody yet (manual assignment, no admin). */
+    ownerId: uuid("owner_id").references((): AnyPgColumn => staff.adminId),
+    /** When the promise runs out (computed at arrival from the response settings then in force). */
+    responseDueAt: timestamp("response_due_at", { withTimezone: true }),
+    /** The first e-mail sent to the customer, call that reached them, or status gereageerd. */
+    firstResponseAt: timestamp("first_response_at", { withTimezone: true }),
+    /** email, call or status: what the first response was. */
+    firstResponseKind: text("first_response_kind"),
+    /** Working minutes from arrival to the first response (the working hours then in force). */
+    responseWorkingMinutes: integer("response_working_minutes"),
+    /** When the passing of the deadline was announced to the owner (once). */
+    overdueAnnouncedAt: timestamp("overdue_announced_at", { withTimezone: true }),
+  };
+}
 
 export const leaseRequests = leads.table(
   "lease_requests",
@@ -70,6 +109,7 @@ export const leaseRequests = leads.table(
     /** An e-mail to the address bounced or was dropped (the mailer said so): it does not work. */
     emailUndeliverableAt: timestamp("email_undeliverable_at", { withTimezone: true }),
     emailUndeliverableReason: text("email_undeliverable_reason"),
+    ...responseColumns(),
   },
   (t) => [
     index("lease_requests_created_at_idx").on(t.createdAt),
@@ -82,21 +122,36 @@ export const leaseRequests = leads.table(
     index("lease_requests_google_click_idx")
       .on(t.createdAt)
       .where(sql`${t.marketingConsent} AND ${t.clickIds} ?| ARRAY['gclid', 'gbraid', 'wbraid']`),
+    index("lease_requests_owner_idx").on(t.ownerId, t.createdAt),
+    // The leads still waiting for a first response, by deadline: urgency, counters, the overdue scan.
+    index("lease_requests_waiting_idx")
+      .on(t.responseDueAt)
+      .where(sql`${t.firstResponseAt} IS NULL`),
   ],
 );
 
-export const contactMessages = leads.table("contact_messages", {
-  id: uuid("id")
-    .primaryKey()
-    .default(sql`gen_random_uuid()`),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  phone: text("phone"),
-  message: text("message").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  attribution: jsonb("attribution").$type<LeadAttribution>(),
-  attributionStatus: text("attribution_status").notNull().default("unknown"),
-});
+export const contactMessages = leads.table(
+  "contact_messages",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone"),
+    message: text("message").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    attribution: jsonb("attribution").$type<LeadAttribution>(),
+    attributionStatus: text("attribution_status").notNull().default("unknown"),
+    ...responseColumns(),
+  },
+  (t) => [
+    index("contact_messages_owner_idx").on(t.ownerId, t.createdAt),
+    index("contact_messages_waiting_idx")
+      .on(t.responseDueAt)
+      .where(sql`${t.firstResponseAt} IS NULL`),
+  ],
+);
 
 /** Transactional outbox: written in the same transaction as the lead (libs/platform outboxTable). */
 export const outbox = outboxTable(leads);
@@ -216,4 +271,51 @@ export const leadEmails = leads.table(
     email: jsonb("email").$type<LeadEmail>().notNull(),
   },
   (t) => [index("lead_emails_lease_request_idx").on(t.leaseRequestId, t.at)],
+);
+
+/** The response settings (one row: `id` is always 1); no row: the defaults. */
+export const responseSettings = leads.table(
+  "response_settings",
+  {
+    id: smallint("id").primaryKey().default(1),
+    settings: jsonb("settings").$type<ResponseSettings>().notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("response_settings_one_row", sql`${t.id} = 1`)],
+);
+
+/** Who owned a lease request when: "Toegewezen aan …" on its timeline. */
+export const ownerChanges = leads.table(
+  "owner_changes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    leaseRequestId: leaseRequestRef(),
+    ownerId: uuid("owner_id").references(() => staff.adminId),
+    /** rule (on arrival), manual (from the detail) or handover (the owner was disabled or removed). */
+    reason: text("reason").notNull(),
+    /** The admin's username who reassigned it; null when the rule did. */
+    changedBy: text("changed_by"),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("owner_changes_lease_request_idx").on(t.leaseRequestId, t.changedAt)],
+);
+
+/** Calls staff logged for a lease request ("Bellen"), with their outcome. */
+export const leadCalls = leads.table(
+  "lead_calls",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    leaseRequestId: leaseRequestRef(),
+    /** bereikt, geen_gehoor, voicemail or verkeerd_nummer. */
+    outcome: text("outcome").notNull(),
+    note: text("note"),
+    calledBy: text("called_by").notNull(),
+    calledById: uuid("called_by_id"),
+    calledAt: timestamp("called_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("lead_calls_lease_request_idx").on(t.leaseRequestId, t.calledAt)],
 );

@@ -1,4 +1,8 @@
-export { adminCookie } from "@lease/platform/testing";
+import pg from "pg";
+import { adminCookie, createTestDatabase, testEnv } from "@lease/platform/testing";
+import { startLeads } from "../service";
+
+export { adminCookie };
 
 export const validLead = {
   carUrl: "https://www.autoscout24.nl/aanbod/volkswagen-id-4",
@@ -22,3 +26,28 @@ export function postJson(
     body: JSON.stringify(body),
   });
 }
+
+/**
+ * A leads service of its own for a test file: its database, an admin session cookie and a pool for
+ * looking at the rows; `stop` undoes all of it.
+ */
+export async function startLeadsHarness(name: string, extraEnv: NodeJS.ProcessEnv = {}) {
+  const db = await createTestDatabase(name);
+  const env = testEnv({ DATABASE_URL: db.url, ...extraEnv });
+  const svc = await startLeads(env);
+  const cookie = await adminCookie(env);
+  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  return {
+    db,
+    env,
+    svc,
+    cookie,
+    sql,
+    async stop() {
+      await sql.end();
+      await svc.stop();
+      await db.drop();
+    },
+  };
+}
+export type LeadsHarness = Awaited<ReturnType<typeof startLeadsHarness>>;
