@@ -2,7 +2,7 @@
 // panel show in "Logboek" with the admin who did it (they travel from leads and settings to the
 // gateway over the audit queue), and the log filters by action, admin, target and period.
 import { expectAccessible } from "./axe";
-import { ADMIN_USERNAME, assert, test, waitFor, type AdminWorld } from "./fixtures";
+import { ADMIN_USERNAME, assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
 import { dismissNotice, expectNotice, openTab, postLead as postQuote, signIn } from "./admin/helpers";
 
 /** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
@@ -64,15 +64,21 @@ test("logboek: a status change and a settings change in the panel, by whom, filt
   );
   const rows = page.getByTestId("logboek-regel");
   await openTab(page, "Logboek");
-  const statusRow = rows.filter({ hasText: "Status aanvraag gewijzigd" }).filter({ hasText: "→ gereageerd" });
+  // In words: the statuses by their badges, the lead by its name as a link (its id beside it).
+  const statusRow = rows
+    .filter({ hasText: "Status aanvraag gewijzigd" })
+    .filter({ hasText: /\(van (Nieuw|Bekeken) naar Gereageerd\)/ });
   await statusRow.filter({ hasText: leadId }).filter({ hasText: ADMIN_USERNAME }).first().waitFor();
+  await statusRow.first().getByRole("link", { name: "Aanvraag van Logboek Klant BV" }).waitFor();
   await rows
     .filter({ hasText: "Bedrijfsgegevens gewijzigd" })
     .filter({ hasText: "(bedrijfsnaam)" })
     .filter({ hasText: ADMIN_USERNAME })
     .first()
     .waitFor();
-  assert(!(await rows.allInnerTexts()).join("\n").includes(email), "no e-mail address in the log");
+  const shown = (await rows.allInnerTexts()).join("\n");
+  assert(!shown.includes(email), "no e-mail address in the log");
+  assert(!/ → |\bid [0-9a-f]{8}\b|wachtrij/.test(shown), `no raw codes in the log: ${shown.slice(0, 300)}`);
   await expectAccessible(page, "Logboek with its filters");
 
   // By action: only settings entries.
@@ -108,4 +114,18 @@ test("logboek: a status change and a settings change in the panel, by whom, filt
   await statusRow.first().waitFor();
   await page.getByLabel("Tot en met", { exact: true }).fill(amsterdamDay(-1));
   await page.getByText("Geen vermeldingen.").waitFor();
+  await page.getByLabel("Tot en met", { exact: true }).fill(amsterdamDay(0));
+  await page.getByLabel("Vanaf", { exact: true }).fill("");
+
+  // The lead's link opens it in Lease Aanvragen; once deleted, the log says so and links no more.
+  await statusRow.first().getByRole("link", { name: "Aanvraag van Logboek Klant BV" }).click();
+  await detail.getByRole("heading", { name: "Logboek Klant BV" }).waitFor();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await detail.getByRole("button", { name: "Verwijderen" }).click();
+  await expectNotice(page, "Aanvraag Verwijderd");
+  await openTab(page, "Logboek");
+  await page.getByLabel("Waarop", { exact: true }).fill(leadId);
+  await rows.filter({ hasText: "Aanvraag verwijderd" }).first().waitFor({ timeout: 15_000 });
+  await statusRow.filter({ hasText: "Aanvraag bestaat niet meer" }).first().waitFor();
+  assertEqual(await rows.getByRole("link").count(), 0, "no link to a deleted request");
 });

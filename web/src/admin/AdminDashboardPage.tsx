@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type KeyboardEvent } from "react";
-import { useLocation, useNavigate, useNavigationType, useSearchParams } from "react-router-dom";
+import { Link, useLocation, useNavigate, useNavigationType, useSearchParams } from "react-router-dom";
 import { useNotice } from "../components/notice";
 import { errorStatus } from "../api/client";
 import { ADMIN_KEYS, fetchMe, logout } from "./api";
@@ -18,6 +18,8 @@ import { PrivacyTab } from "./tabs/PrivacyTab";
 import { CampaignsTab } from "./tabs/CampaignsTab";
 import { endedFromError, type LoginState } from "./lib/session";
 import { dashboardTitle, useLeadAlerts } from "./lib/use-lead-alerts";
+import { followUpsDueText } from "./lib/follow-up";
+import { FOLLOW_UP_PARAM, OPENS_TAB, opensTab } from "./lib/lead-link";
 
 const TABS = [
   { id: "analytics", label: "Analytics", Panel: AnalyticsTab },
@@ -54,8 +56,8 @@ export default function AdminDashboardPage() {
   const [tab, setTab] = useState<TabId>(urlTab);
   const navigationType = useNavigationType();
   useEffect(() => {
-    if (navigationType === "POP") setTab(urlTab);
-  }, [urlTab, navigationType, location.key]);
+    if (navigationType === "POP" || opensTab(location.state)) setTab(urlTab);
+  }, [urlTab, navigationType, location.key, location.state]);
   const active = TABS.find((entry) => entry.id === tab)!;
   // SPEC §6: the session check is never retried; a failure sends the admin to the login page.
   const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false, staleTime: 0 });
@@ -74,7 +76,7 @@ export default function AdminDashboardPage() {
   };
 
   // New leads arrive live (notice, lists reloaded); the unread count leads the page title.
-  const unread = useLeadAlerts(Boolean(me.data));
+  const { unread, followUpDue } = useLeadAlerts(Boolean(me.data));
   useEffect(() => {
     if (me.data) document.title = dashboardTitle(active.label, unread);
   }, [active.label, me.data, unread]);
@@ -155,6 +157,19 @@ export default function AdminDashboardPage() {
             <p className="text-sm text-gray-600" data-testid="welkom">
               Welkom, {me.data.admin.username}
             </p>
+            {/* A line in the header, never a notice over the tabs: it stays while they are due. */}
+            {followUpDue ? (
+              <p className="mt-1 text-sm text-gray-800" data-testid="opvolgen-vandaag">
+                {followUpsDueText(followUpDue)}{" "}
+                <Link
+                  className="font-semibold text-primary-strong underline"
+                  to={`?${TAB_PARAM}=aanvragen&${FOLLOW_UP_PARAM}=vandaag`}
+                  state={OPENS_TAB}
+                >
+                  Bekijk ze
+                </Link>
+              </p>
+            ) : null}
           </div>
           <Button variant="secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Uitloggen

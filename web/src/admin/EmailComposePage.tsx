@@ -28,6 +28,7 @@ import {
   type DeliveryState,
 } from "./lib/delivery";
 import { useMailOutcomes } from "./lib/use-admin-socket";
+import { replySubject } from "./lib/inbox";
 
 const EMPTY: ComposeDraft = { to: "", subject: "", message: "" };
 /** While the admin socket is down, the compose window asks for the e-mail's state this often. */
@@ -82,12 +83,24 @@ export default function EmailComposePage() {
     queryFn: () => findLeaseRequest(requestId!),
     enabled: Boolean(requestId),
   });
+  // "Beantwoorden" in the inbox: ?replyTo=<e-mail id>, to its sender with "Re: <subject>".
+  const replyTo = params.get("replyTo");
+  const replied = useQuery({
+    queryKey: [...ADMIN_KEYS.emails, "one", replyTo],
+    queryFn: () => fetchEmail(replyTo!),
+    enabled: Boolean(replyTo) && !requestId,
+  });
 
   useEffect(() => {
     if (prefilled.current || !request.data || !company.data) return;
     prefilled.current = true;
     setDraft(composeTemplate(request.data, company.data));
   }, [request.data, company.data]);
+  useEffect(() => {
+    if (prefilled.current || !replied.data) return;
+    prefilled.current = true;
+    setDraft({ to: replied.data.senderEmail, subject: replySubject(replied.data.subject), message: "" });
+  }, [replied.data]);
 
   const status = delivery?.status;
   useEffect(() => {
@@ -135,7 +148,7 @@ export default function EmailComposePage() {
       to: draft.to.trim(),
       subject: draft.subject.trim(),
       message: draft.message,
-      leaseRequestId: requestId && request.data ? requestId : null,
+      leaseRequestId: requestId && request.data ? requestId : (replied.data?.leaseRequestId ?? null),
     });
   };
   const retry = useMutation({

@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
 import { useCompanySettings } from "../api/public";
-import { COMPANY_FALLBACKS, companyDetails, telHref } from "../lib/company";
+import { COMPANY_FALLBACKS, companyDetails, registrationLines, telHref } from "../lib/company";
 import { CarIcon } from "./Header";
 
 const SERVICE_LINKS = [
@@ -92,8 +92,9 @@ export function Footer() {
             {(company.postalCode || company.city) && (
               <li>{[company.postalCode, company.city].filter(Boolean).join(" ")}</li>
             )}
-            <li>KvK: {company.kvk ?? COMPANY_FALLBACKS.kvk}</li>
-            <li>BTW: {company.btw ?? COMPANY_FALLBACKS.btw}</li>
+            {registrationLines(company).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
           </ul>
         </div>
       </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { companyDetails, telHref } from "./company";
+import { companyDetails, registrationLines, telHref } from "./company";
 import { DEFAULT_COMPANY_NAME } from "./constants";
 
 describe("companyDetails", () => {
@@ -24,6 +24,16 @@ describe("companyDetails", () => {
     expect(details.fullAddress).toBe("Keizersgracht 1, 1015 CJ Amsterdam");
     expect(details.phone).toBeNull();
     expect(companyDetails({ city: "Utrecht" }).fullAddress).toBe("Utrecht");
+  });
+
+  it('says a missing KvK or BTW number as "KvK-nummer op aanvraag" alone, a set one after its label', () => {
+    expect(registrationLines(companyDetails({}))).toEqual([
+      "KvK-nummer op aanvraag",
+      "BTW-nummer op aanvraag",
+    ]);
+    expect(registrationLines(companyDetails({ kvkNumber: "12345678", btwNumber: "NL123456789B01" }))).toEqual(
+      ["KvK: 12345678", "BTW: NL123456789B01"],
+    );
   });
 
   it("builds tel: links from formatted numbers", () => {

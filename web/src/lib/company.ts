@@ -45,6 +45,17 @@ export function companyDetails(settings: Partial<PublicCompanySettings> | undefi
   };
 }
 
+/**
+ * The registration lines of the contact section and footer: "KvK: 12345678" when set, else the
+ * fallback alone ("KvK-nummer op aanvraag", not "KvK: KvK-nummer op aanvraag").
+ */
+export function registrationLines(company: Pick<CompanyDetails, "kvk" | "btw">): [string, string] {
+  return [
+    company.kvk ? `KvK: ${company.kvk}` : COMPANY_FALLBACKS.kvk,
+    company.btw ? `BTW: ${company.btw}` : COMPANY_FALLBACKS.btw,
+  ];
+}
+
 /** tel: link target: digits and a leading plus only. */
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, "")}`;

@@ -36,3 +36,27 @@ export function emailTimeLabel(email: Pick<EmailMessage, "deliveryStatus">): str
 /** An outgoing e-mail not sent yet (queued, or waiting for a new attempt) can still be cancelled. */
 export const isCancellable = (email: Pick<EmailMessage, "deliveryStatus">) =>
   email.deliveryStatus === "queued";
+
+/**
+ * The sender's phone number, where the message holds it: the "Telefoon:" line the mailer writes
+ * into a quote request's or contact message's entry (the number as the form validated it).
+ */
+export function senderPhone(email: Pick<EmailMessage, "messageType" | "messageBody">): string | null {
+  if (email.messageType !== "lease_request" && email.messageType !== "contact_form") return null;
+  const line = /^Telefoon: *(\+?[\d ()-]{6,40})$/m.exec(email.messageBody);
+  return line?.[1]?.trim() || null;
+}
+
+/** "Re: <subject>" once, however often the conversation went back and forth. */
+export const replySubject = (subject: string) =>
+  /^re:/i.test(subject.trim()) ? subject.trim() : `Re: ${subject.trim()}`;
+
+/** The compose window (SPEC §2: a new window): for a lease request, or as a reply to an e-mail. */
+export function openComposeWindow(query: { requestId: string } | { replyTo: string }): void {
+  const [key, value] = Object.entries(query)[0]!;
+  window.open(
+    `/email-compose?${key}=${encodeURIComponent(value)}`,
+    "_blank",
+    "noopener,width=900,height=800",
+  );
+}

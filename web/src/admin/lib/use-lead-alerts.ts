@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { LeadCreatedEvent } from "@lease/contracts";
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchLeaseRequests, stillSignedIn } from "../api";
-import { amsterdamToday, followUpsDueText } from "./follow-up";
 import { liveSocketUrl } from "./live";
 import { startLiveConnection } from "./live-connection";
 
@@ -34,9 +33,9 @@ export function dashboardTitle(label: string, unread: number | undefined): strin
  * a refresh, and reloads them when a lead's Herkomst was decided (tracking answers a few seconds
  * after the form); after a lost connection the lists are reloaded once, for what arrived meanwhile. The
  * mailer's outcomes on the same socket reload the e-mails on an open lead's timeline.
- * Returns the number of unread lease requests, for the page title.
+ * Returns the number of unread lease requests (the page title) and of those to follow up today.
  */
-export function useLeadAlerts(enabled: boolean): number | undefined {
+export function useLeadAlerts(enabled: boolean): { unread?: number; followUpDue?: number } {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
 
@@ -90,26 +89,7 @@ export function useLeadAlerts(enabled: boolean): number | undefined {
     staleTime: 0,
   });
 
-  // The day's first visit to the panel (per browser) names the follow-ups due: decided on the first
-  // answer only, so a follow-up set meanwhile does not bring the notice up.
-  const due = counts.data?.followUpDue;
-  const decided = useRef(false);
-  useEffect(() => {
-    if (due === undefined || decided.current) return;
-    decided.current = true;
-    if (due === 0) return;
-    const today = amsterdamToday();
-    try {
-      if (window.localStorage.getItem(FOLLOW_UP_SHOWN_KEY) === today) return;
-      window.localStorage.setItem(FOLLOW_UP_SHOWN_KEY, today);
-    } catch {
-      return; // no storage: better no notice than one on every load
-    }
-    notify({ title: "Vandaag Opvolgen", description: followUpsDueText(due), live: true });
-  }, [due, notify]);
-
-  return counts.data?.unread;
+  // The follow-ups due are a line in the panel's header (AdminDashboardPage), not a notice: a
+  // notice on every load covered the tabs on a phone.
+  return { unread: counts.data?.unread, followUpDue: counts.data?.followUpDue };
 }
-
-/** localStorage: the Amsterdam day the follow-up notice was last shown in this browser. */
-export const FOLLOW_UP_SHOWN_KEY = "beheer-opvolgen-getoond";

@@ -1,39 +1,15 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
-import {
-  AUDIT_ACTION_LABELS,
-  AUDIT_ACTIONS,
-  AUDIT_FIELD_LABELS,
-  type AuditAction,
-  type AuditEntry,
-} from "@lease/contracts";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction, type AuditEntry } from "@lease/contracts";
 import { useState } from "react";
-import { ADMIN_KEYS, fetchAuditLog } from "../api";
+import { Link } from "react-router-dom";
+import { ADMIN_KEYS, fetchAuditLog, findLeaseRequest } from "../api";
 import { Button, LoadError, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
+import { auditDetailText, leadTargetOf } from "../lib/audit-entry";
 import { formatAmsterdamDateTime } from "../lib/format";
-import { formatDay } from "../lib/follow-up";
+import { leadHref, OPENS_TAB } from "../lib/lead-link";
+import { leaseListTitle } from "../lib/lease-status";
 
 const PAGE = 50;
-const DETAILS: Record<string, string> = {
-  password: "met wachtwoord",
-  totp: "met wachtwoord en code",
-  recovery: "met wachtwoord en herstelcode",
-  new_password: "met eenmalig wachtwoord, daarna eigen wachtwoord gekozen",
-};
-
-/** The detail as the panel shows it: sign-in ways and settings fields in words, the rest as recorded. */
-function detailText(entry: AuditEntry): string | null {
-  if (!entry.detail) return null;
-  if (entry.action === "login.success") return DETAILS[entry.detail] ?? null;
-  if (entry.action.startsWith("settings."))
-    return entry.detail
-      .split(", ")
-      .map((field) => AUDIT_FIELD_LABELS[field] ?? field)
-      .join(", ");
-  // A follow-up day is recorded as YYYY-MM-DD; said in a Dutch sentence as 28-11-2026.
-  if (entry.action === "lead.follow_up_changed" && /^\d{4}-\d{2}-\d{2}$/.test(entry.detail))
-    return formatDay(entry.detail);
-  return entry.detail;
-}
 
 /** The moment an Amsterdam day (YYYY-MM-DD) begins, as an ISO instant; undefined when not a day. */
 function amsterdamDayStart(day: string, addDays = 0): string | undefined {
@@ -175,19 +151,16 @@ export function AuditLogTab() {
                   <td className="py-2 pr-4 whitespace-nowrap text-gray-700">
                     {formatAmsterdamDateTime(entry.at)}
                   </td>
-                  <td className="py-2 pr-4 font-medium text-gray-900">
-                    {entry.actor}
-                    {entry.actorId && (
-                      <span className="block font-mono text-xs font-normal text-gray-600">
-                        id {entry.actorId.slice(0, 8)}
-                      </span>
-                    )}
-                  </td>
+                  <td className="py-2 pr-4 font-medium text-gray-900">{entry.actor}</td>
                   <td className="py-2 pr-4">
                     {AUDIT_ACTION_LABELS[entry.action]}
-                    {detailText(entry) && <span className="text-gray-600"> ({detailText(entry)})</span>}
+                    {auditDetailText(entry) && (
+                      <span className="text-gray-600"> ({auditDetailText(entry)})</span>
+                    )}
                   </td>
-                  <td className="py-2 font-mono text-xs break-all text-gray-700">{entry.target ?? ""}</td>
+                  <td className="py-2 text-gray-700">
+                    <Target entry={entry} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -205,5 +178,37 @@ export function AuditLogTab() {
         </Button>
       )}
     </Panel>
+  );
+}
+
+/**
+ * "Waarop": a lease request as a link that opens it, named as the list names it, while it still
+ * exists (asked of the leads service, once per request); its id stays beside it, for the filter.
+ */
+function Target({ entry }: { entry: AuditEntry }) {
+  const lead = leadTargetOf(entry);
+  const found = useQuery({
+    queryKey: [...ADMIN_KEYS.leaseRequests, "logboek", lead?.id],
+    queryFn: () => findLeaseRequest(lead!.id),
+    enabled: lead !== null && !lead.deleted,
+    staleTime: 60_000,
+  });
+  const id = <span className="block font-mono text-xs break-all text-gray-600">{entry.target}</span>;
+  if (!lead) return entry.target ? <span className="font-mono text-xs break-all">{entry.target}</span> : null;
+  if (found.data)
+    return (
+      <>
+        <Link className="text-primary-strong underline" to={leadHref(lead.id)} state={OPENS_TAB}>
+          Aanvraag van {leaseListTitle(found.data)}
+        </Link>
+        {id}
+      </>
+    );
+  const gone = lead.deleted || (found.isSuccess && found.data === null);
+  return (
+    <>
+      {gone && <span className="text-sm">Aanvraag bestaat niet meer</span>}
+      {id}
+    </>
   );
 }

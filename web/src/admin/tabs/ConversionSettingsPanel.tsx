@@ -107,10 +107,16 @@ export function ConversionSettingsPanel() {
                   type="password"
                   autoComplete="off"
                   className={`${TEXT_INPUT} font-mono`}
-                  placeholder={data[p].tokenSet ? "Opgeslagen; typ een nieuw token om het te vervangen" : ""}
+                  aria-describedby={data[p].tokenSet ? `conversies-${p}-token-uitleg` : undefined}
                   value={tokens[p] ?? ""}
                   onChange={(event) => setTokens((current) => ({ ...current, [p]: event.target.value }))}
                 />
+                {/* A line of its own: as a placeholder it was cut off in the narrow cards. */}
+                {data[p].tokenSet && (
+                  <p id={`conversies-${p}-token-uitleg`} className="mt-1 text-xs text-gray-600">
+                    Opgeslagen. Typ een nieuw token om het te vervangen.
+                  </p>
+                )}
               </fieldset>
             );
           })}

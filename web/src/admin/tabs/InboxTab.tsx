@@ -13,8 +13,11 @@ import {
   emailTimeLabel,
   emailTypeLabel,
   isCancellable,
+  openComposeWindow,
+  senderPhone,
   unreadCount,
 } from "../lib/inbox";
+import { telHref } from "../../lib/company";
 import { useMailOutcomes } from "../lib/use-admin-socket";
 import { EmailTypeIcon } from "../components/EmailTypeIcon";
 
@@ -276,6 +279,16 @@ function EmailDetail({
               </a>
             </dd>
           </div>
+          {senderPhone(email) && (
+            <div>
+              <dt className="font-medium text-gray-600">Telefoon</dt>
+              <dd className="text-gray-900">
+                <a className="text-primary-strong underline" href={telHref(senderPhone(email)!)}>
+                  {senderPhone(email)}
+                </a>
+              </dd>
+            </div>
+          )}
           {email.recipientEmail && (
             <div>
               <dt className="font-medium text-gray-600">Aan</dt>
@@ -300,6 +313,9 @@ function EmailDetail({
           {email.messageBody}
         </div>
         <div className="flex flex-wrap gap-2">
+          {!delivery && (
+            <Button onClick={() => openComposeWindow({ replyTo: email.id })}>Beantwoorden</Button>
+          )}
           {email.deliveryStatus === "failed" && (
             <Button onClick={onRetry} disabled={busy}>
               Opnieuw versturen

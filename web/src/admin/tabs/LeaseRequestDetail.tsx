@@ -1,36 +1,32 @@
 import { isSafeHttpUrl, type LeaseRequest } from "@lease/contracts";
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import { adminButtonClass, Badge, Button, Panel } from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
+import { openComposeWindow } from "../lib/inbox";
 import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-status";
 import { LeadAttribution } from "./LeadAttribution";
 import { FollowUpField } from "./FollowUpField";
 import { LeadTimeline } from "./LeadTimeline";
 import { LeadStageForm } from "./LeadStageForm";
 import { LeadConversions } from "./LeadConversions";
+import { DuplicateNote } from "./DuplicateNote";
 
 const ACTION_LABELS: Record<"bekeken" | "gereageerd", string> = {
   bekeken: "Markeer als Bekeken",
   gereageerd: "Markeer als Gereageerd",
 };
 
-/** Opens the compose page for this request in a new window (SPEC §2). */
-export function openCompose(requestId: string): void {
-  window.open(
-    `/email-compose?requestId=${encodeURIComponent(requestId)}`,
-    "_blank",
-    "noopener,width=900,height=800",
-  );
-}
-
 export function LeaseRequestDetail({
   request,
+  headingRef,
   busy,
   onStatus,
   onUpdated,
   onDelete,
 }: {
   request: LeaseRequest | null;
+  /** The title, which takes focus when a request is opened (tabIndex -1: not a Tab stop). */
+  headingRef?: Ref<HTMLHeadingElement>;
   busy: boolean;
   onStatus: (status: "bekeken" | "gereageerd") => void;
   /** The request as a change (its stage) answered it. */
@@ -49,12 +45,19 @@ export function LeaseRequestDetail({
     <Panel>
       <div data-testid="lease-detail" className="space-y-5">
         <div className="flex flex-wrap items-start justify-between gap-3">
-          <h2 className="text-xl font-bold wrap-anywhere text-gray-900">{leaseDetailTitle(request)}</h2>
+          <h2
+            ref={headingRef}
+            tabIndex={-1}
+            className="rounded-sm text-xl font-bold wrap-anywhere text-gray-900 outline-none focus-visible:ring-2 focus-visible:ring-primary/50"
+          >
+            {leaseDetailTitle(request)}
+          </h2>
           <div className="flex gap-2">
             {request.duplicateOf && <Badge tone="blue">Mogelijk dubbel</Badge>}
             <Badge tone={badge.tone}>{badge.label}</Badge>
           </div>
         </div>
+        <DuplicateNote request={request} />
         <dl className="grid gap-4 sm:grid-cols-2">
           <Detail label="E-mail">
             <a className="wrap-anywhere text-primary-strong underline" href={`mailto:${request.email}`}>
@@ -99,7 +102,7 @@ export function LeaseRequestDetail({
               {ACTION_LABELS[status]}
             </Button>
           ))}
-          <Button onClick={() => openCompose(request.id)}>E-mail Versturen</Button>
+          <Button onClick={() => openComposeWindow({ requestId: request.id })}>E-mail Versturen</Button>
           <a
             className={adminButtonClass("accent")}
             href={`tel:${request.contactNumber.replace(/[^\d+]/g, "")}`}

@@ -35,11 +35,10 @@ import {
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { amsterdamToday, followUpBadge } from "../lib/follow-up";
 import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";
+import { FOLLOW_UP_PARAM, LEAD_PARAM } from "../lib/lead-link";
 import { LeaseRequestDetail } from "./LeaseRequestDetail";
 
 const PAGE_SIZE = 50;
-/** ?tab=aanvragen&lead=<id> opens that request (the company's notification e-mail links here). */
-export const LEAD_PARAM = "lead";
 
 const STATUS_FILTERS: { value: LeaseStatus | ""; label: string }[] = [
   { value: "", label: "Alle statussen" },
@@ -121,8 +120,20 @@ export function LeaseRequestsTab() {
       }),
   });
 
+  // Each opening moves focus to the detail's heading once it shows that request, so keyboard and
+  // screen-reader users go on in the detail instead of tabbing through the whole list.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [focusHeading, setFocusHeading] = useState(0);
+  useEffect(() => {
+    if (focusHeading === 0) return;
+    const narrow = window.matchMedia("(max-width: 1023px)").matches;
+    // On a phone revealDetail scrolls it into view smoothly; focus must not jump there first.
+    headingRef.current?.focus({ preventScroll: narrow });
+  }, [focusHeading]);
+
   const open = (request: LeaseRequest) => {
     setSelected(request);
+    setFocusHeading((n) => n + 1);
     revealDetail(detailRef.current);
     const readBody = request.isRead ? null : markReadBody(request);
     if (readBody) status.mutate({ id: request.id, ...readBody, silent: true });
@@ -131,6 +142,20 @@ export function LeaseRequestsTab() {
   // A link to one request: open it once, then drop the parameter (a reload keeps the tab only).
   const [params, setParams] = useSearchParams();
   const linked = params.get(LEAD_PARAM);
+  // ?opvolgen=vandaag (the header's "Bekijk ze"): the list filtered to the follow-ups due, once.
+  const followUpLink = params.get(FOLLOW_UP_PARAM) === "vandaag";
+  useEffect(() => {
+    if (!followUpLink) return;
+    setFilter((current) => ({ ...current, followUp: "vandaag", page: 1 }));
+    setParams(
+      (now) => {
+        const next = new URLSearchParams(now);
+        next.delete(FOLLOW_UP_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [followUpLink, setParams]);
   const openRef = useRef(open);
   openRef.current = open;
   useEffect(() => {
@@ -196,6 +221,8 @@ export function LeaseRequestsTab() {
           >
             {/* Two filters a row where the list's panel is wide enough, one under the other on a phone:
                 never squeezed beside the buttons until the chosen value cannot be read. */}
+            {/* What the search looks in, as a line of its own: a placeholder that long was cut off
+                beside the button at every width. */}
             <div className="flex gap-2">
               <label className="sr-only" htmlFor="lease-zoeken">
                 Zoeken
@@ -203,7 +230,7 @@ export function LeaseRequestsTab() {
               <input
                 id="lease-zoeken"
                 type="search"
-                placeholder="Zoek op e-mail, bedrijf, telefoon of URL"
+                aria-describedby="lease-zoeken-uitleg"
                 maxLength={200}
                 className={`${TEXT_INPUT} mt-0 min-w-0 flex-1`}
                 value={search}
@@ -213,6 +240,9 @@ export function LeaseRequestsTab() {
                 Zoeken
               </Button>
             </div>
+            <p id="lease-zoeken-uitleg" className="text-xs text-gray-600">
+              Op e-mail, bedrijf, telefoon of auto-URL
+            </p>
             <div className="grid grid-cols-1 gap-2 @sm:grid-cols-2">
               <label className="sr-only" htmlFor="lease-status-filter">
                 Status
@@ -346,6 +376,7 @@ export function LeaseRequestsTab() {
         </Panel>
         <div className="lg:col-span-3" ref={detailRef}>
           <LeaseRequestDetail
+            headingRef={headingRef}
             request={detail}
             busy={status.isPending || remove.isPending}
             onStatus={(next) => detail && status.mutate({ id: detail.id, status: next, isRead: true })}

@@ -19,7 +19,8 @@ import { GoogleAdsPanel } from "./GoogleAdsPanel";
 
 const PIXELS = [
   { key: "facebookPixelId", name: "Facebook/Meta", placeholder: "123456789012345" },
-  { key: "snapchatPixelId", name: "Snapchat", placeholder: "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" },
+  // Its id is a UUID: written out as a placeholder it was cut off in the card at 1280 and 390 px.
+  { key: "snapchatPixelId", name: "Snapchat", placeholder: "36 tekens, met streepjes" },
   { key: "tiktokPixelId", name: "TikTok", placeholder: "C1234567890ABCDEFGH" },
 ] as const;
 type PixelKey = (typeof PIXELS)[number]["key"];

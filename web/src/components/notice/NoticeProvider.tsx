@@ -1,6 +1,7 @@
 import {
   createContext,
   useContext,
+  useEffect,
   useLayoutEffect,
   useRef,
   useState,
@@ -8,7 +9,7 @@ import {
   type ReactNode,
 } from "react";
 import { createNoticeStore, type NoticeInput, type NoticeStore } from "./notice-store";
-import { PLACEMENT_CLASSES, placementFor, type Placement } from "./placement";
+import { PLACEMENT_CLASSES, placementFor, rememberFocus, type Placement } from "./placement";
 
 const NoticeContext = createContext<NoticeStore | null>(null);
 
@@ -44,6 +45,8 @@ function usePlacement(noticeId: number | undefined) {
     place();
     window.addEventListener("scroll", soon, { passive: true });
     window.addEventListener("resize", soon);
+    // The control in use moves with the focus: the notice moves off it.
+    window.addEventListener("focusin", soon);
     // The page below changes too (another tab opens, a list loads).
     const layout = new ResizeObserver(soon);
     layout.observe(document.body);
@@ -52,12 +55,17 @@ function usePlacement(noticeId: number | undefined) {
       cancelAnimationFrame(frame);
       window.removeEventListener("scroll", soon);
       window.removeEventListener("resize", soon);
+      window.removeEventListener("focusin", soon);
     };
   }, [noticeId]);
   return { ref, placement };
 }
 
 function NoticeViewport({ store }: { store: NoticeStore }) {
+  useEffect(() => {
+    document.addEventListener("focusin", rememberFocus);
+    return () => document.removeEventListener("focusin", rememberFocus);
+  }, []);
   const notice = useSyncExternalStore(store.subscribe, store.current, () => null);
   const destructive = notice?.variant === "destructive";
   const { ref, placement } = usePlacement(notice?.id);

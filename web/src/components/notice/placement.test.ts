@@ -23,4 +23,11 @@ describe("where a notice goes", () => {
     const extra = { ...box("top-right") };
     expect(choosePlacement(["bottom-right", "top-right"], box, [...everywhere, extra])).toBe("bottom-right");
   });
+
+  it("never covers the focused field while another corner spares it, even over more other controls", () => {
+    // The field being typed in at the top right (Gebruikers' username), two buttons at the bottom.
+    const typing = { ...box("top-right"), weight: 1000 };
+    const buttons = [box("bottom-right"), box("bottom-right")];
+    expect(choosePlacement(["top-right", "bottom-right"], box, [typing, ...buttons])).toBe("bottom-right");
+  });
 });

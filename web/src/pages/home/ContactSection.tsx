@@ -5,7 +5,7 @@ import { useCompanySettings } from "../../api/public";
 import { Field, Honeypot } from "../../components/form";
 import { useNotice } from "../../components/notice";
 import { buttonClass, Section, SectionHeading } from "../../components/ui";
-import { COMPANY_FALLBACKS, companyDetails, telHref } from "../../lib/company";
+import { COMPANY_FALLBACKS, companyDetails, registrationLines, telHref } from "../../lib/company";
 import { useEarlyInput } from "../../lib/early-input";
 import { useHydrated } from "../../lib/hydrated";
 import {
@@ -65,8 +65,11 @@ export function ContactSection() {
               )}
             </ContactItem>
             <ContactItem title="Bedrijfsgegevens">
-              <span className="block">KvK: {company.kvk ?? COMPANY_FALLBACKS.kvk}</span>
-              <span className="block">BTW: {company.btw ?? COMPANY_FALLBACKS.btw}</span>
+              {registrationLines(company).map((line) => (
+                <span key={line} className="block">
+                  {line}
+                </span>
+              ))}
             </ContactItem>
           </dl>
           <div className="rounded-card bg-gray-50 p-6 ring-1 ring-gray-200">
