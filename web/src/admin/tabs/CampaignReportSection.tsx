@@ -5,6 +5,7 @@ import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchCampaignReport } from "../api";
 import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import { FIGURE_COLUMNS, campaignReportCsv, sortRows, type FigureKey } from "../lib/campaign-report";
+import { OTHER_VALUE_HELP, OtherValueLegend, mentionsOther } from "../components/OtherValue";
 import { amsterdamToday } from "../lib/follow-up";
 
 function daysBefore(day: string, n: number): string {
@@ -170,7 +171,11 @@ export function CampaignReportSection() {
               {sorted.map((row) => (
                 <tr key={row.label.join("/")} className="border-b border-gray-100" data-testid="report-row">
                   {row.label.map((part, i) => (
-                    <td key={i} className="py-2 pr-3 text-left wrap-anywhere">
+                    <td
+                      key={i}
+                      className="py-2 pr-3 text-left wrap-anywhere"
+                      title={mentionsOther(part) ? OTHER_VALUE_HELP : undefined}
+                    >
                       {part}
                     </td>
                   ))}
@@ -191,6 +196,7 @@ export function CampaignReportSection() {
           </table>
         </div>
       )}
+      {rows.some((row) => row.label.some(mentionsOther)) && <OtherValueLegend />}
     </Panel>
   );
 }
