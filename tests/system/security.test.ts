@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTES, INTERNAL_ROUTES, UNMATCHED_ROUTE, metricRoute } from "@lease/contracts";
 import { runProcess, startTcpProxy, waitFor } from "@lease/platform/testing";
 import { entryArgs } from "../../scripts/lib/ts-entry.mjs";
-import { startFullStack, type FullStack } from "./stack";
+import { startFullStack, wsUpgradeStatus, type FullStack } from "./stack";
 
 const BROWSER_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
@@ -189,16 +189,7 @@ describe("security of the running stack", () => {
 
   it("refuses a cross-origin or sessionless /ws upgrade", async () => {
     const cookie = await stack.adminCookie();
-    const status = (headers: Record<string, string>) =>
-      new Promise<number>((resolve) => {
-        const ws = new WebSocket(`${stack.gateway.url.replace("http", "ws")}/ws`, { headers });
-        ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
-        ws.once("open", () => {
-          ws.close();
-          resolve(101);
-        });
-        ws.once("error", () => resolve(0));
-      });
+    const status = (headers: Record<string, string>) => wsUpgradeStatus(stack, headers);
     expect(await status({ cookie, origin: "https://evil.example" })).toBe(403);
     expect(await status({ origin: stack.origin })).toBe(401);
     expect(await status({ cookie, origin: stack.origin })).toBe(101);

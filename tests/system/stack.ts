@@ -1,3 +1,4 @@
+import { WebSocket } from "ws";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { issueSession, keyspace, type Logger, type RunningService } from "@lease/platform";
@@ -104,5 +105,18 @@ export function adminFetch(
       ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** The status a /ws upgrade to the stack's gateway gets: 101 when it opens, else the refusal's. */
+export function wsUpgradeStatus(stack: FullStack, headers: Record<string, string>): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const ws = new WebSocket(`${stack.gateway.url.replace("http", "ws")}/ws`, { headers });
+    ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once("open", () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once("error", () => resolve(0));
   });
 }

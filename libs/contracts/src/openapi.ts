@@ -2,6 +2,7 @@ import { z } from "zod";
 import * as entities from "./entities";
 import * as http from "./http";
 import { API_ROUTES, type ApiRoute } from "./routes";
+import { ServerWsMessage, WS_PATH } from "./ws";
 
 type Io = "input" | "output";
 type JsonObject = Record<string, unknown>;
@@ -66,37 +67,127 @@ function parameters(schema: z.ZodObject, location: "query" | "path"): JsonObject
   });
 }
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "Validation failed (code validation_failed, per-field messages in fields)",
-  401: "Not signed in or session expired (code unauthorized)",
-  404: "Not found (code not_found)",
-  413: "Body too large (code payload_too_large)",
-  415: "Body is not JSON (code unsupported_media_type)",
-  429: "Too many requests (code rate_limited)",
-  503: "A dependency is unavailable (code service_unavailable)",
+/**
+ * What a status means wherever the platform or the gateway answers it, and its error codes
+ * (README, "Security"): the guards in front of every route (the gateway's cross-site check and
+ * session check, the JSON body reader, the proxy) answer these whatever the route's own handler does.
+ */
+const GENERIC_ERRORS: Record<number, { description: string; codes: string[] }> = {
+  400: {
+    description:
+      "Invalid input: a field fails validation (per-field messages in fields), the body is no JSON, nests deeper than 64 levels or holds a NUL character",
+    codes: ["validation_failed", "invalid_json", "too_deep", "invalid_character"],
+  },
+  401: {
+    description: "Not signed in, the session expired or ended, or the account was disabled or removed",
+    codes: ["unauthorized", "account_disabled", "account_removed"],
+  },
+  403: {
+    description:
+      "A cross-site request: a foreign Origin or Sec-Fetch-Site, or (admin routes) no Origin at all",
+    codes: ["forbidden"],
+  },
+  404: { description: "No such item", codes: ["not_found"] },
+  409: { description: "Conflicts with the current state", codes: ["conflict"] },
+  413: { description: "The body is larger than the route takes", codes: ["payload_too_large"] },
+  415: {
+    description: "A state change whose body is not declared as application/json",
+    codes: ["unsupported_media_type"],
+  },
+  422: { description: "Refused as it stands", codes: [] },
+  429: {
+    description: "Too many requests from this address; wait Retry-After seconds",
+    codes: ["rate_limited"],
+  },
+  502: { description: "The service behind the gateway answered nothing usable", codes: ["bad_gateway"] },
+  503: {
+    description: "A dependency is unavailable just now; see Retry-After",
+    codes: ["service_unavailable"],
+  },
+  504: { description: "The service behind the gateway did not answer in time", codes: ["gateway_timeout"] },
 };
+
+/** The sign-in routes' own answers beside the generic ones. */
+const LOGIN_ERRORS: Record<string, Record<number, string[]>> = {
+  "/api/admin/login": {
+    401: ["invalid_credentials", "one_time_password_expired"],
+    429: ["rate_limited"],
+    503: ["login_busy"],
+  },
+  "/api/admin/login/totp": {
+    401: ["login_expired", "invalid_code", "used_code"],
+    429: ["rate_limited", "codes_locked"],
+  },
+  "/api/admin/login/new-password": { 401: ["login_expired"] },
+};
+
+/** Error codes a route's own description names: "(code a, b or c)", "(privacy_staff_address)". */
+export function codesNamedIn(description: string): string[] {
+  const codes = new Set<string>();
+  for (const m of description.matchAll(/\(codes? ([^)]*)\)/g))
+    for (const word of m[1]!.split(/,|\bor\b/))
+      if (/^[a-z][a-z_]*$/.test(word.trim())) codes.add(word.trim());
+  for (const m of description.matchAll(/\(([a-z]+_[a-z_]+)\)/g)) codes.add(m[1]!);
+  return [...codes];
+}
+
+/**
+ * Every error status a route can answer, with its codes: what the guards in front of it do (by
+ * method, auth, request parts and owner), the sign-in's own, and what the route declares.
+ * tests/system/openapi-errors.test.ts provokes them against the running stack.
+ */
+export function routeErrors(route: ApiRoute): Map<number, { descriptions: string[]; codes: Set<string> }> {
+  const errors = new Map<number, { descriptions: string[]; codes: Set<string> }>();
+  const add = (status: number, description: string, codes: readonly string[]) => {
+    const entry = errors.get(status) ?? { descriptions: [], codes: new Set<string>() };
+    if (!entry.descriptions.includes(description)) entry.descriptions.push(description);
+    for (const code of codes) entry.codes.add(code);
+    errors.set(status, entry);
+  };
+  const generic = (status: number) =>
+    add(status, GENERIC_ERRORS[status]!.description, GENERIC_ERRORS[status]!.codes);
+  const stateChange = route.method !== "GET";
+  if (stateChange && !route.webhook) [403, 415].forEach(generic);
+  if (route.auth === "admin") generic(401);
+  if (route.request?.body) [400, 413].forEach(generic);
+  else if (route.webhook) generic(413);
+  if (route.request?.query)
+    add(400, GENERIC_ERRORS[400]!.description, ["validation_failed", "invalid_character"]);
+  if (route.request?.params) generic(404);
+  if (route.auth === "public" && route.method === "POST" && !route.path.startsWith("/api/track/"))
+    generic(429);
+  for (const [status, codes] of Object.entries(LOGIN_ERRORS[route.path] ?? {}))
+    add(Number(status), GENERIC_ERRORS[Number(status)]!.description, codes);
+  if (route.service !== "gateway") [502, 504].forEach(generic);
+  generic(503);
+  for (const [status, response] of Object.entries(route.responses)) {
+    const code = Number(status);
+    if (code < 400) continue;
+    const named = codesNamedIn(response.description);
+    add(code, response.description, named.length > 0 ? named : (GENERIC_ERRORS[code]?.codes ?? []));
+  }
+  return errors;
+}
 
 function operation(route: ApiRoute, components: Components): JsonObject {
   const errorRef = components.ref(http.ApiError, "output");
-  const errorResponse = (description: string) => ({
-    description,
-    content: { "application/json": { schema: errorRef } },
+  const errorResponse = (description: string, codes: Set<string>) => ({
+    description: codes.size > 0 ? `${description} (code ${[...codes].join(", ")})` : description,
+    content: {
+      "application/json": {
+        schema:
+          codes.size > 0
+            ? { allOf: [errorRef, { type: "object", properties: { code: { enum: [...codes] } } }] }
+            : errorRef,
+      },
+    },
   });
-
-  const statuses = new Set<number>([503]);
-  if (route.request) statuses.add(400);
-  if (route.request?.body) [413, 415].forEach((status) => statuses.add(status));
-  if (route.request?.params) statuses.add(404);
-  if (route.auth === "admin") statuses.add(401);
-  if (route.auth === "public" && route.method === "POST") statuses.add(429);
-  if (route.path === "/api/admin/login") statuses.add(401);
 
   const responses: Record<string, JsonObject> = {};
   for (const [status, response] of Object.entries(route.responses)) {
     const code = Number(status);
-    if (code >= 400) {
-      responses[status] = errorResponse(response.description);
-    } else if (code === 204) {
+    if (code >= 400) continue;
+    if (code === 204) {
       responses[status] = { description: response.description };
     } else {
       const schema = response.schema ? components.ref(response.schema, "output") : { type: "object" };
@@ -106,10 +197,9 @@ function operation(route: ApiRoute, components: Components): JsonObject {
       };
     }
   }
-  for (const status of statuses) {
-    if (!responses[status]) responses[status] = errorResponse(ERROR_DESCRIPTIONS[status] ?? "Error");
-  }
-  responses.default = errorResponse("Unexpected error (code internal)");
+  for (const [status, { descriptions, codes }] of [...routeErrors(route)].sort(([a], [b]) => a - b))
+    responses[status] = errorResponse(descriptions.join("; or: "), codes);
+  responses.default = errorResponse("Unexpected error", new Set(["internal"]));
 
   const { body, query, params } = route.request ?? {};
   return {
@@ -137,10 +227,77 @@ function operation(route: ApiRoute, components: Components): JsonObject {
   };
 }
 
+/** The probes and the admin WebSocket: answered by every service or the gateway, not in API_ROUTES. */
+function outsideTheApi(components: Components): Record<string, Record<string, JsonObject>> {
+  const json = (description: string, schema: JsonObject) => ({
+    description,
+    content: { "application/json": { schema } },
+  });
+  const status = (...values: string[]) => ({ type: "string", enum: values });
+  // The upgrade is refused with a bare HTTP answer (no body) before any WebSocket exists.
+  const bare = (description: string) => ({ description });
+  return {
+    "/healthz": {
+      get: {
+        operationId: "getHealthz",
+        summary: "Liveness: the process answers (every service, on its port)",
+        tags: ["probes"],
+        security: [],
+        responses: {
+          200: json("Alive", {
+            type: "object",
+            properties: { status: status("ok"), service: { type: "string" } },
+            required: ["status", "service"],
+          }),
+        },
+      },
+    },
+    "/readyz": {
+      get: {
+        operationId: "getReadyz",
+        summary:
+          "Readiness, up or down only (a result at most a second old); which check failed is answered on the metrics port only",
+        tags: ["probes"],
+        security: [],
+        responses: {
+          200: json("PostgreSQL and Redis answer", {
+            type: "object",
+            properties: { status: status("ready") },
+            required: ["status"],
+          }),
+          503: json("A dependency does not answer", {
+            type: "object",
+            properties: { status: status("not_ready") },
+            required: ["status"],
+          }),
+        },
+      },
+    },
+    [WS_PATH]: {
+      get: {
+        operationId: "getWs",
+        summary:
+          "The admin WebSocket (an upgrade): the live visitors, new leads and mail outcomes as ServerWsMessage; origin and session checked at the upgrade",
+        tags: ["tracking"],
+        security: [{ cookieAuth: [] }],
+        responses: {
+          101: {
+            description: "Switching protocols; the server sends JSON text messages",
+            content: { "application/json": { schema: components.ref(ServerWsMessage, "output") } },
+          },
+          401: bare("No valid admin session (no body)"),
+          403: bare("A foreign Origin (no body)"),
+          503: bare("Sessions cannot be checked or tracking is unreachable just now (no body)"),
+        },
+      },
+    },
+  };
+}
+
 /** The whole HTTP API as an OpenAPI 3.1 document, generated from API_ROUTES and the zod schemas. */
 export function buildOpenApiDocument(): Record<string, unknown> {
   const components = new Components();
-  const paths: Record<string, Record<string, JsonObject>> = {};
+  const paths: Record<string, Record<string, JsonObject>> = outsideTheApi(components);
   for (const route of API_ROUTES) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, components);
   }
@@ -154,7 +311,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     servers: [{ url: "/" }],
-    tags: [...new Set(API_ROUTES.map((route) => route.service))].map((name) => ({ name })),
+    tags: [...new Set([...API_ROUTES.map((route) => route.service), "probes"])].map((name) => ({ name })),
     paths,
     components: {
       schemas: components.schemas,
