@@ -22,8 +22,8 @@ const HOP_BY_HOP = new Set([
   "host",
   "content-length",
   // A client's "Expect: 100-continue" is answered by the gateway's own server (Node sends the 100)
-  // and the body is read whole before it is forwarded: the service has nothing to continue, and
-  // undici refuses the header (the request failed as a 502).
+  // and the gateway forwards the body itself (read whole, or streamed for a webhook): the service
+  // has nothing to continue, and undici refuses the header (the request failed as a 502).
   "expect",
 ]);
 
