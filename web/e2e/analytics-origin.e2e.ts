@@ -6,11 +6,11 @@
 // whole. Screens at 1280 and 390 px.
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { assert, assertEqual, test, waitFor, DESKTOP, type AdminWorld } from "./fixtures";
+import { assert, assertEqual, test, DESKTOP } from "./fixtures";
 
 /** The phone width the audit looked at. */
 const PHONE = { width: 390, height: 844 };
-import { counter, openTab, postLead, sendQuoteForm, visitBeacon } from "./admin/helpers";
+import { converted, counter, openTab, postLead, sendQuoteForm, visitBeacon } from "./admin/helpers";
 import { expectAccessible } from "./axe";
 
 const number = (text: string) => Number(text.replace(/\./g, "").trim());
@@ -19,21 +19,6 @@ const number = (text: string) => Number(text.replace(/\./g, "").trim());
 async function screenshot(page: Page, name: string): Promise<void> {
   const fullPage = (page.viewportSize()?.width ?? 0) > PHONE.width;
   await page.screenshot({ path: test.info().outputPath(name), fullPage });
-}
-
-/** Waits until tracking has counted these quotes as conversions (and answered their Herkomst). */
-async function converted(world: AdminWorld, ids: string[]): Promise<void> {
-  await waitFor(
-    async () =>
-      (
-        await world.sql.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM tracking.conversions WHERE lead_id = ANY($1::uuid[])",
-          [ids],
-        )
-      ).rows[0]!.n === ids.length,
-    20_000,
-    "tracking to count the quotes",
-  );
 }
 
 test("analytics: a TikTok ad's lead is a paid click with its own campaign, and the tables add up to the Conversies", async ({

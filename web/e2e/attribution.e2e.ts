@@ -11,6 +11,7 @@ import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } f
 import {
   adminApi,
   amsterdamToday,
+  converted,
   expectNotice,
   openTab,
   postLead,
@@ -25,21 +26,6 @@ const COMPANY = "Najaar Campagne BV";
 
 /** Counting from zero: the stack's quote requests removed (tracking's counts stay). */
 const removeAllLeads = (world: AdminWorld) => world.sql.query("DELETE FROM leads.lease_requests");
-
-/** Waits until tracking has counted these quotes as conversions (and answered their Herkomst). */
-async function converted(world: AdminWorld, ids: string[]): Promise<void> {
-  await waitFor(
-    async () =>
-      (
-        await world.sql.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM tracking.conversions WHERE lead_id = ANY($1::uuid[])",
-          [ids],
-        )
-      ).rows[0]!.n === ids.length,
-    20_000,
-    "tracking to count the quotes",
-  );
-}
 
 /**
  * What a consenting visitor's browser sends: a visit landing from `landing`, then the home page,

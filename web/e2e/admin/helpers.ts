@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import type { CampaignReport, CampaignReportRow, CreateLeaseRequestResponse } from "@lease/contracts";
-import { assert, assertEqual, isApiRequest, DESKTOP_CHROME_UA } from "../fixtures";
+import { assert, assertEqual, isApiRequest, waitFor, DESKTOP_CHROME_UA, type AdminWorld } from "../fixtures";
 
 const WAIT_MS = 10_000;
 
@@ -206,4 +206,19 @@ export async function todaysReportRow(page: Page, campaign: string): Promise<Cam
 export async function saveSettings(page: Page, settings: Record<string, unknown>): Promise<void> {
   const { status, body } = await adminApi(page, "PUT", "/api/admin/company-settings", settings);
   assertEqual(status, 200, `settings saved (${JSON.stringify(body)})`);
+}
+
+/** Waits until tracking has counted these quotes as conversions (and answered their Herkomst). */
+export async function converted(world: Pick<AdminWorld, "sql">, ids: string[]): Promise<void> {
+  await waitFor(
+    async () =>
+      (
+        await world.sql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM tracking.conversions WHERE lead_id = ANY($1::uuid[])",
+          [ids],
+        )
+      ).rows[0]!.n === ids.length,
+    20_000,
+    "tracking to count the quotes",
+  );
 }
