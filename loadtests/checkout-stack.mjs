@@ -34,6 +34,7 @@ export async function startCheckoutStack(dir, { env = {}, logDir, database }) {
   const databaseUrl = withDatabase(infra.databaseServerUrl, db);
   const cwd = process.cwd();
   process.chdir(dir); // the stack starts services/<name>/dist/main.js of this checkout
+  const drop = () => dropDatabasesWithPrefix(infra.databaseServerUrl, db).catch(() => undefined);
   try {
     const stack = await startStack({
       databaseUrl,
@@ -45,11 +46,15 @@ export async function startCheckoutStack(dir, { env = {}, logDir, database }) {
         ...env,
       },
       logDir: path.join(logDir, path.basename(dir)),
+    }).catch(async (err) => {
+      // A stack that did not start leaves no database behind either.
+      await drop();
+      throw err;
     });
     const pid = (name) => stack.processes.find((p) => p.name === name).child.pid;
     const stop = async () => {
       await stack.stop();
-      await dropDatabasesWithPrefix(infra.databaseServerUrl, db).catch(() => undefined);
+      await drop();
     };
     return { stack, databaseUrl, redisUrl: infra.redisUrl, stop, pid };
   } finally {
