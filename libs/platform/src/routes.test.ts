@@ -114,12 +114,18 @@ describe("job handlers", () => {
   const noop = async () => undefined;
   it("refuse a queue with a job that has no handler", () => {
     expect(refusal(() => checkJobHandlers(QUEUES.mail, { "inbox.log": noop, "mail.send": noop }))).toBe(
-      'queue "mail": jobs without a handler: lead.received, mail.notify-company',
+      'queue "mail": jobs without a handler: lead.received, mail.notify-company, mail.lead-activity',
     );
   });
 
   it("refuse a handler for a job the catalog does not put on the queue, and a queue without jobs", () => {
-    const all = { "lead.received": noop, "inbox.log": noop, "mail.notify-company": noop, "mail.send": noop };
+    const all = {
+      "lead.received": noop,
+      "inbox.log": noop,
+      "mail.notify-company": noop,
+      "mail.send": noop,
+      "mail.lead-activity": noop,
+    };
     expect(() => checkJobHandlers(QUEUES.mail, all)).not.toThrow();
     expect(refusal(() => checkJobHandlers(QUEUES.mail, { ...all, "mail.bogus": noop } as never))).toContain(
       "not on this queue in the catalog: mail.bogus",
