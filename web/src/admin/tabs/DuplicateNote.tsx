@@ -23,7 +23,7 @@ export function DuplicateNote({ request }: { request: LeaseRequest }) {
   const other = earlier.data;
   return (
     <p
-      className="rounded-card border border-blue-200 bg-blue-50 p-3 text-sm text-gray-800"
+      className="rounded-card border border-blue-200 bg-white p-3 text-sm text-gray-800"
       data-testid="duplicate-note"
     >
       <span className="font-semibold">Mogelijk dubbel: </span>
