@@ -4,13 +4,7 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";
-import {
-  expectNotice,
-  openTab,
-  postLead as postQuote,
-  saveSettings,
-  signIn,
-} from "./admin/helpers";
+import { expectNotice, openTab, postLead as postQuote, saveSettings, signIn } from "./admin/helpers";
 
 const MAIL = {
   key: "SG.staff-e2e-key-0123456789",
