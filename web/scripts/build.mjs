@@ -1,6 +1,7 @@
 // Client build, SSR build, then pre-rendering of every public route into dist/<route>/index.html
 // (the home page into dist/index.html, the not-found page into dist/404.html), plus the bare app shell
-// dist/app.html for client-only routes.
+// dist/app.html for client-only routes (the admin app, its own entry). A public page loads the site's
+// entry and the chunks of the islands it holds (src/islands/), preloaded from its <head>.
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -13,7 +14,7 @@ const distDir = join(webDir, "dist");
 const ssrDir = join(webDir, ".tmp", "ssr");
 const configFile = join(webDir, "vite.config.ts");
 
-await build({ configFile, logLevel: "warn" });
+const client = await build({ configFile, logLevel: "warn" });
 await build({
   configFile,
   logLevel: "warn",
@@ -26,8 +27,41 @@ await build({
 });
 
 const template = await readFile(join(distDir, "index.html"), "utf8");
-if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(template))
-  throw new Error("index.html holds an inline script (CSP)");
+const appTemplate = await readFile(join(distDir, "app.html"), "utf8");
+for (const [name, html] of [
+  ["index.html", template],
+  ["app.html", appTemplate],
+]) {
+  if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(html)) throw new Error(`${name} holds an inline script (CSP)`);
+}
+
+// Each island's chunk and the chunks it imports statically, from the client build's output: what a
+// page that holds the island loads, preloaded so that it does not wait for the entry to ask.
+const chunks = (Array.isArray(client) ? client : [client])
+  .flatMap((output) => output.output)
+  .filter((item) => item.type === "chunk");
+const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+function withStaticImports(fileName, into = new Set()) {
+  if (into.has(fileName)) return into;
+  into.add(fileName);
+  for (const imported of byFile.get(fileName)?.imports ?? []) withStaticImports(imported, into);
+  return into;
+}
+const islandChunks = new Map();
+for (const chunk of chunks) {
+  const island = chunk.facadeModuleId?.match(/[\\/]src[\\/]islands[\\/]([\w-]+)\.tsx$/)?.[1];
+  if (island) islandChunks.set(island, withStaticImports(chunk.fileName));
+}
+/** modulepreload links for the islands' chunks that the template does not preload already. */
+function islandPreloads(islands, html) {
+  const files = new Set();
+  for (const island of islands) {
+    const found = islandChunks.get(island);
+    if (!found) throw new Error(`no chunk for the island "${island}"`);
+    for (const file of found) if (!html.includes(`/${file}"`)) files.add(file);
+  }
+  return [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join("\n    ");
+}
 
 // Public pages carry their stylesheet inline: a render-blocking request less before the first paint
 // on a phone (the CSP allows inline styles: the theme sets CSS variables). The admin shell keeps the link.
@@ -42,9 +76,12 @@ const { renderPage, PRERENDER_KEYS } = await import(pathToFileURL(join(ssrDir, "
 const siteUrl = process.env.SITE_URL || undefined;
 
 for (const key of PRERENDER_KEYS) {
-  const { html, head } = await renderPage(key, siteUrl);
+  const { html, head, islands } = await renderPage(key, siteUrl);
+  const preloads = islandPreloads(islands, publicTemplate);
+  // After the entry and its own preloads, which the browser should fetch first.
   const page = publicTemplate
     .replace("<!--app-head-->", () => head)
+    .replace("</head>", () => (preloads ? `  ${preloads}\n  </head>` : "</head>"))
     .replace(
       '<div id="root"><!--app-html--></div>',
       `<div id="root" data-prerendered="${key}">${html}</div>`,
@@ -54,12 +91,9 @@ for (const key of PRERENDER_KEYS) {
   await writeFile(join(distDir, file), page);
   console.log(`pre-rendered ${key} -> dist/${file}`);
 }
-// The gateway answers client-only routes (the admin) with app.html: the bare shell, rendered in the browser.
-const shell = template
-  .replace("<!--app-head-->", '<title>Beheer</title>\n    <meta name="robots" content="noindex" />')
-  .replace("<!--app-html-->", "");
-await writeFile(join(distDir, "app.html"), shell);
-console.log("wrote the app shell -> dist/app.html");
+// The gateway answers client-only routes (the admin) with app.html, the admin app's shell as Vite
+// built it (rendered in the browser).
+console.log("built the app shell -> dist/app.html");
 // Crawlers: keep out of the admin; list the public pages when the site's address is known.
 const robots = ["User-agent: *", "Disallow: /admin", "Disallow: /admin-login", "Disallow: /email-compose"];
 if (siteUrl) {

@@ -1,10 +1,8 @@
 import { StrictMode } from "react";
 import { renderToString } from "react-dom/server";
-import { StaticRouter } from "react-router-dom";
-import { App } from "./App";
-import { createQueryClient } from "./api/query-client";
 import { PAGES, pageMeta } from "./routes";
 import { canonicalUrl, NOT_FOUND_KEY, PUBLIC_PATHS } from "./lib/url";
+import { PublicSite } from "./site/PublicSite";
 
 export const PRERENDER_KEYS = [...PUBLIC_PATHS, NOT_FOUND_KEY] as const;
 export type PrerenderKey = (typeof PRERENDER_KEYS)[number];
@@ -13,20 +11,18 @@ function escapeHtml(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-/** HTML of one public page plus its head tags, for scripts/build.mjs. */
+/** HTML of one public page, its head tags and the islands it holds, for scripts/build.mjs. */
 export async function renderPage(
   key: PrerenderKey,
   siteUrl: string | undefined,
-): Promise<{ html: string; head: string }> {
+): Promise<{ html: string; head: string; islands: string[] }> {
   await PAGES[key].preload();
-  const location = key === NOT_FOUND_KEY ? "/404" : key;
   const html = renderToString(
     <StrictMode>
-      <StaticRouter location={location}>
-        <App queryClient={createQueryClient()} />
-      </StaticRouter>
+      <PublicSite page={key} />
     </StrictMode>,
   );
+  const islands = [...new Set([...html.matchAll(/<[a-z]+ data-island="([^"]+)"/g)].map((m) => m[1]!))];
   const meta = pageMeta(key);
   const title = escapeHtml(meta.title);
   const description = escapeHtml(meta.description);
@@ -44,5 +40,5 @@ export async function renderPage(
     const url = escapeHtml(canonicalUrl(siteUrl, key));
     tags.push(`<link rel="canonical" href="${url}" />`, `<meta property="og:url" content="${url}" />`);
   }
-  return { html, head: tags.join("\n    ") };
+  return { html, head: tags.join("\n    "), islands };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../lib/link";
 import { ACCEPT_ALL, NECESSARY_ONLY } from "../lib/consent";
 import { saveConsent, useConsent } from "../lib/consent-store";
 import { buttonClass } from "./ui";

@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "../lib/link";
 import { useCompanySettings } from "../api/public";
 import { COMPANY_FALLBACKS, companyDetails, registrationLines, telHref } from "../lib/company";
 import { CarIcon } from "./Header";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { Link } from "react-router-dom";
+import { Link } from "../lib/link";
 import { useCompanySettings } from "../api/public";
 import { DEFAULT_COMPANY_NAME } from "../lib/constants";
 import { onPlainClick, useSiteNavigation, type HomeSection } from "../lib/navigation";

@@ -1,5 +1,4 @@
 import { useEffect, useRef } from "react";
-import { useLocation } from "react-router-dom";
 import { useCompanySettings, useThemeSettings } from "../api/public";
 import { useConsent } from "../lib/consent-store";
 import { focusPageTitleSoon, scrollToSectionSoon, type SectionState } from "../lib/navigation";
@@ -7,8 +6,9 @@ import { captureLandingClicks } from "../lib/marketing";
 import { loadPixels, trackPixelPageView, unloadPixels } from "../lib/pixels";
 import { applyTheme } from "../lib/theme";
 import { startTracking } from "../lib/tracking";
+import { useSiteLocation } from "../lib/site-location";
 import { canonicalUrl, isPublicPath, normalizePath } from "../lib/url";
-import { metaFor } from "../routes";
+import { metaFor } from "../page-meta";
 
 const ADMIN_TITLES: Record<string, string> = {
   "/admin-login": "Inloggen | Beheer",
@@ -16,9 +16,12 @@ const ADMIN_TITLES: Record<string, string> = {
   "/email-compose": "E-mail opstellen | Beheer",
 };
 
-/** Browser-only side effects of the site: theme, tracking, pixels, scroll position and head tags. */
+/**
+ * Browser-only side effects of the site (the public pages and the admin app): theme, tracking, pixels,
+ * scroll position and head tags.
+ */
 export function SiteEffects() {
-  const { pathname, state } = useLocation();
+  const { pathname, state } = useSiteLocation();
   const section = (state as Partial<SectionState> | null)?.section;
   const theme = useThemeSettings();
   const settings = useCompanySettings();

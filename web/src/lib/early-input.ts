@@ -3,8 +3,8 @@ import { useLayoutEffect } from "react";
 /**
  * What a visitor typed, or the browser autofilled, into a pre-rendered form before React took it
  * over. Hydration sets every controlled field back to its state, which starts empty, so without
- * this the early text would vanish before the visitor's eyes. main.tsx starts watching before it
- * hydrates; each form adopts its own fields once it has hydrated, after which they are its own.
+ * this the early text would vanish before the visitor's eyes. entry-site.tsx starts watching before
+ * the islands hydrate; each form adopts its own fields once it has hydrated, after which they are its own.
  */
 const early = new Map<string, string>();
 const owned = new Set<string>();

@@ -1,10 +1,12 @@
-import { useCallback, type MouseEvent } from "react";
-import { useLocation, useNavigate } from "react-router-dom";
+import type { MouseEvent } from "react";
+import { navigate } from "./site-router";
+import { normalizePath } from "./url";
 
 /** Delay before scrolling after navigating to another page (SPEC §2: about 100 ms). */
 export const SCROLL_DELAY_MS = 100;
 
-export type HomeSection = "diensten" | "calculator" | "aanvraag" | "contact";
+export const HOME_SECTIONS = ["diensten", "calculator", "aanvraag", "contact"] as const;
+export type HomeSection = (typeof HOME_SECTIONS)[number];
 
 /** Router state that asks the home page to scroll to a section once it is shown. */
 export interface SectionState {
@@ -26,7 +28,7 @@ function focusWithoutScroll(target: HTMLElement): void {
  * heading), so that a keyboard or screen-reader user goes on where the page now shows, not at the
  * link they left behind (or at the menu button, when the phone menu closed).
  */
-function scrollToId(id: string): void {
+export function scrollToId(id: string): void {
   const section = document.getElementById(id);
   if (!section) return;
   section.scrollIntoView({ behavior: "smooth", block: "start" });
@@ -50,6 +52,21 @@ function whenShown<T>(find: () => T | null, act: (found: T) => void, maxWaitMs =
   return () => window.clearTimeout(timer);
 }
 
+/** A home page section: scrolled to on the home page, else the home page opens and then scrolls. */
+export function goToSection(section: HomeSection): void {
+  if (normalizePath(window.location.pathname) === "/") {
+    scrollToId(section);
+    return;
+  }
+  const state: SectionState = { section };
+  navigate("/", { state });
+}
+
+export function goToAboutUs(): void {
+  navigate("/over-ons");
+  window.setTimeout(() => window.scrollTo({ top: 0, behavior: "smooth" }), SCROLL_DELAY_MS);
+}
+
 /**
  * Focuses the page's title once another page has opened in its place: the link that was followed
  * (in the header or the footer) stays where it was, and the next Tab should go into the new page,
@@ -69,29 +86,10 @@ export function scrollToSectionSoon(id: string): () => void {
 
 /**
  * Scrolling behaviours of the header and the call-to-action buttons. Every target is also a real link
- * (href="/#calculator"), so the site works without JavaScript; with it, clicks are intercepted.
+ * (href="/#calculator"), so the site works without JavaScript; with it, clicks are intercepted: by the
+ * component where it is an island, else by the page's link handling (site-links.ts), which does the same.
  */
 export function useSiteNavigation() {
-  const navigate = useNavigate();
-  const { pathname } = useLocation();
-
-  const goToSection = useCallback(
-    (section: HomeSection) => {
-      if (pathname === "/") {
-        scrollToId(section);
-        return;
-      }
-      const state: SectionState = { section };
-      navigate("/", { state });
-    },
-    [navigate, pathname],
-  );
-
-  const goToAboutUs = useCallback(() => {
-    navigate("/over-ons");
-    window.setTimeout(() => window.scrollTo({ top: 0, behavior: "smooth" }), SCROLL_DELAY_MS);
-  }, [navigate]);
-
   return { goToSection, goToAboutUs, scrollToId };
 }
 

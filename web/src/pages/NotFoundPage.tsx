@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "../lib/link";
 import { buttonClass } from "../components/ui";
 
 export default function NotFoundPage() {

@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "../lib/link";
 import { CallToAction, InPageLink } from "../components/CallToAction";
 import { Card, CardGrid, CheckList, Section, SectionHeading, PageHero } from "../components/ui";
 

@@ -13,13 +13,25 @@ import { PLACEMENT_CLASSES, placementFor, rememberFocus, type Placement } from "
 
 const NoticeContext = createContext<NoticeStore | null>(null);
 
-/** Holds the notice store and renders the visible notice. */
-export function NoticeProvider({ children }: { children: ReactNode }) {
-  const [store] = useState(() => createNoticeStore());
+/**
+ * Holds the notice store and renders the visible notice. The public pages' islands are React roots
+ * of their own: each gets the page's one store (`store`), whose notice one island shows
+ * (`viewport={false}` elsewhere).
+ */
+export function NoticeProvider({
+  children,
+  store: shared,
+  viewport = true,
+}: {
+  children: ReactNode;
+  store?: NoticeStore;
+  viewport?: boolean;
+}) {
+  const [store] = useState(() => shared ?? createNoticeStore());
   return (
     <NoticeContext.Provider value={store}>
       {children}
-      <NoticeViewport store={store} />
+      {viewport && <NoticeViewport store={store} />}
     </NoticeContext.Provider>
   );
 }
@@ -61,7 +73,7 @@ function usePlacement(noticeId: number | undefined) {
   return { ref, placement };
 }
 
-function NoticeViewport({ store }: { store: NoticeStore }) {
+export function NoticeViewport({ store }: { store: NoticeStore }) {
   useEffect(() => {
     document.addEventListener("focusin", rememberFocus);
     return () => document.removeEventListener("focusin", rememberFocus);

@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "../../lib/link";
 import { buttonClass, CheckList, Section } from "../../components/ui";
 import { onPlainClick, useSiteNavigation } from "../../lib/navigation";
 

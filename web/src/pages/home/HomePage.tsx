@@ -1,42 +1,23 @@
-import { Suspense, type ReactNode } from "react";
-import { CalculatorSection } from "./CalculatorSection";
-import { ContactSection } from "./ContactSection";
+import { Island } from "../../site/Island";
 import { CreditSection } from "./CreditSection";
 import { Hero } from "./Hero";
-import { LeaseRequestSection } from "./LeaseRequestSection";
 import { ServicesSection } from "./ServicesSection";
 import { TrustSection } from "./TrustSection";
 
 /**
- * Each section below the hero is a hydration boundary of its own: React hydrates the pre-rendered
- * page boundary by boundary and can yield to the browser in between, instead of one long task
- * that keeps a phone from responding while the whole page hydrates.
+ * The landing page: its sections in the order of SPEC §2. The calculator and the two forms run in
+ * the browser (islands); the other sections are static HTML, their buttons followed by site-links.ts.
  */
-const Boundary = ({ children }: { children: ReactNode }) => <Suspense fallback={null}>{children}</Suspense>;
-
-/** The landing page: its sections in the order of SPEC §2. */
 export default function HomePage() {
   return (
     <>
       <Hero />
-      <Boundary>
-        <ServicesSection />
-      </Boundary>
-      <Boundary>
-        <CreditSection />
-      </Boundary>
-      <Boundary>
-        <CalculatorSection />
-      </Boundary>
-      <Boundary>
-        <TrustSection />
-      </Boundary>
-      <Boundary>
-        <LeaseRequestSection />
-      </Boundary>
-      <Boundary>
-        <ContactSection />
-      </Boundary>
+      <ServicesSection />
+      <CreditSection />
+      <Island name="calculator" />
+      <TrustSection />
+      <Island name="lease-request" />
+      <Island name="contact" />
     </>
   );
 }

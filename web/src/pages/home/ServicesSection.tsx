@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "../../lib/link";
 import { Card, Section, SectionHeading } from "../../components/ui";
 
 const PRODUCTS = [

@@ -1,6 +1,6 @@
-import { DataTable, buttonClass } from "../../components/ui";
-import { openConsentBanner } from "../../lib/consent-store";
-import { Article, Bullets, CompanyAddressBlock, LegalPage, useCompany } from "./LegalPage";
+import { DataTable } from "../../components/ui";
+import { Island } from "../../site/Island";
+import { Article, Bullets, LegalPage } from "./LegalPage";
 
 const HEAD = ["Cookie", "Doel", "Bewaartermijn"];
 
@@ -39,7 +39,6 @@ const BROWSERS = [
 ];
 
 export default function CookieBeleidPage() {
-  const company = useCompany();
   return (
     <LegalPage
       title="Cookie Beleid"
@@ -53,9 +52,7 @@ export default function CookieBeleidPage() {
     >
       <Article id="instellingen" title="Uw cookievoorkeuren">
         <p>U kunt uw keuze op ieder moment bekijken of wijzigen.</p>
-        <button type="button" className={buttonClass("primary")} onClick={openConsentBanner}>
-          Cookie Instellingen
-        </button>
+        <Island name="cookie-settings" />
       </Article>
 
       <Article id="noodzakelijk" title="Noodzakelijke cookies">
@@ -124,7 +121,7 @@ export default function CookieBeleidPage() {
 
       <Article id="contact" title="Contact">
         <p>Heeft u vragen over ons cookiebeleid? Neem dan contact met ons op:</p>
-        <CompanyAddressBlock company={company} />
+        <Island name="company-address" />
       </Article>
     </LegalPage>
   );

@@ -53,6 +53,21 @@ export function useCompany(): CompanyDetails {
   return companyDetails(useCompanySettings());
 }
 
+// The parts of the legal pages that show the company's settings; the rest of a legal page is
+// static. Each runs as an island (src/islands/), which fills in the settings once they arrive.
+
+export function CompanyAddress() {
+  return <CompanyAddressBlock company={useCompany()} />;
+}
+
+export function CompanyIntroduction() {
+  return <>{companyIntroduction(useCompany())}</>;
+}
+
+export function CompanyName() {
+  return <>{useCompany().name}</>;
+}
+
 /** The company's details, each line only when it is configured. */
 export function CompanyAddressBlock({ company }: { company: CompanyDetails }) {
   const place = [company.postalCode, company.city].filter(Boolean).join(" ");

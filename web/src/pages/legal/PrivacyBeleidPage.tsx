@@ -1,13 +1,7 @@
-import { Link } from "react-router-dom";
+import { Link } from "../../lib/link";
 import { DataTable } from "../../components/ui";
-import {
-  Article,
-  Bullets,
-  CompanyAddressBlock,
-  LegalPage,
-  companyIntroduction,
-  useCompany,
-} from "./LegalPage";
+import { Island } from "../../site/Island";
+import { Article, Bullets, LegalPage } from "./LegalPage";
 
 const RETENTION: [string, string, string][] = [
   ["Contractgegevens", "7 jaar na het einde van het contract", "Wettelijke fiscale bewaarplicht"],
@@ -22,7 +16,6 @@ const RETENTION: [string, string, string][] = [
 ];
 
 export default function PrivacyBeleidPage() {
-  const company = useCompany();
   return (
     <LegalPage
       title="Privacy Beleid"
@@ -36,10 +29,10 @@ export default function PrivacyBeleidPage() {
     >
       <Article id="wie-zijn-wij" title="1. Wie zijn wij">
         <p>
-          {companyIntroduction(company)} is verantwoordelijk voor de verwerking van persoonsgegevens zoals
+          <Island name="company-introduction" inline /> is verantwoordelijk voor de verwerking van persoonsgegevens zoals
           beschreven in dit beleid.
         </p>
-        <CompanyAddressBlock company={company} />
+        <Island name="company-address" />
       </Article>
 
       <Article id="gegevens" title="2. Welke gegevens wij verzamelen">
@@ -165,7 +158,7 @@ export default function PrivacyBeleidPage() {
           </a>
           ).
         </p>
-        <CompanyAddressBlock company={company} />
+        <Island name="company-address" />
       </Article>
     </LegalPage>
   );

@@ -1,20 +1,13 @@
-import {
-  Article,
-  Bullets,
-  CompanyAddressBlock,
-  LegalPage,
-  companyIntroduction,
-  useCompany,
-} from "./LegalPage";
+import { Island } from "../../site/Island";
+import { Article, Bullets, LegalPage } from "./LegalPage";
 
 export default function VoorwaardenPage() {
-  const company = useCompany();
   return (
     <LegalPage
       title="Algemene Voorwaarden"
       intro={
         <p>
-          Deze algemene voorwaarden gelden voor alle diensten van {companyIntroduction(company)}. Lees ze
+          Deze algemene voorwaarden gelden voor alle diensten van <Island name="company-introduction" inline />. Lees ze
           zorgvuldig voordat u een aanvraag indient of een overeenkomst sluit.
         </p>
       }
@@ -24,7 +17,7 @@ export default function VoorwaardenPage() {
         <Bullets
           items={[
             <>
-              <strong>Leasebemiddelaar:</strong> {company.name}, die leaseovereenkomsten bemiddelt en
+              <strong>Leasebemiddelaar:</strong> <Island name="company-name" inline />, die leaseovereenkomsten bemiddelt en
               adviseert.
             </>,
             <>
@@ -142,7 +135,7 @@ export default function VoorwaardenPage() {
           van kracht. Wij mogen deze voorwaarden wijzigen; de gewijzigde voorwaarden gelden vanaf de
           bekendmaking op deze website. Vragen over deze voorwaarden kunt u stellen via:
         </p>
-        <CompanyAddressBlock company={company} />
+        <Island name="company-address" />
       </Article>
     </LegalPage>
   );

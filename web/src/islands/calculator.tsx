@@ -1,0 +1,2 @@
+// Island: the home page's lease calculator.
+export { CalculatorSection as default } from "../pages/home/CalculatorSection";
