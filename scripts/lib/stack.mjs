@@ -20,6 +20,10 @@ export function freePort() {
   });
 }
 
+// A service that has not answered /healthz by then failed to start. On a quiet host each is up in
+// about a second; on a host at load 30 (CI beside other work) migrations and imports took over 30 s.
+const START_TIMEOUT_MS = Number(process.env.STACK_START_TIMEOUT_MS) || 90_000;
+
 async function waitHealthy(url, ms, child) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -140,7 +144,7 @@ export async function startStack({
       metricsUrl: `http://127.0.0.1:${metricsPorts[name][i]}/metrics`,
     };
     processes.push(entry);
-    if (!(await waitHealthy(entry.url, 30_000, child))) {
+    if (!(await waitHealthy(entry.url, START_TIMEOUT_MS, child))) {
       const error = new Error(`${name}#${i} did not start; see ${logDir}/${name}.log`);
       error.portTaken = portTaken;
       throw error;
