@@ -28,3 +28,28 @@ export async function benchAdminToken(databaseUrl, redisUrl, stack) {
     redis.disconnect();
   }
 }
+
+/** The built stack (services built first) on `databaseUrl`, with the admin "bench" signed in. */
+export async function startBenchStack(databaseUrl) {
+  const { buildServices } = await import("../scripts/build.mjs");
+  const { provision } = await import("../scripts/lib/provision.mjs");
+  const { startStack } = await import("../scripts/lib/stack.mjs");
+  await buildServices();
+  const infra = await provision();
+  const stack = await startStack({
+    databaseUrl,
+    redisUrl: infra.redisUrl,
+    env: { LOG_LEVEL: "warn" },
+    logDir: ".tmp/bench",
+  });
+  const stop = async () => {
+    await stack.stop();
+    await infra.stop();
+  };
+  try {
+    return { stack, token: await benchAdminToken(databaseUrl, infra.redisUrl, stack), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -15,6 +15,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { tsImport } from "tsx/esm/api";
+import { rebuildSpendTotals } from "./spend-totals.mjs";
 
 const { campaignReportReader } = await tsImport(
   "../services/tracking/src/repositories/campaign-report.ts",
@@ -79,7 +80,7 @@ try {
   // The running totals' triggers are built for one change at a time: the bulk insert goes without
   // them, and the totals of its rows are then built at once, as migration 0009 does for old rows.
   await pool.query("ALTER TABLE tracking.daily_dims DISABLE TRIGGER daily_dims_report_running");
-  await pool.query("ALTER TABLE tracking.ad_spend DISABLE TRIGGER ad_spend_running");
+  await pool.query("ALTER TABLE tracking.ad_spend DISABLE TRIGGER USER");
   const p = LEADS / (CAMPAIGNS * DAYS);
   await pool.query(
     `INSERT INTO tracking.daily_dims AS t (day, dim, value_id, visitors, views, quotes, contacts, offers, contracts, commission_cents)
@@ -112,11 +113,6 @@ try {
     [CAMPAIGNS, first, today],
   );
   await pool.query(
-    `INSERT INTO tracking.ad_spend_monthly (platform, month, campaign, spend_cents)
-     SELECT platform, date_trunc('month', day)::date, campaign, sum(spend_cents) FROM tracking.ad_spend
-      GROUP BY 1, 2, 3 ON CONFLICT DO NOTHING`,
-  );
-  await pool.query(
     `INSERT INTO tracking.report_running_dims
        (day, dim, value_id, visitors, quotes, contacts, offers, contracts, commission_cents)
      SELECT g.day, f.dim, f.value_id,
@@ -130,18 +126,9 @@ try {
      WINDOW w AS (PARTITION BY f.dim, f.value_id, f.month ORDER BY g.day)
      ON CONFLICT DO NOTHING`,
   );
-  await pool.query(
-    `INSERT INTO tracking.ad_spend_running (day, platform, campaign, spend_cents)
-     SELECT g.day, f.platform, f.campaign, sum(coalesce(s.spend_cents, 0)) OVER w
-       FROM (SELECT platform, campaign, date_trunc('month', day)::date AS month, min(day) AS first
-               FROM tracking.ad_spend GROUP BY 1, 2, 3) f
-       CROSS JOIN LATERAL (SELECT g::date AS day FROM generate_series(f.first, f.month + interval '1 month - 1 day', interval '1 day') g) g
-       LEFT JOIN tracking.ad_spend s ON s.day = g.day AND s.platform = f.platform AND s.campaign = f.campaign
-     WINDOW w AS (PARTITION BY f.platform, f.campaign, f.month ORDER BY g.day)
-     ON CONFLICT DO NOTHING`,
-  );
   await pool.query("ALTER TABLE tracking.daily_dims ENABLE TRIGGER daily_dims_report_running");
-  await pool.query("ALTER TABLE tracking.ad_spend ENABLE TRIGGER ad_spend_running");
+  await pool.query("ALTER TABLE tracking.ad_spend ENABLE TRIGGER USER");
+  await rebuildSpendTotals(pool);
   await pool.query(
     "VACUUM ANALYZE tracking.report_running_dims, tracking.ad_spend_running, tracking.daily_dims, tracking.monthly_dims, tracking.ad_spend, tracking.ad_spend_monthly, tracking.dim_values",
   );
@@ -284,20 +271,9 @@ try {
 
 /** p50/p99 of GET /api/admin/campaign-report via the gateway of a stack started on the database. */
 async function throughTheApi(databaseUrl, periods) {
-  const { buildServices } = await import("../scripts/build.mjs");
-  const { provision } = await import("../scripts/lib/provision.mjs");
-  const { startStack } = await import("../scripts/lib/stack.mjs");
-  const { benchAdminToken } = await import("./bench-admin.mjs");
-  await buildServices();
-  const infra = await provision();
-  const stack = await startStack({
-    databaseUrl,
-    redisUrl: infra.redisUrl,
-    env: { LOG_LEVEL: "warn" },
-    logDir: ".tmp/bench",
-  });
+  const { startBenchStack } = await import("./bench-admin.mjs");
+  const { stack, token, stop } = await startBenchStack(databaseUrl);
   try {
-    const token = await benchAdminToken(databaseUrl, infra.redisUrl, stack);
     // Timed to the answer's last byte, as an HTTP load generator does; the check of its JSON
     // (and the client's parse of half a megabyte) comes after the clock stops.
     // Beside it, the tracking service asked directly (no gateway hop), call by call in turn.
@@ -338,7 +314,6 @@ async function throughTheApi(databaseUrl, periods) {
     }
     return out;
   } finally {
-    await stack.stop();
-    await infra.stop();
+    await stop();
   }
 }

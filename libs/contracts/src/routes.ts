@@ -134,6 +134,16 @@ const noContent = { 204: { description: "Done; no body" } };
 const idParams = { params: LeaseRequestIdParam };
 const emailIdParams = { params: EmailIdParam };
 
+/** What a change of the stored ad spend may be refused with; nothing is written then. */
+const SPEND_REFUSALS = {
+  409: { description: "Another import is being stored (code spend_busy): try again shortly" },
+  422: {
+    description:
+      "It would store more distinct campaigns than SPEND_CAMPAIGNS_MAX (code too_many_campaigns), refused before anything is written",
+  },
+  503: { description: "Not stored in its time limit (code spend_timeout); Retry-After" },
+};
+
 export const API_ROUTES: readonly ApiRoute[] = [
   ...RESPONSE_ROUTES,
   // gateway
@@ -694,6 +704,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       200: { description: "The report", schema: CampaignReport },
       400: { description: "from after to, to in the future, or a period beyond the retention" },
+      503: {
+        description:
+          "Not built in its time limit (code report_timeout), or a few builds already waiting (code report_busy); Retry-After",
+      },
     },
   },
   {
@@ -714,6 +728,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
         description:
           "No known export (code unknown_format), or not one good row (code no_rows, with `errors` by line)",
       },
+      ...SPEND_REFUSALS,
     },
   },
   {
@@ -723,7 +738,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "admin",
     summary: "Type in one day's spend of a campaign (replaces that day's)",
     request: { body: AdSpendEntryBody },
-    responses: { 200: { description: "Stored", schema: AdSpendImportResult } },
+    responses: { 200: { description: "Stored", schema: AdSpendImportResult }, ...SPEND_REFUSALS },
   },
   {
     method: "GET",

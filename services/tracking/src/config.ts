@@ -41,6 +41,15 @@ const trackingConfigFields = baseConfigSchema.extend({
   FEED_REFRESH_MS: z.coerce.number().int().min(50).default(15_000),
   /** How often visitor sketch additions are folded into the day and month sketches. */
   SKETCH_COMPACT_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+  /**
+   * The campaign report and the spend routes run on a pool of their own, of this many connections,
+   * whose statements end after CAMPAIGN_STATEMENT_TIMEOUT_MS (answered 503): however much spend is
+   * stored, they never take the connections of the live view and the visit writer.
+   */
+  CAMPAIGN_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
+  CAMPAIGN_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** Distinct campaign names (of all platforms) the stored spend may hold; an import beyond is refused. */
+  SPEND_CAMPAIGNS_MAX: z.coerce.number().int().min(1).default(2000),
   /** Page views and visitors older than this many months are deleted by the daily job. */
   RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(26),
 });

@@ -34,14 +34,17 @@ import {
   requireInternal,
   scheduleDaily,
   startServiceOutbox,
+  createPool,
 } from "@lease/platform";
 import { trackingConfigSchema } from "./config";
 import { outbox as outboxTable } from "./db/schema";
 import { systemClock, type Clock } from "./domain/clock";
 import { GeoLookup } from "./domain/geo";
-import { addMonths, amsterdamDate } from "./domain/calendar";
+import { addMonths, amsterdamDate, monthOf } from "./domain/calendar";
+import { retentionStart } from "./domain/periods";
 import { scheduleRetention } from "./domain/retention";
 import { throttle } from "./domain/throttle";
+import { workGate } from "./domain/work-gate";
 import { createAdminSockets } from "./routes/admin-sockets";
 import { conversionHandlers } from "./jobs/conversion-jobs";
 import { ConversionRecorder } from "./repositories/conversions";
@@ -61,7 +64,7 @@ import { backfillLegacy } from "./repositories/backfill";
 import { writerDeps } from "./repositories/page-views";
 import { SharedValueGate } from "./repositories/value-admission";
 import { FirstValuesGate } from "./domain/admission";
-import { compactRunningTotals } from "./repositories/running-totals";
+import { compactRunningTotals, compactSpendTotals } from "./repositories/running-totals";
 import { compactSketches } from "./repositories/sketches";
 import { trackBatchRoute } from "./routes/track";
 import { privacyRepository } from "./repositories/privacy";
@@ -285,6 +288,13 @@ export async function startTracking(
     logger,
     { firstRunMs: 0, describe: (r) => r },
   );
+  // The campaign report and the spend routes on a pool of their own, with a shorter statement
+  // limit: however much spend is stored, they never hold the connections of the live view, the
+  // visit writer or the conversion worker. A connection waits for the pool as long as a statement may run.
+  const campaignPool = createPool(config.DATABASE_URL, logger, config.CAMPAIGN_POOL_MAX, {
+    statementTimeoutMs: config.CAMPAIGN_STATEMENT_TIMEOUT_MS,
+    connectionTimeoutMs: config.CAMPAIGN_STATEMENT_TIMEOUT_MS,
+  });
   const compaction = setInterval(() => {
     compactSketches(kit.pool).catch((err: Error) =>
       logger.warn({ err: err.message }, "visitor sketches not compacted; retried"),
@@ -298,6 +308,10 @@ export async function startTracking(
       .catch((err: Error) =>
         logger.warn({ err: err.message }, "leads waiting for a campaign value not moved; retried"),
       );
+    // An import's spend on the campaign routes' own pool, off the live view's connections.
+    compactSpendTotals(campaignPool).catch((err: Error) =>
+      logger.warn({ err: err.message }, "ad spend running totals not compacted; retried"),
+    );
   }, config.SKETCH_COMPACT_INTERVAL_MS);
   compaction.unref();
   // Rows of before the partitioned tables, moved in the background (see repositories/backfill.ts).
@@ -337,8 +351,19 @@ export async function startTracking(
       }),
       campaignRoutes({
         session: kit.session,
-        spend: adSpendRepository(kit.pool, { table: outboxTable, committed: () => outbox.relay.nudge() }),
-        report: campaignReportReader(kit.pool),
+        spend: adSpendRepository(
+          campaignPool,
+          { table: outboxTable, committed: () => outbox.relay.nudge() },
+          // Another import's lock is waited for half a statement's time, then refused (409).
+          {
+            campaignsMax: config.SPEND_CAMPAIGNS_MAX,
+            lockWaitMs: config.CAMPAIGN_STATEMENT_TIMEOUT_MS / 2,
+            keptFrom: () => monthOf(retentionStart(amsterdamDate(clock.now()), config.RETENTION_MONTHS)),
+          },
+        ),
+        report: campaignReportReader(campaignPool),
+        // One report built at a time per replica, three more waiting; the same period built once.
+        reportGate: workGate(1, 3),
         clock,
         retentionMonths: config.RETENTION_MONTHS,
       }),
@@ -365,6 +390,7 @@ export async function startTracking(
         await outbox.relay.stop();
         await queue.close();
         await closeRedis(writerRedis);
+        await campaignPool.end();
       },
     ],
   });

@@ -23,8 +23,8 @@ export const CampaignFigures = z.object({
   leadRate: ratio.describe("Quote requests per 100 visits (null without visits)"),
   offerRate: ratio.describe("Offers per 100 quote requests"),
   contractRate: ratio.describe("Contracts per 100 offers"),
-  costPerLead: ratio.describe("Spend ÷ quote requests, euros"),
-  costPerContract: ratio.describe("Spend ÷ contracts, euros"),
+  costPerLead: ratio.describe("Spend ÷ quote requests, euros (null without quote requests or without spend)"),
+  costPerContract: ratio.describe("Spend ÷ contracts, euros (null without contracts or without spend)"),
   roas: ratio.describe("Return on ad spend: commission ÷ spend (null without spend)"),
 });
 export type CampaignFigures = z.infer<typeof CampaignFigures>;
@@ -36,6 +36,15 @@ export const CampaignReportRow = CampaignFigures.extend({
   previous: CampaignFigures.nullable().describe("The same row in the previous period (null: not there)"),
 });
 export type CampaignReportRow = z.infer<typeof CampaignReportRow>;
+
+/** Campaigns the report names at most, most spent first; the rest are summed as one row. */
+export const CAMPAIGN_REPORT_ROWS_MAX = 100;
+
+export const OtherCampaignsRow = CampaignFigures.extend({
+  campaigns: count.describe("How many campaigns it sums"),
+  previous: CampaignFigures.nullable().describe("The same campaigns in the previous period"),
+}).describe(`The campaigns beyond the first ${CAMPAIGN_REPORT_ROWS_MAX}, summed ("Overige campagnes")`);
+export type OtherCampaignsRow = z.infer<typeof OtherCampaignsRow>;
 
 export const ChannelReportRow = CampaignFigures.extend({
   channel: AnalyticsChannel,
@@ -52,7 +61,15 @@ export const CampaignReport = z
     cohort: z
       .literal(true)
       .describe("Offers, contracts and commission count in the period their quote request arrived"),
-    rows: z.array(CampaignReportRow).describe("Per source / medium / campaign, most spent first"),
+    rows: z
+      .array(CampaignReportRow)
+      .max(CAMPAIGN_REPORT_ROWS_MAX)
+      .describe(
+        `Per source / medium / campaign, most spent first (then most quote requests, visits): at most ${CAMPAIGN_REPORT_ROWS_MAX}`,
+      ),
+    others: OtherCampaignsRow.nullable().describe(
+      "The campaigns beyond `rows`, summed; null when there are none",
+    ),
     channels: z.array(ChannelReportRow).describe("Per channel"),
     totals: CampaignFigures.describe("The whole site, leads without a known visit included"),
     previousTotals: CampaignFigures,

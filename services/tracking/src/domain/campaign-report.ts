@@ -22,6 +22,17 @@ export const ZERO: Counts = {
   commissionCents: 0,
 };
 
+/** The counts of several rows together. */
+export function sumCounts(rows: Iterable<Counts>): Counts {
+  const sum = { ...ZERO };
+  for (const c of rows) for (const k of Object.keys(sum) as (keyof Counts)[]) sum[k] += c[k];
+  return sum;
+}
+
+/** The report's order: most spent first, then most quote requests, then most visits. */
+export const byWeight = (a: Counts, b: Counts) =>
+  b.spendCents - a.spendCents || b.leads - a.leads || b.visitors - a.visitors;
+
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const per100 = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
@@ -38,8 +49,9 @@ export function figuresOf(c: Counts): CampaignFigures {
     leadRate: per100(c.leads, c.visitors),
     offerRate: per100(c.offers, c.leads),
     contractRate: per100(c.contracts, c.offers),
-    costPerLead: c.leads > 0 ? round2(c.spendCents / 100 / c.leads) : null,
-    costPerContract: c.contracts > 0 ? round2(c.spendCents / 100 / c.contracts) : null,
+    // Without spend the cost is unknown (none imported or linked, or not paid for), not zero.
+    costPerLead: c.leads > 0 && c.spendCents > 0 ? round2(c.spendCents / 100 / c.leads) : null,
+    costPerContract: c.contracts > 0 && c.spendCents > 0 ? round2(c.spendCents / 100 / c.contracts) : null,
     roas: c.spendCents > 0 ? round2(c.commissionCents / c.spendCents) : null,
   };
 }

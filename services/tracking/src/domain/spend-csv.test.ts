@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCents, parseDay, parseSpendCsv } from "./spend-csv";
+import { parseCents, parseDay, parseSpendCsv, readSpendCsv } from "./spend-csv";
 
 // Issue 35.2: the spend exports of each platform, English and Dutch, as their Ads Managers write
 // them (columns listed in services/tracking/README.md, "Ad spend").
@@ -169,6 +169,25 @@ describe("campaign names of an export", () => {
       rows: [["2026-03-02", "caf\u00e9 \u{1F697}", 1500]],
       errors: [],
     });
+  });
+});
+
+describe("a long export", () => {
+  it("is read in slices that let other work run in between, with the same result", async () => {
+    const csv = [
+      "Campaign name,Day,Amount spent (EUR)",
+      ...Array.from(
+        { length: 20_000 },
+        (_, i) => `lang-${Math.floor(i / 20)},2026-03-${String(1 + (i % 20)).padStart(2, "0")},1.00`,
+      ),
+    ].join("\n");
+    const order: string[] = [];
+    setImmediate(() => order.push("other work"));
+    const read = await readSpendCsv(csv);
+    order.push("read");
+    expect(order).toEqual(["other work", "read"]);
+    expect(read).toEqual(parseSpendCsv(csv));
+    expect(read.rows).toHaveLength(20_000);
   });
 });
 

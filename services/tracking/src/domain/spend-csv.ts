@@ -120,9 +120,29 @@ const DUTCH_HEADERS = new Set([
   "per dag",
 ]);
 
+type CsvRecord = { fields: string[]; line: number };
+
+/**
+ * Work in steps: a generator that yields between slices of a long file, so the service can answer
+ * other requests (the live view, visits) while a 2 MB export is read. `runSteps` drives it at once.
+ */
+type Steps<T> = Generator<void, T, void>;
+const SLICE = 1_000;
+
+function runSteps<T>(steps: Steps<T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
 /** Splits CSV text into records of fields (quoted fields may hold the delimiter, quotes and line ends). */
-export function csvRecords(text: string, delimiter: string): { fields: string[]; line: number }[] {
-  const records: { fields: string[]; line: number }[] = [];
+export function csvRecords(text: string, delimiter: string): CsvRecord[] {
+  return runSteps(csvRecordSteps(text, delimiter));
+}
+
+function* csvRecordSteps(text: string, delimiter: string): Steps<CsvRecord[]> {
+  const records: CsvRecord[] = [];
   let fields: string[] = [];
   let field = "";
   let quoted = false;
@@ -156,6 +176,7 @@ export function csvRecords(text: string, delimiter: string): { fields: string[];
         throw new UnknownSpendFormat(
           `Het bestand heeft meer dan ${AD_SPEND_CSV_MAX_LINES} regels; splits het op`,
         );
+      if (records.length % SLICE === 0) yield;
     } else field += ch;
   }
   if (field !== "" || fields.length > 0) {
@@ -269,6 +290,20 @@ function columnIndex(header: string[], names: string[]): number {
 
 /** The platform, rows and bad lines of an export. Throws UnknownSpendFormat for a file of no platform. */
 export function parseSpendCsv(input: string): ParsedSpend {
+  return runSteps(parseSteps(input));
+}
+
+/** The same, giving way to other work between slices of the file (the import route's way). */
+export async function readSpendCsv(input: string): Promise<ParsedSpend> {
+  const steps = parseSteps(input);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function* parseSteps(input: string): Steps<ParsedSpend> {
   const text = input.replace(/^\uFEFF/, "");
   const head = text.split(/\r?\n/).slice(0, 12);
   // Google Ads writes a title and a period above its header: look for the header in the first lines.
@@ -277,20 +312,20 @@ export function parseSpendCsv(input: string): ParsedSpend {
     const header = (csvRecords(head[h]!, delimiter)[0]?.fields ?? []).map(norm);
     const format = FORMATS.find((f) => f.detect(header));
     if (!format) continue;
-    return readRows(text, delimiter, h, header, format);
+    return yield* readRows(text, delimiter, h, header, format);
   }
   throw new UnknownSpendFormat(
     "Dit bestand is geen bekende export: gebruik de csv-export van Meta Advertentiebeheer, TikTok Ads Manager, Snapchat Ads Manager of Google Ads, met kolommen voor campagne, dag en besteed bedrag",
   );
 }
 
-function readRows(
+function* readRows(
   text: string,
   delimiter: string,
   headerIndex: number,
   header: string[],
   format: (typeof FORMATS)[number],
-): ParsedSpend {
+): Steps<ParsedSpend> {
   const c = format.columns;
   const at = {
     campaign: columnIndex(header, c.campaign),
@@ -315,7 +350,7 @@ function readRows(
       `Alleen bedragen in euro worden ingelezen; deze export is in ${headerCurrency}`,
     );
 
-  const records = csvRecords(text, delimiter).filter((r) => r.line > headerIndex + 1);
+  const records = (yield* csvRecordSteps(text, delimiter)).filter((r) => r.line > headerIndex + 1);
   const dutch = header.some((h) => DUTCH_HEADERS.has(h.replace(/ \([a-z]{3}\)$/, "")));
   const decimal = decimalOf(
     records.map((r) => r.fields[at.spend] ?? ""),
@@ -328,7 +363,8 @@ function readRows(
   );
   const errors: AdSpendImportError[] = [];
   const rows = new Map<string, SpendRow>();
-  for (const { fields, line } of records) {
+  for (const [n, { fields, line }] of records.entries()) {
+    if (n > 0 && n % SLICE === 0) yield;
     const cell = (i: number) => (i >= 0 ? (fields[i] ?? "").trim() : "");
     // One name however its accents were composed (NFC), as a name typed in the panel is stored: two
     // spellings of one name are one row, summed like an export's rows of one day and campaign.

@@ -16,6 +16,20 @@ export interface SpendAudit {
   committed(): void;
 }
 
+/**
+ * Storing would make the stored spend hold more distinct campaign names than its bound: refused
+ * before anything is written (the report reads every stored name of its period).
+ */
+export class TooManyCampaigns extends Error {
+  constructor(
+    readonly stored: number,
+    readonly added: number,
+    readonly max: number,
+  ) {
+    super(`${stored} campaigns stored, ${added} new, at most ${max}`);
+  }
+}
+
 /** What was stored, for the answer and the audit entry. */
 export interface Stored {
   imported: number;
@@ -33,7 +47,17 @@ export const SPEND_LIST_MAX = 1_000;
  * when it differs, so importing a file again changes nothing and says so. Every change is audited
  * (who, what, how many rows): its entry is written to the outbox in the change's transaction.
  */
-export function adSpendRepository(pool: Pool, audit: SpendAudit) {
+export function adSpendRepository(
+  pool: Pool,
+  audit: SpendAudit,
+  bounds: {
+    campaignsMax: number;
+    /** How long a change waits for another import to finish before it is refused (409). */
+    lockWaitMs: number;
+    /** The first month the report can still show: only names with spend since then count. */
+    keptFrom: () => string;
+  },
+) {
   /** Runs a change and stores the audit entry it makes of its result in the same transaction. */
   async function audited<T>(
     work: (client: PoolClient) => Promise<T>,
@@ -59,10 +83,22 @@ export function adSpendRepository(pool: Pool, audit: SpendAudit) {
       entry: (stored: Stored) => AuditRecordJobData,
     ): Promise<Stored> {
       return audited(async (client) => {
-        // Two imports of one platform at once would each sum a month without the other's days.
-        await client.query("SELECT pg_advisory_xact_lock(hashtextextended('tracking.ad_spend:' || $1, 35))", [
-          platform,
-        ]);
+        // Two imports at once would each sum a month without the other's days, and each count the
+        // stored names without the other's: one at a time, the next waiting a few seconds at most.
+        await client.query(`SET LOCAL lock_timeout = ${Math.round(bounds.lockWaitMs)}`);
+        await client.query("SELECT pg_advisory_xact_lock(hashtextextended('tracking.ad_spend', 35))");
+        await client.query("SET LOCAL lock_timeout = 0");
+        const names = [...new Set(rows.map((r) => r.campaign))];
+        const known = await client.query<{ stored: number; added: number }>(
+          `WITH kept AS (SELECT DISTINCT platform, campaign FROM tracking.ad_spend_monthly WHERE month >= $3)
+           SELECT (SELECT count(*) FROM kept)::int AS stored,
+                  (SELECT count(*) FROM unnest($2::text[]) AS n(campaign)
+                    WHERE NOT EXISTS (SELECT 1 FROM kept k WHERE k.platform = $1 AND k.campaign = n.campaign))::int AS added`,
+          [platform, names, bounds.keptFrom()],
+        );
+        const { stored, added } = known.rows[0]!;
+        if (added > 0 && stored + added > bounds.campaignsMax)
+          throw new TooManyCampaigns(stored, added, bounds.campaignsMax);
         let imported = 0;
         for (let i = 0; i < rows.length; i += CHUNK) {
           const chunk = rows.slice(i, i + CHUNK);

@@ -1,5 +1,6 @@
 import {
   ANALYTICS_CHANNELS,
+  CAMPAIGN_REPORT_ROWS_MAX,
   type AdPlatform,
   type AnalyticsChannel,
   type CampaignReport,
@@ -10,7 +11,9 @@ import {
   PLATFORM_CHANNEL,
   ZERO,
   assignSpend,
+  byWeight,
   figuresOf,
+  sumCounts,
   type CampaignKey,
   type Counts,
 } from "../domain/campaign-report";
@@ -19,6 +22,8 @@ import { coverOf, previousPeriod, type Period } from "../domain/periods";
 
 interface PeriodCounts {
   campaigns: Map<string, CampaignKey & { counts: Counts }>;
+  /** Spend of campaigns no visit had beyond the most spent ones: how many, and their sum. */
+  unlisted: { campaigns: number; spendCents: number };
   channels: Map<AnalyticsChannel, Counts>;
   totals: Counts;
 }
@@ -77,7 +82,7 @@ export function campaignReportReader(pool: Pool) {
     const edges = edgesOf(days);
     const edgeDays = edges.map((e) => e.day);
     const edgeSigns = edges.map((e) => e.sign);
-    const [dims, totals, spend] = await Promise.all([
+    const [dims, totals] = await Promise.all([
       pool.query<{
         dim: number;
         value: string;
@@ -125,20 +130,6 @@ export function campaignReportReader(pool: Pool) {
                  SELECT quotes, contacts, offers, contracts, commission_cents FROM tracking.monthly WHERE month = ANY($2::date[])) x`,
         [days, months],
       ),
-      pool.query<{ platform: AdPlatform; utm_campaign: string; cents: string }>(
-        `SELECT s.platform, coalesce(l.utm_campaign, s.campaign) AS utm_campaign, sum(s.cents) AS cents
-           FROM (SELECT platform, campaign, sum(spend_cents) AS cents
-                   FROM (SELECT r.platform, r.campaign, e.sign * r.spend_cents AS spend_cents
-                           FROM unnest($1::date[], $3::float8[]) AS e(day, sign)
-                           JOIN tracking.ad_spend_running r ON r.day = e.day
-                         UNION ALL
-                         SELECT platform, campaign, spend_cents FROM tracking.ad_spend_monthly WHERE month = ANY($2::date[])) r
-                  GROUP BY platform, campaign
-                 HAVING sum(spend_cents) <> 0) s
-           LEFT JOIN tracking.spend_links l ON l.platform = s.platform AND l.campaign = s.campaign
-          GROUP BY s.platform, coalesce(l.utm_campaign, s.campaign)`,
-        [edgeDays, months, edgeSigns],
-      ),
     ]);
     const campaigns: PeriodCounts["campaigns"] = new Map();
     const channels: PeriodCounts["channels"] = new Map();
@@ -151,12 +142,68 @@ export function campaignReportReader(pool: Pool) {
         channels.set(row.value as AnalyticsChannel, asCounts(row));
       }
     }
+    // Spend per platform and utm_campaign. Every campaign a visit had comes by name (its row may
+    // be among the first named, whatever its spend); of the spend no visit had, only the most spent
+    // (the only ones that can be named: such a row has no quote requests or visits to rank it
+    // higher), the rest summed per platform. So what is read into memory is bounded by the period's
+    // visited campaigns, however much spend is stored.
+    const visited = [...new Set([...campaigns.values()].map((c) => c.campaign))];
+    const spend = await pool.query<{
+      platform: AdPlatform;
+      utm_campaign: string | null;
+      cents: string;
+      campaigns: string;
+    }>(
+      `WITH s AS (
+         SELECT s.platform, coalesce(l.utm_campaign, s.campaign) AS utm_campaign, sum(s.cents) AS cents
+           FROM (SELECT platform, campaign, sum(spend_cents) AS cents
+                   FROM (SELECT r.platform, r.campaign, e.sign * r.spend_cents AS spend_cents
+                           FROM unnest($1::date[], $3::float8[]) AS e(day, sign)
+                           JOIN tracking.ad_spend_running r ON r.day = e.day
+                         UNION ALL
+                         -- Changes not compacted yet count at every edge of their month from their day on.
+                         SELECT p.platform, p.campaign, e.sign * p.spend_cents
+                           FROM unnest($1::date[], $3::float8[]) AS e(day, sign)
+                           JOIN tracking.ad_spend_running_pending p
+                             ON p.day <= e.day AND p.day >= date_trunc('month', e.day)::date
+                         UNION ALL
+                         SELECT platform, campaign, spend_cents FROM tracking.ad_spend_monthly WHERE month = ANY($2::date[])) r
+                  GROUP BY platform, campaign
+                 HAVING sum(spend_cents) <> 0) s
+           LEFT JOIN tracking.spend_links l ON l.platform = s.platform AND l.campaign = s.campaign
+          GROUP BY s.platform, coalesce(l.utm_campaign, s.campaign)
+       ), v AS (SELECT DISTINCT unnest($4::text[]) AS name),
+       unvisited AS (SELECT s.* FROM s WHERE NOT EXISTS (SELECT 1 FROM v WHERE v.name = s.utm_campaign)),
+       -- A top-N sort (LIMIT), not a sort of them all; ties in byte order, not the collation's.
+       top AS (SELECT * FROM unvisited ORDER BY cents DESC, platform, utm_campaign COLLATE "C" LIMIT $5)
+       SELECT s.platform, s.utm_campaign, s.cents, 1 AS campaigns FROM s JOIN v ON v.name = s.utm_campaign
+       UNION ALL
+       SELECT platform, utm_campaign, cents, 1 FROM top
+       UNION ALL
+       SELECT u.platform, NULL, sum(u.cents), count(*) FROM unvisited u
+        WHERE NOT EXISTS (SELECT 1 FROM top t WHERE t.platform = u.platform AND t.utm_campaign = u.utm_campaign)
+        GROUP BY u.platform`,
+      [edgeDays, months, edgeSigns, visited, CAMPAIGN_REPORT_ROWS_MAX],
+    );
+    const listed = spend.rows.filter((s) => s.utm_campaign !== null);
     const spendRows = spend.rows.map((s) => ({
       platform: s.platform,
-      utmCampaign: s.utm_campaign,
+      utmCampaign: s.utm_campaign ?? "",
       cents: Number(s.cents),
     }));
-    assignSpend(campaigns, spendRows);
+    assignSpend(
+      campaigns,
+      listed.map((s) => ({ platform: s.platform, utmCampaign: s.utm_campaign!, cents: Number(s.cents) })),
+    );
+    const unlisted = spend.rows
+      .filter((s) => s.utm_campaign === null)
+      .reduce(
+        (sum, s) => ({
+          campaigns: sum.campaigns + Number(s.campaigns),
+          spendCents: sum.spendCents + Number(s.cents),
+        }),
+        { campaigns: 0, spendCents: 0 },
+      );
     for (const s of spendRows) {
       const channel = PLATFORM_CHANNEL[s.platform];
       channels.set(channel, {
@@ -167,25 +214,52 @@ export function campaignReportReader(pool: Pool) {
     const visits = [...channels.values()].reduce((sum, c) => sum + c.visitors, 0);
     const spent = spendRows.reduce((sum, s) => sum + s.cents, 0);
     const t = totals.rows[0]!;
-    return { campaigns, channels, totals: { ...asCounts({ ...t, visitors: visits }), spendCents: spent } };
+    return {
+      campaigns,
+      unlisted,
+      channels,
+      totals: { ...asCounts({ ...t, visitors: visits }), spendCents: spent },
+    };
   }
 
   return {
     async report(period: Period): Promise<CampaignReport> {
       const before = previousPeriod(period);
       const [now, prev] = await Promise.all([read(period), read(before)]);
-      const rows = [...now.campaigns.entries()]
-        .map(([key, row]) => {
-          const earlier = prev.campaigns.get(key);
-          return {
-            source: row.source,
-            medium: row.medium,
-            campaign: row.campaign,
-            ...figuresOf(row.counts),
-            previous: earlier ? figuresOf(earlier.counts) : null,
-          };
-        })
-        .sort((a, b) => b.spend - a.spend || b.leads - a.leads || b.visitors - a.visitors);
+      // The answer names the campaigns that weigh most and sums the rest as one row, so its size
+      // (and the panel's table) is bounded however many campaigns were visited or paid for.
+      const ranked = [...now.campaigns.entries()].sort(([, a], [, b]) => byWeight(a.counts, b.counts));
+      const named = ranked.slice(0, CAMPAIGN_REPORT_ROWS_MAX);
+      const rest = ranked.slice(CAMPAIGN_REPORT_ROWS_MAX);
+      const rows = named.map(([key, row]) => {
+        const earlier = prev.campaigns.get(key);
+        return {
+          source: row.source,
+          medium: row.medium,
+          campaign: row.campaign,
+          ...figuresOf(row.counts),
+          previous: earlier ? figuresOf(earlier.counts) : null,
+        };
+      });
+      const shown = new Set(named.map(([key]) => key));
+      const earlierRest = [...prev.campaigns.entries()].filter(([key]) => !shown.has(key));
+      const summed = (rows: [string, { counts: Counts }][], unlisted: PeriodCounts["unlisted"]) => {
+        const counts = sumCounts(rows.map(([, row]) => row.counts));
+        return {
+          campaigns: rows.length + unlisted.campaigns,
+          counts: { ...counts, spendCents: counts.spendCents + unlisted.spendCents },
+        };
+      };
+      const restNow = summed(rest, now.unlisted);
+      const restBefore = summed(earlierRest, prev.unlisted);
+      const others =
+        restNow.campaigns === 0
+          ? null
+          : {
+              campaigns: restNow.campaigns,
+              ...figuresOf(restNow.counts),
+              previous: restBefore.campaigns ? figuresOf(restBefore.counts) : null,
+            };
       const channels = [...now.channels.entries()]
         .map(([channel, counts]) => {
           const earlier = prev.channels.get(channel);
@@ -199,6 +273,7 @@ export function campaignReportReader(pool: Pool) {
         previousTo: before.to,
         cohort: true,
         rows,
+        others,
         channels,
         totals: figuresOf(now.totals),
         previousTotals: figuresOf(prev.totals),

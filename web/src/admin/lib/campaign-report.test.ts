@@ -49,11 +49,13 @@ describe("the campaign report in the panel", () => {
           ...figures({ spend: 300, leads: 3, roas: 4 }),
         },
       ],
+      others: { campaigns: 1234, previous: null, ...figures({ spend: 0.5 }) },
       totals: figures({ spend: 300.5, leads: 3, roas: 4 }),
     } as unknown as CampaignReport;
-    const [header, row, total] = campaignReportCsv(report).slice(1).split("\r\n");
+    const [header, row, others, total] = campaignReportCsv(report).slice(1).split("\r\n");
     expect(header).toMatch(/^"Bron";"Medium";"Campagne";"Kosten";"Bezoeken";"Aanvragen";/);
     expect(row).toMatch(/^"facebook";"paid_social";"'=lente";"300";"0";"3";/);
+    expect(others).toMatch(/^"Overige campagnes \(1\.234\)";"";"";"0,5";/);
     expect(total).toMatch(/^"Totaal";"";"";"300,5";/);
   });
 });

@@ -43,6 +43,9 @@ export function sortRows<T extends CampaignFigures>(rows: T[], key: FigureKey, d
     .map(({ row }) => row);
 }
 
+/** The row of the campaigns the report does not name one by one. */
+export const othersLabel = (campaigns: number) => `Overige campagnes (${COUNT.format(campaigns)})`;
+
 /** "1200,50": a number as Dutch Excel reads it. */
 const excelNumber = (v: number | null) => (v === null ? "" : String(v).replace(".", ","));
 
@@ -54,6 +57,9 @@ export function campaignReportCsv(report: CampaignReport): string {
   const lines = [line(header)];
   for (const row of report.rows)
     lines.push(line([row.source, row.medium, row.campaign, ...FIGURE_COLUMNS.map((c) => row[c.key])]));
+  const others = report.others;
+  if (others)
+    lines.push(line([othersLabel(others.campaigns), "", "", ...FIGURE_COLUMNS.map((c) => others[c.key])]));
   lines.push(line(["Totaal", "", "", ...FIGURE_COLUMNS.map((c) => report.totals[c.key])]));
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

@@ -4,7 +4,13 @@ import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchCampaignReport } from "../api";
 import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
-import { FIGURE_COLUMNS, campaignReportCsv, sortRows, type FigureKey } from "../lib/campaign-report";
+import {
+  FIGURE_COLUMNS,
+  campaignReportCsv,
+  othersLabel,
+  sortRows,
+  type FigureKey,
+} from "../lib/campaign-report";
 import { OTHER_VALUE_HELP, OtherValueLegend, mentionsOther } from "../components/OtherValue";
 import { amsterdamToday } from "../lib/follow-up";
 
@@ -182,6 +188,14 @@ export function CampaignReportSection() {
                   <FigureCells figures={row} previous={compare ? row.previous : undefined} />
                 </tr>
               ))}
+              {view === "campagne" && data?.others && (
+                <tr className="border-b border-gray-100 text-gray-700" data-testid="report-others">
+                  <td className="py-2 pr-3 text-left" colSpan={labels.length}>
+                    {othersLabel(data.others.campaigns)}
+                  </td>
+                  <FigureCells figures={data.others} previous={compare ? data.others.previous : undefined} />
+                </tr>
+              )}
             </tbody>
             {data && (
               <tfoot>
