@@ -84,6 +84,12 @@ import {
 } from "./http/google-ads";
 import { EmailDetail, EmailMessage } from "./entities/email-message";
 import {
+  EmailTemplate,
+  EmailTemplateBody,
+  EmailTemplateIdParam,
+  EmailTemplateList,
+} from "./http/email-templates";
+import {
   EmailSettings,
   INBOUND_BODY_LIMIT_BYTES,
   InboundParseResponse,
@@ -854,6 +860,52 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Store an outgoing e-mail and queue it for sending",
     request: { body: SendEmailBody },
     responses: { 202: { description: "Queued", schema: SendEmailResponse } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/email-templates",
+    service: "mailer",
+    auth: "admin",
+    summary: "Staff's e-mail templates, the default (the follow-up) first",
+    responses: { 200: { description: "The templates", schema: EmailTemplateList } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/email-templates",
+    service: "mailer",
+    auth: "admin",
+    summary: "Add a template (name, subject, body with {{placeholders}})",
+    request: { body: EmailTemplateBody },
+    responses: {
+      201: { description: "Added", schema: EmailTemplate },
+      409: { description: "A template of that name exists (code duplicate_name)" },
+    },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/email-templates/{id}",
+    service: "mailer",
+    auth: "admin",
+    summary: "Change a template",
+    request: { params: EmailTemplateIdParam, body: EmailTemplateBody },
+    responses: {
+      200: { description: "Changed", schema: EmailTemplate },
+      404: { description: "No such template" },
+      409: { description: "Another template has that name (code duplicate_name)" },
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/email-templates/{id}",
+    service: "mailer",
+    auth: "admin",
+    summary: "Remove a template (the default follow-up cannot be removed, only changed)",
+    request: { params: EmailTemplateIdParam },
+    responses: {
+      ...noContent,
+      404: { description: "No such template" },
+      409: { description: "The default template (code default_template)" },
+    },
   },
   {
     method: "GET",

@@ -46,6 +46,8 @@ import { conversationRepository } from "./repositories/conversation";
 import { leadMailHeaders, replyMatcher } from "./domain/conversation";
 import { eventWebhookDomain } from "./domain/event-webhook";
 import { deliveryEventsRepository } from "./repositories/delivery-events";
+import { emailTemplatesRepository } from "./repositories/email-templates";
+import { emailTemplateRoutes } from "./routes/email-templates";
 import { inboundParseRoutes, webhookSettingsRoutes } from "./routes/inbound";
 
 export const MAILER_MIGRATIONS = new URL("../migrations", import.meta.url);
@@ -206,6 +208,9 @@ export async function startMailer(
     return trusted(ctx.req.socket.remoteAddress ?? "") && host ? `${proto || "http"}://${host}` : ctx.origin;
   };
 
+  const templates = emailTemplatesRepository(kit.db);
+  await templates.ensureDefault();
+
   const privacy = privacyRepository(kit.pool);
   const stopRetention = scheduleMailRetention(
     privacy,
@@ -217,6 +222,7 @@ export async function startMailer(
     routes: [
       adminRoutes({ emails, session: kit.session }),
       webhookSettingsRoutes({ inbound, events, session: kit.session, origin: siteOrigin }),
+      emailTemplateRoutes({ templates, session: kit.session }),
       inboundParseRoutes({
         inbound,
         events,

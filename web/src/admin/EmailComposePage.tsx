@@ -8,6 +8,8 @@ import {
   cancelEmail,
   fetchCompanySettings,
   fetchEmail,
+  fetchEmailTemplates,
+  fetchMe,
   findLeaseRequest,
   retryEmail,
   sendEmail,
@@ -20,6 +22,8 @@ import {
   type ComposeErrors,
 } from "./lib/compose-form";
 import { companyDetailLines, composeTemplate, type ComposeDraft } from "./lib/compose-template";
+import { fillTemplate } from "./lib/email-template-fill";
+import { TemplatePicker } from "./components/TemplatePicker";
 import {
   DELIVERY_LABELS,
   deliveryFromOutcome,
@@ -28,7 +32,7 @@ import {
   type DeliveryState,
 } from "./lib/delivery";
 import { useMailOutcomes } from "./lib/use-admin-socket";
-import { replySubject } from "./lib/inbox";
+import { quotedReply, replySubject } from "./lib/inbox";
 
 const EMPTY: ComposeDraft = { to: "", subject: "", message: "" };
 /** While the admin socket is down, the compose window asks for the e-mail's state this often. */
@@ -78,6 +82,8 @@ export default function EmailComposePage() {
 
   // SPEC §6: the compose page does not redirect on a failed session; the send simply fails.
   const company = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
+  // A template's {{mijn_naam}} is the signed-in admin's name.
+  const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false });
   const request = useQuery({
     queryKey: [...ADMIN_KEYS.leaseRequests, "by-id", requestId],
     queryFn: () => findLeaseRequest(requestId!),
@@ -91,15 +97,36 @@ export default function EmailComposePage() {
     enabled: Boolean(replyTo) && !requestId,
   });
 
+  // The lead's follow-up is the default template as staff keep it (E-mail Instellingen); the
+  // built-in text while the templates cannot be read.
+  const templates = useQuery({ queryKey: ["/api/admin/email-templates"], queryFn: fetchEmailTemplates });
+  const standard = templates.data?.find((t) => t.isDefault);
   useEffect(() => {
-    if (prefilled.current || !request.data || !company.data) return;
+    if (prefilled.current || !request.data || !company.data || templates.isPending || me.isPending) return;
     prefilled.current = true;
-    setDraft(composeTemplate(request.data, company.data));
-  }, [request.data, company.data]);
+    const template = composeTemplate(request.data, company.data);
+    setDraft(
+      standard
+        ? {
+            to: template.to,
+            ...fillTemplate(standard, {
+              request: request.data,
+              company: company.data,
+              me: me.data?.admin.username,
+            }),
+          }
+        : template,
+    );
+  }, [request.data, company.data, templates.isPending, standard, me.isPending, me.data]);
   useEffect(() => {
     if (prefilled.current || !replied.data) return;
     prefilled.current = true;
-    setDraft({ to: replied.data.senderEmail, subject: replySubject(replied.data.subject), message: "" });
+    // Answering keeps the conversation threaded: "Re: …" and the customer's words quoted below.
+    setDraft({
+      to: replied.data.senderEmail,
+      subject: replySubject(replied.data.subject),
+      message: quotedReply(replied.data),
+    });
   }, [replied.data]);
 
   const status = delivery?.status;
@@ -228,6 +255,16 @@ export default function EmailComposePage() {
         )}
         <Panel>
           <form ref={form} onSubmit={submit} noValidate className="space-y-4">
+            <TemplatePicker
+              disabled={busy}
+              onPick={(template) => {
+                const written = draft.subject.trim() !== "" || draft.message.trim() !== "";
+                const question = `Het onderwerp en bericht worden vervangen door het sjabloon "${template.name}"; wat er nu staat gaat verloren. Doorgaan?`;
+                if (written && !window.confirm(question)) return;
+                const ctx = { request: request.data, company: company.data, me: me.data?.admin.username };
+                setDraft({ ...draft, ...fillTemplate(template, ctx) });
+              }}
+            />
             <SettingsField id="compose-to" label="Aan" error={errors.to}>
               <input
                 id="compose-to"

@@ -1,5 +1,11 @@
 // The admin panel's calls (SPEC §7), each answer parsed with its contracts schema.
 import {
+  EmailTemplate,
+  EmailTemplateList,
+  type EmailTemplateBody,
+  EmailDetail,
+  EmailSettings,
+  InboundUrl,
   ACTIVE_VISITORS_TOTAL_HEADER,
   ActiveVisitorList,
   AdminAccount,
@@ -336,3 +342,24 @@ export const linkSpendCampaign = (body: SpendLinkBody) =>
   apiRequest<unknown>("PUT", "/api/admin/ad-spend/links", body);
 export const fetchCampaignReport = (from: string, to: string) =>
   call(CampaignReport, "GET", `/api/admin/campaign-report?${new URLSearchParams({ from, to })}`);
+
+// The conversation on the lead: a received e-mail's HTML, and the SendGrid webhooks' settings.
+export const fetchEmailDetail = (id: string) =>
+  call(EmailDetail, "GET", `/api/admin/emails/${encodeURIComponent(id)}`);
+export const fetchEmailSettings = () => call(EmailSettings, "GET", "/api/admin/email-settings");
+export const rotateInboundUrl = () => call(InboundUrl, "POST", "/api/admin/email-settings/inbound-url", {});
+export const saveReplyAddress = (replyAddress: string | null) =>
+  call(EmailSettings, "PUT", "/api/admin/email-settings/inbound", { replyAddress });
+export const saveEventWebhookKey = (verificationKey: string) =>
+  call(EmailSettings, "PUT", "/api/admin/email-settings/event-webhook", { verificationKey });
+
+// Staff's e-mail templates (E-mail Instellingen; the compose window offers them).
+export const fetchEmailTemplates = () => call(EmailTemplateList, "GET", "/api/admin/email-templates");
+export const saveEmailTemplate = (template: EmailTemplateBody & { id?: string }) => {
+  const { id, ...body } = template;
+  return id
+    ? call(EmailTemplate, "PUT", `/api/admin/email-templates/${encodeURIComponent(id)}`, body)
+    : call(EmailTemplate, "POST", "/api/admin/email-templates", body);
+};
+export const deleteEmailTemplate = (id: string) =>
+  apiRequest<unknown>("DELETE", `/api/admin/email-templates/${encodeURIComponent(id)}`);

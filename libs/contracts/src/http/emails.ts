@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emptyToNull } from "../entities/common";
 import { MESSAGE_MIN_MESSAGE, emailAddress } from "./fields";
+import { unfilledPlaceholder, unfilledPlaceholderMessage } from "./email-templates";
 
 export const SUBJECT_REQUIRED_MESSAGE = "Onderwerp is verplicht";
 export const SUBJECT_NO_LINE_BREAKS_MESSAGE = "Onderwerp mag geen regeleinden bevatten";
@@ -17,7 +18,11 @@ export const SendEmailBody = z
       .min(1, { error: SUBJECT_REQUIRED_MESSAGE })
       .max(200, { error: "Maximaal 200 tekens" })
       // Header injection guard: a subject is one header line.
-      .refine((subject) => !/[\r\n]/.test(subject), { error: SUBJECT_NO_LINE_BREAKS_MESSAGE }),
+      .refine((subject) => !/[\r\n]/.test(subject), { error: SUBJECT_NO_LINE_BREAKS_MESSAGE })
+      .superRefine((subject, ctx) => {
+        const left = unfilledPlaceholder(subject);
+        if (left) ctx.addIssue({ code: "custom", message: unfilledPlaceholderMessage(left) });
+      }),
     message: z
       .string({ error: MESSAGE_MIN_MESSAGE })
       .min(10, { error: MESSAGE_MIN_MESSAGE })
@@ -25,6 +30,11 @@ export const SendEmailBody = z
       // The template's placeholder left in would reach the customer as it is.
       .refine((message) => !message.includes(COMPOSE_OWN_TEXT_PLACEHOLDER), {
         error: COMPOSE_PLACEHOLDER_MESSAGE,
+      })
+      // A template's placeholder nobody filled would reach the customer as it is.
+      .superRefine((message, ctx) => {
+        const left = unfilledPlaceholder(message);
+        if (left) ctx.addIssue({ code: "custom", message: unfilledPlaceholderMessage(left) });
       }),
     leaseRequestId: z
       .preprocess(emptyToNull, z.uuid({ error: "Ongeldig id" }).nullable())

@@ -20,3 +20,4 @@ export * from "./google-ads";
 export * from "./inbound-mail";
 export * from "./lead-emails";
 export * from "./response-settings";
+export * from "./email-templates";

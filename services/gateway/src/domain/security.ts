@@ -21,9 +21,11 @@ const policy = (pixels: boolean) =>
     "default-src 'self'",
     pixels ? `script-src 'self' ${PIXEL_SCRIPT_HOSTS.join(" ")}` : "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
+    // The admin shows a received e-mail's remote images only after "Afbeeldingen tonen" (the
+    // sanitiser holds them back until then, web/src/admin/lib/email-html.ts): images only, over https.
     pixels
       ? `img-src 'self' data: https://www.facebook.com https://tr.snapchat.com https://analytics.tiktok.com`
-      : "img-src 'self' data:",
+      : "img-src 'self' data: https:",
     pixels ? `connect-src 'self' ${PIXEL_CONNECT_HOSTS.join(" ")}` : "connect-src 'self'",
     "font-src 'self'",
     "frame-src 'none'",

@@ -10,6 +10,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { outboxTable } from "@lease/platform/outbox-table";
@@ -220,4 +221,26 @@ export const eventBatches = mailer.table(
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("event_batches_received_at_idx").on(t.receivedAt)],
+);
+
+/** Staff's e-mail templates; the default one (the follow-up) is made by the migration. */
+export const emailTemplates = mailer.table(
+  "email_templates",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    name: text("name").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("email_templates_name_uq").on(sql`lower(${t.name})`),
+    uniqueIndex("email_templates_one_default")
+      .on(t.isDefault)
+      .where(sql`${t.isDefault}`),
+  ],
 );

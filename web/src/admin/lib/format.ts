@@ -95,3 +95,10 @@ export function parseEuroInput(text: string): number | null {
   if (!/^\d+(\.\d{1,2})?$/.test(value)) return null;
   return Number(value);
 }
+
+/** "12 kB", "3,4 MB": an attachment's size as the panel lists it. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} kB`;
+  return `${(bytes / 1024 / 1024).toLocaleString("nl-NL", { maximumFractionDigits: 1 })} MB`;
+}

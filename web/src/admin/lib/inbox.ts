@@ -1,4 +1,5 @@
 import { EMAIL_TYPE_LABELS, type EmailMessage } from "@lease/contracts";
+import { formatAmsterdamDateTime } from "./format";
 
 /** Type label of an inbox e-mail; anything unknown is "Algemene E-mail". */
 export function emailTypeLabel(type: string): string {
@@ -59,4 +60,17 @@ export function openComposeWindow(query: { requestId: string } | { replyTo: stri
     "_blank",
     "noopener,width=900,height=800",
   );
+}
+
+/** An answer's body: room to write, then "Op <datum> schreef <afzender>:" and the e-mail quoted. */
+export function quotedReply(
+  email: Pick<EmailMessage, "senderName" | "senderEmail" | "messageBody" | "sentAt" | "createdAt">,
+): string {
+  const who = email.senderName ? `${email.senderName} <${email.senderEmail}>` : email.senderEmail;
+  const quoted = email.messageBody
+    .trimEnd()
+    .split(/\r?\n/)
+    .map((line) => `> ${line}`.trimEnd())
+    .join("\n");
+  return `\n\nOp ${formatAmsterdamDateTime(email.sentAt ?? email.createdAt)} schreef ${who}:\n${quoted}\n`;
 }

@@ -1,9 +1,14 @@
-import type { EmailMessage, LeadHistoryEntry, LeaseStatus } from "@lease/contracts";
+import type { EmailMessage, LeadEmail, LeadHistoryEntry, LeaseStatus } from "@lease/contracts";
 import { formatEuro } from "./format";
 
-/** One row of a lead's timeline: the leads service's history plus the e-mails sent to the lead. */
+/**
+ * One row of a lead's timeline: the leads service's history (with the customer's replies) plus the
+ * e-mails sent to the lead.
+ */
 export type TimelineItem =
-  Exclude<LeadHistoryEntry, { kind: "email" }> | { kind: "email"; at: string; email: EmailMessage };
+  | Exclude<LeadHistoryEntry, { kind: "email" }>
+  | { kind: "email"; at: string; email: EmailMessage }
+  | { kind: "reply"; at: string; email: LeadEmail };
 
 export const STATUS_LABELS: Record<LeaseStatus, string> = {
   nieuw: "Nieuw",
@@ -28,9 +33,15 @@ export function timelineDetail(item: TimelineItem): string | null {
 /** Newest first; at the same moment the receipt comes last. */
 export function mergeTimeline(history: LeadHistoryEntry[], emails: EmailMessage[]): TimelineItem[] {
   const items: TimelineItem[] = [
-    // The sent mail below carries the e-mails (with their retry and cancel); the history's own
-    // e-mail entries are the conversation view's.
-    ...history.filter((entry) => entry.kind !== "email"),
+    // The sent mail below carries the e-mails sent (with their retry and cancel); of the history's
+    // own e-mail entries the customer's replies are shown.
+    ...history.flatMap((entry): TimelineItem[] =>
+      entry.kind !== "email"
+        ? [entry]
+        : entry.email.direction === "in"
+          ? [{ kind: "reply", at: entry.at, email: entry.email }]
+          : [],
+    ),
     ...emails.map((email) => ({ kind: "email" as const, at: email.sentAt ?? email.createdAt, email })),
   ];
   const rank = (item: TimelineItem) => (item.kind === "received" ? 1 : 0);
@@ -53,12 +64,14 @@ export function timelineTitle(item: TimelineItem): string {
       return `Notitie van ${item.note.author}${item.note.updatedAt ? " (bewerkt)" : ""}`;
     case "email":
       return `E-mail verstuurd aan ${item.email.recipientEmail}`;
+    case "reply":
+      return `Antwoord van ${item.email.fromName ? `${item.email.fromName} <${item.email.fromEmail}>` : item.email.fromEmail}`;
   }
 }
 
 /** A stable React key per row. */
 export function timelineKey(item: TimelineItem): string {
   if (item.kind === "note") return `note-${item.note.id}`;
-  if (item.kind === "email") return `email-${item.email.id}`;
+  if (item.kind === "email" || item.kind === "reply") return `email-${item.email.id}`;
   return `${item.kind}-${item.at}`;
 }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { LeadCreatedEvent } from "@lease/contracts";
+import type { EmailReceivedEvent, LeadCreatedEvent } from "@lease/contracts";
 import { useEffect } from "react";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchLeaseRequests, stillSignedIn } from "../api";
@@ -20,6 +20,19 @@ export function leadNotice(event: Pick<LeadCreatedEvent, "source">): { title: st
         title: "Nieuw Bericht",
         description: "Er is zojuist een nieuw bericht via het contactformulier binnengekomen.",
       };
+}
+
+/** The live notice for a received e-mail: a customer's reply to a lead, or any other. */
+export function emailNotice(event: Pick<EmailReceivedEvent, "leaseRequestId">): {
+  title: string;
+  description: string;
+} {
+  return event.leaseRequestId
+    ? {
+        title: "Nieuw Antwoord",
+        description: "Een klant heeft zojuist geantwoord op een e-mail over een aanvraag.",
+      }
+    : { title: "Nieuwe E-mail", description: "Er is zojuist een e-mail binnengekomen in de inbox." };
 }
 
 /** "(2) Lease Aanvragen | Beheer": the unread count first, so it shows in a background browser tab. */
@@ -71,6 +84,14 @@ export function useLeadAlerts(enabled: boolean): { unread?: number; followUpDue?
       },
       // A lead's Herkomst was decided: an open lead stops saying "Herkomst wordt bepaald…".
       onLeadAttributed: () => reload(),
+      // An e-mail arrived (a customer's reply, or any other): told like a new lead, the inbox and
+      // its unread count reload; spam only reloads.
+      onEmailReceived: (event) => {
+        if (!event.spam) notify({ ...emailNotice(event), live: true });
+        reload();
+      },
+      // An e-mail is on a lead's timeline (a reply, a send, its delivery state): the open lead shows it.
+      onLeadEmail: () => reload(),
       // An e-mail sent to a lead was answered by the provider: its timeline shows it (LeadTimeline).
       onMailOutcome: () =>
         void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEYS.emails, LEAD_EMAILS] }),

@@ -29,6 +29,8 @@ import {
 } from "../lib/email-settings";
 import { formatAmsterdamTime } from "../lib/format";
 import { useSettingsForm } from "../lib/use-settings-form";
+import { WebhookSettingsPanel } from "./WebhookSettingsPanel";
+import { EmailTemplatesPanel } from "./EmailTemplatesPanel";
 
 const STATUS_TONE = {
   configured: "green",
@@ -131,119 +133,123 @@ export function EmailSettingsTab() {
   };
 
   return (
-    <Panel
-      title="E-mail Instellingen"
-      actions={
-        <>
-          <Button onClick={() => void form.submit()} disabled={!unsaved || busy}>
-            {form.saving ? "Opslaan..." : "Opslaan"}
-          </Button>
-          <Button variant="secondary" disabled={!unsaved || busy} onClick={form.cancel}>
-            Herstel
-          </Button>
-          {/* Looks disabled until both fields are set, but still explains what is missing when clicked. */}
-          <Button
-            variant="accent"
-            onClick={startTest}
-            disabled={busy}
-            aria-disabled={!testable}
-            className={testable ? "" : "opacity-50"}
-          >
-            {test.isPending ? "Test versturen..." : "Test e-mail versturen"}
-          </Button>
-        </>
-      }
-    >
-      <div className="mb-6 flex flex-wrap items-center gap-3">
-        <span className="text-sm font-semibold text-gray-800">Status:</span>
-        <span data-testid="email-settings-status" className="min-w-0">
-          <Badge tone={STATUS_TONE[status]} wrap>
-            {EMAIL_STATUS_TEXT[status]}
-          </Badge>
-        </span>
-        {unsaved && <span className="text-sm text-yellow-800">Niet opgeslagen wijzigingen</span>}
-      </div>
-      <div className="grid gap-5 md:grid-cols-2">
-        <SettingsField
-          id="sendgrid-key"
-          label="SendGrid API key"
-          error={
-            errors.sendgridApiKey ??
-            (status === "key_unreadable"
-              ? "De key is versleuteld met een andere geheime sleutel (SETTINGS_ENCRYPTION_KEY) dan deze installatie heeft. Voer hem opnieuw in en sla op."
-              : undefined)
-          }
-          hint={
-            current.sendgridApiKey.trim() ? (
-              <FormatBadge valid={isApiKeyFormatValid(current.sendgridApiKey)} />
-            ) : (
-              "Een SendGrid API key begint met SG."
-            )
-          }
-        >
-          <input
-            id="sendgrid-key"
-            className={`${TEXT_INPUT} font-mono`}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="SG.xxxxxxxx"
-            value={current.sendgridApiKey}
-            onChange={(event) => form.set("sendgridApiKey", event.target.value)}
-          />
-        </SettingsField>
-        <SettingsField
-          id="from-email"
-          label="Afzender e-mail"
-          error={errors.fromEmailAddress}
-          hint={
-            current.fromEmailAddress.trim() ? (
-              <FormatBadge valid={isSenderFormatValid(current.fromEmailAddress)} />
-            ) : (
-              "Het adres waarvandaan e-mails worden verstuurd"
-            )
-          }
-        >
-          <input
-            id="from-email"
-            type="email"
-            className={TEXT_INPUT}
-            autoComplete="off"
-            placeholder="info@uwbedrijf.nl"
-            value={current.fromEmailAddress}
-            onChange={(event) => form.set("fromEmailAddress", event.target.value)}
-          />
-        </SettingsField>
-      </div>
-      <div className="mt-6 border-t border-gray-200 pt-5">
-        <label htmlFor="notify-company" className="flex items-start gap-3">
-          <input
-            id="notify-company"
-            type="checkbox"
-            className="mt-1 h-4 w-4"
-            checked={notifyClicked ?? settings.data.notifyCompanyEmail}
-            disabled={notifySwitch.isPending}
-            onChange={(event) => {
-              const on = event.target.checked;
-              setNotifyClicked(on);
-              notifySwitch.mutate(on, { onSettled: () => setNotifyClicked(null) });
-            }}
-          />
-          <span>
-            <span className="text-sm font-semibold text-gray-800">
-              Melding per e-mail bij nieuwe aanvragen
-            </span>
-            <span className="mt-1 block text-xs text-gray-600">
-              Het bedrijfsadres krijgt bij elke nieuwe lease aanvraag en elk contactbericht een e-mail met een
-              link naar de aanvraag in het beheer.
-            </span>
+    <div className="space-y-6">
+      <Panel
+        title="E-mail Instellingen"
+        actions={
+          <>
+            <Button onClick={() => void form.submit()} disabled={!unsaved || busy}>
+              {form.saving ? "Opslaan..." : "Opslaan"}
+            </Button>
+            <Button variant="secondary" disabled={!unsaved || busy} onClick={form.cancel}>
+              Herstel
+            </Button>
+            {/* Looks disabled until both fields are set, but still explains what is missing when clicked. */}
+            <Button
+              variant="accent"
+              onClick={startTest}
+              disabled={busy}
+              aria-disabled={!testable}
+              className={testable ? "" : "opacity-50"}
+            >
+              {test.isPending ? "Test versturen..." : "Test e-mail versturen"}
+            </Button>
+          </>
+        }
+      >
+        <div className="mb-6 flex flex-wrap items-center gap-3">
+          <span className="text-sm font-semibold text-gray-800">Status:</span>
+          <span data-testid="email-settings-status" className="min-w-0">
+            <Badge tone={STATUS_TONE[status]} wrap>
+              {EMAIL_STATUS_TEXT[status]}
+            </Badge>
           </span>
-        </label>
-      </div>
-      <p className="mt-6 text-sm text-gray-600">
-        De opgeslagen API key wordt gemaskeerd getoond. Laat het veld ongewijzigd om de huidige key te
-        behouden.
-      </p>
-    </Panel>
+          {unsaved && <span className="text-sm text-yellow-800">Niet opgeslagen wijzigingen</span>}
+        </div>
+        <div className="grid gap-5 md:grid-cols-2">
+          <SettingsField
+            id="sendgrid-key"
+            label="SendGrid API key"
+            error={
+              errors.sendgridApiKey ??
+              (status === "key_unreadable"
+                ? "De key is versleuteld met een andere geheime sleutel (SETTINGS_ENCRYPTION_KEY) dan deze installatie heeft. Voer hem opnieuw in en sla op."
+                : undefined)
+            }
+            hint={
+              current.sendgridApiKey.trim() ? (
+                <FormatBadge valid={isApiKeyFormatValid(current.sendgridApiKey)} />
+              ) : (
+                "Een SendGrid API key begint met SG."
+              )
+            }
+          >
+            <input
+              id="sendgrid-key"
+              className={`${TEXT_INPUT} font-mono`}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="SG.xxxxxxxx"
+              value={current.sendgridApiKey}
+              onChange={(event) => form.set("sendgridApiKey", event.target.value)}
+            />
+          </SettingsField>
+          <SettingsField
+            id="from-email"
+            label="Afzender e-mail"
+            error={errors.fromEmailAddress}
+            hint={
+              current.fromEmailAddress.trim() ? (
+                <FormatBadge valid={isSenderFormatValid(current.fromEmailAddress)} />
+              ) : (
+                "Het adres waarvandaan e-mails worden verstuurd"
+              )
+            }
+          >
+            <input
+              id="from-email"
+              type="email"
+              className={TEXT_INPUT}
+              autoComplete="off"
+              placeholder="info@uwbedrijf.nl"
+              value={current.fromEmailAddress}
+              onChange={(event) => form.set("fromEmailAddress", event.target.value)}
+            />
+          </SettingsField>
+        </div>
+        <div className="mt-6 border-t border-gray-200 pt-5">
+          <label htmlFor="notify-company" className="flex items-start gap-3">
+            <input
+              id="notify-company"
+              type="checkbox"
+              className="mt-1 h-4 w-4"
+              checked={notifyClicked ?? settings.data.notifyCompanyEmail}
+              disabled={notifySwitch.isPending}
+              onChange={(event) => {
+                const on = event.target.checked;
+                setNotifyClicked(on);
+                notifySwitch.mutate(on, { onSettled: () => setNotifyClicked(null) });
+              }}
+            />
+            <span>
+              <span className="text-sm font-semibold text-gray-800">
+                Melding per e-mail bij nieuwe aanvragen
+              </span>
+              <span className="mt-1 block text-xs text-gray-600">
+                Het bedrijfsadres krijgt bij elke nieuwe lease aanvraag en elk contactbericht een e-mail met
+                een link naar de aanvraag in het beheer.
+              </span>
+            </span>
+          </label>
+        </div>
+        <p className="mt-6 text-sm text-gray-600">
+          De opgeslagen API key wordt gemaskeerd getoond. Laat het veld ongewijzigd om de huidige key te
+          behouden.
+        </p>
+      </Panel>
+      <WebhookSettingsPanel />
+      <EmailTemplatesPanel />
+    </div>
   );
 }
 

@@ -20,12 +20,17 @@ import {
 import { telHref } from "../../lib/company";
 import { useMailOutcomes } from "../lib/use-admin-socket";
 import { EmailTypeIcon } from "../components/EmailTypeIcon";
+import { DeliveryState } from "../components/DeliveryState";
+import { LeadLink, LeadName } from "../components/LeadLink";
+import { ReceivedEmailBody } from "../components/ReceivedEmailBody";
 
 const INBOX_REFRESH_MS = 30_000;
 const FOLDERS: { id: EmailFolder; label: string }[] = [
   { id: "inbox", label: "Ontvangen" },
   // Not "Verzonden": it also holds what is queued or failed, each with its real state.
   { id: "sent", label: "Uitgaand" },
+  // Received e-mails SendGrid scored as spam: kept apart, not counted as unread mail.
+  { id: "spam", label: "Spam" },
 ];
 
 export function InboxTab() {
@@ -116,6 +121,8 @@ export function InboxTab() {
             <span className="flex flex-wrap items-center gap-2">
               E-mail Inbox ({total})<Badge tone={unread > 0 ? "red" : "gray"}>{unread} ongelezen</Badge>
             </span>
+          ) : folder === "spam" ? (
+            `Spam (${total})`
           ) : (
             `Uitgaande e-mail (${total})`
           )
@@ -150,7 +157,11 @@ export function InboxTab() {
           <LoadError query={emails} fallback="Kon de inbox niet laden" />
         ) : list.length === 0 ? (
           <p className="py-8 text-center text-gray-600">
-            {folder === "inbox" ? "Geen e-mails ontvangen" : "Nog geen e-mails verzonden"}
+            {folder === "sent"
+              ? "Nog geen e-mails verzonden"
+              : folder === "spam"
+                ? "Geen e-mails als spam herkend"
+                : "Geen e-mails ontvangen"}
           </p>
         ) : (
           <ul className="max-h-[32rem] space-y-2 overflow-y-auto pr-1" data-testid="inbox-list">
@@ -233,9 +244,16 @@ function InboxItem({ email, active, onOpen }: { email: EmailMessage; active: boo
         {outgoing ? `Aan: ${email.recipientEmail}` : `${email.senderName} <${email.senderEmail}>`}
       </p>
       <p className="mt-1 text-sm break-words text-gray-600">{previewText(email.messageBody)}</p>
+      {!outgoing && email.leaseRequestId && <LeadName leaseRequestId={email.leaseRequestId} />}
+      {email.attachments.length > 0 && (
+        <p className="mt-1 text-xs text-gray-600">
+          {email.attachments.length === 1 ? "1 bijlage" : `${email.attachments.length} bijlagen`}
+        </p>
+      )}
       {delivery && (
-        <div className="mt-2">
+        <div className="mt-2 flex flex-wrap gap-2">
           <Badge tone={delivery.tone}>{delivery.label}</Badge>
+          <DeliveryState delivery={email.delivery} />
         </div>
       )}
     </button>
@@ -299,7 +317,16 @@ function EmailDetail({
             <dt className="font-medium text-gray-600">{emailTimeLabel(email)}</dt>
             <dd className="text-gray-900">{formatAmsterdamDateTime(emailTime(email))}</dd>
           </div>
+          {email.leaseRequestId && (
+            <div>
+              <dt className="font-medium text-gray-600">Aanvraag</dt>
+              <dd>
+                <LeadLink leaseRequestId={email.leaseRequestId} />
+              </dd>
+            </div>
+          )}
         </dl>
+        <DeliveryState delivery={email.delivery} />
         {email.failureReason && (
           <p
             className="rounded-card border border-red-300 bg-red-50 p-3 text-sm text-red-900"
@@ -309,9 +336,13 @@ function EmailDetail({
             {email.deliveryStatus === "queued" && " Er volgt automatisch een nieuwe poging."}
           </p>
         )}
-        <div className="rounded-card border border-gray-200 bg-gray-50 p-4 whitespace-pre-wrap wrap-anywhere text-gray-900">
-          {email.messageBody}
-        </div>
+        {email.deliveryStatus === "received" ? (
+          <ReceivedEmailBody email={email} />
+        ) : (
+          <div className="rounded-card border border-gray-200 bg-gray-50 p-4 whitespace-pre-wrap wrap-anywhere text-gray-900">
+            {email.messageBody}
+          </div>
+        )}
         <div className="flex flex-wrap gap-2">
           {!delivery && (
             <Button onClick={() => openComposeWindow({ replyTo: email.id })}>Beantwoorden</Button>

@@ -23,6 +23,8 @@ import { DELIVERY_LABELS, deliveryOf } from "../lib/delivery";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { closeOnEscape, useReturnFocus } from "../lib/use-return-focus";
 import { LEAD_EMAILS } from "../lib/use-lead-alerts";
+import { DeliveryState } from "../components/DeliveryState";
+import { ReplyBody } from "../components/ReplyBody";
 import {
   mergeTimeline,
   timelineDetail,
@@ -133,6 +135,8 @@ function TimelineRow({
           )}
         </div>
       )}
+      {item.kind === "email" && <DeliveryState delivery={item.email.delivery} />}
+      {item.kind === "reply" && <ReplyBody email={item.email} />}
       {item.kind === "note" && (
         <NoteBody
           note={item.note}

@@ -1,0 +1,31 @@
+import { EmailTemplateBody, EmailTemplateIdParam } from "@lease/contracts";
+import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import type { EmailTemplatesRepository } from "../repositories/email-templates";
+
+/** Staff keep their e-mail templates; the compose window offers them. */
+export function emailTemplateRoutes(deps: { templates: EmailTemplatesRepository; session: SessionDeps }) {
+  const router = contractRouter("mailer", requireAdmin(deps.session));
+
+  router.get("/api/admin/email-templates", async (ctx) => {
+    ctx.body = await deps.templates.list();
+  });
+
+  router.post("/api/admin/email-templates", async (ctx) => {
+    const body = parseOr400(EmailTemplateBody, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await deps.templates.create(body);
+  });
+
+  router.put("/api/admin/email-templates/{id}", async (ctx) => {
+    const { id } = parseOr400(EmailTemplateIdParam, ctx.params);
+    ctx.body = await deps.templates.update(id, parseOr400(EmailTemplateBody, ctx.request.body));
+  });
+
+  router.delete("/api/admin/email-templates/{id}", async (ctx) => {
+    const { id } = parseOr400(EmailTemplateIdParam, ctx.params);
+    await deps.templates.remove(id);
+    ctx.status = 204;
+  });
+
+  return router;
+}

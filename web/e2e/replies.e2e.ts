@@ -1,0 +1,128 @@
+// The conversation on the lead, as staff live it: a follow-up goes out from the lead; the customer's
+// reply comes back through SendGrid's Inbound Parse (posted here exactly as SendGrid posts it) and
+// appears live in the open panel, on the lead and in the inbox; its HTML shows no script and loads
+// nothing remote until "Afbeeldingen tonen"; its attachment downloads.
+import { randomBytes } from "node:crypto";
+import { inboundParseForm } from "@lease/platform/testing";
+import type { InboundUrl } from "@lease/contracts";
+import { assert, assertEqual, expect, test, waitFor } from "./fixtures";
+import { adminApi, expectNotice, openTab, postLead, saveSettings } from "./admin/helpers";
+
+const MAIL = { key: "SG.e2e-replies-0123456789", sender: "noreply@antwoord-e2e.nl" };
+const REMOTE_IMAGE = "https://images.example.test/pixel.png";
+
+test("admin: a customer's reply arrives live on the open lead and in the inbox, shown safely, its attachment downloads", async ({
+  world,
+  signedIn,
+}) => {
+  const tag = randomBytes(3).toString("hex");
+  const lead = { email: `antwoord.${tag}@example.nl`, companyName: `Antwoord ${tag} BV` };
+  const page = signedIn.page;
+  await saveSettings(page, {
+    companyName: "Antwoord Lease E2E",
+    sendgridApiKey: MAIL.key,
+    fromEmailAddress: MAIL.sender,
+  });
+  assertEqual(
+    (
+      await adminApi(page, "PUT", "/api/admin/email-settings/inbound", {
+        replyAddress: "antwoord@reply.e2e.nl",
+      })
+    ).status,
+    200,
+    "reply address saved",
+  );
+  const parse = (await adminApi<InboundUrl>(page, "POST", "/api/admin/email-settings/inbound-url", {})).body;
+  await postLead(world, lead);
+
+  // The follow-up from the lead's detail, as staff send it.
+  await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  await page.getByTestId("lease-item").filter({ hasText: lead.companyName }).click();
+  const [compose] = await Promise.all([
+    signedIn.context.waitForEvent("page"),
+    page.getByRole("button", { name: "E-mail Versturen" }).click(),
+  ]);
+  const message = compose.getByLabel("Bericht");
+  await waitFor(
+    async () => (await message.inputValue()).includes("[Voeg hier"),
+    10_000,
+    "the pre-filled body",
+  );
+  await message.fill(
+    (await message.inputValue()).replace("[Voeg hier uw persoonlijke bericht toe]", "Hierbij de offerte."),
+  );
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  const sent = await waitFor(
+    () => world.receiver.accepted().find((m) => m.to[0] === lead.email),
+    20_000,
+    "the follow-up at SendGrid",
+  );
+  assert(
+    /^antwoord\+[a-z2-7]{16}@reply\.e2e\.nl$/.test(sent.replyTo ?? ""),
+    `Reply-To names the lead: ${sent.replyTo}`,
+  );
+
+  // The customer answers; SendGrid posts the reply while the lead is open in the panel.
+  const remote: string[] = [];
+  await page.route("https://images.example.test/**", (route) => {
+    remote.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: "image/png", body: Buffer.alloc(0) });
+  });
+  const pdf = Buffer.from("%PDF-1.4 offerte getekend");
+  const { body, contentType } = inboundParseForm({
+    from: `Klant <${lead.email}>`,
+    to: sent.replyTo!,
+    subject: `Re: ${sent.subject}`,
+    text: "Akkoord, getekend retour.",
+    html: `<p id="reply-text">Akkoord, getekend retour.</p><script>window.__owned = 1</script><img src="x" onerror="window.__owned = 2"><img src="${REMOTE_IMAGE}" alt="logo"><a href="https://klant.example/">onze site</a><form action="https://evil.example"><input name="q"></form>`,
+    messageId: `reply-${tag}@example.nl`,
+    attachments: [{ filename: "getekend.pdf", type: "application/pdf", content: pdf }],
+  });
+  const posted = await fetch(`${world.baseUrl}${parse.path}`, {
+    method: "POST",
+    headers: { "content-type": contentType },
+    body: new Uint8Array(body),
+  });
+  assertEqual(posted.status, 200, "Inbound Parse's post stored");
+
+  await expectNotice(page, "Nieuw Antwoord");
+  const reply = page.getByTestId("timeline-item").filter({ hasText: `Antwoord van Klant <${lead.email}>` });
+  await reply.waitFor({ timeout: 20_000 });
+  await expect(reply.getByTestId("timeline-reply")).toContainText("Akkoord, getekend retour.");
+  await expect(reply.getByRole("link", { name: "getekend.pdf" })).toBeVisible();
+
+  // In the inbox: unread, an Algemene E-mail naming its lead; opened, its HTML is cleaned.
+  await openTab(page, "E-mail Inbox");
+  const item = page.getByTestId("inbox-item").filter({ hasText: `Re: ${sent.subject}` });
+  await expect(item).toHaveAttribute("data-unread", "true");
+  await expect(item).toContainText("Algemene E-mail");
+  await expect(item.getByTestId("lead-name")).toHaveText(`Bij aanvraag van ${lead.companyName}`);
+  await item.click();
+  const detail = page.getByTestId("email-detail");
+  await expect(detail.getByTestId("lead-link")).toHaveText(`Aanvraag van ${lead.companyName}`);
+  const html = detail.getByTestId("email-html");
+  await expect(html.locator("#reply-text")).toHaveText("Akkoord, getekend retour.");
+  assertEqual(await html.locator("script, form, input, [onerror]").count(), 0, "no script, form or handler");
+  assertEqual(
+    await page.evaluate(() => (window as { __owned?: number }).__owned ?? null),
+    null,
+    "nothing ran",
+  );
+  assertEqual(
+    await html.getByRole("link", { name: "onze site" }).getAttribute("rel"),
+    "noopener noreferrer",
+    "rel",
+  );
+  assertEqual(remote.length, 0, "no remote image loaded before staff asked");
+  await detail.getByRole("button", { name: "Afbeeldingen tonen" }).click();
+  await waitFor(() => remote.length > 0, 10_000, "the remote image loaded after 'Afbeeldingen tonen'");
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    detail.getByRole("link", { name: "getekend.pdf" }).click(),
+  ]);
+  assertEqual(download.suggestedFilename(), "getekend.pdf", "the attachment's name");
+  const saved = await download.path();
+  assert(saved !== null, "the attachment downloaded");
+});

@@ -1,0 +1,176 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { TEMPLATE_PLACEHOLDERS, type EmailTemplate } from "@lease/contracts";
+import { useState } from "react";
+import { fieldErrors, userErrorMessage } from "../../api/client";
+import { useNotice } from "../../components/notice";
+import { deleteEmailTemplate, fetchEmailTemplates, saveEmailTemplate } from "../api";
+import {
+  Badge,
+  Button,
+  LoadFailed,
+  LoadingText,
+  Panel,
+  SettingsField,
+  TEXT_INPUT,
+} from "../../components/ui";
+
+export const TEMPLATES_KEY = ["/api/admin/email-templates"];
+type Draft = { id?: string; name: string; subject: string; body: string };
+const EMPTY: Draft = { name: "", subject: "", body: "" };
+
+/** E-mail Instellingen' templates: staff keep them here, the compose window offers them. */
+export function EmailTemplatesPanel() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const templates = useQuery({ queryKey: TEMPLATES_KEY, queryFn: fetchEmailTemplates, staleTime: 0 });
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const reload = () => void queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY });
+  const save = useMutation({
+    mutationFn: saveEmailTemplate,
+    onSuccess: (saved) => {
+      setDraft(null);
+      setErrors({});
+      notify({ title: "Sjabloon Opgeslagen", description: `"${saved.name}" is opgeslagen.` });
+      reload();
+    },
+    onError: (error) => {
+      setErrors(fieldErrors(error));
+      notify({
+        title: "Fout bij Opslaan",
+        description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
+        variant: "destructive",
+      });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: deleteEmailTemplate,
+    onSuccess: () => {
+      notify({ title: "Sjabloon Verwijderd", description: "Het sjabloon is verwijderd." });
+      reload();
+    },
+    onError: (error) =>
+      notify({
+        title: "Fout bij Verwijderen",
+        description: userErrorMessage(error, "Er is een fout opgetreden"),
+        variant: "destructive",
+      }),
+  });
+
+  if (templates.isPending) return <LoadingText />;
+  if (templates.isError)
+    return <LoadFailed title="E-mailsjablonen" query={templates} fallback="Kon de sjablonen niet laden" />;
+  const edit = (t: EmailTemplate) => setDraft({ id: t.id, name: t.name, subject: t.subject, body: t.body });
+  const dirty = (d: Draft) => {
+    const saved = templates.data.find((t) => t.id === d.id);
+    return saved
+      ? saved.name !== d.name || saved.subject !== d.subject || saved.body !== d.body
+      : d !== EMPTY;
+  };
+
+  return (
+    <Panel
+      title="E-mailsjablonen"
+      actions={
+        !draft && (
+          <Button variant="secondary" onClick={() => setDraft(EMPTY)}>
+            Nieuw sjabloon
+          </Button>
+        )
+      }
+    >
+      <ul className="space-y-2" data-testid="email-templates">
+        {templates.data.map((t) => (
+          <li
+            key={t.id}
+            className="flex flex-wrap items-center justify-between gap-2 rounded-card border border-gray-200 p-3"
+          >
+            <span className="flex flex-wrap items-center gap-2 font-medium text-gray-900">
+              {t.name}
+              {t.isDefault && <Badge tone="blue">Standaard follow-up</Badge>}
+            </span>
+            <span className="flex gap-2">
+              <Button variant="secondary" onClick={() => edit(t)} disabled={Boolean(draft)}>
+                Bewerken
+              </Button>
+              {!t.isDefault && (
+                <Button
+                  variant="danger"
+                  disabled={remove.isPending}
+                  onClick={() => {
+                    if (window.confirm(`Sjabloon "${t.name}" verwijderen? De tekst gaat verloren.`))
+                      remove.mutate(t.id);
+                  }}
+                >
+                  Verwijderen
+                </Button>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {draft && (
+        <form
+          className="mt-4 space-y-3"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate(draft);
+          }}
+        >
+          <SettingsField id="template-name" label="Naam" error={errors.name}>
+            <input
+              id="template-name"
+              className={TEXT_INPUT}
+              value={draft.name}
+              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+            />
+          </SettingsField>
+          <SettingsField id="template-subject" label="Onderwerp" error={errors.subject}>
+            <input
+              id="template-subject"
+              className={TEXT_INPUT}
+              value={draft.subject}
+              onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+            />
+          </SettingsField>
+          <SettingsField
+            id="template-body"
+            label="Bericht"
+            error={errors.body}
+            hint={`Invulvelden: ${Object.entries(TEMPLATE_PLACEHOLDERS)
+              .map(([name, what]) => `{{${name}}} (${what})`)
+              .join(", ")}.`}
+          >
+            <textarea
+              id="template-body"
+              rows={10}
+              className={TEXT_INPUT}
+              value={draft.body}
+              onChange={(e) => setDraft({ ...draft, body: e.target.value })}
+            />
+          </SettingsField>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? "Opslaan..." : "Opslaan"}
+            </Button>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                if (
+                  !dirty(draft) ||
+                  window.confirm("Uw wijzigingen in dit sjabloon gaan verloren. Annuleren?")
+                ) {
+                  setDraft(null);
+                  setErrors({});
+                }
+              }}
+            >
+              Annuleren
+            </Button>
+          </div>
+        </form>
+      )}
+    </Panel>
+  );
+}
