@@ -92,6 +92,31 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
   await expect(reply.getByTestId("timeline-reply")).toContainText("Akkoord, getekend retour.");
   await expect(reply.getByRole("link", { name: "getekend.pdf" })).toBeVisible();
 
+  // Answered from the lead: "Re: …" once, the customer's words quoted, threaded to the same lead.
+  const [answer] = await Promise.all([
+    signedIn.context.waitForEvent("page"),
+    reply.getByRole("button", { name: "Beantwoorden" }).click(),
+  ]);
+  const answerBody = answer.getByLabel("Bericht");
+  await waitFor(
+    async () => (await answerBody.inputValue()).includes("> Akkoord"),
+    10_000,
+    "the quoted reply",
+  );
+  assertEqual(await answer.getByLabel("Onderwerp").inputValue(), `Re: ${sent.subject}`, "one Re:");
+  assertEqual(await answer.getByLabel("Aan").inputValue(), lead.email, "to the customer");
+  assert((await answerBody.inputValue()).includes(`schreef Klant <${lead.email}>:`), "who wrote it");
+  await answerBody.fill(`Dank u, wij nemen contact op.${await answerBody.inputValue()}`);
+  const answers = world.receiver.accepted().filter((m) => m.to[0] === lead.email).length;
+  await answer.getByRole("button", { name: "Verzenden" }).click();
+  const answered = await waitFor(
+    () => world.receiver.accepted().filter((m) => m.to[0] === lead.email)[answers],
+    20_000,
+    "the answer at SendGrid",
+  );
+  assertEqual(answered.replyTo, sent.replyTo, "the answer's replies come back to the same lead");
+  assert(answered.text.includes("> Akkoord, getekend retour."), "the customer's words quoted");
+
   // In the inbox: unread, an Algemene E-mail naming its lead; opened, its HTML is cleaned.
   await openTab(page, "E-mail Inbox");
   const item = page.getByTestId("inbox-item").filter({ hasText: `Re: ${sent.subject}` });
@@ -125,4 +150,74 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
   assertEqual(download.suggestedFilename(), "getekend.pdf", "the attachment's name");
   const saved = await download.path();
   assert(saved !== null, "the attachment downloaded");
+});
+
+test("admin: a template kept in E-mail Instellingen fills the compose window; a placeholder left is refused", async ({
+  world,
+  signedIn,
+}) => {
+  const tag = randomBytes(3).toString("hex");
+  const lead = { email: `sjabloon.${tag}@example.nl`, companyName: `Sjabloon ${tag} BV` };
+  const page = signedIn.page;
+  await saveSettings(page, {
+    companyName: "Sjabloon Lease E2E",
+    sendgridApiKey: MAIL.key,
+    fromEmailAddress: MAIL.sender,
+  });
+  await postLead(world, lead);
+
+  await openTab(page, "E-mail Instellingen");
+  const templates = page.getByTestId("email-templates");
+  await expect(templates).toContainText("Follow-up op een aanvraag");
+  await page.getByRole("button", { name: "Nieuw sjabloon" }).click();
+  const form = page.getByTestId("email-template-form");
+  await form.getByLabel("Naam").fill(`Offerte ${tag}`);
+  await form.getByLabel("Onderwerp").fill("Uw offerte van {{bedrijfsnaam}}");
+  await form
+    .getByLabel("Bericht", { exact: true })
+    .fill("Beste {{klant}},\n\nHierbij de offerte voor {{auto_url}}.\n\n{{handtekening}}");
+  await form.getByRole("button", { name: "Opslaan", exact: true }).click();
+  await expectNotice(page, "Sjabloon Opgeslagen");
+
+  await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  await page.getByTestId("lease-item").filter({ hasText: lead.companyName }).click();
+  const [compose] = await Promise.all([
+    signedIn.context.waitForEvent("page"),
+    page.getByRole("button", { name: "E-mail Versturen" }).click(),
+  ]);
+  const message = compose.getByLabel("Bericht");
+  await waitFor(
+    async () => (await message.inputValue()).includes(`Beste ${lead.companyName},`),
+    10_000,
+    "the default follow-up",
+  );
+  compose.once("dialog", (dialog) => {
+    assert(
+      dialog.message().includes(`Offerte ${tag}`),
+      `the question names the template: ${dialog.message()}`,
+    );
+    void dialog.accept();
+  });
+  await compose.getByLabel("Sjabloon").selectOption({ label: `Offerte ${tag}` });
+  assertEqual(
+    await compose.getByLabel("Onderwerp").inputValue(),
+    "Uw offerte van Sjabloon Lease E2E",
+    "subject filled",
+  );
+  assert((await message.inputValue()).startsWith(`Beste ${lead.companyName},`), "the customer filled in");
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  await compose.getByText("Vul {{handtekening}} in of haal het weg").first().waitFor();
+  await message.fill((await message.inputValue()).replace("{{handtekening}}", "Met vriendelijke groet"));
+  await compose.getByRole("button", { name: "Verzenden" }).click();
+  const sent = await waitFor(
+    () => world.receiver.accepted().find((m) => m.to[0] === lead.email),
+    20_000,
+    "the templated e-mail at SendGrid",
+  );
+  assertEqual(sent.subject, "Uw offerte van Sjabloon Lease E2E", "sent subject");
+  assert(
+    sent.text.includes("Hierbij de offerte voor https://www.autoscout24.nl/aanbod/e2e."),
+    "car URL filled",
+  );
 });

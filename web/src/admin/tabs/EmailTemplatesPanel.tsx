@@ -112,6 +112,7 @@ export function EmailTemplatesPanel() {
       {draft && (
         <form
           className="mt-4 space-y-3"
+          data-testid="email-template-form"
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
