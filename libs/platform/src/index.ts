@@ -26,3 +26,4 @@ export { notJson, parseJsonText, readRawBody, readRawBytes } from "./body";
 export * from "./privacy";
 export * from "./outbox";
 export * from "./outbox-table";
+export * from "./phone";

@@ -101,6 +101,13 @@ export const LeaseRequest = z
     id: Uuid,
     carUrl: z.string(),
     contactNumber: z.string(),
+    contactNumberE164: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe(
+        'The phone number as the ad platforms get it (E.164, "+31612345678"); null when it is no valid number, or in the list',
+      ),
     email: z.string(),
     companyName: z.string().nullable(),
     leaseTerm: z.number().int().nullable().describe("Months"),

@@ -32,14 +32,62 @@ const input = {
 const signed = { ...input, event: "getekend" as const, eventId: "e2", valueCents: 120_050 };
 
 describe("normalising and hashing", () => {
-  it("lower-cases and trims e-mail, and writes phones as digits with the country code", () => {
+  it("lower-cases and trims e-mail", () => {
     expect(normalizeEmail("  Jan.Jansen@Voorbeeld.NL ")).toBe("jan.jansen@voorbeeld.nl");
-    expect(phoneDigits("06 12 34 56 78")).toBe("31612345678");
-    expect(phoneDigits("+31 6-12345678")).toBe("31612345678");
-    expect(phoneDigits("0031 6 12345678")).toBe("31612345678");
-    expect(phoneDigits("+32 470 12 34 56")).toBe("32470123456");
-    expect(phoneDigits("123")).toBeNull();
     expect(metaFbc("IwAR2abc", 1_764_000_000_123)).toBe("fb.1.1764000000123.IwAR2abc");
+  });
+
+  // Phones as people type them on the quote form. Meta and Snapchat hash the digits with the
+  // country code and no "+" or national 0 (31612345678); TikTok hashes E.164 with its "+".
+  const typed: [string, string | null][] = [
+    ["+31 (0)6-1234 5678", "31612345678"],
+    ["0031 (0)6 1234 5678", "31612345678"],
+    ["06 1234 5678", "31612345678"],
+    ["06-12345678", "31612345678"],
+    ["(+31) 6 12345678", "31612345678"],
+    ["020 123 4567", "31201234567"],
+    ["+32 470 12 34 56", "32470123456"],
+    ["0032 (0)470 12 34 56", "32470123456"],
+    ["123", null],
+    ["+31 6 123", null],
+    ["06 1234 56789 0", null],
+  ];
+  it.each(typed)("reads %j as %s", (phone, digits) => {
+    expect(phoneDigits(phone)).toBe(digits);
+  });
+
+  it("hashes '+31 (0)6-1234 5678' as 31612345678 for Meta and Snapchat and +31612345678 for TikTok", () => {
+    const typedLead = { ...lead, phone: "+31 (0)6-1234 5678" };
+    const metaBody = metaRequest(
+      { ...input, lead: typedLead },
+      { baseUrl: "https://g", version: "26.0", pixelId: "1", accessToken: "t" },
+    ).body as { data: { user_data: { ph: string[] } }[] };
+    const snapBody = snapchatRequest(
+      { ...input, lead: typedLead },
+      { baseUrl: "https://s", pixelId: "p", accessToken: "t" },
+    ).body as { data: { user_data: { ph: string[] } }[] };
+    const tiktokBody = tiktokRequest(
+      { ...input, lead: typedLead },
+      { baseUrl: "https://t", pixelId: "P", accessToken: "t" },
+    ).body as { data: { user: { phone: string } }[] };
+    expect(metaBody.data[0]!.user_data.ph).toEqual([sha("31612345678")]);
+    expect(snapBody.data[0]!.user_data.ph).toEqual([sha("31612345678")]);
+    expect(tiktokBody.data[0]!.user.phone).toBe(sha("+31612345678"));
+  });
+
+  it("leaves the phone out, for every platform, when it is no valid number", () => {
+    const bad = { ...input, lead: { ...lead, phone: "+31 6 123" } };
+    const m = metaRequest(bad, { baseUrl: "https://g", version: "26.0", pixelId: "1", accessToken: "t" })
+      .body as { data: { user_data: Record<string, unknown> }[] };
+    const t = tiktokRequest(bad, { baseUrl: "https://t", pixelId: "P", accessToken: "t" }).body as {
+      data: { user: Record<string, unknown> }[];
+    };
+    const s = snapchatRequest(bad, { baseUrl: "https://s", pixelId: "p", accessToken: "t" }).body as {
+      data: { user_data: Record<string, unknown> }[];
+    };
+    expect(m.data[0]!.user_data.ph).toBeUndefined();
+    expect(t.data[0]!.user.phone).toBeUndefined();
+    expect(s.data[0]!.user_data.ph).toBeUndefined();
   });
 });
 

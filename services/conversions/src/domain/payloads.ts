@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import type { ConversionEvent, ConversionPlatform, InternalLeadConversion } from "@lease/contracts";
+import { phoneE164 } from "@lease/platform";
 
 // Each ad platform's documented server event for a lead's event. Contact details leave this
 // process only normalised and SHA-256 hashed, as each platform specifies:
 //   Meta Conversions API (Customer Information Parameters): em = sha256(trimmed, lower-cased e-mail);
-//     ph = sha256(digits with country code, no "+" or leading zeros: 31612345678); fbc =
+//     ph = sha256(digits with country code, no "+" or leading zeros: 31612345678, from the E.164
+//     number libphonenumber-js reads); fbc =
 //     fb.1.<ms of the click>.<fbclid>; client_user_agent in clear; event_time in Unix seconds.
 //   TikTok Events API 2.0 (/open_api/v1.3/event/track/): user.email = sha256(lower-cased e-mail),
 //     user.phone = sha256(E.164 with "+": +31612345678), ttclid and user_agent in clear. (TikTok's
@@ -19,19 +21,11 @@ export const sha256 = (value: string) => createHash("sha256").update(value, "utf
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /**
- * A phone number as digits with its country code, no "+": "+31 6 1234 5678", "0031 6 12345678" and
- * "06-12345678" (a Dutch national number: the site's visitors) are all "31612345678". Null when too
- * few digits remain to be a number.
+ * Meta's and Snapchat's ph before hashing: the digits of the E.164 number libphonenumber-js reads
+ * from what people type ("+31 (0)6-1234 5678", "0031 (0)6 …", "06 1234 5678", "+32 …"), without
+ * "+": 31612345678. Null when it is no valid number, which is then left out rather than sent wrong.
  */
-export function phoneDigits(phone: string): string | null {
-  const trimmed = phone.trim();
-  let digits = trimmed.replace(/\D/g, "");
-  if (trimmed.startsWith("+")) {
-    // already international
-  } else if (digits.startsWith("00")) digits = digits.slice(2);
-  else if (digits.startsWith("0")) digits = `31${digits.slice(1)}`;
-  return digits.length >= 8 && digits.length <= 15 ? digits : null;
-}
+export const phoneDigits = (phone: string): string | null => phoneE164(phone)?.slice(1) ?? null;
 
 /** Meta's fbc parameter: fb.<subdomain index 1>.<ms of the click>.<fbclid>. */
 export const metaFbc = (fbclid: string, clickedAtMs: number) => `fb.1.${clickedAtMs}.${fbclid}`;
@@ -117,7 +111,7 @@ export function tiktokRequest(
   opts: { baseUrl: string; pixelId: string; accessToken: string },
 ): PlatformRequest {
   const { lead } = input;
-  const phone = phoneDigits(lead.phone);
+  const phone = phoneE164(lead.phone);
   const custom = value(input);
   return {
     url: `${trimSlash(opts.baseUrl)}/open_api/v1.3/event/track/`,
@@ -132,7 +126,7 @@ export function tiktokRequest(
           event_id: input.eventId,
           user: {
             email: sha256(normalizeEmail(lead.email)),
-            ...(phone ? { phone: sha256(`+${phone}`) } : {}),
+            ...(phone ? { phone: sha256(phone) } : {}),
             ...(lead.clickIds?.ttclid ? { ttclid: lead.clickIds.ttclid } : {}),
             ...(lead.userAgent ? { user_agent: lead.userAgent } : {}),
           },

@@ -134,7 +134,13 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
 
     async list(query: LeaseRequestListQuery): Promise<LeaseRequestListResponse> {
       const { items, total, counts } = await repo.list(query, query.page, query.pageSize);
-      return { items: items.map(toLeaseRequest), total, page: query.page, pageSize: query.pageSize, counts };
+      return {
+        items: items.map((row) => toLeaseRequest(row)),
+        total,
+        page: query.page,
+        pageSize: query.pageSize,
+        counts,
+      };
     },
 
     /**
@@ -148,7 +154,7 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       onStored();
       return leaseRequestsCsv(
         rows.map((row) => ({
-          ...toLeaseRequest(row),
+          ...toLeaseRequest(row, { e164: false }),
           statusSince: (row.statusSince ?? row.createdAt).toISOString(),
         })),
       );

@@ -385,6 +385,27 @@ describe("admin lease requests", () => {
     expect(((await bad.json()) as { message: string }).message).toBeTruthy();
   });
 
+  it("shows staff the phone number as the ad platforms get it (E.164), or none when it is no number", async () => {
+    const typed = (await (await post({ ...validLead, contactNumber: "+31 (0)6-1234 5678" })).json()) as {
+      id: string;
+    };
+    const belgian = (await (await post({ ...validLead, contactNumber: "0032 (0)470 12 34 56" })).json()) as {
+      id: string;
+    };
+    const short = (await (await post({ ...validLead, contactNumber: "+31 6 1234 56" })).json()) as {
+      id: string;
+    };
+    const e164 = async (id: string) =>
+      ((await (await admin(`/${id}`)).json()) as { contactNumberE164: string | null }).contactNumberE164;
+    expect(await e164(typed.id)).toBe("+31612345678");
+    expect(await e164(belgian.id)).toBe("+32470123456");
+    expect(await e164(short.id)).toBeNull();
+    const list = (await (await admin(`?q=${encodeURIComponent("0032 (0)470")}`)).json()) as {
+      items: { id: string; contactNumberE164: string | null }[];
+    };
+    expect(list.items.find((item) => item.id === belgian.id)?.contactNumberE164).toBe("+32470123456");
+  });
+
   it("answers a bad search or page with 400 and a Dutch message", async () => {
     for (const [query, message] of [
       [`?q=${"x".repeat(201)}`, "De zoekterm mag hoogstens 200 tekens zijn"],

@@ -65,12 +65,14 @@ export function LeaseRequestDetail({
             </a>
           </Detail>
           <Detail label="Telefoon">
-            <a
-              className="text-primary-strong underline"
-              href={`tel:${request.contactNumber.replace(/[^\d+]/g, "")}`}
-            >
+            <a className="text-primary-strong underline" href={`tel:${telOf(request)}`}>
               {request.contactNumber}
             </a>
+            <span className="block text-sm text-gray-600" data-testid="lead-phone-e164">
+              {request.contactNumberE164
+                ? `Internationaal: ${request.contactNumberE164}`
+                : "Geen geldig telefoonnummer: niet aan advertentieplatforms doorgegeven"}
+            </span>
           </Detail>
           {request.companyName && <Detail label="Bedrijf">{request.companyName}</Detail>}
           <Detail label="Looptijd">{formatLeaseTerm(request.leaseTerm)}</Detail>
@@ -103,10 +105,7 @@ export function LeaseRequestDetail({
             </Button>
           ))}
           <Button onClick={() => openComposeWindow({ requestId: request.id })}>E-mail Versturen</Button>
-          <a
-            className={adminButtonClass("accent")}
-            href={`tel:${request.contactNumber.replace(/[^\d+]/g, "")}`}
-          >
+          <a className={adminButtonClass("accent")} href={`tel:${telOf(request)}`}>
             Bellen
           </a>
           <Button variant="danger" disabled={busy} onClick={onDelete}>
@@ -121,6 +120,10 @@ export function LeaseRequestDetail({
     </Panel>
   );
 }
+
+/** The number to dial: the normalised one when it is valid, else the digits as typed. */
+const telOf = (request: LeaseRequest) =>
+  request.contactNumberE164 ?? request.contactNumber.replace(/[^\d+]/g, "");
 
 function Detail({ label, wide, children }: { label: string; wide?: boolean; children: ReactNode }) {
   return (
