@@ -1,4 +1,11 @@
-import { ResponseSettingsResponse, UpdateResponseSettingsBody } from "./http/response-settings";
+import { LeaseRequest } from "./entities/lease-request";
+import { LeadCall, LogCallBody } from "./http/calls";
+import { LeaseRequestIdParam } from "./http/lease-requests";
+import {
+  ResponseSettingsResponse,
+  SetLeadOwnerBody,
+  UpdateResponseSettingsBody,
+} from "./http/response-settings";
 import type { ApiRoute } from "./routes";
 
 // Who answers a lead and how fast (services/leads/README.md, "Owners and response times"): the
@@ -26,5 +33,33 @@ export const RESPONSE_ROUTES: readonly ApiRoute[] = [
     summary: "Save the assignment rule, the promises and the working hours (audited: the fields changed)",
     request: { body: UpdateResponseSettingsBody },
     responses: { 200: { description: "Saved", schema: ResponseSettingsResponse } },
+  },
+
+  {
+    method: "PATCH",
+    path: "/api/admin/lease-requests/{id}/owner",
+    service: "leads",
+    auth: "admin",
+    summary: "Reassign a lease request to another active admin (audited, on its timeline)",
+    request: { params: LeaseRequestIdParam, body: SetLeadOwnerBody },
+    responses: {
+      200: { description: "The lease request", schema: LeaseRequest },
+      404: { description: "No such lease request" },
+      409: { description: "The admin is disabled or removed (code owner_inactive)" },
+    },
+  },
+
+  {
+    method: "POST",
+    path: "/api/admin/lease-requests/{id}/calls",
+    service: "leads",
+    auth: "admin",
+    summary:
+      "Log a call to the customer (bereikt, geen_gehoor, voicemail, verkeerd_nummer; an optional note): on the timeline and audited; bereikt is a first response",
+    request: { params: LeaseRequestIdParam, body: LogCallBody },
+    responses: {
+      201: { description: "Logged", schema: LeadCall },
+      404: { description: "No such lease request" },
+    },
   },
 ];

@@ -23,6 +23,7 @@ import {
   requireAdmin,
   scheduleDaily,
   startService,
+  startServiceOutbox,
   type Logger,
   type RunningService,
 } from "@lease/platform";
@@ -207,6 +208,8 @@ export async function startGateway(
     concurrency: 4,
     metrics: auditJobs,
   });
+  // Leads hears of each admin's state (who may own leads) from the gateway's outbox.
+  const outbox = await startServiceOutbox(kit, auditQueue);
 
   const running = await startService(kit, {
     fastPath: beacons.fastPath,
@@ -244,11 +247,13 @@ export async function startGateway(
       async () => {
         stopPruning();
         await Promise.all(Object.values(upstreams).map((u) => u.close()));
+        await outbox.relay.stop();
         await auditWorker.close();
         await auditQueue.close();
       },
     ],
   });
+  outbox.registerMetrics(running.app.metrics.registry);
   running.app.metrics.registry.registerMetric(batchSizes);
   running.app.metrics.registry.registerMetric(authDeps.events.attempts);
   for (const metric of authDeps.passwords.metrics) running.app.metrics.registry.registerMetric(metric);

@@ -37,6 +37,8 @@ import { scheduleLeadRetention } from "./jobs/retention";
 import { responseSettingsDomain } from "./domain/response-settings";
 import { responseSettingsRepository } from "./repositories/response-settings";
 import { responseRoutes } from "./routes/response";
+import { ownersRepository } from "./repositories/owners";
+import { callsRepository } from "./repositories/calls";
 
 export const LEADS_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -67,11 +69,19 @@ export async function startLeads(
     nudge: () => relay.nudge(),
   });
   const repo = leaseRequestsRepository(kit.db, kit.pool);
-  const leads = leaseRequestsDomain(repo, () => relay.nudge());
+  const owners = ownersRepository(kit.db);
+  const leads = leaseRequestsDomain(repo, () => relay.nudge(), { owners, settings: responseSettings });
   const conversions = conversionsRepository(kit.db);
   const googleAds = googleAdsDomain(googleAdsRepository(kit.db, kit.pool), { nudge: () => relay.nudge() });
   const leadEmails = leadEmailsRepository(kit.db);
-  const history = leadHistoryDomain(leadHistoryRepository(kit.db), repo, () => relay.nudge(), leadEmails);
+  const calls = callsRepository(kit.db);
+  const history = leadHistoryDomain(
+    leadHistoryRepository(kit.db),
+    repo,
+    () => relay.nudge(),
+    leadEmails,
+    calls,
+  );
   // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
   const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
   const worker = createWorker({
@@ -99,6 +109,11 @@ export async function startLeads(
       },
       // How a lead's event went at an ad platform (the conversions service): its detail shows it.
       "leads.conversion-outcome": (data) => conversions.record(data),
+      // An admin changed in the gateway: who may own leads; a leaving admin's open leads go to others.
+      "leads.staff": async (data, { log }) => {
+        const { handedOn } = await owners.apply(data);
+        if (handedOn > 0) log.info({ adminId: data.adminId, handedOn }, "open leads handed on");
+      },
     },
     logger: kit.logger.child({ component: "attribution-worker" }),
     concurrency: 4,
@@ -125,10 +140,17 @@ export async function startLeads(
       adminRoutes({ leads, conversions, session: kit.session }),
       googleAdsAdminRoutes({ googleAds, session: kit.session }),
       leadHistoryRoutes({ history, session: kit.session }),
-      responseRoutes({ settings: responseSettings, session: kit.session }),
+      responseRoutes({
+        settings: responseSettings,
+        leads,
+        calls,
+        session: kit.session,
+        nudge: () => relay.nudge(),
+      }),
       internalRoutes({
         leads,
         leadEmails,
+        settings: responseSettings,
         internalToken: config.INTERNAL_TOKEN,
         // Open panels reload the lead (a hint: a Redis failure is logged, the e-mail is kept).
         emailStored: (leaseRequestId, emailId) =>

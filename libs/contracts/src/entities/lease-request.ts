@@ -48,6 +48,33 @@ export const CONTRACT_TERM_MAX = 120;
 /** The largest amount taken, in euros (a typo guard, far above any lease or commission). */
 export const EURO_AMOUNT_MAX = 10_000_000;
 
+export const LeadOwner = z
+  .object({ id: Uuid, username: z.string() })
+  .describe("The admin who answers the lead (one active admin)");
+export type LeadOwner = z.infer<typeof LeadOwner>;
+
+/** What the first response to a lead was: an e-mail sent from the panel, a call that reached them, or the status. */
+export const FIRST_RESPONSE_KINDS = ["email", "call", "status"] as const;
+export const FirstResponseKind = z.enum(FIRST_RESPONSE_KINDS);
+export type FirstResponseKind = z.infer<typeof FirstResponseKind>;
+
+/** A lead's owner and first response, against the promise (lease requests and contact messages alike). */
+export const LeadResponseFields = z.object({
+  owner: LeadOwner.nullable().default(null).describe("null: nobody yet (assigned by hand)"),
+  responseDueAt: IsoDateTime.nullable()
+    .default(null)
+    .describe("When the promised first response is due; null for leads from before deadlines were kept"),
+  firstResponseAt: IsoDateTime.nullable()
+    .default(null)
+    .describe("The first e-mail sent to the customer, call that reached them, or status gereageerd"),
+  firstResponseKind: FirstResponseKind.nullable().default(null),
+  overdue: z
+    .boolean()
+    .default(false)
+    .describe("Waiting past its deadline (no first response); an answer after the deadline is not overdue"),
+});
+export type LeadResponseFields = z.infer<typeof LeadResponseFields>;
+
 /** Terms offered by the quote form, in months. */
 export const LEASE_TERMS = [24, 36, 48, 60] as const;
 export const LeaseTerm = z.literal(LEASE_TERMS, {
@@ -164,6 +191,7 @@ export const LeaseRequest = z
       .describe(
         "An e-mail to the address bounced or was dropped (SendGrid's Event Webhook): it does not work, call instead; null otherwise",
       ),
+    ...LeadResponseFields.shape,
   })
   .describe("A quote request sent from the public lease form");
 export type LeaseRequest = z.infer<typeof LeaseRequest>;

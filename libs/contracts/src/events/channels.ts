@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IsoDateTime, Uuid } from "../entities/common";
+import { LeadOwner } from "../entities/lease-request";
 
 /** Redis pub/sub channel names; publishers and subscribers must agree, so they live here. */
 export const CHANNELS = {
@@ -52,6 +53,9 @@ export const LeadCreatedEvent = z
     source: LeadSource.describe("lease_request (the quote form) or contact_form"),
     id: Uuid.describe("The new lease request's or contact message's id"),
     at: IsoDateTime.describe("When it was received"),
+    owner: LeadOwner.nullable()
+      .default(null)
+      .describe("Who it was assigned to on arrival (the panel makes it prominent for them); null: nobody"),
   })
   .describe(
     "Published by the leads outbox relay once a new lead's jobs are queued; tracking relays it to the open admin panels",

@@ -118,6 +118,11 @@ export const AdminUser = z
     disabled: z.boolean(),
     mustChangePassword: z.boolean().describe("Has a one-time password not yet replaced"),
     totpEnabled: z.boolean(),
+    takesNewLeads: z
+      .boolean()
+      .describe(
+        'Gets new leads by the assignment rule (services/leads/README.md, "Owners and response times")',
+      ),
   })
   .describe("An admin account (never its password or secrets)");
 export type AdminUser = z.infer<typeof AdminUser>;
@@ -144,9 +149,14 @@ export const CreatedAdminUser = z
   .describe("The new admin");
 export type CreatedAdminUser = z.infer<typeof CreatedAdminUser>;
 
-export const UpdateAdminUserBody = z.strictObject({
-  disabled: z.boolean({ error: "Kies in- of uitschakelen" }),
-});
+export const UpdateAdminUserBody = z
+  .strictObject({
+    disabled: z.boolean({ error: "Kies in- of uitschakelen" }).optional(),
+    takesNewLeads: z.boolean({ error: "Kies of deze beheerder nieuwe aanvragen krijgt" }).optional(),
+  })
+  .refine((body) => body.disabled !== undefined || body.takesNewLeads !== undefined, {
+    error: "Kies in- of uitschakelen, of of deze beheerder nieuwe aanvragen krijgt",
+  });
 export type UpdateAdminUserBody = z.infer<typeof UpdateAdminUserBody>;
 
 export const AdminUserIdParam = z.object({ id: z.uuid({ error: "Ongeldig id" }) });

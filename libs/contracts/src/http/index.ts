@@ -21,3 +21,4 @@ export * from "./inbound-mail";
 export * from "./lead-emails";
 export * from "./response-settings";
 export * from "./email-templates";
+export * from "./calls";

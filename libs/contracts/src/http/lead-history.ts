@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IsoDateTime, Uuid } from "../entities/common";
-import { LeaseStatus, LostReason } from "../entities/lease-request";
+import { LeadOwner, LeaseStatus, LostReason } from "../entities/lease-request";
+import { LeadCall } from "./calls";
 import { LeadEmail } from "./lead-emails";
 
 /** A staff note is plain text of at most this many characters. */
@@ -62,6 +63,20 @@ export const LeadHistoryEntry = z.discriminatedUnion("kind", [
   z
     .object({ kind: z.literal("email"), at: IsoDateTime, email: LeadEmail })
     .describe("A reply received for the lead, or an e-mail sent to it with its delivery state"),
+  z
+    .object({
+      kind: z.literal("owner"),
+      at: IsoDateTime,
+      owner: LeadOwner.nullable().describe("null: nobody (the owner left under manual assignment)"),
+      reason: z
+        .enum(["rule", "manual", "handover"])
+        .describe(
+          "rule: on arrival; manual: reassigned from the detail; handover: the owner was disabled or removed",
+        ),
+      by: z.string().nullable().describe("The admin who reassigned it (manual)"),
+    })
+    .describe('"Toegewezen aan …"'),
+  z.object({ kind: z.literal("call"), at: IsoDateTime, call: LeadCall }).describe("A call staff logged"),
 ]);
 export type LeadHistoryEntry = z.infer<typeof LeadHistoryEntry>;
 

@@ -93,6 +93,24 @@ export const LeaseRequestListQuery = z.object({
       z.enum(["vandaag"], { error: "followUp kan alleen vandaag zijn" }).optional(),
     )
     .describe("vandaag: only requests to follow up today or earlier (overdue ones included)"),
+  owner: z
+    .preprocess(
+      emptyToUndefined,
+      z
+        .union([z.literal("me"), z.literal("none"), z.uuid()], {
+          error: "owner is me, none of het id van een beheerder",
+        })
+        .optional(),
+    )
+    .describe("me: the signed-in admin's leads (Mijn aanvragen); none: nobody's; or an admin's id"),
+  sort: z
+    .preprocess(
+      emptyToUndefined,
+      z.enum(["newest", "urgency"], { error: "sort is newest of urgency" }).optional(),
+    )
+    .describe(
+      "newest (default); urgency: waiting leads by deadline (late ones first), then the rest newest first",
+    ),
   page: z.coerce
     .number({ error: "page moet een getal zijn" })
     .int({ error: "page moet een geheel getal zijn" })
@@ -109,6 +127,7 @@ export type LeaseRequestListQuery = z.infer<typeof LeaseRequestListQuery>;
 
 /** The CSV export takes the list's filters (search, status, channel, campaign), not its paging. */
 export const LeaseRequestExportQuery = LeaseRequestListQuery.pick({
+  owner: true,
   q: true,
   status: true,
   followUp: true,
@@ -143,12 +162,14 @@ export const LeaseRequestCounts = z
       .min(0)
       .default(0)
       .describe("Requests to follow up today or earlier (Amsterdam days)"),
+    waiting: count('"Wachten op reactie": open requests with a deadline and no first response yet'),
+    overdue: count('"Te laat": of those, the ones past their deadline'),
   })
   .describe("Counters over ALL requests, whatever the filter");
 export type LeaseRequestCounts = z.infer<typeof LeaseRequestCounts>;
 
 export const LeaseRequestListResponse = z.object({
-  items: z.array(LeaseRequest).describe("Newest first"),
+  items: z.array(LeaseRequest).describe("Newest first (sort=urgency: by deadline)"),
   total: z.number().int().min(0).describe("Number of requests matching the filter"),
   page: z.number().int().min(1),
   pageSize: z.number().int().min(1),

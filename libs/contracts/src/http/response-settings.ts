@@ -147,3 +147,8 @@ export const DEFAULT_RESPONSE_SETTINGS: ResponseSettings = {
   workingHours: { days: [1, 2, 3, 4, 5], from: "09:00", to: "17:30" },
   closedDays: [],
 };
+
+export const SetLeadOwnerBody = z
+  .strictObject({ ownerId: z.uuid({ error: "Kies een beheerder" }) })
+  .describe("The admin who is to answer the lead (an active admin)");
+export type SetLeadOwnerBody = z.infer<typeof SetLeadOwnerBody>;

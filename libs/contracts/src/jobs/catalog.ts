@@ -123,6 +123,20 @@ export const MailActivityJobData = z
   .describe("An e-mail of a lead changed: tell leads, which keeps it on the lead's timeline");
 export type MailActivityJobData = z.infer<typeof MailActivityJobData>;
 
+// An admin as leads needs to know them (owners of leads): the gateway tells each change with the
+// admin's whole state, so the newest revision is all leads keeps. A username is no lead's data.
+export const StaffJobData = z
+  .object({
+    adminId: z.uuid(),
+    username: z.string().min(1).max(AUDIT_ACTOR_MAX),
+    active: z.boolean().describe("Neither disabled nor removed: may own leads"),
+    removed: z.boolean(),
+    takesNewLeads: z.boolean(),
+    revision: z.number().int().min(1).describe("Orders the states of one admin: an older one is ignored"),
+  })
+  .describe("An admin was created, changed, disabled, enabled or removed: leads keeps who may own leads");
+export type StaffJobData = z.infer<typeof StaffJobData>;
+
 // An admin's action in another service, for the gateway's audit log: ids and field names only
 // (never a lead's name or e-mail address, never a settings value). `eventId` is the audit row's id,
 // so a job delivered twice records one row.
@@ -200,6 +214,7 @@ export const JOBS = {
   "conversions.send": { queue: QUEUES.conversions, schema: ConversionSendJobData, ...retried(5_000) },
   "leads.conversion-outcome": { queue: QUEUES.leads, schema: ConversionOutcomeJobData, ...retried(1_000) },
   "mail.lead-activity": { queue: QUEUES.mail, schema: MailActivityJobData, ...retried(1_000) },
+  "leads.staff": { queue: QUEUES.leads, schema: StaffJobData, ...retried(1_000) },
 } as const satisfies Record<string, JobDefinition>;
 
 /**

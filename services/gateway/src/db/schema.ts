@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
+import { outboxTable } from "@lease/platform/outbox-table";
 import { bigint, boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 export const gateway = pgSchema("gateway");
+
+/** Jobs for other services, written in the change's transaction (libs/platform outboxTable). */
+export const outbox = outboxTable(gateway);
+
+/** Orders the admins' states told to leads (leads.staff jobs may arrive out of order). */
+export const staffRevision = gateway.sequence("staff_revision");
 
 export const admins = gateway.table(
   "admins",
@@ -26,6 +33,8 @@ export const admins = gateway.table(
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
     /** When a one-time password from the panel stops working (72 hours); null for an own password. */
     oneTimePasswordExpiresAt: timestamp("one_time_password_expires_at", { withTimezone: true }),
+    /** Gets new leads by the assignment rule (leads hears of it through the outbox). */
+    takesNewLeads: boolean("takes_new_leads").notNull().default(true),
   },
   // One account per name, whatever its case: "SEC-NOTE" and "sec-note" cannot both exist.
   (t) => [uniqueIndex("admins_username_lower_idx").on(sql`lower(${t.username})`)],

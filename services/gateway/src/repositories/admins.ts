@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "@lease/platform";
-import { adminRecoveryCodes, admins, retiredUsernames } from "../db/schema";
+import { adminRecoveryCodes, admins, outbox, retiredUsernames } from "../db/schema";
 
 export type AdminRow = typeof admins.$inferSelect;
 
@@ -13,6 +13,17 @@ export type NameRefusal = "taken" | "retired";
 /** Why a disable or removal was refused: the acting admin themself, or the last active admin. */
 export type GuardedChange =
   { ok: true; row: AdminRow } | { ok: false; reason: "not_found" | "self" | "last_active" };
+
+/**
+ * Tells leads an admin's state as it now is (a leads.staff job through the outbox, in the caller's
+ * transaction): who may own leads and who takes new ones. A removed admin is told from its last row.
+ */
+async function announceStaff(tx: Database, row: AdminRow, removed = false): Promise<void> {
+  const payload = sql`jsonb_build_object('adminId', ${row.id}::uuid, 'username', ${row.username}::text,
+    'active', ${!removed && !row.disabledAt}::boolean, 'removed', ${removed}::boolean,
+    'takesNewLeads', ${row.takesNewLeads}::boolean, 'revision', nextval('gateway.staff_revision'))`;
+  await tx.insert(outbox).values({ jobName: "leads.staff", payload });
+}
 
 export function adminsRepository(db: Database) {
   /**
@@ -84,18 +95,22 @@ export function adminsRepository(db: Database) {
         .limit(1);
       if (retired) return "retired";
       const oneTime = opts.mustChangePassword ?? false;
-      const [row] = await db
-        .insert(admins)
-        .values({
-          username,
-          password: passwordHash,
-          mustChangePassword: oneTime,
-          oneTimePasswordExpiresAt: oneTime
-            ? new Date(Date.now() + ONE_TIME_PASSWORD_HOURS * 60 * 60_000)
-            : null,
-        })
-        .onConflictDoNothing()
-        .returning();
+      const row = await db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(admins)
+          .values({
+            username,
+            password: passwordHash,
+            mustChangePassword: oneTime,
+            oneTimePasswordExpiresAt: oneTime
+              ? new Date(Date.now() + ONE_TIME_PASSWORD_HOURS * 60 * 60_000)
+              : null,
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (created) await announceStaff(tx as unknown as Database, created);
+        return created;
+      });
       return row ?? "taken";
     },
     /** A new password chosen by the admin (or set by the CLI): no longer a one-time one. */
@@ -114,18 +129,25 @@ export function adminsRepository(db: Database) {
     async remove(username: string): Promise<boolean> {
       return db.transaction(async (tx) => {
         const rows = await tx.delete(admins).where(eq(admins.username, username)).returning();
-        if (rows[0]) await retire(tx as unknown as Database, rows[0]);
+        if (rows[0]) {
+          await retire(tx as unknown as Database, rows[0]);
+          await announceStaff(tx as unknown as Database, rows[0], true);
+        }
         return rows.length > 0;
       });
     },
     setDisabled(actor: string, id: string, disabled: boolean): Promise<GuardedChange> {
       if (!disabled) {
-        return db
-          .update(admins)
-          .set({ disabledAt: null })
-          .where(eq(admins.id, id))
-          .returning()
-          .then(([row]): GuardedChange => (row ? { ok: true, row } : { ok: false, reason: "not_found" }));
+        return db.transaction(async (tx): Promise<GuardedChange> => {
+          const [row] = await tx
+            .update(admins)
+            .set({ disabledAt: null })
+            .where(eq(admins.id, id))
+            .returning();
+          if (!row) return { ok: false, reason: "not_found" };
+          await announceStaff(tx as unknown as Database, row);
+          return { ok: true, row };
+        });
       }
       return guarded(actor, id, async (tx, row) => {
         if (row.disabledAt) return row;
@@ -134,13 +156,25 @@ export function adminsRepository(db: Database) {
           .set({ disabledAt: new Date() })
           .where(eq(admins.id, id))
           .returning();
+        if (changed) await announceStaff(tx, changed);
         return changed;
+      });
+    },
+    /** The admin's switch "Krijgt nieuwe aanvragen"; told to leads in the same transaction. */
+    async setTakesNewLeads(id: string, takesNewLeads: boolean): Promise<AdminRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(admins).set({ takesNewLeads }).where(eq(admins.id, id)).returning();
+        if (row) await announceStaff(tx as unknown as Database, row);
+        return row;
       });
     },
     removeById(actor: string, id: string): Promise<GuardedChange> {
       return guarded(actor, id, async (tx) => {
         const [removed] = await tx.delete(admins).where(eq(admins.id, id)).returning();
-        if (removed) await retire(tx, removed);
+        if (removed) {
+          await retire(tx, removed);
+          await announceStaff(tx, removed, true);
+        }
         return removed;
       });
     },

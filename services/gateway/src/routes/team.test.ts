@@ -119,7 +119,16 @@ describe("admins managed in the panel", () => {
     expect(me).toMatchObject({ disabled: false, mustChangePassword: false, totpEnabled: false });
     expect(me.lastLoginAt).not.toBeNull();
     expect(Object.keys(me).sort()).toEqual(
-      ["createdAt", "disabled", "id", "lastLoginAt", "mustChangePassword", "totpEnabled", "username"].sort(),
+      [
+        "createdAt",
+        "disabled",
+        "id",
+        "lastLoginAt",
+        "mustChangePassword",
+        "takesNewLeads",
+        "totpEnabled",
+        "username",
+      ].sort(),
     );
   });
 

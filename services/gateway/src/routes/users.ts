@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Context } from "koa";
 import {
   AdminUser,
   AdminUserIdParam,
@@ -45,6 +46,7 @@ export const toAdminUser = (row: AdminRow): AdminUser =>
     disabled: Boolean(row.disabledAt),
     mustChangePassword: row.mustChangePassword,
     totpEnabled: Boolean(row.totpEnabledAt),
+    takesNewLeads: row.takesNewLeads,
   });
 
 function refused(result: Exclude<GuardedChange, { ok: true }>, action: keyof typeof REFUSALS): HttpError {
@@ -78,7 +80,26 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
 
   router.patch("/api/admin/users/{id}", async (ctx) => {
     const { id } = parseOr400(AdminUserIdParam, ctx.params);
-    const { disabled } = parseOr400(UpdateAdminUserBody, ctx.request.body);
+    const { disabled, takesNewLeads } = parseOr400(UpdateAdminUserBody, ctx.request.body);
+    let row: AdminRow | undefined;
+    if (takesNewLeads !== undefined) {
+      const before = await deps.admins.findById(id);
+      row = await deps.admins.setTakesNewLeads(id, takesNewLeads);
+      if (!before || !row) throw notFound(NO_SUCH_ADMIN_MESSAGE);
+      if (before.takesNewLeads !== takesNewLeads)
+        await audited(deps, ctx, {
+          actor: ctx.state.admin!.username,
+          action: "admin.takes_new_leads_changed",
+          target: row.username,
+          detail: takesNewLeads ? "aan" : "uit",
+        });
+    }
+    if (disabled !== undefined) row = await setDisabled(ctx, id, disabled);
+    ctx.body = toAdminUser(row!);
+  });
+
+  /** Disables or enables an admin; a disabled admin's open leads go to others (leads hears of it). */
+  async function setDisabled(ctx: Context, id: string, disabled: boolean): Promise<AdminRow> {
     const result = await deps.admins.setDisabled(ctx.state.admin!.username, id, disabled);
     if (!result.ok) throw refused(result, "disable");
     // A disabled admin is out at once: every session ends, open sockets close.
@@ -96,8 +117,8 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
       action: disabled ? "admin.disabled" : "admin.enabled",
       target: result.row.username,
     });
-    ctx.body = toAdminUser(result.row);
-  });
+    return result.row;
+  }
 
   // A lost phone and lost recovery codes: another admin turns the second factor off (audited),
   // the admin's sessions end, and they sign in with their password alone and set it up again.

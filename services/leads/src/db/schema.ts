@@ -35,10 +35,14 @@ export const staff = leads.table("staff", {
   takesNewLeads: boolean("takes_new_leads").notNull().default(true),
   /** Orders the gateway's events of one admin (they may arrive out of order). */
   revision: bigint("revision", { mode: "number" }).notNull(),
-  /** When the rule last gave this admin a lead: round-robin takes the one waiting longest. */
-  lastAssignedAt: timestamp("last_assigned_at", { withTimezone: true }),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Round-robin's turns: each new lead takes the next number, and the admin at that position (by
+ * name) among those taking new leads. Two leads at once take two numbers, so two admins.
+ */
+export const assignmentTurn = leads.sequence("assignment_turn");
 
 /** Owner and first response of a lead (lease request or contact message). */
 function responseColumns() {

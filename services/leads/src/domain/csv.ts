@@ -55,6 +55,10 @@ const COLUMNS: [string, (r: ExportedLead) => string][] = [
   ["Fase", (r) => csvCell(LEASE_STATUS_NAMES[r.status])],
   ["Fase sinds", (r) => csvCell(amsterdamDateTime(r.statusSince))],
   ["Opvolgen op", (r) => csvCell(excelDay(r.followUpOn))],
+  // Who answers it, by when, and when it was first answered (services/leads/README.md).
+  ["Eigenaar", (r) => csvCell(r.owner?.username ?? "")],
+  ["Reageren vóór", (r) => csvCell(r.responseDueAt ? amsterdamDateTime(r.responseDueAt) : "")],
+  ["Eerste reactie", (r) => csvCell(r.firstResponseAt ? amsterdamDateTime(r.firstResponseAt) : "")],
   ["Gelezen", (r) => csvCell(r.isRead ? "ja" : "nee")],
   ["Bedrijfsnaam", (r) => csvCell(r.companyName)],
   ["E-mail", (r) => csvCell(r.email)],

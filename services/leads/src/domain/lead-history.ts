@@ -11,6 +11,7 @@ import { forbidden, notFound, type AdminIdentity } from "@lease/platform";
 import type { LeadHistoryRepository, LeadNoteRow } from "../repositories/lead-history";
 import type { LeaseRequestsRepository } from "../repositories/lease-requests";
 import type { LeadEmailsRepository } from "../repositories/lead-emails";
+import type { CallsRepository } from "../repositories/calls";
 
 const LEAD_NOT_FOUND = "Lease aanvraag niet gevonden";
 const NOTE_NOT_FOUND = "Notitie niet gevonden";
@@ -41,6 +42,8 @@ export function leadHistoryDomain(
   onStored: () => void = () => undefined,
   /** The lead's conversation (replies, e-mails sent and their delivery state). */
   emails?: Pick<LeadEmailsRepository, "list">,
+  /** The calls logged for it. */
+  calls?: Pick<CallsRepository, "list">,
 ) {
   /** The note as its author may change it: 404 when missing, 403 when another admin wrote it. */
   async function ownNote(leaseRequestId: string, noteId: string, author: AdminIdentity, verb: string) {
@@ -60,10 +63,12 @@ export function leadHistoryDomain(
     async history(leaseRequestId: string): Promise<LeadHistory> {
       const lead = await leads.findById(leaseRequestId);
       if (!lead) throw notFound(LEAD_NOT_FOUND);
-      const [changes, notes, conversation] = await Promise.all([
+      const [changes, notes, conversation, owners, called] = await Promise.all([
         repo.statusChanges(leaseRequestId, LEAD_HISTORY_LIMIT),
         repo.notes(leaseRequestId, LEAD_HISTORY_LIMIT),
         emails?.list(leaseRequestId, LEAD_HISTORY_LIMIT) ?? [],
+        repo.ownerChanges(leaseRequestId, LEAD_HISTORY_LIMIT),
+        calls?.list(leaseRequestId, LEAD_HISTORY_LIMIT) ?? [],
       ]);
       return {
         items: newestFirst([
@@ -86,6 +91,14 @@ export function leadHistoryDomain(
             note: toNote(n),
           })),
           ...conversation.map((email): LeadHistoryEntry => ({ kind: "email", at: email.at, email })),
+          ...owners.map((o): LeadHistoryEntry => ({
+            kind: "owner",
+            at: o.at.toISOString(),
+            owner: o.ownerId && o.ownerName ? { id: o.ownerId, username: o.ownerName } : null,
+            reason: o.reason as "rule" | "manual" | "handover",
+            by: o.by,
+          })),
+          ...called.map((call): LeadHistoryEntry => ({ kind: "call", at: call.at, call })),
         ]),
       };
     },

@@ -16,9 +16,13 @@ import { hasControlChars } from "@lease/contracts";
 import { HttpError, notFound } from "@lease/platform";
 import {
   toLeaseRequest,
+  type LeaseRequestRow,
   type LeaseRequestsRepository,
   type OutboxJobs,
 } from "../repositories/lease-requests";
+import type { OwnersRepository } from "../repositories/owners";
+import type { ResponseSettingsDomain } from "./response-settings";
+import { responseDueAt } from "./working-hours";
 import { leaseRequestsCsv } from "./csv";
 import { moveBackRefusal, nextStage, type LeadStage } from "./lead-stages";
 
@@ -38,6 +42,7 @@ function leadJobs(source: JobSource, sessionId: string | undefined, marketing = 
 }
 
 const FILTER_LABELS: Record<keyof LeaseRequestExportQuery, string> = {
+  owner: "eigenaar",
   q: "zoekterm",
   status: "status",
   followUp: "opvolgen",
@@ -89,7 +94,31 @@ function eventIdOf(marketing: ReturnType<typeof marketingOf>): { eventId?: strin
 export const emailKey = (email: string) => email.trim().toLowerCase();
 export const phoneKey = (phone: string) => phone.replace(/\D/g, "");
 
-export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () => void) {
+/** The list's owner filter as the repository takes it: "me" is the signed-in admin's id. */
+function ownerFilter(owner: string | undefined, me: string | undefined): string | undefined {
+  return owner === "me" ? (me ?? "none") : owner;
+}
+
+export function leaseRequestsDomain(
+  repo: LeaseRequestsRepository,
+  onStored: () => void,
+  deps: { owners: OwnersRepository; settings: ResponseSettingsDomain },
+) {
+  /** Rows as the API answers them, with their owners' names. */
+  async function present(rows: LeaseRequestRow[]): Promise<LeaseRequest[]> {
+    const owners = await deps.owners.owners(rows.map((r) => r.ownerId));
+    return rows.map((row) => toLeaseRequest(row, owners));
+  }
+  const presentOne = async (row: LeaseRequestRow) => (await present([row]))[0]!;
+
+  /** When a lead arriving now is to be answered, by the promise for its kind. */
+  async function dueNow(kind: "quote" | "contact"): Promise<Date> {
+    const { settings, calendar } = await deps.settings.active();
+    return kind === "quote"
+      ? responseDueAt(calendar, new Date(), settings.quoteMinutes, settings.quoteBasis)
+      : responseDueAt(calendar, new Date(), settings.contactMinutes, settings.contactBasis);
+  }
+
   return {
     /**
      * A filled honeypot gets the normal answer (a fresh id) and nothing is stored. With the page's
@@ -112,6 +141,7 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
           message: body.message ?? null,
           emailKey: emailKey(body.email),
           phoneKey: phoneKey(body.contactNumber),
+          responseDueAt: await dueNow("quote"),
           ...marketing,
         },
         leadJobs("lease_request", body.sessionId, marketing.marketingConsent),
@@ -124,7 +154,13 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
     async createContact(body: ContactBody, requestId?: string): Promise<{ id: string }> {
       if (body.website?.trim()) return { id: randomUUID() };
       const row = await repo.createContactWithOutbox(
-        { name: body.name, email: body.email, phone: body.phone ?? null, message: body.message },
+        {
+          name: body.name,
+          email: body.email,
+          phone: body.phone ?? null,
+          message: body.message,
+          responseDueAt: await dueNow("contact"),
+        },
         leadJobs("contact_form", body.sessionId),
         requestId,
       );
@@ -132,15 +168,11 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       return { id: row.id };
     },
 
-    async list(query: LeaseRequestListQuery): Promise<LeaseRequestListResponse> {
-      const { items, total, counts } = await repo.list(query, query.page, query.pageSize);
-      return {
-        items: items.map((row) => toLeaseRequest(row)),
-        total,
-        page: query.page,
-        pageSize: query.pageSize,
-        counts,
-      };
+    /** `me`: the signed-in admin's id (owner=me). */
+    async list(query: LeaseRequestListQuery, me?: string): Promise<LeaseRequestListResponse> {
+      const filter = { ...query, owner: ownerFilter(query.owner, me) };
+      const { items, total, counts } = await repo.list(filter, query.page, query.pageSize, query.sort);
+      return { items: await present(items), total, page: query.page, pageSize: query.pageSize, counts };
     },
 
     /**
@@ -148,13 +180,14 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
      * answered: who, how many rows and which filter fields (never their values: `q` may be an
      * address). `by`: the admin's username.
      */
-    async exportCsv(filter: LeaseRequestExportQuery, by: string): Promise<string> {
-      const rows = await repo.exportRows(filter, EXPORT_LIMIT);
+    async exportCsv(filter: LeaseRequestExportQuery, by: string, me?: string): Promise<string> {
+      const rows = await repo.exportRows({ ...filter, owner: ownerFilter(filter.owner, me) }, EXPORT_LIMIT);
       await repo.recordExport(by, exportDetail(rows.length, filter));
       onStored();
+      const owners = await deps.owners.owners(rows.map((r) => r.ownerId));
       return leaseRequestsCsv(
         rows.map((row) => ({
-          ...toLeaseRequest(row, { e164: false }),
+          ...toLeaseRequest(row, owners, { e164: false }),
           statusSince: (row.statusSince ?? row.createdAt).toISOString(),
         })),
       );
@@ -163,7 +196,21 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
     async get(id: string): Promise<LeaseRequest> {
       const row = await repo.findById(id);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
-      return toLeaseRequest(row);
+      return presentOne(row);
+    },
+
+    /** Reassigns the lead by hand (`by`: the admin's username; audited, on the timeline). */
+    async reassign(id: string, ownerId: string, by: string): Promise<LeaseRequest> {
+      const result = await deps.owners.reassign(id, ownerId, by);
+      if (result === undefined) throw notFound(NOT_FOUND_MESSAGE);
+      if (result === "inactive")
+        throw new HttpError(
+          409,
+          "owner_inactive",
+          "Deze beheerder is uitgeschakeld of bestaat niet meer; kies een actieve beheerder.",
+        );
+      if (result.changed) onStored();
+      return this.get(id);
     },
 
     /**
@@ -208,10 +255,11 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
         if (refusal) throw new HttpError(409, refusal.code, refusal.message);
         return nextStage(before, body);
       };
-      const row = await repo.updateStatus(id, next, body.isRead ?? true, by, movedBack);
+      const { calendar } = await deps.settings.active();
+      const row = await repo.updateStatus(id, next, body.isRead ?? true, by, movedBack, calendar);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
       onStored(); // a status change queues an audit entry (and a stage a tracking job)
-      return toLeaseRequest(row);
+      return presentOne(row);
     },
 
     /** `by`: the admin's username, for the audit log. */
@@ -219,7 +267,7 @@ export function leaseRequestsDomain(repo: LeaseRequestsRepository, onStored: () 
       const row = await repo.setFollowUp(id, followUpOn, by);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
       onStored(); // a changed day queues an audit entry
-      return toLeaseRequest(row);
+      return presentOne(row);
     },
 
     followUpsDue: () => repo.followUpsDue(),

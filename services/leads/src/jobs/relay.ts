@@ -1,5 +1,5 @@
 import type { OutboxRow } from "@lease/platform";
-import { JobSource, type LeadCreatedEvent } from "@lease/contracts";
+import { JobSource, LeadOwner, type LeadCreatedEvent } from "@lease/contracts";
 
 // The outbox relay itself is the platform's (startOutboxRelay); the leads service adds the
 // announcement of new leads to open admin panels, from the rows it publishes.
@@ -9,10 +9,16 @@ export function leadEvents(rows: OutboxRow[]): LeadCreatedEvent[] {
   const events: LeadCreatedEvent[] = [];
   for (const row of rows) {
     if (row.jobName !== "lead.received") continue;
-    const payload = row.payload as { source?: unknown; sourceId?: unknown };
+    const payload = row.payload as { source?: unknown; sourceId?: unknown; owner?: unknown };
     const source = JobSource.safeParse(payload.source);
     if (!source.success || typeof payload.sourceId !== "string") continue;
-    events.push({ source: source.data, id: payload.sourceId, at: new Date(row.createdAt).toISOString() });
+    const owner = LeadOwner.safeParse(payload.owner);
+    events.push({
+      source: source.data,
+      id: payload.sourceId,
+      at: new Date(row.createdAt).toISOString(),
+      owner: owner.success ? owner.data : null,
+    });
   }
   return events;
 }

@@ -1,11 +1,11 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { InternalLeadEmail, LeadEmail } from "@lease/contracts";
 import type { Database } from "@lease/platform";
+import { OPEN_STATUSES } from "./owners";
 import { leadEmails, leaseRequests } from "../db/schema";
 import { emailKey } from "../domain/lease-requests";
-
-/** A lead is open (a reply may be matched to it by its sender) until it is signed or lost. */
-const OPEN_STATUSES = ["nieuw", "bekeken", "gereageerd", "offerte"];
+import type { Calendar } from "../domain/working-hours";
+import { markFirstResponse } from "./responses";
 
 /** A lead's conversation as the mailer tells it, and what follows from it for the lead. */
 export function leadEmailsRepository(db: Database) {
@@ -14,7 +14,7 @@ export function leadEmailsRepository(db: Database) {
      * Keeps the e-mail's newest state told (a lower revision than the one held changes nothing);
      * a bounce or drop marks the lead's address as not working. False when the lead is gone.
      */
-    async store(leaseRequestId: string, email: InternalLeadEmail): Promise<boolean> {
+    async store(leaseRequestId: string, email: InternalLeadEmail, calendar?: Calendar): Promise<boolean> {
       const { revision, ...kept } = email;
       return db.transaction(async (tx) => {
         const [lead] = await tx
@@ -31,6 +31,16 @@ export function leadEmailsRepository(db: Database) {
             set: { at: new Date(email.at), revision, email: kept },
             setWhere: sql`${leadEmails.revision} <= excluded.revision`,
           });
+        // An e-mail sent to the customer from the panel is a first response, when it was sent.
+        if (calendar && email.direction === "out" && email.status === "sent")
+          await markFirstResponse(
+            tx,
+            "lease_requests",
+            leaseRequestId,
+            new Date(email.at),
+            "email",
+            calendar,
+          );
         const state = email.delivery.state;
         if (state === "bounced" || state === "dropped")
           await tx

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { auditEvent, type AdminIdentity, type Database } from "@lease/platform";
-import { leadNotes, leaseRequests, statusChanges } from "../db/schema";
+import { leadNotes, leaseRequests, ownerChanges, staff, statusChanges } from "../db/schema";
 import { queueAudit } from "./lease-requests";
 
 export type StatusChangeRow = typeof statusChanges.$inferSelect;
@@ -19,6 +19,23 @@ export function leadHistoryRepository(db: Database) {
         .from(statusChanges)
         .where(eq(statusChanges.leaseRequestId, leaseRequestId))
         .orderBy(desc(statusChanges.changedAt))
+        .limit(limit);
+    },
+
+    /** "Toegewezen aan …": who owned the lead when, with the owner's name (newest first). */
+    async ownerChanges(leaseRequestId: string, limit: number) {
+      return db
+        .select({
+          at: ownerChanges.changedAt,
+          reason: ownerChanges.reason,
+          by: ownerChanges.changedBy,
+          ownerId: ownerChanges.ownerId,
+          ownerName: staff.username,
+        })
+        .from(ownerChanges)
+        .leftJoin(staff, eq(staff.adminId, ownerChanges.ownerId))
+        .where(eq(ownerChanges.leaseRequestId, leaseRequestId))
+        .orderBy(desc(ownerChanges.changedAt))
         .limit(limit);
     },
 

@@ -1,10 +1,13 @@
-import { and, count, desc, eq, getTableColumns, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import { centsToEuros, LEASE_STATUSES } from "@lease/contracts";
 import type {
   AnalyticsChannel,
   AttributionStatus,
   AuditRecordJobData,
   ConversionSendJobData,
+  FirstResponseKind,
+  LeadOwner,
+  LeadResponseFields,
   JobSource,
   LeadAttribution,
   LeaseRequest,
@@ -22,16 +25,22 @@ import {
 import { randomUUID } from "node:crypto";
 import { contactMessages, conversionEvents, leaseRequests, outbox, statusChanges } from "../db/schema";
 import { funnelOf, isStage, stageAuditDetail, stageChanged, type LeadStage } from "../domain/lead-stages";
+import { ASSIGN_CTES } from "./owners";
+import { markFirstResponse } from "./responses";
+import type { Calendar } from "../domain/working-hours";
+
+/** Statuses that say the customer was answered: entering one is a first response. */
+const ANSWERED_STATUSES = new Set<string>(["gereageerd", "offerte", "getekend"]);
 
 export type LeaseRequestRow = typeof leaseRequests.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 export type NewLeaseRequest = Omit<
   typeof leaseRequests.$inferInsert,
-  "id" | "duplicateOf" | "createdAt" | "attribution" | "attributionStatus"
+  "id" | "duplicateOf" | "createdAt" | "attribution" | "attributionStatus" | "ownerId"
 >;
 export type NewContactMessage = Omit<
   typeof contactMessages.$inferInsert,
-  "id" | "createdAt" | "attribution" | "attributionStatus"
+  "id" | "createdAt" | "attribution" | "attributionStatus" | "ownerId"
 >;
 /**
  * The jobs to queue for a new lead or message; each outbox row's payload is {source, sourceId},
@@ -50,6 +59,8 @@ export interface ListFilter {
   campaign?: string;
   /** vandaag: to follow up today or earlier. */
   followUp?: "vandaag";
+  /** An admin's id, or "none": nobody's. */
+  owner?: string;
 }
 
 /** The outbox job whose payload also carries the form's session id and arrival time. */
@@ -62,6 +73,9 @@ const PAYLOAD_SQL = (row: string, source: string, sessionId: string) => `
   CASE WHEN j.name = '${CONVERSION_JOB}'
        THEN jsonb_build_object('source', ${source}::text, 'sourceId', ${row}.id, 'sessionId', ${sessionId}::text,
               'at', to_char(${row}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
+       WHEN j.name = 'lead.received'
+       THEN jsonb_build_object('source', ${source}::text, 'sourceId', ${row}.id,
+              'owner', (SELECT jsonb_build_object('id', admin_id, 'username', username) FROM claimed))
        ELSE jsonb_build_object('source', ${source}::text, 'sourceId', ${row}.id) END`;
 
 /** The outbox job that sends a lead's events to the ad platforms (marketing consent only). */
@@ -86,12 +100,33 @@ export function stageOf(row: LeaseRequestRow): LeadStage {
   };
 }
 
-/**
- * The answer for a row. `e164`: with the phone as the ad platforms get it, for staff (libphonenumber
- * takes some 50 µs a number: fine for a page of the list, left out of a 50,000-row export).
- */
-export function toLeaseRequest(row: LeaseRequestRow, { e164 = true } = {}): LeaseRequest {
+/** The row's owner and first response against its deadline (`now`: for overdue). */
+export function responseFieldsOf(
+  row: Pick<LeaseRequestRow, "ownerId" | "responseDueAt" | "firstResponseAt" | "firstResponseKind">,
+  owners: ReadonlyMap<string, LeadOwner>,
+  now = Date.now(),
+): LeadResponseFields {
   return {
+    owner: row.ownerId ? (owners.get(row.ownerId) ?? null) : null,
+    responseDueAt: row.responseDueAt?.toISOString() ?? null,
+    firstResponseAt: row.firstResponseAt?.toISOString() ?? null,
+    firstResponseKind: (row.firstResponseKind as FirstResponseKind | null) ?? null,
+    overdue: row.firstResponseAt === null && row.responseDueAt !== null && row.responseDueAt.getTime() < now,
+  };
+}
+
+/**
+ * The answer for a row, with its owner's name from `owners`. `e164`: with the phone as the ad
+ * platforms get it, for staff (libphonenumber takes some 50 µs a number: fine for a page of the
+ * list, left out of a 50,000-row export).
+ */
+export function toLeaseRequest(
+  row: LeaseRequestRow,
+  owners: ReadonlyMap<string, LeadOwner> = new Map(),
+  { e164 = true } = {},
+): LeaseRequest {
+  return {
+    ...responseFieldsOf(row, owners),
     id: row.id,
     carUrl: row.carUrl,
     contactNumber: row.contactNumber,
@@ -128,7 +163,7 @@ export async function queueAudit(tx: Tx, event: AuditRecordJobData): Promise<voi
 }
 
 /** The request's row, locked until the transaction ends; undefined when it does not exist. */
-async function lockRequest(tx: Tx, id: string): Promise<LeaseRequestRow | undefined> {
+export async function lockRequest(tx: Tx, id: string): Promise<LeaseRequestRow | undefined> {
   const [row] = await tx.select().from(leaseRequests).where(eq(leaseRequests.id, id)).for("update");
   return row;
 }
@@ -181,6 +216,11 @@ async function reportedBefore(tx: Tx, id: string, event: "offerte" | "getekend")
   return rows.length > 0;
 }
 
+/** Waiting for a first response: open, with a deadline, not answered (the partial index's rows). */
+const waitingSql = sql`(${leaseRequests.firstResponseAt} IS NULL AND ${leaseRequests.responseDueAt} IS NOT NULL
+  AND ${leaseRequests.status} IN ('nieuw', 'bekeken', 'gereageerd', 'offerte'))`;
+const overdueSql = sql`(${waitingSql} AND ${leaseRequests.responseDueAt} < now())`;
+
 /** Today in Amsterdam, the site's day, as Postgres sees it. */
 const amsterdamToday = sql`(now() AT TIME ZONE 'Europe/Amsterdam')::date`;
 /** To follow up today or earlier (overdue included). */
@@ -217,6 +257,8 @@ function filterWhere(filter: ListFilter): SQL | undefined {
   if (filter.channel) parts.push(sql`${leaseRequests.attribution}->>'channel' = ${filter.channel}`);
   if (filter.campaign) parts.push(sql`${leaseRequests.attribution}->>'campaign' = ${filter.campaign}`);
   if (filter.followUp === "vandaag") parts.push(followUpDue);
+  if (filter.owner === "none") parts.push(isNull(leaseRequests.ownerId));
+  else if (filter.owner) parts.push(eq(leaseRequests.ownerId, filter.owner));
   if (filter.q) {
     const like = `%${escapeLike(filter.q)}%`;
     const digits = filter.q.replace(/\D/g, "");
@@ -274,13 +316,17 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       // plan were two thirds of its Postgres time). The text is constant, as a name requires.
       const { rows } = await pool.query<{ id: string }>({
         name: "leads.create-lease-request",
-        text: `WITH earlier AS (${NEWEST_DUPLICATE_SQL("$7", "$8")}), lead AS (
+        text: `WITH earlier AS (${NEWEST_DUPLICATE_SQL("$7", "$8")}), ${ASSIGN_CTES}, lead AS (
            INSERT INTO leads.lease_requests
              (car_url, contact_number, email, company_name, lease_term, message, email_key, phone_key, duplicate_of,
-              attribution_status, marketing_consent, click_ids, event_id, user_agent, page_url)
+              attribution_status, marketing_consent, click_ids, event_id, user_agent, page_url,
+              owner_id, response_due_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier), ${ATTRIBUTION_STATUS_SQL("$13")},
-                   $14, $15::jsonb, $16::uuid, $17, $18)
-           RETURNING id, created_at, event_id
+                   $14, $15::jsonb, $16::uuid, $17, $18, (SELECT admin_id FROM claimed), $19::timestamptz)
+           RETURNING id, created_at, event_id, owner_id
+         ), owned AS (
+           INSERT INTO leads.owner_changes (lease_request_id, owner_id, reason, changed_at)
+           SELECT id, owner_id, 'rule', created_at FROM lead WHERE owner_id IS NOT NULL
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
            SELECT j.name, ${LEAD_PAYLOAD_SQL("$9", "$13")}, $10, $12
@@ -306,6 +352,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           input.eventId ?? null,
           input.userAgent ?? null,
           input.pageUrl ?? null,
+          input.responseDueAt ?? null,
         ],
       });
       if (!rows[0]) throw new Error("insert returned nothing");
@@ -319,9 +366,9 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
     ): Promise<{ id: string }> {
       const { rows } = await pool.query<{ id: string }>({
         name: "leads.create-contact-message",
-        text: `WITH msg AS (
-           INSERT INTO leads.contact_messages (name, email, phone, message, attribution_status)
-           VALUES ($1, $2, $3, $4, ${ATTRIBUTION_STATUS_SQL("$9")})
+        text: `WITH ${ASSIGN_CTES}, msg AS (
+           INSERT INTO leads.contact_messages (name, email, phone, message, attribution_status, owner_id, response_due_at)
+           VALUES ($1, $2, $3, $4, ${ATTRIBUTION_STATUS_SQL("$9")}, (SELECT admin_id FROM claimed), $10::timestamptz)
            RETURNING id, created_at
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
@@ -339,6 +386,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           jobs.jobNames,
           currentTraceparent() ?? null,
           jobs.sessionId,
+          input.responseDueAt ?? null,
         ],
       });
       if (!rows[0]) throw new Error("insert returned nothing");
@@ -364,14 +412,24 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       return rows.length > 0;
     },
 
-    async list(filter: ListFilter, page: number, pageSize: number) {
+    async list(filter: ListFilter, page: number, pageSize: number, sort: "newest" | "urgency" = "newest") {
       const where = filterWhere(filter);
+      // Urgency: the waiting ones by deadline (the late first), then the rest newest first.
+      const order =
+        sort === "urgency"
+          ? [
+              sql`CASE WHEN ${waitingSql} THEN 0 ELSE 1 END`,
+              sql`CASE WHEN ${waitingSql} THEN ${leaseRequests.responseDueAt} END ASC`,
+              desc(leaseRequests.createdAt),
+              desc(leaseRequests.id),
+            ]
+          : [desc(leaseRequests.createdAt), desc(leaseRequests.id)];
       const [items, [matching], [counts]] = await Promise.all([
         db
           .select()
           .from(leaseRequests)
           .where(where)
-          .orderBy(desc(leaseRequests.createdAt), desc(leaseRequests.id))
+          .orderBy(...order)
           .limit(pageSize)
           .offset((page - 1) * pageSize),
         db.select({ n: count() }).from(leaseRequests).where(where),
@@ -381,6 +439,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
             ...badgeCounts,
             total: count(),
             followUpDue: sql<number>`count(*) filter (where ${followUpDue})`.mapWith(Number),
+            waiting: sql<number>`count(*) filter (where ${waitingSql})`.mapWith(Number),
+            overdue: sql<number>`count(*) filter (where ${overdueSql})`.mapWith(Number),
           })
           .from(leaseRequests),
       ]);
@@ -392,6 +452,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           ...(Object.fromEntries(LEASE_STATUSES.map((status) => [status, 0])) as Record<LeaseStatus, number>),
           total: 0,
           followUpDue: 0,
+          waiting: 0,
+          overdue: 0,
         },
       };
     },
@@ -443,6 +505,7 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       isRead: boolean,
       changedBy: string,
       movedBack = false,
+      calendar?: Calendar,
     ): Promise<LeaseRequestRow | undefined> {
       return db.transaction(async (tx) => {
         const before = await lockRequest(tx, id);
@@ -450,6 +513,9 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
         const from = stageOf(before);
         const to = next(from);
         if (!stageChanged(from, to)) return updateRequest(tx, id, { isRead });
+        // Gereageerd (or an offer or contract straight away) says the customer was answered.
+        if (calendar && to.status !== from.status && ANSWERED_STATUSES.has(to.status))
+          await markFirstResponse(tx, "lease_requests", id, new Date(), "status", calendar);
         const stageSeq = before.stageSeq + 1;
         const row = await updateRequest(tx, id, { ...to, isRead, stageSeq });
         await tx.insert(statusChanges).values({

@@ -18,12 +18,12 @@ export function adminRoutes(deps: {
   const router = contractRouter("leads", requireAdmin(deps.session));
 
   router.get("/api/admin/lease-requests", async (ctx) => {
-    ctx.body = await deps.leads.list(parseOr400(LeaseRequestListQuery, ctx.query));
+    ctx.body = await deps.leads.list(parseOr400(LeaseRequestListQuery, ctx.query), ctx.state.admin!.id);
   });
 
   router.get("/api/admin/lease-requests/export.csv", async (ctx) => {
     const filter = parseOr400(LeaseRequestExportQuery, ctx.query);
-    const csv = await deps.leads.exportCsv(filter, ctx.state.admin!.username);
+    const csv = await deps.leads.exportCsv(filter, ctx.state.admin!.username, ctx.state.admin!.id);
     ctx.type = "text/csv; charset=utf-8";
     ctx.set("Content-Disposition", `attachment; filename="lease-aanvragen.csv"`);
     ctx.body = csv;

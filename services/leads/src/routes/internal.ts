@@ -12,11 +12,14 @@ import {
 import { contractRouter, notFound, parseOr400, requireInternal } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 import type { LeadEmailsRepository } from "../repositories/lead-emails";
+import type { ResponseSettingsDomain } from "../domain/response-settings";
 
 /** Lookups for the mailer (job data holds ids only; the mailer reads the content here). */
 export function internalRoutes(deps: {
   leads: LeaseRequestsDomain;
   leadEmails: LeadEmailsRepository;
+  /** The working calendar a first response is measured in. */
+  settings: ResponseSettingsDomain;
   /** Told once an e-mail is on a lead's timeline (open panels reload the lead); must not throw. */
   emailStored: (leaseRequestId: string, emailId: string) => Promise<void>;
   internalToken: string;
@@ -51,7 +54,8 @@ export function internalRoutes(deps: {
     const { id, emailId } = parseOr400(LeadEmailParams, ctx.params);
     const email = parseOr400(InternalLeadEmail, ctx.request.body);
     if (email.id !== emailId) throw notFound("E-mail niet gevonden");
-    if (!(await deps.leadEmails.store(id, email))) throw notFound("Lease aanvraag niet gevonden");
+    const { calendar } = await deps.settings.active();
+    if (!(await deps.leadEmails.store(id, email, calendar))) throw notFound("Lease aanvraag niet gevonden");
     await deps.emailStored(id, emailId);
     ctx.status = 204;
   });

@@ -443,7 +443,8 @@ describe("admin lease requests", () => {
     const text = buf.toString("utf8").slice(1);
     const [header, row] = text.split("\r\n");
     expect(header).toBe(
-      '"Datum";"Status";"Fase";"Fase sinds";"Opvolgen op";"Gelezen";"Bedrijfsnaam";"E-mail";"Telefoon";"Looptijd (maanden)";"Auto URL";' +
+      '"Datum";"Status";"Fase";"Fase sinds";"Opvolgen op";"Eigenaar";"Reageren vóór";"Eerste reactie";"Gelezen";' +
+        '"Bedrijfsnaam";"E-mail";"Telefoon";"Looptijd (maanden)";"Auto URL";' +
         '"Bericht";"Id";"Dubbel van";"Kanaal";"Bron";"Medium";"Campagne";"Zoekterm";"Advertentie-inhoud";' +
         '"Betaalde klik";"Verwijzer";"Landingspagina";"Eerste bezoek";"Pagina\'s voor aanvraag";"Bezochte pagina\'s";' +
         '"Maandbedrag (EUR)";"Commissie (EUR)";"Looptijd contract (maanden)";"Reden verloren";"Toelichting verloren"',

@@ -1,5 +1,8 @@
 import pg from "pg";
-import { adminCookie, createTestDatabase, testEnv } from "@lease/platform/testing";
+import { Redis } from "ioredis";
+import type { StaffJobData } from "@lease/contracts";
+import { createQueueClient } from "@lease/platform";
+import { adminCookie, createTestDatabase, testAdmin, testEnv, waitFor } from "@lease/platform/testing";
 import { startLeads } from "../service";
 
 export { adminCookie };
@@ -37,12 +40,36 @@ export async function startLeadsHarness(name: string, extraEnv: NodeJS.ProcessEn
   const svc = await startLeads(env);
   const cookie = await adminCookie(env);
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  let ipSeq = 0;
+  /** A JSON request to the service as the signed-in admin (or another `cookie`). */
+  const api = (
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { cookie?: string; contentType?: string } = {},
+  ) =>
+    fetch(`${svc.url}${path}`, {
+      method,
+      headers: { cookie: opts.cookie ?? cookie, "content-type": opts.contentType ?? "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   return {
     db,
     env,
     svc,
     cookie,
     sql,
+    api,
+    /** A quote request from the public form (each from an address of its own); its id. */
+    async quote(): Promise<string> {
+      const res = await postJson(
+        `${svc.url}/api/lease-requests`,
+        validLead,
+        `198.51.100.${(++ipSeq % 250) + 1}`,
+      );
+      if (res.status !== 201) throw new Error(`quote request answered ${res.status}`);
+      return ((await res.json()) as { id: string }).id;
+    },
     async stop() {
       await sql.end();
       await svc.stop();
@@ -51,3 +78,37 @@ export async function startLeadsHarness(name: string, extraEnv: NodeJS.ProcessEn
   };
 }
 export type LeadsHarness = Awaited<ReturnType<typeof startLeadsHarness>>;
+
+/**
+ * Tells the leads service of an admin as the gateway does (a leads.staff job on its queue), and
+ * waits until it is applied.
+ */
+export async function tellStaff(h: LeadsHarness, data: StaffJobData): Promise<void> {
+  const redis = new Redis(h.env.REDIS_URL!, { maxRetriesPerRequest: null });
+  const queue = createQueueClient(redis, h.env.REDIS_PREFIX!);
+  try {
+    await queue.enqueue("leads.staff", data, { jobId: `staff-${data.adminId}-${data.revision}` });
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+  await waitFor(async () => {
+    const { rows } = await h.sql.query("SELECT 1 FROM leads.staff WHERE admin_id = $1 AND revision >= $2", [
+      data.adminId,
+      data.revision,
+    ]);
+    return rows.length > 0;
+  });
+}
+
+let staffRevision = 0;
+/** An admin as tellStaff sends it: active, taking new leads, with the id testAdmin gives the name. */
+export const staffMember = (username: string, patch: Partial<StaffJobData> = {}): StaffJobData => ({
+  adminId: testAdmin(username).id,
+  username,
+  active: true,
+  removed: false,
+  takesNewLeads: true,
+  revision: ++staffRevision,
+  ...patch,
+});

@@ -1,4 +1,10 @@
-import type { EmailMessage, LeadEmail, LeadHistoryEntry, LeaseStatus } from "@lease/contracts";
+import {
+  CALL_OUTCOME_LABELS,
+  type EmailMessage,
+  type LeadEmail,
+  type LeadHistoryEntry,
+  type LeaseStatus,
+} from "@lease/contracts";
 import { formatEuro } from "./format";
 
 /**
@@ -66,12 +72,25 @@ export function timelineTitle(item: TimelineItem): string {
       return `E-mail verstuurd aan ${item.email.recipientEmail}`;
     case "reply":
       return `Antwoord van ${item.email.fromName ? `${item.email.fromName} <${item.email.fromEmail}>` : item.email.fromEmail}`;
+    case "owner":
+      return ownerTitle(item);
+    case "call":
+      return `${CALL_OUTCOME_LABELS[item.call.outcome]}: gebeld door ${item.call.by}`;
   }
+}
+
+function ownerTitle(item: Extract<TimelineItem, { kind: "owner" }>): string {
+  if (!item.owner) return "Niet meer toegewezen: de eigenaar is uitgeschakeld of verwijderd";
+  const who = `Toegewezen aan ${item.owner.username}`;
+  if (item.reason === "manual" && item.by) return `${who} door ${item.by}`;
+  if (item.reason === "handover") return `${who} (de vorige eigenaar is uitgeschakeld of verwijderd)`;
+  return who;
 }
 
 /** A stable React key per row. */
 export function timelineKey(item: TimelineItem): string {
   if (item.kind === "note") return `note-${item.note.id}`;
+  if (item.kind === "call") return `call-${item.call.id}`;
   if (item.kind === "email" || item.kind === "reply") return `email-${item.email.id}`;
   return `${item.kind}-${item.at}`;
 }

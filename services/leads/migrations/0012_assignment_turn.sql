@@ -1,0 +1,2 @@
+CREATE SEQUENCE "leads"."assignment_turn" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1;--> statement-breakpoint
+ALTER TABLE "leads"."staff" DROP COLUMN "last_assigned_at";
