@@ -29,8 +29,8 @@ export default function PrivacyBeleidPage() {
     >
       <Article id="wie-zijn-wij" title="1. Wie zijn wij">
         <p>
-          <Island name="company-introduction" inline /> is verantwoordelijk voor de verwerking van persoonsgegevens zoals
-          beschreven in dit beleid.
+          <Island name="company-introduction" inline /> is verantwoordelijk voor de verwerking van
+          persoonsgegevens zoals beschreven in dit beleid.
         </p>
         <Island name="company-address" />
       </Article>

@@ -7,8 +7,9 @@ export default function VoorwaardenPage() {
       title="Algemene Voorwaarden"
       intro={
         <p>
-          Deze algemene voorwaarden gelden voor alle diensten van <Island name="company-introduction" inline />. Lees ze
-          zorgvuldig voordat u een aanvraag indient of een overeenkomst sluit.
+          Deze algemene voorwaarden gelden voor alle diensten van{" "}
+          <Island name="company-introduction" inline />. Lees ze zorgvuldig voordat u een aanvraag indient of
+          een overeenkomst sluit.
         </p>
       }
     >
@@ -17,8 +18,8 @@ export default function VoorwaardenPage() {
         <Bullets
           items={[
             <>
-              <strong>Leasebemiddelaar:</strong> <Island name="company-name" inline />, die leaseovereenkomsten bemiddelt en
-              adviseert.
+              <strong>Leasebemiddelaar:</strong> <Island name="company-name" inline />, die
+              leaseovereenkomsten bemiddelt en adviseert.
             </>,
             <>
               <strong>Lessee:</strong> de natuurlijke persoon of rechtspersoon die handelt in de uitoefening
