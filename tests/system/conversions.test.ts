@@ -34,6 +34,8 @@ beforeAll(async () => {
     SNAPCHAT_API_BASE_URL: snapchat.url,
     LEAD_RATE_LIMIT: "100000",
     WORKER_NICE: "0",
+    // This host stands in for the load balancer before the gateway: its X-Forwarded-For is believed.
+    TRUSTED_PROXIES: "127.0.0.1,::1",
   });
   cookie = await stack.adminCookie();
   sql = new pg.Pool({ connectionString: stack.db.url, max: 2 });
@@ -58,7 +60,12 @@ afterAll(async () => {
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   adminFetch(stack, cookie, method, path, body, headers);
 
-async function quote(email: string, marketing: boolean, extra: Record<string, unknown> = {}) {
+async function quote(
+  email: string,
+  marketing: boolean,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const res = await call(
     "POST",
     "/api/lease-requests",
@@ -70,7 +77,7 @@ async function quote(email: string, marketing: boolean, extra: Record<string, un
       pageUrl: "https://lease.example.nl/",
       ...extra,
     },
-    { "user-agent": UA },
+    { "user-agent": UA, ...headers },
   );
   expect(res.status).toBe(201);
   return (await res.json()) as CreateLeaseRequestResponse;
@@ -182,6 +189,117 @@ describe("conversions sent server-side to the ad platforms", () => {
     expect(JSON.stringify(all)).not.toContain(sha("lead.drie@voorbeeld.nl"));
     expect((await detail(refused.id)).conversions).toEqual([]);
   }, 60_000);
+
+  it("carries Meta's fbp, the visitor's address, the hashed lead id and country, and drops the address once every platform took the arrival", async () => {
+    const fbp = "fb.1.1764000000000.1098765432";
+    const lead = await quote(
+      "match@voorbeeld.nl",
+      true,
+      { fbp, clickIds: { fbclid: "IwAR-match" }, contactNumber: "+31 (0)6-1234 5678" },
+      { "x-forwarded-for": "203.0.113.9" },
+    );
+    const stored = async () =>
+      (await sql.query("SELECT ip FROM leads.conversion_client_ips WHERE lease_request_id = $1", [lead.id]))
+        .rows;
+    const m = await waitFor(
+      () => meta.accepted().find((r) => r.event.event_id === lead.eventId),
+      20_000,
+      "the Lead event at Meta",
+    );
+    expect(m.event.user_data).toMatchObject({
+      ph: [sha("31612345678")],
+      fbp,
+      client_ip_address: "203.0.113.9",
+      external_id: [sha(lead.id)],
+      country: [sha("nl")],
+    });
+    const tt = await waitFor(
+      () => tiktok.accepted().find((r) => r.event.event_id === lead.eventId),
+      10_000,
+      "TikTok",
+    );
+    expect(tt.event.user).toMatchObject({
+      ip: "203.0.113.9",
+      external_id: sha(lead.id),
+      phone: sha("+31612345678"),
+    });
+    const sc = await waitFor(
+      () => snapchat.accepted().find((r) => r.event.event_id === lead.eventId),
+      10_000,
+      "Snap",
+    );
+    expect(sc.event.user_data).toMatchObject({
+      client_ip_address: "203.0.113.9",
+      external_id: [sha(lead.id)],
+    });
+    // Sent everywhere: the address is gone, and the panel names the keys each event carried.
+    await waitFor(async () => (await stored()).length === 0, 10_000, "the address removed");
+    const shown = await waitFor(
+      async () => {
+        const d = await detail(lead.id);
+        return d.conversions.filter((c) => c.status === "sent").length === 3 ? d : undefined;
+      },
+      10_000,
+      "three deliveries",
+    );
+    expect(shown.conversions.find((c) => c.platform === "meta")?.matchKeys).toEqual([
+      "email",
+      "phone",
+      "click_id",
+      "fbp",
+      "country",
+      "ip",
+      "external_id",
+    ]);
+    expect(JSON.stringify(shown)).not.toContain("203.0.113.9");
+    // Without marketing consent neither fbp nor the address is kept.
+    const refused = await quote(
+      "geen-match@voorbeeld.nl",
+      false,
+      { fbp },
+      { "x-forwarded-for": "203.0.113.10" },
+    );
+    const row = await sql.query("SELECT fbp FROM leads.lease_requests WHERE id = $1", [refused.id]);
+    expect(row.rows[0].fbp).toBeNull();
+    expect(
+      (await sql.query("SELECT 1 FROM leads.conversion_client_ips WHERE lease_request_id = $1", [refused.id]))
+        .rowCount,
+    ).toBe(0);
+  }, 60_000);
+
+  it("keeps the address while a platform still waits for the arrival, and sends it when the platform is back", async () => {
+    await tiktok.down();
+    const lead = await quote("wacht-ip@voorbeeld.nl", true, {}, { "x-forwarded-for": "198.51.100.23" });
+    await waitFor(
+      async () =>
+        (await detail(lead.id)).conversions.find((c) => c.platform === "tiktok")?.status === "waiting",
+      20_000,
+      "TikTok waiting",
+    );
+    await waitFor(
+      () => meta.accepted().find((r) => r.event.event_id === lead.eventId),
+      10_000,
+      "Meta took it",
+    );
+    const kept = await sql.query("SELECT ip FROM leads.conversion_client_ips WHERE lease_request_id = $1", [
+      lead.id,
+    ]);
+    expect(kept.rows).toEqual([{ ip: "198.51.100.23" }]);
+    await tiktok.up();
+    const tt = await waitFor(
+      () => tiktok.accepted().find((r) => r.event.event_id === lead.eventId),
+      40_000,
+      "TikTok after it came back",
+    );
+    expect((tt.event.user as { ip?: string }).ip).toBe("198.51.100.23");
+    await waitFor(
+      async () =>
+        (await sql.query("SELECT 1 FROM leads.conversion_client_ips WHERE lease_request_id = $1", [lead.id]))
+          .rowCount === 0,
+      10_000,
+      "the address removed once TikTok took it",
+    );
+  }, 90_000);
 
   it("sends a signed contract with its commission as value in EUR", async () => {
     const lead = await quote("getekend@voorbeeld.nl", true, { clickIds: { fbclid: "IwAR-signed" } });

@@ -58,7 +58,7 @@ describe("scheduleDaily", () => {
     );
     await vi.advanceTimersByTimeAsync(0);
     expect(lines).toEqual([
-      { level: "warn", fields: { err: "database away" }, msg: "upkeep failed; retried tomorrow" },
+      { level: "warn", fields: { err: "database away" }, msg: "upkeep failed; retried at the next run" },
     ]);
     await vi.advanceTimersByTimeAsync(DAY);
     expect(lines.at(-1)).toEqual({ level: "info", fields: { run: 2 }, msg: "upkeep done" });

@@ -4,15 +4,20 @@ const DAY_MS = 24 * 60 * 60_000;
 
 /**
  * Periodic upkeep of a service (retention passes, pruning): `task` runs `firstRunMs` after start
- * and then once a day, in every replica, so it must be idempotent (replicas overlapping only find
- * less to do). A failure is logged and the task tried again the next day; what the task answers is
+ * and then once a day (or every `everyMs`), in every replica, so it must be idempotent (replicas
+ * overlapping only find less to do). A failure is logged and the task tried again at the next run; what the task answers is
  * logged when `describe` makes something of it. Answers a function that stops the schedule.
  */
 export function scheduleDaily<T>(
   name: string,
   task: () => Promise<T>,
   logger: Logger,
-  opts: { firstRunMs?: number; describe?: (result: T) => Record<string, unknown> | undefined } = {},
+  opts: {
+    firstRunMs?: number;
+    /** Runs this often instead of daily (a limit kept to the hour, such as an address's 7 days). */
+    everyMs?: number;
+    describe?: (result: T) => Record<string, unknown> | undefined;
+  } = {},
 ): () => void {
   const run = () =>
     task().then(
@@ -20,10 +25,10 @@ export function scheduleDaily<T>(
         const fields = opts.describe?.(result);
         if (fields) logger.info(fields, `${name} done`);
       },
-      (err: Error) => logger.warn({ err: err.message }, `${name} failed; retried tomorrow`),
+      (err: Error) => logger.warn({ err: err.message }, `${name} failed; retried at the next run`),
     );
   const first = setTimeout(run, opts.firstRunMs ?? 60_000);
-  const daily = setInterval(run, DAY_MS);
+  const daily = setInterval(run, opts.everyMs ?? DAY_MS);
   first.unref();
   daily.unref();
   return () => {

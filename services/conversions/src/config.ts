@@ -13,11 +13,14 @@ export const conversionsConfigSchema = baseConfigSchema.extend({
   PUBLIC_ORIGIN: publicOriginSchema,
   /** Each platform's API (tests point them at local receivers). */
   META_API_BASE_URL: z.url().default("https://graph.facebook.com"),
-  /** The Graph API version of the Conversions API call (/v<version>/<pixel id>/events). */
+  /**
+   * The Graph API version of the Conversions API call (/v<version>/<pixel id>/events); the default
+   * is the newest in Meta's changelog (developers.facebook.com/docs/graph-api/changelog).
+   */
   META_API_VERSION: z
     .string()
-    .regex(/^\d+\.\d+$/)
-    .default("21.0"),
+    .regex(/^\d+\.\d+$/, { error: "META_API_VERSION is a Graph API version such as 26.0" })
+    .default("26.0"),
   TIKTOK_API_BASE_URL: z.url().default("https://business-api.tiktok.com"),
   SNAPCHAT_API_BASE_URL: z.url().default("https://tr.snapchat.com"),
   /** How long one platform call may take before it counts as unreachable (and is tried again). */

@@ -18,7 +18,7 @@ import {
   redisRateLimiter,
 } from "@lease/platform";
 import { leadsConfigSchema } from "./config";
-import { leaseRequestsDomain } from "./domain/lease-requests";
+import { CLIENT_IP_RETENTION_DAYS, leaseRequestsDomain } from "./domain/lease-requests";
 import { leadHistoryDomain } from "./domain/lead-history";
 import { leadEvents } from "./jobs/relay";
 import { leadHistoryRepository } from "./repositories/lead-history";
@@ -33,7 +33,7 @@ import { leadHistoryRoutes } from "./routes/lead-history";
 import { leadEmailsRepository } from "./repositories/lead-emails";
 import { publicRoutes } from "./routes/public";
 import { privacyRepository } from "./repositories/privacy";
-import { scheduleLeadRetention } from "./jobs/retention";
+import { scheduleClientIpRetention, scheduleLeadRetention } from "./jobs/retention";
 import { responseSettingsDomain } from "./domain/response-settings";
 import { responseSettingsRepository } from "./repositories/response-settings";
 import { responseRoutes } from "./routes/response";
@@ -125,6 +125,11 @@ export async function startLeads(
     config.LEAD_RETENTION_DAYS,
     kit.logger.child({ component: "retention" }),
   );
+  const stopIpRetention = scheduleClientIpRetention(
+    conversions,
+    CLIENT_IP_RETENTION_DAYS,
+    kit.logger.child({ component: "retention" }),
+  );
   // The public routes' limit per client address (the forms, the Google Ads file's secret URL).
   const limiter = redisRateLimiter(
     kit.redis,
@@ -170,7 +175,13 @@ export async function startLeads(
         guard: requireInternal(config.INTERNAL_TOKEN),
       }),
     ],
-    onStop: [async () => stopRetention(), () => relay.stop(), () => worker.close(), () => queue.close()],
+    onStop: [
+      async () => stopRetention(),
+      async () => stopIpRetention(),
+      () => relay.stop(),
+      () => worker.close(),
+      () => queue.close(),
+    ],
   });
   outbox.registerMetrics(running.app.metrics.registry);
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's.

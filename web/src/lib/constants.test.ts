@@ -23,6 +23,7 @@ describe("constants mirrored from @lease/contracts", () => {
     expect(local.CLICK_ID_PARAMS).toEqual(contracts.CLICK_ID_PARAMS);
     expect(local.GOOGLE_CLICK_ID_REGEX.source).toBe(contracts.GOOGLE_CLICK_ID_REGEX.source);
     expect(local.CLICK_ID_REGEX.source).toBe(contracts.CLICK_ID_REGEX.source);
+    expect(local.FBP_REGEX.source).toBe(contracts.FBP_REGEX.source);
     // The Google ids are the ones the contract checks with the Google pattern.
     for (const name of local.CLICK_ID_PARAMS)
       expect(contracts.FormClickIds.safeParse({ [name]: "_x" }).success, name).toBe(true);

@@ -38,3 +38,5 @@ export const CLICK_ID_PARAMS = ["gclid", "gbraid", "wbraid", "fbclid", "ttclid",
 export const GOOGLE_CLICK_ID_PARAMS: readonly string[] = ["gclid", "gbraid", "wbraid"];
 export const GOOGLE_CLICK_ID_REGEX = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,499}$/;
 export const CLICK_ID_REGEX = /^[A-Za-z0-9._~][A-Za-z0-9._~-]{0,499}$/;
+/** The Meta pixel's _fbp cookie as the server takes it (the contracts' FBP_REGEX). */
+export const FBP_REGEX = /^fb\.[0-2]\.\d{10,13}\.\d{1,20}$/;

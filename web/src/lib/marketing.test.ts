@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FormClickIds } from "@lease/contracts";
-import { clickIdsFrom, formMarketing } from "./marketing";
+import { clickIdsFrom, formMarketing, metaBrowserId } from "./marketing";
 
 describe("click ids of the landing URL", () => {
   it("takes each platform's id with the landing time, and nothing else of the query", () => {
@@ -35,5 +35,18 @@ describe("click ids of the landing URL", () => {
 describe("the quote form's marketing fields", () => {
   it("say no consent, and carry no id, without marketing consent", () => {
     expect(formMarketing(false)).toEqual({ marketingConsent: false });
+  });
+});
+
+describe("Meta's browser id (the _fbp cookie)", () => {
+  it("is read from the cookies when it has the pixel's shape, else left out", () => {
+    expect(metaBrowserId("a=1; _fbp=fb.1.1764000000000.1098765432; b=2")).toBe(
+      "fb.1.1764000000000.1098765432",
+    );
+    expect(metaBrowserId("_fbp=fb.2.1764000000000.42")).toBe("fb.2.1764000000000.42");
+    expect(metaBrowserId("x_fbp=fb.1.1764000000000.1")).toBeUndefined();
+    expect(metaBrowserId("_fbp=<script>")).toBeUndefined();
+    expect(metaBrowserId(`_fbp=fb.1.1764000000000.${"9".repeat(40)}`)).toBeUndefined();
+    expect(metaBrowserId("")).toBeUndefined();
   });
 });

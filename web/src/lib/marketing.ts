@@ -1,5 +1,11 @@
 import type { FormClickIds } from "@lease/contracts";
-import { CLICK_ID_PARAMS, CLICK_ID_REGEX, GOOGLE_CLICK_ID_PARAMS, GOOGLE_CLICK_ID_REGEX } from "./constants";
+import {
+  CLICK_ID_PARAMS,
+  CLICK_ID_REGEX,
+  FBP_REGEX,
+  GOOGLE_CLICK_ID_PARAMS,
+  GOOGLE_CLICK_ID_REGEX,
+} from "./constants";
 import { currentConsent, subscribeConsent } from "./consent-store";
 
 // The ad platforms' click ids (gclid, fbclid, ttclid, ScCid, ...) of the landing URL, for the
@@ -79,17 +85,29 @@ function newEventId(): string | undefined {
 export interface FormMarketingFields {
   marketingConsent: boolean;
   clickIds?: FormClickIds;
+  fbp?: string;
   eventId?: string;
   pageUrl?: string;
+}
+
+/**
+ * The Meta pixel's browser id: the _fbp cookie its script set (only once marketing consent loaded
+ * it), sent as Meta's fbp match key when it has the shape the server takes.
+ */
+export function metaBrowserId(cookies = document.cookie): string | undefined {
+  const value = /(?:^|;\s*)_fbp=([^;]*)/.exec(cookies)?.[1];
+  return value && FBP_REGEX.test(value) ? value : undefined;
 }
 
 /** What the quote form sends about marketing: the consent as the page knows it, and with it the ids. */
 export function formMarketing(marketing = currentConsent()?.marketing === true): FormMarketingFields {
   if (!marketing) return { marketingConsent: false };
   const eventId = newEventId();
+  const fbp = metaBrowserId();
   return {
     marketingConsent: true,
     ...(landed ? { clickIds: landed } : {}),
+    ...(fbp ? { fbp } : {}),
     ...(eventId ? { eventId } : {}),
     pageUrl: `${window.location.origin}${window.location.pathname}`,
   };

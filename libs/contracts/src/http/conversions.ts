@@ -20,6 +20,15 @@ export const CONVERSION_STATUSES = ["sent", "waiting", "failed"] as const;
 export const ConversionStatus = z.enum(CONVERSION_STATUSES);
 export type ConversionStatus = z.infer<typeof ConversionStatus>;
 
+/**
+ * What an event can carry to match it to a person on the platform: the hashed e-mail and phone,
+ * the ad's click id, Meta's browser id (fbp), the visitor's address, the hashed lead id and the
+ * hashed country. The lead's conversions list shows which ones each event carried.
+ */
+export const MATCH_KEYS = ["email", "phone", "click_id", "fbp", "ip", "external_id", "country"] as const;
+export const MatchKey = z.enum(MATCH_KEYS);
+export type MatchKey = z.infer<typeof MatchKey>;
+
 export const ConversionDelivery = z
   .object({
     platform: ConversionPlatform,
@@ -27,6 +36,10 @@ export const ConversionDelivery = z
     status: ConversionStatus.describe("sent; waiting (queued, or retrying after a failure); failed for good"),
     at: IsoDateTime.describe("When this status was reached"),
     error: z.string().optional().describe("Why it is not sent (yet), with the platform's own message"),
+    matchKeys: z
+      .array(MatchKey)
+      .default([])
+      .describe("The match keys the event carried (empty until it was built once)"),
   })
   .describe("One event of a lead sent (or being sent) to one ad platform");
 export type ConversionDelivery = z.infer<typeof ConversionDelivery>;
@@ -93,6 +106,10 @@ export const InternalLeadConversion = z.object({
   clickIds: FormClickIds.nullable(),
   userAgent: z.string().nullable(),
   pageUrl: z.string().nullable(),
+  /** The Meta pixel's browser id the form sent (its _fbp cookie). */
+  fbp: z.string().nullable().default(null),
+  /** The visitor's address when the form was sent, while the arrival is still to be sent. */
+  clientIp: z.string().nullable().default(null),
   createdAt: IsoDateTime,
 });
 export type InternalLeadConversion = z.infer<typeof InternalLeadConversion>;

@@ -41,6 +41,13 @@ export const FormClickIds = z
   .describe("Click ids of the landing URL; only with marketing consent");
 export type FormClickIds = z.infer<typeof FormClickIds>;
 
+/**
+ * The Meta pixel's browser id, its _fbp cookie: fb.<subdomain index>.<ms of creation>.<random>
+ * (developers.facebook.com/docs/marketing-api/conversions-api/parameters/fbp-and-fbc). The page
+ * sends only a value of this shape, so a quote request is never refused for a strange cookie.
+ */
+export const FBP_REGEX = /^fb\.[0-2]\.\d{10,13}\.\d{1,20}$/;
+
 /** What a quote form adds about marketing: the page's consent, and with it the ids for the ad platforms. */
 export const FormMarketing = {
   marketingConsent: z
@@ -50,6 +57,11 @@ export const FormMarketing = {
       "The visitor's marketing consent as the page knows it; without true no click id is kept and nothing is sent to an ad platform",
     ),
   clickIds: FormClickIds.optional(),
+  fbp: z
+    .string({ error: "fbp is het _fbp-cookie van de Meta-pixel" })
+    .regex(FBP_REGEX, { error: "fbp is het _fbp-cookie van de Meta-pixel (fb.1.<tijd>.<getal>)" })
+    .optional()
+    .describe("The Meta pixel's _fbp cookie (marketing consent only): Meta's fbp match key"),
   eventId: z
     .uuid({ error: "eventId is een UUID" })
     .optional()

@@ -3,7 +3,7 @@ import { IsoDateTime } from "../entities/common";
 import { LeadAttribution, LeaseStatus } from "../entities/lease-request";
 import { AUDIT_ACTOR_MAX, AUDIT_DETAIL_MAX, AUDIT_TARGET_MAX, AuditAction } from "../http/audit-log";
 import { SessionId } from "../http/tracking";
-import { ConversionEvent, ConversionPlatform, ConversionStatus } from "../http/conversions";
+import { ConversionEvent, ConversionPlatform, ConversionStatus, MatchKey } from "../http/conversions";
 import { QUEUES, type QueueName } from "./queues";
 
 // Job data holds ids only: BullMQ keeps job data in Redis in clear text (and in its failed-job
@@ -107,6 +107,11 @@ export const ConversionOutcomeJobData = z
     status: ConversionStatus,
     at: IsoDateTime,
     error: z.string().max(1000).nullable(),
+    matchKeys: z.array(MatchKey).default([]).describe("The match keys the event carried"),
+    settled: z
+      .boolean()
+      .default(false)
+      .describe("Every platform switched on has now taken this event: the visitor's address may go"),
   })
   .describe("How sending a lead's event to a platform went: kept with the lead for its detail");
 export type ConversionOutcomeJobData = z.infer<typeof ConversionOutcomeJobData>;

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 
 // Local stand-ins for the ad platforms' conversion APIs (Meta Conversions API, TikTok Events API
 // 2.0, Snapchat Conversions API v3), the only faked dependencies besides SendGrid: each checks the
@@ -15,6 +15,8 @@ export interface ReceivedConversion {
   token: string;
   event: Record<string, unknown>;
   status: number;
+  /** The request's test code (Meta's and TikTok's test_event_code; "validate" for Snapchat's /events/validate). */
+  testEventCode?: string;
 }
 
 export interface AdPlatformReceiver {
@@ -36,7 +38,14 @@ export interface AdPlatformReceiver {
 
 type Obj = Record<string, unknown>;
 type Refused = { refused: true; status: number; reason: string };
-type Taken = { refused?: false; pixelId: string; token: string; events: Obj[]; ok: unknown };
+type Taken = {
+  refused?: false;
+  pixelId: string;
+  token: string;
+  events: Obj[];
+  ok: unknown;
+  testEventCode?: string;
+};
 type Check = (
   path: string,
   query: URLSearchParams,
@@ -57,6 +66,9 @@ const money = (v: unknown) =>
   v === undefined ||
   (isObj(v) && typeof v.value === "number" && v.value >= 0 && /^[A-Z]{3}$/.test(String(v.currency)));
 const httpUrl = (v: unknown) => typeof v === "string" && /^https?:\/\/[^\s?#]+$/.test(v);
+const ipAddress = (v: unknown) => typeof v === "string" && net.isIP(v) !== 0;
+/** A test code as the platforms' tools show it: letters and digits. */
+const testCode = (v: unknown) => v === undefined || (typeof v === "string" && /^[A-Za-z0-9]{4,64}$/.test(v));
 
 function checkEvents(data: unknown, check: (e: Obj) => string | null): string | Obj[] {
   if (!Array.isArray(data) || data.length === 0 || data.length > 1000)
@@ -86,13 +98,27 @@ const meta: Check = (path, _q, _h, body) => {
     if (u.ph !== undefined && !hashes(u.ph)) return "user_data.ph must be SHA-256 hashes";
     if (u.fbc !== undefined && !/^fb\.1\.\d{13}\.[A-Za-z0-9._~-]+$/.test(String(u.fbc)))
       return "user_data.fbc must be fb.1.<ms>.<fbclid>";
+    if (u.fbp !== undefined && !/^fb\.[0-2]\.\d{10,13}\.\d+$/.test(String(u.fbp)))
+      return "user_data.fbp must be the _fbp cookie fb.<0-2>.<ms>.<random>";
+    if (u.external_id !== undefined && !hashes(u.external_id))
+      return "user_data.external_id must be SHA-256 hashes";
+    if (u.country !== undefined && !hashes(u.country)) return "user_data.country must be SHA-256 hashes";
+    if (u.client_ip_address !== undefined && !ipAddress(u.client_ip_address))
+      return "user_data.client_ip_address must be an IP address";
     if (typeof u.client_user_agent !== "string")
       return "user_data.client_user_agent required for website events";
     if (!money(e.custom_data)) return "custom_data needs value and currency";
     return null;
   });
   if (typeof events === "string") return refuse(400, events);
-  return { pixelId: m[1]!, token: body.access_token, events, ok: { events_received: events.length } };
+  if (!testCode(body.test_event_code)) return refuse(400, "test_event_code must be the Test Events code");
+  return {
+    pixelId: m[1]!,
+    token: body.access_token,
+    events,
+    ok: { events_received: events.length, messages: [], fbtrace_id: "AbCdEf" },
+    testEventCode: body.test_event_code as string | undefined,
+  };
 };
 
 /** TikTok: POST /open_api/v1.3/event/track/, Access-Token header, event_source web (Events API 2.0). */
@@ -112,17 +138,27 @@ const tiktok: Check = (path, _q, headers, body) => {
     if (typeof u.email !== "string" || !SHA256.test(u.email)) return "user.email must be a SHA-256 hash";
     if (u.phone !== undefined && (typeof u.phone !== "string" || !SHA256.test(u.phone)))
       return "user.phone must be a SHA-256 hash";
+    if (u.external_id !== undefined && (typeof u.external_id !== "string" || !SHA256.test(u.external_id)))
+      return "user.external_id must be a SHA-256 hash";
+    if (u.ip !== undefined && !ipAddress(u.ip)) return "user.ip must be an IP address";
     if (e.page !== undefined && !(isObj(e.page) && httpUrl(e.page.url))) return "page.url must be a URL";
     if (!money(e.properties)) return "properties need value and currency";
     return null;
   });
   if (typeof events === "string") return refuse(400, events);
-  return { pixelId: body.event_source_id, token, events, ok: { code: 0, message: "OK", data: {} } };
+  if (!testCode(body.test_event_code)) return refuse(400, "test_event_code must be the test event code");
+  return {
+    pixelId: body.event_source_id,
+    token,
+    events,
+    ok: { code: 0, message: "OK", data: {} },
+    testEventCode: body.test_event_code as string | undefined,
+  };
 };
 
 /** Snapchat: POST /v3/{pixel}/events?access_token=…, { data: [...] } (Conversions API v3). */
 const snapchat: Check = (path, query, _h, body) => {
-  const m = /^\/v3\/([0-9a-f-]{36})\/events$/.exec(path);
+  const m = /^\/v3\/([0-9a-f-]{36})\/events(\/validate)?$/.exec(path);
   if (!m) return refuse(404, `no such path ${path}`);
   const token = query.get("access_token");
   if (!token) return refuse(401, "access_token missing");
@@ -137,6 +173,10 @@ const snapchat: Check = (path, query, _h, body) => {
     if (!isObj(u)) return "user_data missing";
     if (!hashes(u.em)) return "user_data.em must be SHA-256 hashes";
     if (u.ph !== undefined && !hashes(u.ph)) return "user_data.ph must be SHA-256 hashes";
+    if (u.external_id !== undefined && !hashes(u.external_id))
+      return "user_data.external_id must be SHA-256 hashes";
+    if (u.client_ip_address !== undefined && !ipAddress(u.client_ip_address))
+      return "user_data.client_ip_address must be an IP address";
     if (!money(e.custom_data)) return "custom_data needs value and currency";
     return null;
   });
@@ -146,6 +186,7 @@ const snapchat: Check = (path, query, _h, body) => {
     token,
     events,
     ok: { status: "VALID", reason: "", events_received: events.length },
+    ...(m[2] ? { testEventCode: "validate" } : {}),
   };
 };
 
@@ -184,7 +225,14 @@ export async function startAdPlatformReceiver(platform: AdPlatform): Promise<AdP
       }
       const status = script.shift() ?? 200;
       for (const event of result.events)
-        received.push({ platform, pixelId: result.pixelId, token: result.token, event, status });
+        received.push({
+          platform,
+          pixelId: result.pixelId,
+          token: result.token,
+          event,
+          status,
+          ...(result.testEventCode ? { testEventCode: result.testEventCode } : {}),
+        });
       reply(
         status,
         status === 200

@@ -20,8 +20,11 @@ const lead: InternalLeadConversion = {
   clickIds: { fbclid: "IwAR2abc", ttclid: "E.C.P.tt", ScCid: "sc-1", clickedAt: 1_764_000_000_123 },
   userAgent: "Mozilla/5.0 Test",
   pageUrl: "https://lease.example.nl/",
+  fbp: "fb.1.1764000000000.1098765432",
+  clientIp: "203.0.113.7",
   createdAt: "2026-11-28T08:00:00.000Z",
 };
+const externalId = sha("0b6c8f5e-2d7a-4c1b-9e3f-5a6b7c8d9e0f");
 const input = {
   lead,
   event: "lead" as const,
@@ -92,14 +95,14 @@ describe("normalising and hashing", () => {
 });
 
 describe("Meta Conversions API", () => {
-  it("posts the documented event to /v{version}/{pixel}/events with the token in the body", () => {
+  it("posts the documented event to /v{version}/{pixel}/events with the token and Meta's match keys", () => {
     const req = metaRequest(input, {
       baseUrl: "https://graph.example/",
-      version: "21.0",
+      version: "26.0",
       pixelId: "1234567890",
       accessToken: "tok",
     });
-    expect(req.url).toBe("https://graph.example/v21.0/1234567890/events");
+    expect(req.url).toBe("https://graph.example/v26.0/1234567890/events");
     expect(req.body).toEqual({
       access_token: "tok",
       data: [
@@ -113,17 +116,37 @@ describe("Meta Conversions API", () => {
             em: [sha("jan.jansen@voorbeeld.nl")],
             ph: [sha("31612345678")],
             fbc: "fb.1.1764000000123.IwAR2abc",
+            fbp: "fb.1.1764000000000.1098765432",
+            country: [sha("nl")],
+            external_id: [externalId],
+            client_ip_address: "203.0.113.7",
             client_user_agent: "Mozilla/5.0 Test",
           },
         },
       ],
     });
+    expect(req.matchKeys).toEqual(["email", "phone", "click_id", "fbp", "country", "ip", "external_id"]);
+  });
+
+  it("carries the test event code for Meta's Test Events tool, and leaves out what the lead lacks", () => {
+    const bare = { ...input, lead: { ...lead, fbp: null, clientIp: null, clickIds: null, phone: "0800" } };
+    const req = metaRequest(bare, {
+      baseUrl: "https://g",
+      version: "26.0",
+      pixelId: "1",
+      accessToken: "t",
+      testEventCode: "TEST12345",
+    });
+    const body = req.body as { test_event_code: string; data: { user_data: Record<string, unknown> }[] };
+    expect(body.test_event_code).toBe("TEST12345");
+    expect(Object.keys(body.data[0]!.user_data).sort()).toEqual(["client_user_agent", "em", "external_id"]);
+    expect(req.matchKeys).toEqual(["email", "external_id"]);
   });
 
   it("sends a contract as Purchase with its value in euros", () => {
     const body = metaRequest(signed, {
       baseUrl: "https://g",
-      version: "21.0",
+      version: "26.0",
       pixelId: "1234567890",
       accessToken: "t",
     }).body as { data: { event_name: string; custom_data: unknown }[] };
@@ -137,7 +160,7 @@ describe("Meta Conversions API", () => {
     const noClick = { ...input, lead: { ...lead, clickIds: null } };
     const body = metaRequest(noClick, {
       baseUrl: "https://g",
-      version: "21.0",
+      version: "26.0",
       pixelId: "1",
       accessToken: "t",
     }).body as {
@@ -145,7 +168,7 @@ describe("Meta Conversions API", () => {
     };
     expect(body.data[0]!.user_data.fbc).toBeUndefined();
     const noTime = { ...input, lead: { ...lead, clickIds: { fbclid: "X" } } };
-    const b2 = metaRequest(noTime, { baseUrl: "https://g", version: "21.0", pixelId: "1", accessToken: "t" })
+    const b2 = metaRequest(noTime, { baseUrl: "https://g", version: "26.0", pixelId: "1", accessToken: "t" })
       .body as {
       data: { user_data: Record<string, unknown> }[];
     };
@@ -174,6 +197,8 @@ describe("TikTok Events API 2.0", () => {
             email: sha("jan.jansen@voorbeeld.nl"),
             phone: sha("+31612345678"),
             ttclid: "E.C.P.tt",
+            external_id: externalId,
+            ip: "203.0.113.7",
             user_agent: "Mozilla/5.0 Test",
           },
           page: { url: "https://lease.example.nl/" },
@@ -204,11 +229,33 @@ describe("Snapchat Conversions API v3", () => {
             em: [sha("jan.jansen@voorbeeld.nl")],
             ph: [sha("31612345678")],
             sc_click_id: "sc-1",
+            external_id: [externalId],
+            client_ip_address: "203.0.113.7",
             client_user_agent: "Mozilla/5.0 Test",
           },
         },
       ],
     });
+  });
+});
+
+describe("test events", () => {
+  it("puts TikTok's test_event_code beside data and posts Snapchat's to /events/validate", () => {
+    const tt = tiktokRequest(input, {
+      baseUrl: "https://tt",
+      pixelId: "C4ABCDEFGHIJ12345",
+      accessToken: "tok",
+      testEventCode: "TEST56789",
+    });
+    expect((tt.body as { test_event_code: string }).test_event_code).toBe("TEST56789");
+    expect(tt.matchKeys).toEqual(["email", "phone", "click_id", "ip", "external_id"]);
+    const sc = snapchatRequest(input, {
+      baseUrl: "https://sc",
+      pixelId: "p-1",
+      accessToken: "t",
+      validate: true,
+    });
+    expect(sc.url).toBe("https://sc/v3/p-1/events/validate?access_token=t");
   });
 });
 

@@ -6,6 +6,7 @@ import type {
   ConversionStatus,
   InternalConversionSettings,
   JobName,
+  MatchKey,
 } from "@lease/contracts";
 import { CONVERSION_PLATFORMS } from "@lease/contracts";
 import type { JobHandlers, Logger, QueueClient } from "@lease/platform";
@@ -56,13 +57,18 @@ function requestFor(
 }
 
 export function conversionHandlers(deps: HandlerDeps): JobHandlers {
-  /** Keeps the outcome here and tells leads (the lead's detail in the panel). */
+  /**
+   * Keeps the outcome here and tells leads (the lead's detail in the panel), with the match keys
+   * the event carried and whether every platform switched on has now taken it (then leads drops
+   * the visitor's address the arrival was sent with).
+   */
   async function report(
     data: ConversionSendJobData,
     platform: ConversionPlatform,
     status: ConversionStatus,
     error: string | null,
     attempted: boolean,
+    extra: { matchKeys?: MatchKey[]; settled?: boolean } = {},
   ) {
     await deps.deliveries.record({
       eventId: data.eventId,
@@ -75,9 +81,26 @@ export function conversionHandlers(deps: HandlerDeps): JobHandlers {
     });
     await deps.queue.enqueue(
       "leads.conversion-outcome",
-      { leadId: data.leadId, platform, event: data.event, status, at: new Date().toISOString(), error },
+      {
+        leadId: data.leadId,
+        platform,
+        event: data.event,
+        status,
+        at: new Date().toISOString(),
+        error,
+        matchKeys: extra.matchKeys ?? [],
+        settled: extra.settled ?? false,
+      },
       { jobId: randomUUID() },
     );
+  }
+
+  /** Every platform switched on, besides the one just sent, has this event already. */
+  async function othersSent(eventId: string, sent: ConversionPlatform, settings: InternalConversionSettings) {
+    for (const p of CONVERSION_PLATFORMS)
+      if (p !== sent && settings[p].enabled && (await deps.deliveries.find(eventId, p))?.status !== "sent")
+        return false;
+    return true;
   }
 
   return {
@@ -111,12 +134,14 @@ export function conversionHandlers(deps: HandlerDeps): JobHandlers {
           continue;
         }
         const result = await sendToPlatform(platform, request, deps.timeoutMs);
+        const matchKeys = request.matchKeys;
         if (result.ok) {
           deps.onOutcome(platform, "sent");
-          await report(data, platform, "sent", null, true);
+          const settled = await othersSent(data.eventId, platform, settings);
+          await report(data, platform, "sent", null, true, { matchKeys, settled });
         } else if (result.retry) {
           deps.onOutcome(platform, "retry");
-          await report(data, platform, "waiting", result.error, true);
+          await report(data, platform, "waiting", result.error, true, { matchKeys });
           later.push(result.error);
         } else {
           deps.onOutcome(platform, "refused");
@@ -124,7 +149,7 @@ export function conversionHandlers(deps: HandlerDeps): JobHandlers {
             { platform, event: data.event, leadId: data.leadId, err: result.error },
             "conversion refused",
           );
-          await report(data, platform, "failed", result.error, true);
+          await report(data, platform, "failed", result.error, true, { matchKeys });
         }
       }
       if (later.length > 0) throw new Error(later.join(" "));
@@ -162,6 +187,8 @@ export function onFinalFailure(
           status: "failed",
           at: new Date().toISOString(),
           error,
+          matchKeys: [],
+          settled: false,
         },
         { jobId: randomUUID() },
       );

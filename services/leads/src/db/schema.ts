@@ -110,6 +110,8 @@ export const leaseRequests = leads.table(
     /** The browser's User-Agent and the form's page, sent to the platforms with the event. */
     userAgent: text("user_agent"),
     pageUrl: text("page_url"),
+    /** The Meta pixel's browser id (its _fbp cookie) as the form sent it: Meta's fbp match key. */
+    fbp: text("fbp"),
     /** An e-mail to the address bounced or was dropped (the mailer said so): it does not work. */
     emailUndeliverableAt: timestamp("email_undeliverable_at", { withTimezone: true }),
     emailUndeliverableReason: text("email_undeliverable_reason"),
@@ -235,8 +237,29 @@ export const conversionDeliveries = leads.table(
     status: text("status").notNull(),
     error: text("error"),
     at: timestamp("at", { withTimezone: true }).notNull(),
+    /** Which match keys the event carried (email, phone, click_id, fbp, ip, external_id, country). */
+    matchKeys: text("match_keys")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [primaryKey({ columns: [t.leaseRequestId, t.platform, t.event] })],
+);
+
+/**
+ * The visitor's address as the gateway saw it when the quote form was sent (marketing consent
+ * only), for the ad platforms' match keys: kept only while the lead's arrival is still to be sent,
+ * removed once every platform took it (the conversions service says so) or after
+ * CLIENT_IP_RETENTION_DAYS. Never answered to staff, exported or logged; goes with the lead.
+ */
+export const conversionClientIps = leads.table(
+  "conversion_client_ips",
+  {
+    leaseRequestId: leaseRequestRef().primaryKey(),
+    ip: text("ip").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("conversion_client_ips_created_at_idx").on(t.createdAt)],
 );
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import net from "node:net";
 import type {
   AttributionJobData,
   ContactBody,
@@ -27,6 +28,8 @@ import { leaseRequestsCsv } from "./csv";
 import { moveBackRefusal, nextStage, type LeadStage } from "./lead-stages";
 
 export const EXPORT_LIMIT = 50_000;
+/** The visitor's address is kept for the ad platforms at most this long (the privacy page says so). */
+export const CLIENT_IP_RETENTION_DAYS = 7;
 const NOT_FOUND_MESSAGE = "Lease aanvraag niet gevonden";
 
 /**
@@ -67,7 +70,7 @@ const USER_AGENT_MAX = 512;
  * `marketingConsent: true` nothing is kept (no click id, event id, user agent or page), whatever
  * else the request carries. The event id is the page's (its pixel Lead event uses it) or a new one.
  */
-export function marketingOf(body: CreateLeaseRequestBody, userAgent: string | undefined) {
+export function marketingOf(body: CreateLeaseRequestBody, userAgent: string | undefined, clientIp?: string) {
   if (body.marketingConsent !== true) return { marketingConsent: false as const };
   const ids = body.clickIds;
   const kept = ids && Object.entries(ids).some(([key, value]) => key !== "clickedAt" && value !== undefined);
@@ -78,6 +81,8 @@ export function marketingOf(body: CreateLeaseRequestBody, userAgent: string | un
     eventId: body.eventId ?? randomUUID(),
     userAgent: agent || null,
     pageUrl: body.pageUrl ? pageWithoutQuery(body.pageUrl) : null,
+    fbp: body.fbp ?? null,
+    clientIp: clientIp && net.isIP(clientIp) ? clientIp : null,
   };
 }
 
@@ -87,8 +92,8 @@ function pageWithoutQuery(url: string): string {
   return `${u.origin}${u.pathname}`;
 }
 
-function eventIdOf(marketing: ReturnType<typeof marketingOf>): { eventId?: string } {
-  return "eventId" in marketing ? { eventId: marketing.eventId } : {};
+function eventIdOf(marketing: { eventId?: string }): { eventId?: string } {
+  return marketing.eventId ? { eventId: marketing.eventId } : {};
 }
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
@@ -122,14 +127,16 @@ export function leaseRequestsDomain(
   return {
     /**
      * A filled honeypot gets the normal answer (a fresh id) and nothing is stored. With the page's
-     * marketing consent the answer carries the event id the pixel's Lead event is to use.
+     * marketing consent the answer carries the event id the pixel's Lead event is to use, and the
+     * visitor's address is kept for the ad platforms until the arrival is sent (at most 7 days).
      */
     async create(
       body: CreateLeaseRequestBody,
       requestId?: string,
       userAgent?: string,
+      clientIp?: string,
     ): Promise<CreateLeaseRequestResponse> {
-      const marketing = marketingOf(body, userAgent);
+      const { clientIp: address, ...marketing } = marketingOf(body, userAgent, clientIp);
       if (body.website?.trim()) return { id: randomUUID(), ...eventIdOf(marketing) };
       const row = await repo.createWithOutbox(
         {
@@ -146,6 +153,7 @@ export function leaseRequestsDomain(
         },
         leadJobs("lease_request", body.sessionId, marketing.marketingConsent),
         requestId,
+        address ?? null,
       );
       onStored();
       return { id: row.id, ...eventIdOf(marketing) };
@@ -225,6 +233,7 @@ export function leaseRequestsDomain(
     async conversionData(id: string) {
       const row = await repo.findById(id);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      const clientIp = row.marketingConsent ? await repo.clientIpOf(id, CLIENT_IP_RETENTION_DAYS) : null;
       return {
         id: row.id,
         marketingConsent: row.marketingConsent,
@@ -233,6 +242,8 @@ export function leaseRequestsDomain(
         clickIds: row.clickIds ?? null,
         userAgent: row.userAgent,
         pageUrl: row.pageUrl,
+        fbp: row.fbp,
+        clientIp,
         createdAt: row.createdAt.toISOString(),
       };
     },

@@ -1,4 +1,5 @@
 import { scheduleDaily, type Logger } from "@lease/platform";
+import type { ConversionsRepository } from "../repositories/conversions";
 import type { PrivacyRepository } from "../repositories/privacy";
 
 /**
@@ -15,5 +16,23 @@ export function scheduleLeadRetention(
     firstRunMs,
     describe: (removed) =>
       removed.leaseRequests > 0 || removed.contactMessages > 0 ? { ...removed, days } : undefined,
+  });
+}
+
+/**
+ * The visitors' addresses kept for the ad platforms go after CLIENT_IP_RETENTION_DAYS even when
+ * their arrival never reached every platform: checked hourly, so none stays much past the limit
+ * (and the internal route never hands out an older one).
+ */
+export function scheduleClientIpRetention(
+  conversions: Pick<ConversionsRepository, "pruneClientIps">,
+  days: number,
+  logger: Logger,
+  firstRunMs = 60_000,
+): () => void {
+  return scheduleDaily("client address retention", () => conversions.pruneClientIps(days), logger, {
+    firstRunMs,
+    everyMs: 60 * 60_000,
+    describe: (removed) => (removed > 0 ? { removed, days } : undefined),
   });
 }

@@ -5,9 +5,10 @@ import type {
   ConversionOutcomeJobData,
   ConversionPlatform,
   ConversionSendJobData,
+  MatchKey,
 } from "@lease/contracts";
 import type { Database } from "@lease/platform";
-import { conversionDeliveries, conversionEvents, leaseRequests } from "../db/schema";
+import { conversionClientIps, conversionDeliveries, conversionEvents, leaseRequests } from "../db/schema";
 import { queueConversion } from "./lease-requests";
 
 /** A lead's conversions as the conversions service reported them, and the retry of failed ones. */
@@ -25,14 +26,18 @@ export function conversionsRepository(db: Database) {
         status: r.status as ConversionDelivery["status"],
         at: r.at.toISOString(),
         ...(r.error ? { error: r.error } : {}),
+        matchKeys: r.matchKeys as MatchKey[],
       }));
     },
 
     /**
      * Stores an outcome unless a newer one is known (jobs may arrive out of order). A lead deleted
-     * since is no error: its outcome is dropped.
+     * since is no error: its outcome is dropped. Once the arrival is settled (every platform
+     * switched on took it) the visitor's address it was sent with is removed.
      */
     async record(outcome: ConversionOutcomeJobData): Promise<void> {
+      if (outcome.settled && outcome.event === "lead")
+        await db.delete(conversionClientIps).where(eq(conversionClientIps.leaseRequestId, outcome.leadId));
       await db
         .insert(conversionDeliveries)
         .select(
@@ -44,6 +49,8 @@ export function conversionsRepository(db: Database) {
               status: sql<string>`${outcome.status}::text`.as("status"),
               error: sql<string | null>`${outcome.error}::text`.as("error"),
               at: sql<Date>`${outcome.at}::timestamptz`.as("at"),
+              // As an array literal: the keys are MATCH_KEYS names (letters and "_" only).
+              matchKeys: sql<string[]>`${`{${outcome.matchKeys.join(",")}}`}::text[]`.as("match_keys"),
             })
             .from(leaseRequests)
             .where(eq(leaseRequests.id, outcome.leadId)),
@@ -58,9 +65,20 @@ export function conversionsRepository(db: Database) {
             status: sql`excluded.status`,
             error: sql`excluded.error`,
             at: sql`excluded.at`,
+            // A platform not reached (not configured) has no keys to say: the last built ones stay.
+            matchKeys: sql`CASE WHEN cardinality(excluded.match_keys) > 0 THEN excluded.match_keys ELSE ${conversionDeliveries.matchKeys} END`,
           },
           setWhere: sql`${conversionDeliveries.at} <= excluded.at`,
         });
+    },
+
+    /** Removes the visitors' addresses kept longer than `days` (their arrival was never settled). */
+    async pruneClientIps(days: number): Promise<number> {
+      const rows = await db
+        .delete(conversionClientIps)
+        .where(sql`${conversionClientIps.createdAt} <= now() - make_interval(days => ${days})`)
+        .returning({ id: conversionClientIps.leaseRequestId });
+      return rows.length;
     },
 
     /**

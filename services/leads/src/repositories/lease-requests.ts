@@ -23,7 +23,14 @@ import {
   type Pool,
 } from "@lease/platform";
 import { randomUUID } from "node:crypto";
-import { contactMessages, conversionEvents, leaseRequests, outbox, statusChanges } from "../db/schema";
+import {
+  contactMessages,
+  conversionClientIps,
+  conversionEvents,
+  leaseRequests,
+  outbox,
+  statusChanges,
+} from "../db/schema";
 import { funnelOf, isStage, stageAuditDetail, stageChanged, type LeadStage } from "../domain/lead-stages";
 import { ASSIGN_CTES } from "./owners";
 import { markFirstResponse } from "./responses";
@@ -311,6 +318,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
       input: NewLeaseRequest,
       jobs: OutboxJobs,
       requestId?: string,
+      /** The visitor's address for the ad platforms (marketing consent only), in its own table. */
+      clientIp: string | null = null,
     ): Promise<{ id: string }> {
       // Named: each connection parses and plans it once, not on every quote request (parse and
       // plan were two thirds of its Postgres time). The text is constant, as a name requires.
@@ -320,13 +329,16 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
            INSERT INTO leads.lease_requests
              (car_url, contact_number, email, company_name, lease_term, message, email_key, phone_key, duplicate_of,
               attribution_status, marketing_consent, click_ids, event_id, user_agent, page_url,
-              owner_id, response_due_at)
+              owner_id, response_due_at, fbp)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT id FROM earlier), ${ATTRIBUTION_STATUS_SQL("$13")},
-                   $14, $15::jsonb, $16::uuid, $17, $18, (SELECT admin_id FROM claimed), $19::timestamptz)
+                   $14, $15::jsonb, $16::uuid, $17, $18, (SELECT admin_id FROM claimed), $19::timestamptz, $20)
            RETURNING id, created_at, event_id, owner_id
          ), owned AS (
            INSERT INTO leads.owner_changes (lease_request_id, owner_id, reason, changed_at)
            SELECT id, owner_id, 'rule', created_at FROM lead WHERE owner_id IS NOT NULL
+         ), address AS (
+           INSERT INTO leads.conversion_client_ips (lease_request_id, ip)
+           SELECT id, $21::text FROM lead WHERE $21::text IS NOT NULL
          ), queued AS (
            INSERT INTO leads.outbox (job_name, payload, request_id, trace_context)
            SELECT j.name, ${LEAD_PAYLOAD_SQL("$9", "$13")}, $10, $12
@@ -353,6 +365,8 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
           input.userAgent ?? null,
           input.pageUrl ?? null,
           input.responseDueAt ?? null,
+          input.fbp ?? null,
+          clientIp,
         ],
       });
       if (!rows[0]) throw new Error("insert returned nothing");
@@ -481,6 +495,20 @@ export function leaseRequestsRepository(db: Database, pool: Pool) {
     /** Queues the audit entry of a CSV export (the outbox). */
     async recordExport(by: string, detail: string): Promise<void> {
       await db.transaction((tx) => queueAudit(tx, auditEvent(by, "lead.exported", null, detail)));
+    },
+
+    /** The visitor's address kept for the ad platforms, if it is younger than `days`. */
+    async clientIpOf(id: string, days: number): Promise<string | null> {
+      const [row] = await db
+        .select({ ip: conversionClientIps.ip })
+        .from(conversionClientIps)
+        .where(
+          and(
+            eq(conversionClientIps.leaseRequestId, id),
+            sql`${conversionClientIps.createdAt} > now() - make_interval(days => ${days})`,
+          ),
+        );
+      return row?.ip ?? null;
     },
 
     async findById(id: string): Promise<LeaseRequestRow | undefined> {

@@ -14,7 +14,12 @@ export function publicRoutes(deps: {
     const body = parseOr400(CreateLeaseRequestBody, ctx.request.body);
     await deps.limiter.hit("lease-request", deps.clientIp(ctx), ctx.state.log);
     ctx.status = 201;
-    ctx.body = await deps.leads.create(body, ctx.state.requestId, ctx.get("user-agent") || undefined);
+    ctx.body = await deps.leads.create(
+      body,
+      ctx.state.requestId,
+      ctx.get("user-agent") || undefined,
+      deps.clientIp(ctx),
+    );
   });
 
   router.post("/api/contact", async (ctx) => {

@@ -8,6 +8,7 @@ const delivery = (patch: Partial<ConversionDelivery>): ConversionDelivery => ({
   event: "lead",
   status: "sent",
   at,
+  matchKeys: [],
   ...patch,
 });
 

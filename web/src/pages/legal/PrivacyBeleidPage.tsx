@@ -93,13 +93,18 @@ export default function PrivacyBeleidPage() {
           Google, Meta, TikTok of Snapchat) en melden wij uw aanvraag, een uitgebrachte offerte en een
           getekend contract (met de waarde in euro&apos;s) aan Meta, TikTok en Snapchat. Uw e-mailadres en
           telefoonnummer gaan daarbij alleen onherkenbaar gemaakt mee (als SHA-256-hash), met de klik-id, uw
-          browser en de pagina van het formulier. Kwam u via een advertentie van Google, dan haalt Google Ads
-          bij ons een bestand op met alleen de klik-id van Google en het tijdstip van uw aanvraag, van een
-          offerte en van een getekend contract (met onze commissie in euro&apos;s), zonder e-mailadres of
-          telefoonnummer, en alleen tot 90 dagen na uw klik. De klik-id bewaren wij alleen bij die aanvraag en
-          alleen hiervoor; hij wordt gewist met de aanvraag, op uw verzoek of na de bewaartermijn. Zonder
-          marketingtoestemming bewaren wij geen klik-id en melden wij niets aan advertentieplatforms; wij
-          weten dan hoogstens via welk kanaal en welke campagne u kwam.
+          browser, de pagina van het formulier en een onherkenbaar gemaakt nummer van uw aanvraag; aan Meta
+          ook de browser-id die de Meta-pixel in uw browser zette (het cookie _fbp) en het land van uw
+          telefoonnummer (als hash). Met de melding van uw aanvraag gaat ook uw IP-adres mee, zoals onze
+          server het zag toen u het formulier verstuurde. Dat bewaren wij alleen daarvoor, los van uw
+          aanvraag; niemand van ons krijgt het te zien, en het wordt gewist zodra de melding is verzonden, en
+          anders na 7 dagen. Kwam u via een advertentie van Google, dan haalt Google Ads bij ons een bestand
+          op met alleen de klik-id van Google en het tijdstip van uw aanvraag, van een offerte en van een
+          getekend contract (met onze commissie in euro&apos;s), zonder e-mailadres of telefoonnummer, en
+          alleen tot 90 dagen na uw klik. De klik-id bewaren wij alleen bij die aanvraag en alleen hiervoor;
+          hij wordt gewist met de aanvraag, op uw verzoek of na de bewaartermijn. Zonder marketingtoestemming
+          bewaren wij geen klik-id en melden wij niets aan advertentieplatforms; wij weten dan hoogstens via
+          welk kanaal en welke campagne u kwam.
         </p>
       </Article>
 
