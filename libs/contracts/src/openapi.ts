@@ -84,7 +84,7 @@ const GENERIC_ERRORS: Record<number, { description: string; codes: string[] }> =
   },
   403: {
     description:
-      "A cross-site request: a foreign Origin or Sec-Fetch-Site, or (admin routes) no Origin at all",
+      "A cross-site request: a foreign Origin or Sec-Fetch-Site, or (admin routes) a missing Origin",
     codes: ["forbidden"],
   },
   404: { description: "No such item", codes: ["not_found"] },

@@ -129,7 +129,13 @@ describe("lead-created on the admin socket (issue 19)", () => {
     socket.send(update);
     socket.send({ type: "lead-created", data: lead });
     socket.send({ type: "lead-created", data: { ...lead, source: "telefoon" } });
-    expect(leads).toEqual([lead]);
+    const owner = { id: "5d1f2c3b-7a6e-4f1d-9c2b-8e7a6d5c4b3a", username: "sanne" };
+    socket.send({ type: "lead-created", data: { ...lead, owner } });
+    // A relay from before owners existed sends no owner: the panel reads it as nobody's.
+    expect(leads).toEqual([
+      { ...lead, owner: null },
+      { ...lead, owner },
+    ]);
     stop();
   });
 });
