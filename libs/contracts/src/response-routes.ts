@@ -6,7 +6,9 @@ import {
   SetLeadOwnerBody,
   UpdateResponseSettingsBody,
 } from "./http/response-settings";
+import { ResponseReport, ResponseReportQuery } from "./http/response-report";
 import type { ApiRoute } from "./routes";
+import { z } from "zod";
 
 // Who answers a lead and how fast (services/leads/README.md, "Owners and response times"): the
 // routes live apart from routes.ts so this part of the API reads as one.
@@ -60,6 +62,33 @@ export const RESPONSE_ROUTES: readonly ApiRoute[] = [
     responses: {
       201: { description: "Logged", schema: LeadCall },
       404: { description: "No such lease request" },
+    },
+  },
+
+  {
+    method: "GET",
+    path: "/api/admin/response-report",
+    service: "leads",
+    auth: "admin",
+    summary:
+      "How the promised response times were kept: the quote requests of a period per Amsterdam week, owner, channel and campaign (median and p90 time to the first response in working and clock minutes, share within the promise, never answered)",
+    request: { query: ResponseReportQuery },
+    responses: {
+      200: { description: "The report", schema: ResponseReport },
+      400: { description: "A bad date, from after to, a period over two years or ending after today" },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/response-report.csv",
+    service: "leads",
+    auth: "admin",
+    summary:
+      "The response report as CSV (UTF-8 with BOM, semicolon separated): a row per week, owner, channel, campaign and the total",
+    request: { query: ResponseReportQuery },
+    responses: {
+      200: { description: "CSV file", contentType: "text/csv", schema: z.string() },
+      400: { description: "A bad date, from after to, a period over two years or ending after today" },
     },
   },
 ];

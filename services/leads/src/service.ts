@@ -37,6 +37,8 @@ import { scheduleClientIpRetention, scheduleLeadRetention } from "./jobs/retenti
 import { responseSettingsDomain } from "./domain/response-settings";
 import { responseSettingsRepository } from "./repositories/response-settings";
 import { responseRoutes } from "./routes/response";
+import { responseReportDomain } from "./domain/response-report";
+import { responseReportRepository } from "./repositories/response-report";
 import { ownersRepository } from "./repositories/owners";
 import { callsRepository } from "./repositories/calls";
 
@@ -149,6 +151,7 @@ export async function startLeads(
         settings: responseSettings,
         leads,
         calls,
+        report: responseReportDomain(responseReportRepository(kit.pool)),
         session: kit.session,
         nudge: () => relay.nudge(),
       }),

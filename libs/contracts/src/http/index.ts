@@ -22,3 +22,4 @@ export * from "./lead-emails";
 export * from "./response-settings";
 export * from "./email-templates";
 export * from "./calls";
+export * from "./response-report";

@@ -116,6 +116,20 @@ export const leaseRequests = leads.table(
     emailUndeliverableAt: timestamp("email_undeliverable_at", { withTimezone: true }),
     emailUndeliverableReason: text("email_undeliverable_reason"),
     ...responseColumns(),
+    // What the response report groups and measures by, kept by PostgreSQL itself from the columns
+    // above (stored generated columns): the report reads them from one covering index by arrival
+    // (lease_requests_response_report_idx, migration 0014) instead of walking each lead's row.
+    /** Clock minutes from arrival to the first response (rounded); null while unanswered. */
+    responseClockMinutes: integer("response_clock_minutes").generatedAlwaysAs(
+      sql`(round(extract(epoch FROM first_response_at - created_at) / 60))::integer`,
+    ),
+    /** The Monday of the Amsterdam (ISO) week it arrived in. */
+    receivedWeek: date("received_week", { mode: "string" }).generatedAlwaysAs(
+      sql`(date_trunc('week', created_at AT TIME ZONE 'Europe/Amsterdam'))::date`,
+    ),
+    /** The attribution's channel and utm_campaign (null: no known visit). */
+    reportChannel: text("report_channel").generatedAlwaysAs(sql`attribution->>'channel'`),
+    reportCampaign: text("report_campaign").generatedAlwaysAs(sql`attribution->>'campaign'`),
   },
   (t) => [
     index("lease_requests_created_at_idx").on(t.createdAt),

@@ -1,10 +1,19 @@
 import {
   LeaseRequestIdParam,
   LogCallBody,
+  ResponseReportQuery,
   SetLeadOwnerBody,
   UpdateResponseSettingsBody,
 } from "@lease/contracts";
-import { contractRouter, notFound, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import {
+  HttpError,
+  contractRouter,
+  notFound,
+  parseOr400,
+  requireAdmin,
+  type SessionDeps,
+} from "@lease/platform";
+import type { ResponseReportDomain } from "../domain/response-report";
 import type { CallsRepository } from "../repositories/calls";
 import type { ResponseSettingsDomain } from "../domain/response-settings";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
@@ -14,6 +23,7 @@ export function responseRoutes(deps: {
   settings: ResponseSettingsDomain;
   leads: LeaseRequestsDomain;
   calls: CallsRepository;
+  report: ResponseReportDomain;
   session: SessionDeps;
   nudge: () => void;
 }) {
@@ -47,5 +57,36 @@ export function responseRoutes(deps: {
     ctx.body = logged;
   });
 
+  // How the promises are kept, over time: the report and its CSV.
+  router.get("/api/admin/response-report", async (ctx) => {
+    const period = parseOr400(ResponseReportQuery, ctx.query);
+    ctx.body = await reading(() => deps.report.report(period));
+  });
+
+  router.get("/api/admin/response-report.csv", async (ctx) => {
+    const period = parseOr400(ResponseReportQuery, ctx.query);
+    const csv = await reading(() => deps.report.csv(period));
+    ctx.type = "text/csv; charset=utf-8";
+    ctx.set("Content-Disposition", `attachment; filename="reactietijden-${period.from}-${period.to}.csv"`);
+    ctx.body = csv;
+  });
+
   return router;
+}
+
+/** A report stopped by its statement timeout (SQLSTATE 57014) is a Dutch 503, not a 500. */
+async function reading<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if ((err as { code?: string }).code === "57014")
+      throw new HttpError(
+        503,
+        "report_timeout",
+        "Het rapport kon niet op tijd worden gemaakt; probeer het zo nog eens of kies een kortere periode",
+        undefined,
+        { "Retry-After": "5" },
+      );
+    throw err;
+  }
 }
