@@ -5,6 +5,7 @@ import {
   type InternalConversionSettings,
   type UpdateConversionSettingsBody,
 } from "@lease/contracts";
+import { HttpError } from "@lease/platform";
 import type { CompanySettingsRow } from "../repositories/company-settings";
 import type { CompanySettingsPatch } from "../repositories/company-settings";
 import { openSecret } from "./company";
@@ -74,4 +75,39 @@ export function conversionPatch(body: UpdateConversionSettingsBody, box: SecretB
       patch[COLUMNS[p].token] = part.accessToken === null ? null : box.encrypt(part.accessToken);
   }
   return patch as CompanySettingsPatch;
+}
+
+const PLATFORM_NAMES: Record<ConversionPlatform, string> = {
+  meta: "Facebook/Meta",
+  tiktok: "TikTok",
+  snapchat: "Snapchat",
+};
+
+/**
+ * A platform a save touches may be on only with a pixel id and a token: without either nothing can
+ * be sent, and "Conversies Opgeslagen" would read as if it could (issue 41 item 9).
+ */
+export function refuseUnsendable(body: UpdateConversionSettingsBody, after: CompanySettingsRow): void {
+  const fields = CONVERSION_PLATFORMS.flatMap((p) => {
+    if (!body[p] || !after[COLUMNS[p].enabled]) return [];
+    const missing = [
+      after[COLUMNS[p].pixel]?.trim() ? null : "een Pixel ID (bij Social Media Pixels)",
+      after[COLUMNS[p].token] !== null ? null : "een toegangstoken",
+    ].filter(Boolean);
+    if (missing.length === 0) return [];
+    return [
+      {
+        path: `${p}.enabled`,
+        message: `${PLATFORM_NAMES[p]}: conversies kunnen pas aan met ${missing.join(" en ")}; zonder wordt er niets verstuurd`,
+      },
+    ];
+  });
+  const first = fields[0];
+  if (first)
+    throw new HttpError(
+      400,
+      "validation_failed",
+      fields.length === 1 ? first.message : "Controleer de ingevulde gegevens",
+      fields,
+    );
 }

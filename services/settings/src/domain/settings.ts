@@ -41,6 +41,7 @@ import { themeDefaults, toThemeSettings } from "./theme";
 import {
   CONVERSION_FIELDS,
   conversionPatch,
+  refuseUnsendable,
   toConversionSettings,
   toInternalConversionSettings,
 } from "./conversions";
@@ -169,6 +170,7 @@ export function settingsDomain(deps: SettingsDeps) {
         const before = await tx.company.get();
         const patch = conversionPatch(body, deps.box);
         const after = await tx.company.update(patch);
+        refuseUnsendable(body, after);
         const beforeClear = toInternalConversionSettings(before, deps.box);
         const afterClear = toInternalConversionSettings(after, deps.box);
         const fields = Object.keys(patch).filter((key) => {

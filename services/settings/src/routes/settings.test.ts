@@ -244,6 +244,50 @@ describe("the SendGrid key", () => {
   });
 });
 
+describe("conversions via the server (admin)", () => {
+  const TOKEN = "snap-secret-token-0123456789";
+  const get = async () => await (await h.api("/api/admin/conversion-settings", { cookie })).json();
+
+  it("refuses a platform switched on without a pixel id or a token, naming what is missing", async () => {
+    await put("/api/admin/company-settings", { snapchatPixelId: "" });
+    const bare = await put("/api/admin/conversion-settings", { snapchat: { enabled: true } });
+    expect(bare.status).toBe(400);
+    expect((await bare.json()).message).toBe(
+      "Snapchat: conversies kunnen pas aan met een Pixel ID (bij Social Media Pixels) en een toegangstoken; zonder wordt er niets verstuurd",
+    );
+    const tokenOnly = await put("/api/admin/conversion-settings", {
+      snapchat: { enabled: true, accessToken: TOKEN },
+    });
+    expect(tokenOnly.status).toBe(400);
+    expect((await tokenOnly.json()).fields).toEqual([
+      {
+        path: "snapchat.enabled",
+        message:
+          "Snapchat: conversies kunnen pas aan met een Pixel ID (bij Social Media Pixels); zonder wordt er niets verstuurd",
+      },
+    ]);
+    // Refused as a whole: not even the token was stored.
+    expect((await get()).snapchat).toEqual({ enabled: false, tokenSet: false, pixelIdSet: false });
+  });
+
+  it("switches on with both, and a token removed switches it off with it", async () => {
+    await put("/api/admin/company-settings", { snapchatPixelId: "4c0d7a4e-3a55-4a8e-9b6e-0d3c2f1e9a77" });
+    const on = await put("/api/admin/conversion-settings", {
+      snapchat: { enabled: true, accessToken: TOKEN },
+    });
+    expect(on.status).toBe(200);
+    expect((await get()).snapchat).toEqual({ enabled: true, tokenSet: true, pixelIdSet: true });
+    const tokenAlone = await put("/api/admin/conversion-settings", { snapchat: { accessToken: null } });
+    expect(tokenAlone.status).toBe(400);
+    const removed = await put("/api/admin/conversion-settings", {
+      snapchat: { enabled: false, accessToken: null },
+    });
+    expect(removed.status).toBe(200);
+    expect((await get()).snapchat).toEqual({ enabled: false, tokenSet: false, pixelIdSet: true });
+    await put("/api/admin/company-settings", { snapchatPixelId: "" });
+  });
+});
+
 describe("theme settings (admin)", () => {
   it("updates partially and resets to the §3 defaults", async () => {
     let res = await put("/api/admin/theme-settings", { primaryColor: "#2563EB", buttonRadius: "9999px" });

@@ -2,23 +2,51 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   CONVERSION_PLATFORMS,
   type ConversionPlatform,
+  type ConversionSettings,
   type UpdateConversionSettingsBody,
 } from "@lease/contracts";
 import { useState } from "react";
-import { userErrorMessage } from "../../api/client";
+import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Badge, Button, LoadFailed, LoadingText, Panel, SaveForm, TEXT_INPUT } from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
 
-const NAMES: Record<ConversionPlatform, string> = {
+export const PLATFORM_NAMES: Record<ConversionPlatform, string> = {
   meta: "Facebook/Meta",
   tiktok: "TikTok",
   snapchat: "Snapchat",
 };
 
+type Errors = Partial<Record<ConversionPlatform, string>>;
+
+/** What a platform switched on would lack: the server refuses it too (issue 41 item 9). */
+export function unsendable(
+  data: ConversionSettings,
+  enabled: Partial<Record<ConversionPlatform, boolean>>,
+  tokens: Partial<Record<ConversionPlatform, string>>,
+): Errors {
+  const errors: Errors = {};
+  for (const p of CONVERSION_PLATFORMS) {
+    if (!(enabled[p] ?? data[p].enabled) || (enabled[p] === undefined && !tokens[p]?.trim())) continue;
+    const missing = [
+      data[p].pixelIdSet ? null : "een Pixel ID (bij Social Media Pixels)",
+      data[p].tokenSet || tokens[p]?.trim() ? null : "een toegangstoken",
+    ].filter(Boolean);
+    if (missing.length > 0)
+      errors[p] =
+        `${PLATFORM_NAMES[p]}: conversies kunnen pas aan met ${missing.join(" en ")}; zonder wordt er niets verstuurd`;
+  }
+  return errors;
+}
+
+const removeQuestion = (p: ConversionPlatform) =>
+  `Het opgeslagen toegangstoken van ${PLATFORM_NAMES[p]} verwijderen? Het token is daarna weg (het staat ` +
+  `nergens anders opgeslagen) en conversies naar ${PLATFORM_NAMES[p]} gaan uit tot u een nieuw token invult.`;
+
 /**
  * "Conversies via de server": per platform a switch and its Conversions API access token. A stored
- * token is never shown (the server answers only that one is set); typing one replaces it.
+ * token is never shown (the server answers only that one is set); typing one replaces it, and
+ * "Token verwijderen" removes it (switching the platform off).
  */
 export function ConversionSettingsPanel() {
   const queryClient = useQueryClient();
@@ -26,6 +54,25 @@ export function ConversionSettingsPanel() {
   const settings = useQuery({ queryKey: ADMIN_KEYS.conversionSettings, queryFn: fetchConversionSettings });
   const [enabled, setEnabled] = useState<Partial<Record<ConversionPlatform, boolean>>>({});
   const [tokens, setTokens] = useState<Partial<Record<ConversionPlatform, string>>>({});
+  const [errors, setErrors] = useState<Errors>({});
+  const failed = (failure: unknown) => {
+    const fields = fieldErrors(failure);
+    setErrors(
+      Object.fromEntries(
+        CONVERSION_PLATFORMS.flatMap((p) => {
+          const message = fields[`${p}.enabled`] ?? fields[`${p}.accessToken`];
+          return message ? [[p, message]] : [];
+        }),
+      ),
+    );
+    notify({
+      title: "Fout bij Opslaan",
+      description: userErrorMessage(failure, "Kon de conversie-instellingen niet opslaan"),
+      variant: "destructive",
+    });
+  };
+  const stored = (answer: ConversionSettings) =>
+    queryClient.setQueryData(ADMIN_KEYS.conversionSettings, answer);
   const save = useMutation({
     mutationFn: () => {
       const body: UpdateConversionSettingsBody = {};
@@ -39,21 +86,31 @@ export function ConversionSettingsPanel() {
       }
       return updateConversionSettings(body);
     },
-    onSuccess: (stored) => {
-      queryClient.setQueryData(ADMIN_KEYS.conversionSettings, stored);
+    onSuccess: (answer) => {
+      stored(answer);
       setEnabled({});
       setTokens({});
+      setErrors({});
       notify({
         title: "Conversies Opgeslagen",
         description: "De instellingen voor de advertentieplatforms zijn bijgewerkt.",
       });
     },
-    onError: (failure) =>
+    onError: failed,
+  });
+  const remove = useMutation({
+    mutationFn: (p: ConversionPlatform) =>
+      updateConversionSettings({ [p]: { enabled: false, accessToken: null } }),
+    onSuccess: (answer, p) => {
+      stored(answer);
+      setEnabled(({ [p]: _, ...rest }) => rest);
+      setErrors(({ [p]: _, ...rest }) => rest);
       notify({
-        title: "Fout bij Opslaan",
-        description: userErrorMessage(failure, "Kon de conversie-instellingen niet opslaan"),
-        variant: "destructive",
-      }),
+        title: "Token Verwijderd",
+        description: `Het toegangstoken van ${PLATFORM_NAMES[p]} is verwijderd; conversies naar ${PLATFORM_NAMES[p]} staan uit.`,
+      });
+    },
+    onError: failed,
   });
   if (settings.isPending) return <LoadingText />;
   if (settings.isError)
@@ -65,23 +122,34 @@ export function ConversionSettingsPanel() {
       />
     );
   const data = settings.data;
+  const submit = () => {
+    const refused = unsendable(data, enabled, tokens);
+    setErrors(refused);
+    if (Object.keys(refused).length > 0) {
+      document.getElementById(`conversies-${Object.keys(refused)[0]}-aan`)?.focus();
+      return;
+    }
+    save.mutate();
+  };
   return (
     <Panel title="Conversies via de server">
       <p className="mb-4 text-sm text-gray-700">
         Aanvragen, offertes en getekende contracten van bezoekers met toestemming voor marketingcookies worden
-        door de server aan het platform gemeld (met het e-mailadres en telefoonnummer alleen als hash).
+        door de server aan het platform gemeld (met het e-mailadres en telefoonnummer alleen als hash). Een
+        platform kan pas aan met zijn Pixel ID en een toegangstoken.
       </p>
-      <SaveForm onSave={() => save.mutate()}>
+      <SaveForm onSave={submit}>
         <div className="grid gap-4 md:grid-cols-3">
           {CONVERSION_PLATFORMS.map((p) => {
             const on = enabled[p] ?? data[p].enabled;
+            const error = errors[p];
             return (
               <fieldset
                 key={p}
                 className="rounded-card border border-gray-200 p-4"
                 data-testid={`conversies-${p}`}
               >
-                <legend className="px-1 font-semibold text-gray-900">{NAMES[p]}</legend>
+                <legend className="px-1 font-semibold text-gray-900">{PLATFORM_NAMES[p]}</legend>
                 <div className="mb-2 flex flex-wrap gap-2">
                   <Badge tone={data[p].tokenSet ? "green" : "gray"}>
                     {data[p].tokenSet ? "Token opgeslagen" : "Geen token"}
@@ -90,12 +158,27 @@ export function ConversionSettingsPanel() {
                 </div>
                 <label className="flex items-center gap-2 text-sm text-gray-800">
                   <input
+                    id={`conversies-${p}-aan`}
                     type="checkbox"
                     checked={on}
-                    onChange={(event) => setEnabled((current) => ({ ...current, [p]: event.target.checked }))}
+                    aria-invalid={Boolean(error)}
+                    aria-describedby={error ? `conversies-${p}-fout` : undefined}
+                    onChange={(event) => {
+                      setEnabled((current) => ({ ...current, [p]: event.target.checked }));
+                      if (!event.target.checked) setErrors(({ [p]: _, ...rest }) => rest);
+                    }}
                   />
                   Conversies versturen
                 </label>
+                {error && (
+                  <p
+                    id={`conversies-${p}-fout`}
+                    role="alert"
+                    className="mt-1 text-sm font-medium text-red-700"
+                  >
+                    {error}
+                  </p>
+                )}
                 <label
                   htmlFor={`conversies-${p}-token`}
                   className="mt-3 block text-sm font-medium text-gray-800"
@@ -113,15 +196,27 @@ export function ConversionSettingsPanel() {
                 />
                 {/* A line of its own: as a placeholder it was cut off in the narrow cards. */}
                 {data[p].tokenSet && (
-                  <p id={`conversies-${p}-token-uitleg`} className="mt-1 text-xs text-gray-600">
-                    Opgeslagen. Typ een nieuw token om het te vervangen.
-                  </p>
+                  <>
+                    <p id={`conversies-${p}-token-uitleg`} className="mt-1 text-xs text-gray-600">
+                      Opgeslagen. Typ een nieuw token om het te vervangen.
+                    </p>
+                    <Button
+                      variant="secondary"
+                      className="mt-2"
+                      disabled={remove.isPending || save.isPending}
+                      onClick={() => {
+                        if (window.confirm(removeQuestion(p))) remove.mutate(p);
+                      }}
+                    >
+                      Token verwijderen
+                    </Button>
+                  </>
                 )}
               </fieldset>
             );
           })}
         </div>
-        <Button type="submit" disabled={save.isPending}>
+        <Button type="submit" disabled={save.isPending || remove.isPending}>
           Conversies Opslaan
         </Button>
       </SaveForm>

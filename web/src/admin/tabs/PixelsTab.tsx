@@ -17,11 +17,12 @@ import { useSettingsForm } from "../lib/use-settings-form";
 import { ConversionSettingsPanel } from "./ConversionSettingsPanel";
 import { GoogleAdsPanel } from "./GoogleAdsPanel";
 
+// In the order of the "Conversies via de server" cards below (CONVERSION_PLATFORMS).
 const PIXELS = [
   { key: "facebookPixelId", name: "Facebook/Meta", placeholder: "123456789012345" },
+  { key: "tiktokPixelId", name: "TikTok", placeholder: "C1234567890ABCDEFGH" },
   // Its id is a UUID: written out as a placeholder it was cut off in the card at 1280 and 390 px.
   { key: "snapchatPixelId", name: "Snapchat", placeholder: "36 tekens, met streepjes" },
-  { key: "tiktokPixelId", name: "TikTok", placeholder: "C1234567890ABCDEFGH" },
 ] as const;
 type PixelKey = (typeof PIXELS)[number]["key"];
 type PixelDraft = Record<PixelKey, string>;
@@ -53,6 +54,8 @@ export function PixelsTab() {
     onSaved: (stored) => {
       queryClient.setQueryData(ADMIN_KEYS.companySettings, stored);
       void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
+      // The conversion cards say whether each platform has its pixel id.
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.conversionSettings });
       notify({ title: "Pixels Opgeslagen", description: "De social media pixels zijn bijgewerkt." });
     },
   });
