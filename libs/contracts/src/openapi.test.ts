@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JOBS, JOB_NAMES, QUEUES } from "./jobs";
-import { buildOpenApiDocument } from "./openapi";
+import { ErrorCode } from "./http/errors";
+import { buildOpenApiDocument, codesNamedIn } from "./openapi";
 import { API_ROUTES, serviceForPath } from "./routes";
 
 type Doc = {
@@ -70,6 +71,43 @@ describe("buildOpenApiDocument", () => {
       const name = ref.split("/").pop()!.replace('"', "");
       expect(doc.components.schemas[name], name).toBeDefined();
     }
+  });
+});
+
+describe("error codes in the document", () => {
+  const doc = buildOpenApiDocument() as Doc;
+  const known = new Set<string>(ErrorCode.options);
+
+  it("names only codes of the ErrorCode union, on every route's error answers", () => {
+    const named: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(methods))
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const schema = (response as { content?: Record<string, { schema?: unknown }> }).content?.[
+            "application/json"
+          ]?.schema as { allOf?: [unknown, { properties?: { code?: { enum?: string[] } } }] } | undefined;
+          for (const code of schema?.allOf?.[1].properties?.code?.enum ?? [])
+            named.push(`${method.toUpperCase()} ${path} ${status} ${code}`);
+        }
+    expect(named.length).toBeGreaterThan(API_ROUTES.length);
+    expect(named.filter((entry) => !known.has(entry.split(" ").pop()!))).toEqual([]);
+  });
+
+  it("finds every code a route's description names in the union", () => {
+    const unknown = API_ROUTES.flatMap((route) =>
+      Object.values(route.responses).flatMap((response) =>
+        codesNamedIn(response.description)
+          .filter((code) => !known.has(code))
+          .map((code) => `${route.method} ${route.path}: ${code}`),
+      ),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it("types the error body's code with the union", () => {
+    const code = (doc.components.schemas.ApiError as { properties: { code: { enum: string[] } } }).properties
+      .code;
+    expect(code.enum).toEqual(ErrorCode.options);
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as entities from "./entities";
 import * as http from "./http";
+import { ErrorCode } from "./http/errors";
 import { API_ROUTES, type ApiRoute } from "./routes";
 import { ServerWsMessage, WS_PATH } from "./ws";
 
@@ -72,7 +73,7 @@ function parameters(schema: z.ZodObject, location: "query" | "path"): JsonObject
  * (README, "Security"): the guards in front of every route (the gateway's cross-site check and
  * session check, the JSON body reader, the proxy) answer these whatever the route's own handler does.
  */
-const GENERIC_ERRORS: Record<number, { description: string; codes: string[] }> = {
+const GENERIC_ERRORS: Record<number, { description: string; codes: ErrorCode[] }> = {
   400: {
     description:
       "Invalid input: a field fails validation (per-field messages in fields), the body is no JSON, nests deeper than 64 levels or holds a NUL character",
@@ -108,7 +109,7 @@ const GENERIC_ERRORS: Record<number, { description: string; codes: string[] }> =
 };
 
 /** The sign-in routes' own answers beside the generic ones. */
-const LOGIN_ERRORS: Record<string, Record<number, string[]>> = {
+const LOGIN_ERRORS: Record<string, Record<number, ErrorCode[]>> = {
   "/api/admin/login": {
     401: ["invalid_credentials", "one_time_password_expired"],
     429: ["rate_limited"],
@@ -121,7 +122,10 @@ const LOGIN_ERRORS: Record<string, Record<number, string[]>> = {
   "/api/admin/login/new-password": { 401: ["login_expired"] },
 };
 
-/** Error codes a route's own description names: "(code a, b or c)", "(privacy_staff_address)". */
+/**
+ * The words a route's own description names as error codes: "(code a, b or c)",
+ * "(privacy_staff_address)". Only those in ErrorCode reach the document; openapi.test.ts fails on any other.
+ */
 export function codesNamedIn(description: string): string[] {
   const codes = new Set<string>();
   for (const m of description.matchAll(/\(codes? ([^)]*)\)/g))
@@ -131,15 +135,17 @@ export function codesNamedIn(description: string): string[] {
   return [...codes];
 }
 
+const isErrorCode = (word: string): word is ErrorCode => ErrorCode.safeParse(word).success;
+
 /**
  * Every error status a route can answer, with its codes: what the guards in front of it do (by
  * method, auth, request parts and owner), the sign-in's own, and what the route declares.
  * tests/system/openapi-errors.test.ts provokes them against the running stack.
  */
-export function routeErrors(route: ApiRoute): Map<number, { descriptions: string[]; codes: Set<string> }> {
-  const errors = new Map<number, { descriptions: string[]; codes: Set<string> }>();
-  const add = (status: number, description: string, codes: readonly string[]) => {
-    const entry = errors.get(status) ?? { descriptions: [], codes: new Set<string>() };
+export function routeErrors(route: ApiRoute): Map<number, { descriptions: string[]; codes: Set<ErrorCode> }> {
+  const errors = new Map<number, { descriptions: string[]; codes: Set<ErrorCode> }>();
+  const add = (status: number, description: string, codes: readonly ErrorCode[]) => {
+    const entry = errors.get(status) ?? { descriptions: [], codes: new Set<ErrorCode>() };
     if (!entry.descriptions.includes(description)) entry.descriptions.push(description);
     for (const code of codes) entry.codes.add(code);
     errors.set(status, entry);
@@ -163,7 +169,7 @@ export function routeErrors(route: ApiRoute): Map<number, { descriptions: string
   for (const [status, response] of Object.entries(route.responses)) {
     const code = Number(status);
     if (code < 400) continue;
-    const named = codesNamedIn(response.description);
+    const named = codesNamedIn(response.description).filter(isErrorCode);
     add(code, response.description, named.length > 0 ? named : (GENERIC_ERRORS[code]?.codes ?? []));
   }
   return errors;
@@ -171,7 +177,7 @@ export function routeErrors(route: ApiRoute): Map<number, { descriptions: string
 
 function operation(route: ApiRoute, components: Components): JsonObject {
   const errorRef = components.ref(http.ApiError, "output");
-  const errorResponse = (description: string, codes: Set<string>) => ({
+  const errorResponse = (description: string, codes: Set<ErrorCode>) => ({
     description: codes.size > 0 ? `${description} (code ${[...codes].join(", ")})` : description,
     content: {
       "application/json": {
@@ -199,7 +205,7 @@ function operation(route: ApiRoute, components: Components): JsonObject {
   }
   for (const [status, { descriptions, codes }] of [...routeErrors(route)].sort(([a], [b]) => a - b))
     responses[status] = errorResponse(descriptions.join("; or: "), codes);
-  responses.default = errorResponse("Unexpected error", new Set(["internal"]));
+  responses.default = errorResponse("Unexpected error", new Set<ErrorCode>(["internal"]));
 
   const { body, query, params } = route.request ?? {};
   return {

@@ -1,10 +1,10 @@
-import type { ApiError } from "@lease/contracts";
+import type { ApiError, ErrorCode } from "@lease/contracts";
 
 /** An error with an HTTP status, a stable code and a message a person can act on. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly fields?: ApiError["fields"],
     readonly headers: Record<string, string> = {},

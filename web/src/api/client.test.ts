@@ -12,7 +12,7 @@ import {
 } from "./client";
 
 const FALLBACK = "Er is een onverwachte fout opgetreden.";
-const VALIDATION = {
+const VALIDATION: ApiErrorSchema = {
   code: "validation_failed",
   message: "Controleer de gemarkeerde velden",
   fields: [
@@ -69,10 +69,10 @@ describe("isApiErrorBody", () => {
   const samples: unknown[] = [
     VALIDATION,
     { code: "not_found", message: "Niet gevonden" },
-    { code: "x", message: "y", fields: [] },
-    { code: "x", message: "y", fields: [{ path: "a" }] },
-    { code: "x", message: "y", fields: "a" },
-    { code: "x" },
+    { code: "conflict", message: "y", fields: [] },
+    { code: "conflict", message: "y", fields: [{ path: "a" }] },
+    { code: "conflict", message: "y", fields: "a" },
+    { code: "conflict" },
     { message: "y" },
     { code: 1, message: "y" },
     null,
@@ -86,7 +86,7 @@ describe("isApiErrorBody", () => {
 
 describe("userErrorMessage", () => {
   it("shows the server's ApiError message", () => {
-    const body = { code: "validation_failed", message: "Voer een geldige auto URL in" };
+    const body: ApiErrorSchema = { code: "validation_failed", message: "Voer een geldige auto URL in" };
     expect(userErrorMessage(new ApiError(400, body, JSON.stringify(body)), FALLBACK)).toBe(
       "Voer een geldige auto URL in",
     );
@@ -100,7 +100,7 @@ describe("userErrorMessage", () => {
     expect(userErrorMessage(new TypeError("Failed to fetch"), FALLBACK)).toBe(FALLBACK);
     expect(userErrorMessage("boom", FALLBACK)).toBe(FALLBACK);
     expect(userErrorMessage(new Error("500: {}"), FALLBACK)).toBe(FALLBACK);
-    const empty = { code: "internal", message: "" };
+    const empty: ApiErrorSchema = { code: "internal", message: "" };
     expect(userErrorMessage(new ApiError(500, empty, JSON.stringify(empty)), FALLBACK)).toBe(FALLBACK);
   });
 });

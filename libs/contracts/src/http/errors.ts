@@ -1,21 +1,70 @@
 import { z } from "zod";
 
-/** Stable machine codes of ApiError; the message beside them is for people. */
-export const ERROR_CODES = {
-  validation_failed: "validation_failed",
-  not_found: "not_found",
-  payload_too_large: "payload_too_large",
-  unsupported_media_type: "unsupported_media_type",
-  unauthorized: "unauthorized",
-  forbidden: "forbidden",
-  rate_limited: "rate_limited",
-  service_unavailable: "service_unavailable",
-  bad_gateway: "bad_gateway",
-  internal: "internal",
-  invalid_credentials: "invalid_credentials",
-  conflict: "conflict",
-} as const;
-export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+/**
+ * Every machine code an error answer carries, in one union: HttpError takes nothing else, so a new
+ * code is added here (the message beside it is for people).
+ */
+export const ErrorCode = z
+  .enum([
+    "account_disabled",
+    "account_removed",
+    "attachment_not_kept",
+    "bad_gateway",
+    "bad_request",
+    "bad_signature",
+    "busy",
+    "codes_locked",
+    "conflict",
+    "default_template",
+    "duplicate_name",
+    "forbidden",
+    "gateway_timeout",
+    "internal",
+    "invalid_character",
+    "invalid_code",
+    "invalid_credentials",
+    "invalid_events",
+    "invalid_json",
+    "invalid_message",
+    "login_busy",
+    "login_expired",
+    "mail_key_unreadable",
+    "mail_not_configured",
+    "method_not_allowed",
+    "no_rows",
+    "not_cancellable",
+    "not_found",
+    "not_retryable",
+    "nothing_to_retry",
+    "one_time_password_expired",
+    "owner_inactive",
+    "payload_too_large",
+    "privacy_company_address",
+    "privacy_incomplete",
+    "privacy_staff_address",
+    "rate_limited",
+    "replayed",
+    "report_busy",
+    "report_timeout",
+    "service_unavailable",
+    "site_not_built",
+    "spend_busy",
+    "spend_timeout",
+    "stage_changed_meanwhile",
+    "stage_move_back_unconfirmed",
+    "stale",
+    "test_email_failed",
+    "too_deep",
+    "too_many_campaigns",
+    "unauthorized",
+    "unknown_format",
+    "unsigned",
+    "unsupported_media_type",
+    "used_code",
+    "validation_failed",
+  ])
+  .describe("Stable machine code of the error");
+export type ErrorCode = z.infer<typeof ErrorCode>;
 
 export const ApiErrorField = z.object({
   path: z.string().describe('Dotted path of the offending field, e.g. "carUrl"'),
@@ -26,14 +75,9 @@ export type ApiErrorField = z.infer<typeof ApiErrorField>;
 /** Body of every error response in the system. */
 export const ApiError = z
   .object({
-    code: z.string().describe("One of ERROR_CODES"),
+    code: ErrorCode,
     message: z.string(),
     fields: z.array(ApiErrorField).optional().describe("Per-field messages when code is validation_failed"),
   })
   .describe("Error body of every non-2xx response");
 export type ApiError = z.infer<typeof ApiError>;
-
-/** Maps zod issues to ApiError fields, keeping the schema's (Dutch) messages. */
-export function toApiErrorFields(issues: readonly z.core.$ZodIssue[]): ApiErrorField[] {
-  return issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
-}

@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   InternalPrivacyErased,
   InternalPrivacyFound,
   PRIVACY_KINDS,
@@ -57,8 +58,8 @@ function refusal(status: number, text: string): HttpError | null {
   if (status !== 422) return null;
   try {
     const body = JSON.parse(text) as { code?: unknown; message?: unknown };
-    if (typeof body.code === "string" && typeof body.message === "string")
-      return new HttpError(422, body.code, body.message);
+    const code = ErrorCode.safeParse(body.code);
+    if (code.success && typeof body.message === "string") return new HttpError(422, code.data, body.message);
   } catch {
     // not a refusal the service wrote: a failure like any other
   }

@@ -7,6 +7,7 @@ import {
   VERIFICATION_KEY_MESSAGE,
   type DeliveryState,
   type EmailSettings,
+  type ErrorCode,
   type EventBatchResponse,
 } from "@lease/contracts";
 import { HttpError, parseJsonText, type Logger } from "@lease/platform";
@@ -36,7 +37,7 @@ const STATE_OF: Record<string, DeliveryState> = {
   dropped: "dropped",
 };
 
-const refused = (status: 401 | 403, code: string, message: string) => new HttpError(status, code, message);
+const refused = (status: 401 | 403, code: ErrorCode, message: string) => new HttpError(status, code, message);
 
 /** The key as SendGrid shows it (base64 DER), or PEM: valid only when it is a P-256 public key. */
 export function checkVerificationKey(key: string): string {
