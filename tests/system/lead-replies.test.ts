@@ -204,6 +204,63 @@ describe("a reply finds its lead", () => {
     expect((await waitForEmail(lead, id)).fromEmail).toBe("andere-afzender@klant.nl");
   });
 
+  it("the answer from the lead carries In-Reply-To and References of the reply, so the customer's client threads it", async () => {
+    const lead = await newLead("draad@klant.nl");
+    const { mail } = await followUp(lead, "draad@klant.nl");
+    const ours = [mail.headers.References!, mail.headers["Message-ID"]!];
+    const replyId = await reply({
+      from: "draad@klant.nl",
+      to: mail.replyTo!,
+      subject: "Re: Follow-up op uw lease aanvraag - Antwoord Lease BV",
+      text: "Kan het ook in het zwart?",
+      messageId: "draad-reply@mail.klant.nl",
+      inReplyTo: ours[1]!.slice(1, -1),
+      references: ours.map((r) => r.slice(1, -1)),
+    });
+    await waitForEmail(lead, replyId);
+    const res = await call("POST", "/api/admin/send-email", {
+      to: "draad@klant.nl",
+      subject: "Re: Follow-up op uw lease aanvraag - Antwoord Lease BV",
+      message: "Ja, in het zwart kan ook. Met vriendelijke groet",
+      leaseRequestId: lead,
+      inReplyToEmailId: replyId,
+    });
+    expect(res.status).toBe(202);
+    const answer = await waitFor(
+      () => receiver.accepted().find((m) => m.to[0] === "draad@klant.nl" && m.headers["In-Reply-To"]),
+      15_000,
+      "the answer sent",
+    );
+    expect(answer.headers["In-Reply-To"]).toBe("<draad-reply@mail.klant.nl>");
+    // RFC 5322: the reply's References, then its Message-ID; the lead's own reference first.
+    expect(answer.headers.References).toBe(`${ours.join(" ")} <draad-reply@mail.klant.nl>`);
+    expect(answer.headers["Message-ID"]).not.toBe(mail.headers["Message-ID"]);
+    expect(answer.replyTo).toBe(mail.replyTo);
+
+    // A reply without a Message-ID of its own (known by a hash) is answered without In-Reply-To.
+    const hashed = await reply({
+      from: "draad@klant.nl",
+      to: mail.replyTo!,
+      subject: "Nog iets",
+      text: "Zonder Message-ID",
+    });
+    const plain = await call("POST", "/api/admin/send-email", {
+      to: "draad@klant.nl",
+      subject: "Re: Nog iets",
+      message: "Dank voor uw bericht, wij komen erop terug.",
+      leaseRequestId: lead,
+      inReplyToEmailId: hashed,
+    });
+    expect(plain.status).toBe(202);
+    const second = await waitFor(
+      () => receiver.accepted().find((m) => m.subject === "Re: Nog iets"),
+      15_000,
+      "the second answer sent",
+    );
+    expect(second.headers["In-Reply-To"]).toBeUndefined();
+    expect(second.headers.References).toBe(mail.headers.References);
+  });
+
   it("by its sender when that is exactly one open lead's address, and not when it is two", async () => {
     const lead = await newLead("enkel@klant.nl");
     const id = await reply({

@@ -145,16 +145,18 @@ export async function startMailer(
   const outbox = await startServiceOutbox(kit, queue);
   const webhookSettings = inboundRepository(kit.db);
   const emails = emailsDomain({
-    leadHeaders: async (leaseRequestId, outgoingId, fromAddress) => {
-      const [token, hooks] = await Promise.all([
-        conversation.tokenFor(leaseRequestId),
+    mailHeaders: async ({ leaseRequestId, inReplyToEmailId, outgoingId, fromAddress }) => {
+      const [token, hooks, parent] = await Promise.all([
+        leaseRequestId ? conversation.tokenFor(leaseRequestId) : null,
         webhookSettings.settings(),
+        inReplyToEmailId ? conversation.threadOf(inReplyToEmailId) : undefined,
       ]);
-      const headers = leadMailHeaders(outgoingId, token, hooks.replyAddress, fromAddress);
+      const headers = leadMailHeaders(outgoingId, token, hooks.replyAddress, fromAddress, parent);
       return {
         replyTo: headers.replyTo,
         messageIdHeader: headers.messageId,
         referencesHeader: headers.references,
+        inReplyToHeader: headers.inReplyTo,
       };
     },
     inbox,

@@ -176,6 +176,8 @@ export default function EmailComposePage() {
       subject: draft.subject.trim(),
       message: draft.message,
       leaseRequestId: requestId && request.data ? requestId : (replied.data?.leaseRequestId ?? null),
+      // Threads the answer under the customer's e-mail in their mail client (In-Reply-To, References).
+      inReplyToEmailId: replied.data?.id ?? null,
     });
   };
   const retry = useMutation({

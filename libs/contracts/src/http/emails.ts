@@ -40,6 +40,12 @@ export const SendEmailBody = z
       .preprocess(emptyToNull, z.uuid({ error: "Ongeldig id" }).nullable())
       .optional()
       .describe("The lease request this e-mail follows up, if any"),
+    inReplyToEmailId: z
+      .preprocess(emptyToNull, z.uuid({ error: "Ongeldig id" }).nullable())
+      .optional()
+      .describe(
+        "The received e-mail (inbox entry) this answers: sent with its In-Reply-To and References, so the customer's mail client threads it",
+      ),
   })
   .describe("Outgoing e-mail from the compose page");
 export type SendEmailBody = z.infer<typeof SendEmailBody>;

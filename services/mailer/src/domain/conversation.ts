@@ -12,28 +12,73 @@ import type { ParsedInbound } from "./inbound-parse";
 const PLUS_TOKEN = /^[^@+\s]+\+([a-z2-7]{16})@/;
 const LEAD_REFERENCE = /^lead\.([a-z2-7]{16})@/;
 
-/** The headers a lead's e-mail is sent with, and where its replies go. */
+/** The headers a lead's e-mail (or an answer to a received one) is sent with, and where its replies go. */
 export interface LeadMailHeaders {
   replyTo: string | null;
   messageId: string;
-  references: string;
+  references: string | null;
+  inReplyTo: string | null;
+}
+
+/** The received e-mail an answer is to: its Message-ID and References, bare (no angle brackets). */
+export interface ThreadParent {
+  messageId: string;
+  references: string[];
+}
+
+/**
+ * An id that can go in a header as `<id>`: `left@right` without spaces, angle brackets or control
+ * characters (the hash kept for a message that had no Message-ID is not one).
+ */
+const HEADER_ID = /^[^\s<>@\p{Cc}]{1,250}@[^\s<>@\p{Cc}]{1,250}$/u;
+/** References stays one header line (RFC 5322's 998 characters) however long the conversation. */
+const REFERENCES_MAX_CHARS = 900;
+
+/**
+ * References for an answer (RFC 5322 §3.6.4: the parent's References, then its Message-ID), with the
+ * lead's own reference first when the customer's client dropped it. A long chain keeps its first id
+ * and as many of the newest as fit.
+ */
+function referencesFor(own: string | null, parent: ThreadParent | undefined): string | null {
+  const ids = [
+    ...new Set([
+      ...(own ? [own] : []),
+      ...(parent
+        ? [...parent.references, parent.messageId].filter((id) => HEADER_ID.test(id)).map((id) => `<${id}>`)
+        : []),
+    ]),
+  ];
+  if (ids.length === 0) return null;
+  const kept = [ids[0]!];
+  let length = ids[0]!.length;
+  const newest: string[] = [];
+  for (const id of ids.slice(1).reverse()) {
+    if (length + 1 + id.length > REFERENCES_MAX_CHARS) break;
+    length += 1 + id.length;
+    newest.unshift(id);
+  }
+  return [...kept, ...newest].join(" ");
 }
 
 /**
  * A lead's e-mail: `Reply-To: local+token@domain` when a reply address is set, our own Message-ID
- * naming the send, and References naming the lead, so a reply finds it by either.
+ * naming the send, and References naming the lead, so a reply finds it by either. An answer to a
+ * received e-mail also carries its In-Reply-To and References, so the customer's mail client shows
+ * it in the same conversation.
  */
 export function leadMailHeaders(
   outgoingId: string,
-  token: string,
+  token: string | null,
   replyAddress: string | null,
   fromAddress: string,
+  parent?: ThreadParent,
 ): LeadMailHeaders {
   const [local, domain] = (replyAddress ?? fromAddress).split("@") as [string, string];
   return {
-    replyTo: replyAddress ? `${local}+${token}@${domain}` : null,
+    replyTo: replyAddress && token ? `${local}+${token}@${domain}` : null,
     messageId: `<out.${outgoingId}@${domain}>`,
-    references: `<lead.${token}@${domain}>`,
+    references: referencesFor(token ? `<lead.${token}@${domain}>` : null, parent),
+    inReplyTo: parent && HEADER_ID.test(parent.messageId) ? `<${parent.messageId}>` : null,
   };
 }
 

@@ -52,12 +52,18 @@ export function emailsDomain(deps: {
   settings: MailSettingsSource;
   queue: QueueClient;
   delivery: Pick<Delivery, "sendNow">;
-  /** A lead's e-mail: the headers that bring its replies back to the lead (Reply-To, Message-ID, References). */
-  leadHeaders?: (
-    leaseRequestId: string,
-    outgoingId: string,
-    fromAddress: string,
-  ) => Promise<Pick<NewOutgoingEmail, "replyTo" | "messageIdHeader" | "referencesHeader">>;
+  /**
+   * A lead's e-mail, or an answer to a received one: the headers that bring its replies back to the
+   * lead (Reply-To, Message-ID, References) and thread it under the e-mail it answers (In-Reply-To).
+   */
+  mailHeaders?: (e: {
+    leaseRequestId: string | null;
+    inReplyToEmailId: string | null;
+    outgoingId: string;
+    fromAddress: string;
+  }) => Promise<
+    Pick<NewOutgoingEmail, "replyTo" | "messageIdHeader" | "referencesHeader" | "inReplyToHeader">
+  >;
   /** Runs a change in one transaction: the change and its audit entries are stored together. */
   transaction<T>(work: (tx: MailTransaction) => Promise<T>): Promise<T>;
 }) {
@@ -92,6 +98,7 @@ export function emailsDomain(deps: {
       mail: RenderedMail;
       kind: string;
       leaseRequestId?: string | null;
+      inReplyToEmailId?: string | null;
     },
     requestId: string,
     /** The audit entries of the e-mail by its sent-mail entry's id, stored with it. */
@@ -100,11 +107,16 @@ export function emailsDomain(deps: {
     const settings = await currentSettings(requestId);
     if (settings.sendgridApiKeyUnreadable) throw keyUnreadable();
     if (!isConfigured(settings)) throw new HttpError(409, "mail_not_configured", MAIL_NOT_CONFIGURED_MESSAGE);
-    const { to, mail, kind, leaseRequestId } = build(settings);
+    const { to, mail, kind, leaseRequestId, inReplyToEmailId } = build(settings);
     const id = randomUUID();
     const headers =
-      leaseRequestId && deps.leadHeaders
-        ? await deps.leadHeaders(leaseRequestId, id, settings.fromEmailAddress)
+      (leaseRequestId || inReplyToEmailId) && deps.mailHeaders
+        ? await deps.mailHeaders({
+            leaseRequestId: leaseRequestId ?? null,
+            inReplyToEmailId: inReplyToEmailId ?? null,
+            outgoingId: id,
+            fromAddress: settings.fromEmailAddress,
+          })
         : {};
     const email: NewOutgoingEmail = {
       id,
@@ -231,6 +243,7 @@ export function emailsDomain(deps: {
           mail: renderCompose(body.subject, body.message, s.company),
           kind: "compose",
           leaseRequestId: body.leaseRequestId,
+          inReplyToEmailId: body.inReplyToEmailId,
         }),
         requestId,
         (inboxId) => [

@@ -8,7 +8,7 @@ import type {
   MailActivityJobData,
 } from "@lease/contracts";
 import type { Database } from "@lease/platform";
-import { outbox, outgoingEmails, replyTokens } from "../db/schema";
+import { emailMessages, inboundEmails, outbox, outgoingEmails, replyTokens } from "../db/schema";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -91,6 +91,19 @@ export function conversationRepository(db: Database) {
         .where(inArray(replyTokens.token, tokens))
         .limit(1);
       return row?.id;
+    },
+
+    /** A received e-mail's Message-ID and References (bare), by its inbox entry: what an answer threads on. */
+    async threadOf(emailId: string): Promise<{ messageId: string; references: string[] } | undefined> {
+      const [row] = await db
+        .select({ messageId: inboundEmails.messageId, references: inboundEmails.references })
+        .from(emailMessages)
+        .innerJoin(
+          inboundEmails,
+          and(eq(emailMessages.source, "inbound"), eq(emailMessages.sourceId, inboundEmails.id)),
+        )
+        .where(eq(emailMessages.id, emailId));
+      return row;
     },
 
     /** The lead of the panel's e-mail whose Message-ID is one of `ids` (a reply's In-Reply-To, References). */
