@@ -20,7 +20,7 @@ export const mailerConfigSchema = baseConfigSchema.extend({
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(5_000),
   /** A send claim older than this belongs to a dead worker: marked failed, never resent. */
   SEND_STALE_CLAIM_MS: z.coerce.number().int().min(1000).default(60_000),
-  /** How often queued e-mails whose enqueue failed (Redis down) are queued again. */
+  /** How often queued e-mails whose enqueue failed (Redis down) are queued again, and replies whose sender leads could not look up are matched. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   /** E-mails (inbox, sent mail, delivery records) are removed this many days after they were made (privacy policy). */
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(PRIVACY_RETENTION_DAYS),

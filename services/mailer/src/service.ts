@@ -43,7 +43,7 @@ import { scheduleMailRetention } from "./jobs/retention";
 import { inboundDomain } from "./domain/inbound";
 import { inboundRepository } from "./repositories/inbound";
 import { conversationRepository } from "./repositories/conversation";
-import { leadMailHeaders, replyMatcher } from "./domain/conversation";
+import { leadMailHeaders, replyMatcher, startSenderMatchRetry } from "./domain/conversation";
 import { eventWebhookDomain } from "./domain/event-webhook";
 import { deliveryEventsRepository } from "./repositories/delivery-events";
 import { emailTemplatesRepository } from "./repositories/email-templates";
@@ -190,6 +190,14 @@ export async function startMailer(
       ),
     nudge: () => outbox.relay.nudge(),
   });
+  // A reply whose sender leads could not look up when it came is matched once leads answers.
+  const senderRetry = startSenderMatchRetry({
+    inbound: webhookSettings,
+    leads,
+    intervalMs: config.SWEEP_INTERVAL_MS,
+    log: log.child({ component: "sender-match" }),
+    nudge: () => outbox.relay.nudge(),
+  });
   const events = eventWebhookDomain({
     settings: webhookSettings,
     events: deliveryEventsRepository(kit.db),
@@ -242,6 +250,7 @@ export async function startMailer(
     onStop: [
       async () => stopRetention(),
       () => sweeper.stop(),
+      () => senderRetry.stop(),
       () => outbox.relay.stop(),
       () => worker.close(),
       () => queue.close(),

@@ -147,10 +147,18 @@ export const inboundEmails = mailer.table(
     /** The lead it belongs to, and how that was found (token, references, sender); null: none. */
     leaseRequestId: uuid("lease_request_id"),
     matchedBy: text("matched_by"),
+    /**
+     * Set while its sender is still to be matched to an open lead: leads did not answer when it
+     * arrived. The sweeper asks again until leads answers (services/mailer/README.md).
+     */
+    senderMatchPendingSince: timestamp("sender_match_pending_since", { withTimezone: true }),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("inbound_emails_lease_request_idx").on(t.leaseRequestId),
+    index("inbound_emails_sender_match_pending_idx")
+      .on(t.senderMatchPendingSince)
+      .where(sql`${t.senderMatchPendingSince} IS NOT NULL`),
     index("inbound_emails_from_idx").on(sql`lower(${t.fromAddress})`),
     index("inbound_emails_received_at_idx").on(t.receivedAt),
   ],

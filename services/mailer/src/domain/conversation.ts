@@ -1,6 +1,6 @@
 import { withTimeout, type Logger } from "@lease/platform";
 import type { ConversationRepository } from "../repositories/conversation";
-import type { InboundMatch } from "../repositories/inbound";
+import type { InboundMatch, InboundRepository } from "../repositories/inbound";
 import type { LeadsSource } from "../repositories/leads-source";
 import type { ParsedInbound } from "./inbound-parse";
 
@@ -82,12 +82,18 @@ export function leadMailHeaders(
   };
 }
 
+/** What the matcher found: a lead, none, or none yet because leads did not answer (asked again later). */
+export type MatchResult = InboundMatch | "sender_pending" | null;
+
+/** Leads is asked which open leads have an address; at most this long, so a post is never held up. */
+const LEADS_TIMEOUT_MS = 3000;
+
 export function replyMatcher(deps: {
   conversation: ConversationRepository;
   leads: LeadsSource;
   log: Logger;
 }) {
-  return async function match(m: ParsedInbound): Promise<InboundMatch | null> {
+  return async function match(m: ParsedInbound): Promise<MatchResult> {
     const tokens = m.recipients.flatMap((r) => PLUS_TOKEN.exec(r)?.[1] ?? []);
     const byToken = await deps.conversation.leadOfTokens(tokens);
     if (byToken) return { leaseRequestId: byToken, matchedBy: "token" };
@@ -98,12 +104,65 @@ export function replyMatcher(deps: {
     if (byReference) return { leaseRequestId: byReference, matchedBy: "references" };
     if (!deps.leads.openLeadsByEmail) return null;
     try {
-      const open = await withTimeout(deps.leads.openLeadsByEmail(m.fromAddress), 3000);
+      const open = await withTimeout(deps.leads.openLeadsByEmail(m.fromAddress), LEADS_TIMEOUT_MS);
       return open.length === 1 ? { leaseRequestId: open[0]!, matchedBy: "sender" } : null;
     } catch (err) {
-      // The message is stored either way: without leads it is an Algemene E-mail without a lead.
-      deps.log.warn({ err: (err as Error).message }, "reply not matched by its sender: leads did not answer");
-      return null;
+      // Stored now as an Algemene E-mail; its sender is matched once leads answers again.
+      deps.log.warn(
+        { err: (err as Error).message },
+        "reply not matched by its sender yet: leads did not answer; asked again later",
+      );
+      return "sender_pending";
     }
+  };
+}
+
+/**
+ * Replies that arrived while leads could not say whose address their sender is: asked again every
+ * `intervalMs`, oldest first and in batches, until leads answers, so no reply stays without its
+ * lead because of an outage. A round stops at the first unanswered question.
+ */
+export function startSenderMatchRetry(deps: {
+  inbound: Pick<InboundRepository, "pendingSenderMatches" | "settleSenderMatch">;
+  leads: LeadsSource;
+  intervalMs: number;
+  log: Logger;
+  /** Wakes the outbox relay after leads was queued a reply. */
+  nudge: () => void;
+  batch?: number;
+}) {
+  const batch = deps.batch ?? 100;
+  const ask = deps.leads.openLeadsByEmail;
+  let running: Promise<void> | undefined;
+  const round = async () => {
+    if (!ask) return;
+    let matched = 0;
+    let settled = 0;
+    try {
+      for (;;) {
+        const pending = await deps.inbound.pendingSenderMatches(batch);
+        for (const p of pending) {
+          const open = await withTimeout(ask(p.fromAddress), LEADS_TIMEOUT_MS);
+          if (await deps.inbound.settleSenderMatch(p.id, open.length === 1 ? open[0]! : null)) matched++;
+          settled++;
+        }
+        if (pending.length < batch) break;
+      }
+    } finally {
+      if (matched > 0) deps.nudge();
+      if (settled > 0)
+        deps.log.info({ settled, matched }, "replies' senders matched after leads answered again");
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= round()
+      .catch((err: Error) => deps.log.warn({ err: err.message }, "replies' senders not matched yet"))
+      .finally(() => (running = undefined));
+  }, deps.intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
   };
 }

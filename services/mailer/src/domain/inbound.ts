@@ -8,7 +8,8 @@ import {
   type InboundUrl,
 } from "@lease/contracts";
 import { HttpError, newUrlSecret, urlSecretMatches, type Logger } from "@lease/platform";
-import type { InboundMatch, InboundRepository, WebhookSettingsRow } from "../repositories/inbound";
+import type { InboundRepository, WebhookSettingsRow } from "../repositories/inbound";
+import type { MatchResult } from "./conversation";
 import { parseInbound, readInboundForm, type ParsedInbound } from "./inbound-parse";
 
 const BUSY_MESSAGE = "Er worden al veel berichten tegelijk verwerkt. Probeer het zo opnieuw.";
@@ -34,7 +35,7 @@ export interface InboundOptions {
   /** Posts read at once; more wait for SendGrid's retry (503), so memory stays bounded. */
   maxConcurrent: number;
   /** Finds the lead a message belongs to; null when none is known. */
-  match?: (message: ParsedInbound) => Promise<InboundMatch | null>;
+  match?: (message: ParsedInbound) => Promise<MatchResult>;
   /** Told of each newly stored message (the admin's live notice); must not throw. */
   stored?: (stored: { id: string; leaseRequestId: string | null; spam: boolean }) => Promise<void>;
   /** Wakes the outbox relay after a change queued its audit entry. */
@@ -83,8 +84,14 @@ export function inboundDomain(opts: InboundOptions) {
       } finally {
         reading--;
       }
-      const match = (await opts.match?.(message)) ?? null;
-      const stored = await opts.repo.store(message, match, opts.attachmentsMaxBytes);
+      const found = (await opts.match?.(message)) ?? null;
+      const match = found === "sender_pending" ? null : found;
+      const stored = await opts.repo.store(
+        message,
+        match,
+        opts.attachmentsMaxBytes,
+        found === "sender_pending",
+      );
       if (stored.dropped > 0)
         log.warn(
           { inboundId: stored.inboundId, dropped: stored.dropped },

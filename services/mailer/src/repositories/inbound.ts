@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { auditEvent, queueAuditEvents, type Database } from "@lease/platform";
 import type { AuditRecordJobData } from "@lease/contracts";
@@ -74,6 +74,48 @@ export function inboundRepository(db: Database) {
         auditEvent(actor, "settings.event_webhook_key_set"),
       ),
 
+    /** The oldest replies whose sender is still to be matched to an open lead. */
+    async pendingSenderMatches(limit: number): Promise<{ id: string; fromAddress: string }[]> {
+      return db
+        .select({ id: inboundEmails.id, fromAddress: inboundEmails.fromAddress })
+        .from(inboundEmails)
+        .where(isNotNull(inboundEmails.senderMatchPendingSince))
+        .orderBy(asc(inboundEmails.senderMatchPendingSince), asc(inboundEmails.id))
+        .limit(limit);
+    },
+
+    /**
+     * Leads answered for a reply's sender: it is its lead's (told to leads with the reply, in one
+     * transaction) or stays an Algemene E-mail; either way it is no longer pending. True when it was
+     * matched now (another replica may have settled it first).
+     */
+    async settleSenderMatch(inboundId: string, leaseRequestId: string | null): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(inboundEmails)
+          .set({
+            senderMatchPendingSince: null,
+            ...(leaseRequestId ? { leaseRequestId, matchedBy: "sender" } : {}),
+          })
+          .where(
+            and(
+              eq(inboundEmails.id, inboundId),
+              isNotNull(inboundEmails.senderMatchPendingSince),
+              isNull(inboundEmails.leaseRequestId),
+            ),
+          )
+          .returning({ id: inboundEmails.id });
+        if (!row || !leaseRequestId) return false;
+        const [entry] = await tx
+          .select({ id: emailMessages.id })
+          .from(emailMessages)
+          .where(and(eq(emailMessages.source, "inbound"), eq(emailMessages.sourceId, inboundId)));
+        if (!entry) return false;
+        await queueLeadActivity(tx, { leaseRequestId, emailId: entry.id, kind: "reply" });
+        return true;
+      });
+    },
+
     /**
      * Stores a received message once per Message-ID: the message, its attachments (the bytes of
      * those that fit in `attachmentsMaxBytes`, counted over every kept attachment) and its inbox
@@ -83,6 +125,8 @@ export function inboundRepository(db: Database) {
       m: ParsedInbound,
       match: InboundMatch | null,
       attachmentsMaxBytes: number,
+      /** Its sender is still to be matched (leads did not answer): the sweeper asks again. */
+      senderPending = false,
     ): Promise<StoredInbound & { dropped: number }> {
       return db.transaction(async (tx) => {
         const [inserted] = await tx
@@ -100,6 +144,7 @@ export function inboundRepository(db: Database) {
             dkim: m.dkim,
             leaseRequestId: match?.leaseRequestId ?? null,
             matchedBy: match?.matchedBy ?? null,
+            senderMatchPendingSince: !match && senderPending ? sql`now()` : null,
           })
           .onConflictDoNothing({ target: inboundEmails.messageId })
           .returning({ id: inboundEmails.id });

@@ -1,0 +1,2 @@
+ALTER TABLE "mailer"."inbound_emails" ADD COLUMN "sender_match_pending_since" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "inbound_emails_sender_match_pending_idx" ON "mailer"."inbound_emails" USING btree ("sender_match_pending_since") WHERE "mailer"."inbound_emails"."sender_match_pending_since" IS NOT NULL;
