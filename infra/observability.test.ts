@@ -43,6 +43,7 @@ describe("alerting and recording rules", () => {
       "LeaseHigh5xxRate",
       "LeaseJobsFailed",
       "LeaseJobsRetrying",
+      "LeaseLeadsOverdue",
       "LeaseMailFailed",
       "LeaseOutboxStuck",
       "LeaseRestarting",

@@ -7,6 +7,7 @@ import { AdminSession, LoginBody } from "./http/auth";
 import { AuditLogPage, AuditLogQuery } from "./http/audit-log";
 import {
   AdminAccount,
+  UpdateAccountBody,
   AdminUser,
   AdminUserIdParam,
   AdminUserList,
@@ -210,6 +211,19 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "admin",
     summary: "The signed-in admin's own account: two-factor sign-in and recovery codes left",
     responses: { 200: { description: "The account", schema: AdminAccount } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/account",
+    service: "gateway",
+    auth: "admin",
+    summary:
+      "The admin's own notices: the address, an e-mail for a late lead, the weekly summary (audited: the fields changed)",
+    request: { body: UpdateAccountBody },
+    responses: {
+      200: { description: "Saved", schema: AdminAccount },
+      400: { description: "Not an e-mail address, or an e-mail chosen without an address" },
+    },
   },
   {
     method: "PUT",
@@ -1023,6 +1037,8 @@ export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; servi
     { method: "GET", path: "/internal/lease-requests/{id}", service: "leads" },
     { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
     { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
+    // The mailer's notices to admins: who they are and what they chose (leads.staff).
+    { method: "GET", path: "/internal/staff/{id}", service: "leads" },
     { method: "GET", path: "/internal/mail-settings", service: "settings" },
     // A lead's conversation: the mailer tells leads of each e-mail of a lead, and asks which open
     // lead a reply's sender is.

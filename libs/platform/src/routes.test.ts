@@ -114,7 +114,7 @@ describe("job handlers", () => {
   const noop = async () => undefined;
   it("refuse a queue with a job that has no handler", () => {
     expect(refusal(() => checkJobHandlers(QUEUES.mail, { "inbox.log": noop, "mail.send": noop }))).toBe(
-      'queue "mail": jobs without a handler: lead.received, mail.notify-company, mail.lead-activity',
+      'queue "mail": jobs without a handler: lead.received, mail.notify-company, mail.lead-activity, mail.lead-overdue',
     );
   });
 
@@ -125,6 +125,7 @@ describe("job handlers", () => {
       "mail.notify-company": noop,
       "mail.send": noop,
       "mail.lead-activity": noop,
+      "mail.lead-overdue": noop,
     };
     expect(() => checkJobHandlers(QUEUES.mail, all)).not.toThrow();
     expect(refusal(() => checkJobHandlers(QUEUES.mail, { ...all, "mail.bogus": noop } as never))).toContain(

@@ -12,6 +12,8 @@ export const leadsConfigSchema = baseConfigSchema.extend({
   TRUSTED_PROXIES: z.string().default("127.0.0.1,::1"),
   /** How often the outbox relay looks for rows nobody nudged it about. */
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(200),
+  /** How often each replica looks for leads that passed their response deadline (announced once). */
+  OVERDUE_SCAN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Lease requests and contact messages are removed this many days after receipt (privacy policy). */
   LEAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(PRIVACY_RETENTION_DAYS),
 });

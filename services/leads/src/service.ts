@@ -1,5 +1,12 @@
 import type { Context } from "koa";
-import { CHANNELS, LeadAttributedEvent, LeadCreatedEvent, LeadEmailEvent, QUEUES } from "@lease/contracts";
+import {
+  CHANNELS,
+  LeadAttributedEvent,
+  LeadCreatedEvent,
+  LeadEmailEvent,
+  LeadOverdueEvent,
+  QUEUES,
+} from "@lease/contracts";
 import {
   createKit,
   createQueueClient,
@@ -20,7 +27,9 @@ import {
 import { leadsConfigSchema } from "./config";
 import { CLIENT_IP_RETENTION_DAYS, leaseRequestsDomain } from "./domain/lease-requests";
 import { leadHistoryDomain } from "./domain/lead-history";
-import { leadEvents } from "./jobs/relay";
+import { leadEvents, overdueEvents } from "./jobs/relay";
+import { overdueMetric, scheduleOverdueScan } from "./jobs/overdue";
+import { overdueRepository } from "./repositories/overdue";
 import { leadHistoryRepository } from "./repositories/lead-history";
 import { leaseRequestsRepository } from "./repositories/lease-requests";
 import { conversionsRepository } from "./repositories/conversions";
@@ -58,12 +67,16 @@ export async function startLeads(
     // Open admin panels hear of each new lead (tracking relays these on the admin WebSocket). A
     // hint only: publishEvent logs a Redis failure instead of holding the jobs back. Each lead
     // writes exactly one lead.received row; a failed mark announces it again (the same lead).
+    // Late leads likewise, each once (the scan claims it; only a failed mark repeats it).
     published: async (rows) => {
-      await Promise.all(
-        leadEvents(rows).map((event) =>
+      await Promise.all([
+        ...leadEvents(rows).map((event) =>
           publishEvent(kit.redis, kit.keys, CHANNELS.leadCreated, LeadCreatedEvent, event, kit.logger),
         ),
-      );
+        ...overdueEvents(rows).map((event) =>
+          publishEvent(kit.redis, kit.keys, CHANNELS.leadOverdue, LeadOverdueEvent, event, kit.logger),
+        ),
+      ]);
     },
   });
   const relay = outbox.relay;
@@ -132,6 +145,13 @@ export async function startLeads(
     CLIENT_IP_RETENTION_DAYS,
     kit.logger.child({ component: "retention" }),
   );
+  const overdueCount = overdueMetric();
+  const stopOverdueScan = scheduleOverdueScan(overdueRepository(kit.db), {
+    everyMs: config.OVERDUE_SCAN_MS,
+    counter: overdueCount,
+    nudge: () => relay.nudge(),
+    logger: kit.logger.child({ component: "overdue" }),
+  });
   // The public routes' limit per client address (the forms, the Google Ads file's secret URL).
   const limiter = redisRateLimiter(
     kit.redis,
@@ -157,6 +177,7 @@ export async function startLeads(
       }),
       internalRoutes({
         leads,
+        owners,
         leadEmails,
         settings: responseSettings,
         internalToken: config.INTERNAL_TOKEN,
@@ -179,6 +200,7 @@ export async function startLeads(
       }),
     ],
     onStop: [
+      async () => stopOverdueScan(),
       async () => stopRetention(),
       async () => stopIpRetention(),
       () => relay.stop(),
@@ -189,5 +211,6 @@ export async function startLeads(
   outbox.registerMetrics(running.app.metrics.registry);
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's.
   running.app.metrics.registry.registerMetric(attributionJobs.attempts);
+  running.app.metrics.registry.registerMetric(overdueCount);
   return running;
 }

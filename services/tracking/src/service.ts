@@ -8,6 +8,8 @@ import {
   LeadEmailEvent,
   type EmailReceivedMessage,
   type LeadEmailMessage,
+  LeadOverdueEvent,
+  type LeadOverdueMessage,
   LeadCreatedEvent,
   QUEUES,
   MailOutcomeEvent,
@@ -218,7 +220,8 @@ export async function startTracking(
       | LeadCreatedMessage
       | LeadAttributedMessage
       | EmailReceivedMessage
-      | LeadEmailMessage,
+      | LeadEmailMessage
+      | LeadOverdueMessage,
   >(
     channel: string,
     schema: z.ZodType<M["data"]>,
@@ -238,6 +241,8 @@ export async function startTracking(
   // Received e-mails (the mailer) and e-mails on a lead's timeline (leads).
   await relay<EmailReceivedMessage>(CHANNELS.emailReceived, EmailReceivedEvent, "email-received");
   await relay<LeadEmailMessage>(CHANNELS.leadEmail, LeadEmailEvent, "lead-email");
+  // A lead past its deadline without a response (leads, once per lead).
+  await relay<LeadOverdueMessage>(CHANNELS.leadOverdue, LeadOverdueEvent, "lead-overdue");
 
   // Blocking stream reads need a connection of their own, apart from the fail-fast request one.
   const writerRedis = createRedis(config.REDIS_URL, "bullmq", logger);

@@ -76,7 +76,7 @@ export default function AdminDashboardPage() {
   };
 
   // New leads arrive live (notice, lists reloaded); the unread count leads the page title.
-  const { unread, followUpDue } = useLeadAlerts(Boolean(me.data));
+  const { unread, followUpDue } = useLeadAlerts(Boolean(me.data), me.data?.admin.id);
   useEffect(() => {
     if (me.data) document.title = dashboardTitle(active.label, unread);
   }, [active.label, me.data, unread]);

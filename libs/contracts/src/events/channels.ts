@@ -12,6 +12,7 @@ export const CHANNELS = {
   leadAttributed: "lead-attributed",
   emailReceived: "email-received",
   leadEmail: "lead-email",
+  leadOverdue: "lead-overdue",
 } as const;
 export type ChannelName = (typeof CHANNELS)[keyof typeof CHANNELS];
 
@@ -96,3 +97,18 @@ export const LeadEmailEvent = z
     "Published by the leads service once an e-mail of a lead (a reply, a send, its delivery state) is on the lead's timeline; panels reload that lead",
   );
 export type LeadEmailEvent = z.infer<typeof LeadEmailEvent>;
+
+export const LeadOverdueEvent = z
+  .object({
+    source: LeadSource,
+    id: Uuid.describe("The lease request's or contact message's id"),
+    owner: LeadOwner.nullable().describe(
+      "Whose lead it is (the panel makes it prominent for them); null: nobody",
+    ),
+    dueAt: IsoDateTime.describe("The deadline it passed"),
+    at: IsoDateTime,
+  })
+  .describe(
+    "Published by the leads service once, when a lead passed its response deadline without a response; tracking relays it to the open admin panels",
+  );
+export type LeadOverdueEvent = z.infer<typeof LeadOverdueEvent>;

@@ -63,9 +63,32 @@ export const AdminAccount = z
     username: z.string(),
     totpEnabled: z.boolean().describe("Two-factor sign-in with an authenticator app is on"),
     recoveryCodesLeft: z.number().int().describe("Unused recovery codes (0 without two-factor sign-in)"),
+    notifyEmail: z
+      .string()
+      .nullable()
+      .describe("Where the admin's own notices go (late leads, the weekly summary); null: none"),
+    overdueEmail: z.boolean().describe("An e-mail when one of the admin's leads passes its deadline"),
+    weeklySummary: z.boolean().describe("The weekly summary by e-mail, Monday 08:00 Amsterdam time"),
   })
   .describe("The signed-in admin's own account");
 export type AdminAccount = z.infer<typeof AdminAccount>;
+
+export const NOTIFY_EMAIL_MESSAGE = "Voer een geldig e-mailadres in";
+export const NOTIFY_EMAIL_NEEDED_MESSAGE = "Vul eerst een e-mailadres in om e-mails te ontvangen";
+
+/** The admin's own notices (PUT /api/admin/account): any of the fields; absent ones stay. */
+export const UpdateAccountBody = z
+  .strictObject({
+    notifyEmail: z
+      .email({ error: NOTIFY_EMAIL_MESSAGE })
+      .max(254, { error: NOTIFY_EMAIL_MESSAGE })
+      .nullable()
+      .optional(),
+    overdueEmail: z.boolean({ error: "Kies aan of uit" }).optional(),
+    weeklySummary: z.boolean({ error: "Kies aan of uit" }).optional(),
+  })
+  .describe("The admin's notices: the address, and which e-mails they want");
+export type UpdateAccountBody = z.infer<typeof UpdateAccountBody>;
 
 export const TotpSetup = z
   .object({

@@ -19,3 +19,14 @@ export type SetFollowUpBody = z.infer<typeof SetFollowUpBody>;
 /** leads → mailer: how many lease requests are to be followed up today or earlier. */
 export const InternalFollowUpsDue = z.object({ due: z.number().int().min(0) });
 export type InternalFollowUpsDue = z.infer<typeof InternalFollowUpsDue>;
+
+/** leads → mailer: an admin as leads knows them, for the admin's own notices (GET /internal/staff/{id}). */
+export const InternalStaff = z.object({
+  id: z.uuid(),
+  username: z.string(),
+  active: z.boolean(),
+  notifyEmail: z.string().nullable(),
+  overdueEmail: z.boolean(),
+  weeklySummary: z.boolean(),
+});
+export type InternalStaff = z.infer<typeof InternalStaff>;

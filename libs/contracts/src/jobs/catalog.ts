@@ -20,6 +20,18 @@ export const LeadReceivedJobData = z
   );
 export type LeadReceivedJobData = z.infer<typeof LeadReceivedJobData>;
 
+// A lead passed its response deadline without a response: the leads service claimed it (once,
+// whichever replica) and the mailer e-mails its owner if they chose so ("Mijn account").
+export const LeadOverdueJobData = z
+  .object({
+    source: JobSource,
+    sourceId: z.uuid(),
+    ownerId: z.uuid().nullable().describe("null: the lead has no owner (nobody to e-mail)"),
+    dueAt: IsoDateTime.describe("The deadline it passed"),
+  })
+  .describe("E-mail a late lead's owner about it, if they chose that e-mail");
+export type LeadOverdueJobData = z.infer<typeof LeadOverdueJobData>;
+
 /** Superseded by lead.received; handled while jobs queued before it may still wait in Redis. */
 export const InboxLogJobData = z
   .object({ source: JobSource, sourceId: z.uuid() })
@@ -138,6 +150,11 @@ export const StaffJobData = z
     removed: z.boolean(),
     takesNewLeads: z.boolean(),
     revision: z.number().int().min(1).describe("Orders the states of one admin: an older one is ignored"),
+    // The admin's own notices ("Mijn account"). The address is the admin's work address for the
+    // panel's notices, never a customer's; absent in jobs from before it existed.
+    notifyEmail: z.email().max(254).nullable().default(null),
+    overdueEmail: z.boolean().default(false).describe("Wants an e-mail when their lead is late"),
+    weeklySummary: z.boolean().default(false).describe("Wants the weekly summary by e-mail"),
   })
   .describe("An admin was created, changed, disabled, enabled or removed: leads keeps who may own leads");
 export type StaffJobData = z.infer<typeof StaffJobData>;
@@ -220,6 +237,7 @@ export const JOBS = {
   "leads.conversion-outcome": { queue: QUEUES.leads, schema: ConversionOutcomeJobData, ...retried(1_000) },
   "mail.lead-activity": { queue: QUEUES.mail, schema: MailActivityJobData, ...retried(1_000) },
   "leads.staff": { queue: QUEUES.leads, schema: StaffJobData, ...retried(1_000) },
+  "mail.lead-overdue": { queue: QUEUES.mail, schema: LeadOverdueJobData, ...retried(5_000) },
 } as const satisfies Record<string, JobDefinition>;
 
 /**

@@ -5,6 +5,7 @@ import {
   LeadAttributedEvent,
   LeadCreatedEvent,
   LeadEmailEvent,
+  LeadOverdueEvent,
   MailOutcomeEvent,
 } from "../events/channels";
 
@@ -44,6 +45,11 @@ export const LeadEmailMessage = z
   .describe("Pushed to admin sockets when an e-mail of a lead is on its timeline (reload that lead)");
 export type LeadEmailMessage = z.infer<typeof LeadEmailMessage>;
 
+export const LeadOverdueMessage = z
+  .object({ type: z.literal("lead-overdue"), data: LeadOverdueEvent })
+  .describe("Pushed to admin sockets once when a lead passed its deadline without a response");
+export type LeadOverdueMessage = z.infer<typeof LeadOverdueMessage>;
+
 /** Every message the server sends on /ws. */
 export const ServerWsMessage = z.discriminatedUnion("type", [
   VisitorUpdateMessage,
@@ -52,5 +58,6 @@ export const ServerWsMessage = z.discriminatedUnion("type", [
   LeadAttributedMessage,
   EmailReceivedMessage,
   LeadEmailMessage,
+  LeadOverdueMessage,
 ]);
 export type ServerWsMessage = z.infer<typeof ServerWsMessage>;

@@ -35,6 +35,12 @@ export const admins = gateway.table(
     oneTimePasswordExpiresAt: timestamp("one_time_password_expires_at", { withTimezone: true }),
     /** Gets new leads by the assignment rule (leads hears of it through the outbox). */
     takesNewLeads: boolean("takes_new_leads").notNull().default(true),
+    /** Where the admin's own notices go ("Mijn account"); null: none. Told to leads with the rest. */
+    notifyEmail: text("notify_email"),
+    /** Wants an e-mail when one of their leads passes its response deadline. */
+    overdueEmail: boolean("overdue_email").notNull().default(false),
+    /** Wants the weekly summary by e-mail (Monday 08:00 Amsterdam time). */
+    weeklySummary: boolean("weekly_summary").notNull().default(false),
   },
   // One account per name, whatever its case: "SEC-NOTE" and "sec-note" cannot both exist.
   (t) => [uniqueIndex("admins_username_lower_idx").on(sql`lower(${t.username})`)],

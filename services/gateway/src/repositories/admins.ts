@@ -21,7 +21,9 @@ export type GuardedChange =
 async function announceStaff(tx: Database, row: AdminRow, removed = false): Promise<void> {
   const payload = sql`jsonb_build_object('adminId', ${row.id}::uuid, 'username', ${row.username}::text,
     'active', ${!removed && !row.disabledAt}::boolean, 'removed', ${removed}::boolean,
-    'takesNewLeads', ${row.takesNewLeads}::boolean, 'revision', nextval('gateway.staff_revision'))`;
+    'takesNewLeads', ${row.takesNewLeads}::boolean, 'revision', nextval('gateway.staff_revision'),
+    'notifyEmail', ${row.notifyEmail}::text, 'overdueEmail', ${row.overdueEmail}::boolean,
+    'weeklySummary', ${row.weeklySummary}::boolean)`;
   await tx.insert(outbox).values({ jobName: "leads.staff", payload });
 }
 
@@ -158,6 +160,17 @@ export function adminsRepository(db: Database) {
           .returning();
         if (changed) await announceStaff(tx, changed);
         return changed;
+      });
+    },
+    /** The admin's own notices ("Mijn account"); told to leads in the same transaction. */
+    async setNotices(
+      id: string,
+      notices: Partial<Pick<AdminRow, "notifyEmail" | "overdueEmail" | "weeklySummary">>,
+    ): Promise<AdminRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(admins).set(notices).where(eq(admins.id, id)).returning();
+        if (row) await announceStaff(tx as unknown as Database, row);
+        return row;
       });
     },
     /** The admin's switch "Krijgt nieuwe aanvragen"; told to leads in the same transaction. */

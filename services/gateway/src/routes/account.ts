@@ -9,6 +9,8 @@ import {
   TotpDisableBody,
   TotpSetup,
   TotpSetupBody,
+  NOTIFY_EMAIL_NEEDED_MESSAGE,
+  UpdateAccountBody,
 } from "@lease/contracts";
 import {
   HttpError,
@@ -60,6 +62,9 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
       username: admin.username,
       totpEnabled: Boolean(admin.totpEnabledAt),
       recoveryCodesLeft: admin.totpEnabledAt ? await deps.admins.recoveryCodesLeft(admin.id) : 0,
+      notifyEmail: admin.notifyEmail,
+      overdueEmail: admin.overdueEmail,
+      weeklySummary: admin.weeklySummary,
     });
 
   /** The current password, braked like a sign-in (a left-open panel is no free guessing ground). */
@@ -82,6 +87,33 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
 
   router.get("/api/admin/account", async (ctx) => {
     ctx.body = await account(await me(ctx));
+  });
+
+  // The admin's own notices: an e-mail needs an address; the audit names the fields, not the address.
+  router.put("/api/admin/account", async (ctx) => {
+    const body = parseOr400(UpdateAccountBody, ctx.request.body);
+    const admin = await me(ctx);
+    const address = body.notifyEmail === undefined ? admin.notifyEmail : body.notifyEmail;
+    const wantsMail =
+      (body.overdueEmail ?? admin.overdueEmail) || (body.weeklySummary ?? admin.weeklySummary);
+    if (wantsMail && !address)
+      throw new HttpError(400, "validation_failed", NOTIFY_EMAIL_NEEDED_MESSAGE, [
+        { path: "notifyEmail", message: NOTIFY_EMAIL_NEEDED_MESSAGE },
+      ]);
+    const changed = (["notifyEmail", "overdueEmail", "weeklySummary"] as const).filter(
+      (field) => body[field] !== undefined && body[field] !== admin[field],
+    );
+    let saved = admin;
+    if (changed.length > 0) {
+      saved = (await deps.admins.setNotices(admin.id, body)) ?? admin;
+      await audited(deps, ctx, {
+        actor: admin.username,
+        actorId: admin.id,
+        action: "account.preferences_changed",
+        detail: changed.join(", "),
+      });
+    }
+    ctx.body = await account(saved);
   });
 
   router.put("/api/admin/account/password", async (ctx) => {

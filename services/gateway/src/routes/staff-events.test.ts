@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminUser, StaffJobData } from "@lease/contracts";
+import { AdminAccount, AdminUser, StaffJobData } from "@lease/contracts";
 import type { RunningService } from "@lease/platform";
 import { createTestDatabase, waitFor, type TestDatabase } from "@lease/platform/testing";
 import { startGateway } from "../service";
@@ -96,5 +96,56 @@ describe("admins told to leads (leads.staff through the gateway's outbox)", () =
     expect(((await empty.json()) as { message: string }).message).toContain("nieuwe aanvragen krijgt");
     const wrong = await call(`/api/admin/users/${user.id}`, "PATCH", { takesNewLeads: "ja" });
     expect(wrong.status).toBe(400);
+  });
+
+  it("'Mijn account' keeps the admin's notices (address, late leads, weekly summary) and tells leads", async () => {
+    const account = async () => AdminAccount.parse(await (await call("/api/admin/account")).json());
+    expect(await account()).toMatchObject({ notifyEmail: null, overdueEmail: false, weeklySummary: false });
+    // An e-mail without an address is refused, in Dutch, naming the field.
+    const noAddress = await call("/api/admin/account", "PUT", { weeklySummary: true });
+    expect(noAddress.status).toBe(400);
+    const problem = (await noAddress.json()) as { message: string; fields?: { path: string }[] };
+    expect(problem.message).toBe("Vul eerst een e-mailadres in om e-mails te ontvangen");
+    const bad = await call("/api/admin/account", "PUT", { notifyEmail: "geen adres" });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toContain("Voer een geldig e-mailadres in");
+    const tooLong = await call("/api/admin/account", "PUT", { notifyEmail: `${"a".repeat(250)}@x.nl` });
+    expect(tooLong.status).toBe(400);
+    const text = await fetch(`${gw.url}/api/admin/account`, {
+      method: "PUT",
+      headers: { origin: gw.url, "content-type": "text/plain", cookie },
+      body: "weeklySummary=true",
+    });
+    expect(text.status).toBe(415);
+
+    const saved = await call("/api/admin/account", "PUT", {
+      notifyEmail: "admin@broker.nl",
+      weeklySummary: true,
+      overdueEmail: true,
+    });
+    expect(saved.status).toBe(200);
+    expect(AdminAccount.parse(await saved.json())).toMatchObject({
+      notifyEmail: "admin@broker.nl",
+      overdueEmail: true,
+      weeklySummary: true,
+    });
+    expect(await account()).toMatchObject({ notifyEmail: "admin@broker.nl", weeklySummary: true });
+    // Leads hears of it with the admin's whole state; the audit names the fields, not the address.
+    const last = (await told("admin")).at(-1)!;
+    expect(last).toMatchObject({ notifyEmail: "admin@broker.nl", overdueEmail: true, weeklySummary: true });
+    await waitFor(async () => {
+      const { rows } = await sql.query(
+        "SELECT detail FROM gateway.audit_log WHERE action = 'account.preferences_changed' AND actor = 'admin'",
+      );
+      return rows[0]?.detail === "notifyEmail, overdueEmail, weeklySummary";
+    });
+    // Turning the summary off alone keeps the rest.
+    const off = await call("/api/admin/account", "PUT", { weeklySummary: false });
+    expect(AdminAccount.parse(await off.json())).toMatchObject({
+      notifyEmail: "admin@broker.nl",
+      weeklySummary: false,
+    });
+    // The address cannot go while an e-mail is still chosen.
+    expect((await call("/api/admin/account", "PUT", { notifyEmail: null })).status).toBe(400);
   });
 });

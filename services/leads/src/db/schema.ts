@@ -36,6 +36,12 @@ export const staff = leads.table("staff", {
   /** Orders the gateway's events of one admin (they may arrive out of order). */
   revision: bigint("revision", { mode: "number" }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Where the admin's own notices go (their work address, "Mijn account"); null: none. */
+  notifyEmail: text("notify_email"),
+  /** Wants an e-mail when one of their leads passes its deadline. */
+  overdueEmail: boolean("overdue_email").notNull().default(false),
+  /** Wants the weekly summary by e-mail. */
+  weeklySummary: boolean("weekly_summary").notNull().default(false),
 });
 
 /**
@@ -147,6 +153,10 @@ export const leaseRequests = leads.table(
     index("lease_requests_waiting_idx")
       .on(t.responseDueAt)
       .where(sql`${t.firstResponseAt} IS NULL`),
+    // Not yet announced as late: the overdue scan's rows (a lead never answered leaves it once late).
+    index("lease_requests_unannounced_idx")
+      .on(t.responseDueAt)
+      .where(sql`${t.firstResponseAt} IS NULL AND ${t.overdueAnnouncedAt} IS NULL`),
   ],
 );
 
@@ -170,6 +180,10 @@ export const contactMessages = leads.table(
     index("contact_messages_waiting_idx")
       .on(t.responseDueAt)
       .where(sql`${t.firstResponseAt} IS NULL`),
+    // Not yet announced as late: the overdue scan's rows (a lead never answered leaves it once late).
+    index("contact_messages_unannounced_idx")
+      .on(t.responseDueAt)
+      .where(sql`${t.firstResponseAt} IS NULL AND ${t.overdueAnnouncedAt} IS NULL`),
   ],
 );
 

@@ -1,5 +1,11 @@
 import type { OutboxRow } from "@lease/platform";
-import { JobSource, LeadOwner, type LeadCreatedEvent } from "@lease/contracts";
+import {
+  IsoDateTime,
+  JobSource,
+  LeadOwner,
+  type LeadCreatedEvent,
+  type LeadOverdueEvent,
+} from "@lease/contracts";
 
 // The outbox relay itself is the platform's (startOutboxRelay); the leads service adds the
 // announcement of new leads to open admin panels, from the rows it publishes.
@@ -18,6 +24,27 @@ export function leadEvents(rows: OutboxRow[]): LeadCreatedEvent[] {
       id: payload.sourceId,
       at: new Date(row.createdAt).toISOString(),
       owner: owner.success ? owner.data : null,
+    });
+  }
+  return events;
+}
+
+/** The late leads a batch stands for: each is claimed once, with one `mail.lead-overdue` row. */
+export function overdueEvents(rows: OutboxRow[]): LeadOverdueEvent[] {
+  const events: LeadOverdueEvent[] = [];
+  for (const row of rows) {
+    if (row.jobName !== "mail.lead-overdue") continue;
+    const payload = row.payload as { source?: unknown; sourceId?: unknown; owner?: unknown; dueAt?: unknown };
+    const source = JobSource.safeParse(payload.source);
+    const dueAt = IsoDateTime.safeParse(payload.dueAt);
+    if (!source.success || !dueAt.success || typeof payload.sourceId !== "string") continue;
+    const owner = LeadOwner.safeParse(payload.owner);
+    events.push({
+      source: source.data,
+      id: payload.sourceId,
+      owner: owner.success ? owner.data : null,
+      dueAt: dueAt.data,
+      at: new Date(row.createdAt).toISOString(),
     });
   }
   return events;

@@ -103,6 +103,9 @@ export function ownersRepository(db: Database) {
           removed: data.removed,
           takesNewLeads: data.takesNewLeads,
           revision: data.revision,
+          notifyEmail: data.notifyEmail,
+          overdueEmail: data.overdueEmail,
+          weeklySummary: data.weeklySummary,
           updatedAt: new Date(),
         };
         await tx

@@ -8,16 +8,19 @@ import {
   InternalLeaseRequest,
   InternalLeadConversion,
   LeaseRequestIdParam,
+  InternalStaff,
 } from "@lease/contracts";
 import { contractRouter, notFound, parseOr400, requireInternal } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 import type { LeadEmailsRepository } from "../repositories/lead-emails";
 import type { ResponseSettingsDomain } from "../domain/response-settings";
+import type { OwnersRepository } from "../repositories/owners";
 
 /** Lookups for the mailer (job data holds ids only; the mailer reads the content here). */
 export function internalRoutes(deps: {
   leads: LeaseRequestsDomain;
   leadEmails: LeadEmailsRepository;
+  owners: OwnersRepository;
   /** The working calendar a first response is measured in. */
   settings: ResponseSettingsDomain;
   /** Told once an e-mail is on a lead's timeline (open panels reload the lead); must not throw. */
@@ -41,6 +44,22 @@ export function internalRoutes(deps: {
   router.get("/internal/contact-messages/{id}", async (ctx) => {
     const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
     ctx.body = InternalContactMessage.parse(await deps.leads.getContact(id));
+  });
+
+  // The mailer's notices to an admin (a late lead, the weekly summary): their address and choices.
+  router.get("/internal/staff/{id}", async (ctx) => {
+    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const row = await deps.owners.find(id);
+    if (!row) throw notFound("Beheerder niet gevonden");
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = InternalStaff.parse({
+      id: row.adminId,
+      username: row.username,
+      active: row.active,
+      notifyEmail: row.notifyEmail,
+      overdueEmail: row.overdueEmail,
+      weeklySummary: row.weeklySummary,
+    });
   });
 
   // The company's new-lead e-mail says how many requests are to be followed up.

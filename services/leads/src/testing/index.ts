@@ -110,5 +110,8 @@ export const staffMember = (username: string, patch: Partial<StaffJobData> = {})
   removed: false,
   takesNewLeads: true,
   revision: ++staffRevision,
+  notifyEmail: null,
+  overdueEmail: false,
+  weeklySummary: false,
   ...patch,
 });

@@ -162,3 +162,21 @@ export function renderTestEmail(company: PublicCompanySettings): RenderedMail {
   const text = `Dit is een test e-mail. De e-mailinstellingen van ${companyName(company)} werken.\n\n--\n${companyFooter(company)}\n`;
   return { subject: "Test e-mail", text, html: textToHtml(text) };
 }
+
+/** To a late lead's owner: whose lead waits, since when, and the link to it. */
+export function renderOverdueNotice(notice: {
+  username: string;
+  source: "lease_request" | "contact_form";
+  senderName: string;
+  dueAt: string;
+  link?: string;
+}): RenderedMail {
+  const what = notice.source === "lease_request" ? "De lease aanvraag" : "Het bericht";
+  const text = `Hallo ${notice.username},\n\n${what} van ${notice.senderName} heeft nog geen reactie gekregen. Reageren moest vóór ${amsterdam(notice.dueAt)}.\n`;
+  const mail = {
+    subject: oneLine(`Te laat: ${what.toLowerCase()} van ${notice.senderName} wacht op reactie`),
+    text,
+    html: textToHtml(text),
+  };
+  return withAdminLink(mail, notice.source, notice.link);
+}

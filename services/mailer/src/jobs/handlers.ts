@@ -3,7 +3,7 @@ import type { JobName, JobSource } from "@lease/contracts";
 import type { Delivery } from "../domain/delivery";
 import type { LeadsSource, SourceMessage } from "../repositories/leads-source";
 import { isConfigured, type MailSettingsSource } from "../repositories/mail-settings";
-import { adminLeadLink, followUpsLine, withAdminLink } from "../domain/templates";
+import { adminLeadLink, followUpsLine, renderOverdueNotice, withAdminLink } from "../domain/templates";
 import type { InboxRepository } from "../repositories/inbox";
 import type { OutgoingRepository } from "../repositories/outgoing";
 import type { ConversationRepository } from "../repositories/conversation";
@@ -123,6 +123,41 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
       if (found) await notifyCompany(data, found, settings, requestId, log);
     },
 
+    // A late lead, to its owner if they chose so in "Mijn account": once per lead (the dedupe key).
+    async "mail.lead-overdue"(data, { log, job }) {
+      const requestId = requestIdOf(job);
+      const owner = data.ownerId ? await deps.leads.staff?.(data.ownerId, requestId) : undefined;
+      if (!owner?.active || !owner.overdueEmail || !owner.notifyEmail) {
+        log.info({ ...data, owner: data.ownerId }, "late lead: its owner chose no e-mail");
+        return;
+      }
+      const settings = await deps.settings.get(requestId);
+      if (!isConfigured(settings)) {
+        log.info(data, "late lead e-mail skipped: no provider key or sender configured");
+        return;
+      }
+      const found = await findSource(data, requestId, log);
+      if (!found) return;
+      const link = adminLeadLink(data.source, data.sourceId, [deps.publicOrigin, settings.company.website]);
+      const mail = renderOverdueNotice({
+        username: owner.username,
+        source: data.source,
+        senderName: found.senderName,
+        dueAt: data.dueAt,
+        link,
+      });
+      const row = await deps.outgoing.recordOnce({
+        dedupeKey: `overdue:${data.source}:${data.sourceId}`,
+        kind: "notification",
+        toEmail: owner.notifyEmail,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html,
+        leaseRequestId: found.leaseRequestId,
+      });
+      await deps.delivery.deliver(row.id, log);
+    },
+
     async "mail.send"(data, { log }) {
       await deps.delivery.deliver(data.outgoingEmailId, log);
     },
@@ -151,6 +186,8 @@ export function onFinalFailure(deps: Pick<HandlerDeps, "delivery" | "outgoing">,
     if ((name === "lead.received" || name === "mail.notify-company") && d.source && d.sourceId) {
       id = (await deps.outgoing.findByDedupeKey(notifyKey(d.source, d.sourceId)))?.id;
     }
+    if (name === "mail.lead-overdue" && d.source && d.sourceId)
+      id = (await deps.outgoing.findByDedupeKey(`overdue:${d.source}:${d.sourceId}`))?.id;
     if (id) await deps.delivery.giveUp(id, `gave up after retries: ${err.message}`);
     logger.error({ job: name, outgoingId: id, err: err.message }, "job failed for good");
   };

@@ -5,6 +5,7 @@ import {
   InternalContactMessage,
   InternalFollowUpsDue,
   InternalLeaseRequest,
+  InternalStaff,
   type JobSource,
 } from "@lease/contracts";
 import { InternalCallError, createInternalClient } from "@lease/platform";
@@ -26,6 +27,8 @@ export interface LeadsSource {
   followUpsDue?(requestId?: string): Promise<number>;
   /** The open leads with this address (at most two). */
   openLeadsByEmail?(email: string): Promise<string[]>;
+  /** An admin as leads knows them (address and choices for their notices); undefined: unknown. */
+  staff?(adminId: string, requestId?: string): Promise<InternalStaff | undefined>;
   /** Tells leads the e-mail of a lead as it is now; false when the lead is gone. */
   putLeadEmail?(leaseRequestId: string, email: InternalLeadEmail, requestId?: string): Promise<boolean>;
 }
@@ -53,6 +56,14 @@ export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsS
           receivedAt: new Date(msg.createdAt),
           leaseRequestId: null,
         };
+      } catch (err) {
+        if (err instanceof InternalCallError && err.status === 404) return undefined;
+        throw err;
+      }
+    },
+    async staff(adminId, requestId) {
+      try {
+        return await call(`/internal/staff/${adminId}`, InternalStaff, { requestId });
       } catch (err) {
         if (err instanceof InternalCallError && err.status === 404) return undefined;
         throw err;

@@ -4,6 +4,7 @@ import {
   type LeadAttributedMessage,
   type LeadEmailMessage,
   type LeadCreatedMessage,
+  type LeadOverdueMessage,
   type MailOutcomeMessage,
   type VisitorUpdateMessage,
 } from "@lease/contracts";
@@ -39,6 +40,8 @@ export interface LiveConnectionOptions {
   onEmailReceived?: (data: EmailReceivedMessage["data"]) => void;
   /** An e-mail of a lead is on its timeline (a reply, a send, its delivery state). */
   onLeadEmail?: (data: LeadEmailMessage["data"]) => void;
+  /** A lead passed its deadline without a response (told once per lead). */
+  onLeadOverdue?: (data: LeadOverdueMessage["data"]) => void;
   onConnected: (connected: boolean) => void;
   createSocket?: (url: string) => SocketLike;
   log?: (message: string, detail: unknown) => void;
@@ -78,6 +81,7 @@ export function startLiveConnection(options: LiveConnectionOptions): () => void 
         else if (message.type === "lead-attributed") options.onLeadAttributed?.(message.data);
         else if (message.type === "email-received") options.onEmailReceived?.(message.data);
         else if (message.type === "lead-email") options.onLeadEmail?.(message.data);
+        else if (message.type === "lead-overdue") options.onLeadOverdue?.(message.data);
         else options.onMailOutcome?.(message.data);
       } catch (error) {
         log("Live bezoekers: onbekend bericht", error);

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { EmailReceivedEvent, LeadCreatedEvent } from "@lease/contracts";
+import type { EmailReceivedEvent, LeadCreatedEvent, LeadOverdueEvent } from "@lease/contracts";
 import { useEffect } from "react";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchLeaseRequests, stillSignedIn } from "../api";
@@ -12,14 +12,58 @@ export const RELOAD_COALESCE_MS = 250;
 /** The second part of the query key of a lead's sent e-mails (after ADMIN_KEYS.emails). */
 export const LEAD_EMAILS = "lease-request";
 
-/** The live notice for a lead that just arrived (SPEC §8 style: a title and one sentence). */
-export function leadNotice(event: Pick<LeadCreatedEvent, "source">): { title: string; description: string } {
-  return event.source === "lease_request"
-    ? { title: "Nieuwe Aanvraag", description: "Er is zojuist een nieuwe lease aanvraag binnengekomen." }
-    : {
-        title: "Nieuw Bericht",
-        description: "Er is zojuist een nieuw bericht via het contactformulier binnengekomen.",
-      };
+/**
+ * The live notice for a lead that just arrived (SPEC §8 style: a title and one sentence); for its
+ * owner it says so, for the others it names the owner.
+ */
+export function leadNotice(
+  event: Pick<LeadCreatedEvent, "source"> & { owner?: LeadCreatedEvent["owner"] },
+  meId?: string,
+): { title: string; description: string } {
+  if (event.owner && event.owner.id === meId)
+    return event.source === "lease_request"
+      ? {
+          title: "Nieuwe Aanvraag voor jou",
+          description: "Er is zojuist een lease aanvraag aan jou toegewezen.",
+        }
+      : {
+          title: "Nieuw Bericht voor jou",
+          description: "Er is zojuist een bericht via het contactformulier aan jou toegewezen.",
+        };
+  const base =
+    event.source === "lease_request"
+      ? { title: "Nieuwe Aanvraag", description: "Er is zojuist een nieuwe lease aanvraag binnengekomen." }
+      : {
+          title: "Nieuw Bericht",
+          description: "Er is zojuist een nieuw bericht via het contactformulier binnengekomen.",
+        };
+  return event.owner
+    ? { ...base, description: `${base.description} Toegewezen aan ${event.owner.username}.` }
+    : base;
+}
+
+/**
+ * The live notice for a lead past its deadline: prominent (destructive) for its owner, and for
+ * everyone when it has none; undefined for the other admins (their lists reload only).
+ */
+export function overdueNotice(
+  event: Pick<LeadOverdueEvent, "source" | "owner">,
+  meId?: string,
+): { title: string; description: string; variant: "destructive" } | undefined {
+  const what = event.source === "lease_request" ? "lease aanvraag" : "bericht";
+  if (event.owner && event.owner.id === meId)
+    return {
+      title: "Te laat",
+      description: `Jouw ${what} heeft de reactietermijn overschreden zonder reactie.`,
+      variant: "destructive",
+    };
+  if (!event.owner)
+    return {
+      title: "Te laat",
+      description: `Een ${what} zonder eigenaar heeft de reactietermijn overschreden.`,
+      variant: "destructive",
+    };
+  return undefined;
 }
 
 /** The live notice for a received e-mail: a customer's reply to a lead, or any other. */
@@ -48,7 +92,7 @@ export function dashboardTitle(label: string, unread: number | undefined): strin
  * mailer's outcomes on the same socket reload the e-mails on an open lead's timeline.
  * Returns the number of unread lease requests (the page title) and of those to follow up today.
  */
-export function useLeadAlerts(enabled: boolean): { unread?: number; followUpDue?: number } {
+export function useLeadAlerts(enabled: boolean, meId?: string): { unread?: number; followUpDue?: number } {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
 
@@ -79,7 +123,13 @@ export function useLeadAlerts(enabled: boolean): { unread?: number; followUpDue?
         if (connected) wasConnected = true;
       },
       onLeadCreated: (event) => {
-        notify({ ...leadNotice(event), live: true });
+        notify({ ...leadNotice(event, meId), live: true });
+        reload();
+      },
+      // A lead passed its deadline: its owner is told prominently; every list shows it late.
+      onLeadOverdue: (event) => {
+        const notice = overdueNotice(event, meId);
+        if (notice) notify({ ...notice, live: true });
         reload();
       },
       // A lead's Herkomst was decided: an open lead stops saying "Herkomst wordt bepaald…".
@@ -100,7 +150,7 @@ export function useLeadAlerts(enabled: boolean): { unread?: number; followUpDue?
       clearTimeout(pending);
       stop();
     };
-  }, [enabled, notify, queryClient]);
+  }, [enabled, meId, notify, queryClient]);
 
   const counts = useQuery({
     queryKey: [...ADMIN_KEYS.leaseRequests, "counts"],
