@@ -52,6 +52,8 @@ const DESIGNED: Record<ServiceName, string[]> = {
     "META_API_BASE_URL",
     "TIKTOK_API_BASE_URL",
     "SNAPCHAT_API_BASE_URL",
+    "GOOGLE_CONVERSIONS_API_BASE_URL",
+    "GOOGLE_OAUTH_TOKEN_URL",
     "SETTINGS_URL",
     "LEADS_URL",
   ],

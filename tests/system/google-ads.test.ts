@@ -25,7 +25,7 @@ let sql: pg.Pool;
 const logLines: string[] = [];
 const TEMPLATE_LINES = [
   "Parameters:TimeZone=Europe/Amsterdam",
-  "Google Click ID,GBRAID,WBRAID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency",
+  "Google Click ID,GBRAID,WBRAID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency,Ad User Data,Ad Personalization",
 ];
 
 beforeAll(async () => {
@@ -137,10 +137,10 @@ describe("the Google Ads offline conversion file", () => {
     const at = (event: string) => events.find((e) => e.event === event)!.at;
     expect(rows).toEqual(
       expect.arrayContaining([
-        `Cj0KCQ-signed_1,,,Offerteaanvraag,${await arrival(signed)},,EUR`,
-        `Cj0KCQ-signed_1,,,Offerte verstuurd,${at("offerte")},,EUR`,
-        `Cj0KCQ-signed_1,,,Contract getekend,${at("getekend")},1200.50,EUR`,
-        `,,WBRAID-iphone_1,Offerteaanvraag,${await arrival(iphone)},,EUR`,
+        `Cj0KCQ-signed_1,,,Offerteaanvraag,${await arrival(signed)},,EUR,Granted,Granted`,
+        `Cj0KCQ-signed_1,,,Offerte verstuurd,${at("offerte")},,EUR,Granted,Granted`,
+        `Cj0KCQ-signed_1,,,Contract getekend,${at("getekend")},1200.50,EUR,Granted,Granted`,
+        `,,WBRAID-iphone_1,Offerteaanvraag,${await arrival(iphone)},,EUR,Granted,Granted`,
       ]),
     );
     expect(rows).toHaveLength(4);

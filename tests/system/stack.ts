@@ -47,6 +47,8 @@ export async function startFullStack(
     META_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
     TIKTOK_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
     SNAPCHAT_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+    GOOGLE_CONVERSIONS_API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+    GOOGLE_OAUTH_TOKEN_URL: `http://127.0.0.1:${await freePort()}/token`,
     WEB_DIST_DIR: "web/dist",
     ...overrides,
   });

@@ -47,12 +47,13 @@ test("google ads: the panel downloads the conversion file and makes a secret URL
   assertEqual(lines[0], "Parameters:TimeZone=Europe/Amsterdam", "the time zone line");
   assertEqual(
     lines[1],
-    "Google Click ID,GBRAID,WBRAID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency",
+    "Google Click ID,GBRAID,WBRAID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency,Ad User Data,Ad Personalization",
     "the template's columns",
   );
   const row = lines.find((line) => line.startsWith(`${gclid},`));
   assert(
-    row !== undefined && /^[^,]+,,,Offerteaanvraag,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},,EUR$/.test(row),
+    row !== undefined &&
+      /^[^,]+,,,Offerteaanvraag,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},,EUR,Granted,Granted$/.test(row),
     `the lead's row, got ${row}`,
   );
 

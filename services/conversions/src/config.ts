@@ -23,6 +23,9 @@ export const conversionsConfigSchema = baseConfigSchema.extend({
     .default("26.0"),
   TIKTOK_API_BASE_URL: z.url().default("https://business-api.tiktok.com"),
   SNAPCHAT_API_BASE_URL: z.url().default("https://tr.snapchat.com"),
+  /** Google's Data Manager API (POST /v1/events:ingest) and its OAuth 2.0 token endpoint. */
+  GOOGLE_CONVERSIONS_API_BASE_URL: z.url().default("https://datamanager.googleapis.com"),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
   /** How long one platform call may take before it counts as unreachable (and is tried again). */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),

@@ -15,6 +15,7 @@ import { SEND_OUTCOMES, conversionHandlers, onFinalFailure } from "./jobs/handle
 import { scheduleDeliveryRetention } from "./jobs/retention";
 import { deliveriesRepository } from "./repositories/deliveries";
 import { httpSources, type ConversionSources } from "./repositories/sources";
+import { googleTokens } from "./domain/google-token";
 
 export const CONVERSIONS_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -65,7 +66,12 @@ export async function startConversions(
       meta: config.META_API_BASE_URL,
       tiktok: config.TIKTOK_API_BASE_URL,
       snapchat: config.SNAPCHAT_API_BASE_URL,
+      google: config.GOOGLE_CONVERSIONS_API_BASE_URL,
     },
+    googleTokens: googleTokens({
+      tokenUrl: config.GOOGLE_OAUTH_TOKEN_URL,
+      timeoutMs: config.PLATFORM_TIMEOUT_MS,
+    }),
     metaApiVersion: config.META_API_VERSION,
     publicOrigin: config.PUBLIC_ORIGIN,
     timeoutMs: config.PLATFORM_TIMEOUT_MS,

@@ -5,11 +5,15 @@ import { FormClickIds } from "./marketing";
 // Conversions sent server-side to the ad platforms (issue 35 item 4): the conversions service sends
 // a lead's events to each platform switched on, and reports each outcome back to leads.
 
-export const CONVERSION_PLATFORMS = ["meta", "tiktok", "snapchat"] as const;
+export const CONVERSION_PLATFORMS = ["meta", "tiktok", "snapchat", "google"] as const;
 export const ConversionPlatform = z.enum(CONVERSION_PLATFORMS, {
-  error: "Kies een platform: meta, tiktok of snapchat",
+  error: "Kies een platform: meta, tiktok, snapchat of google",
 });
 export type ConversionPlatform = z.infer<typeof ConversionPlatform>;
+
+/** The platforms set up with a pixel id and one access token (Google has an account and credentials). */
+export const TOKEN_PLATFORMS = ["meta", "tiktok", "snapchat"] as const;
+export type TokenPlatform = (typeof TOKEN_PLATFORMS)[number];
 
 /** The lead's events the platforms hear of: its arrival, an offer, a signed contract. */
 export const CONVERSION_EVENTS = ["lead", "offerte", "getekend"] as const;
@@ -59,11 +63,151 @@ export const PlatformConversionSettingsBody = z.strictObject({
     .describe("The platform's Conversions API access token; null removes it; absent keeps it"),
 });
 
+/** A Google Ads customer id as Google Ads shows it ("123-456-7890") or as digits; stored as the 10 digits. */
+const googleCustomerId = z
+  .string({ error: "De klant-ID van Google Ads is tekst" })
+  .trim()
+  .regex(/^\d{3}-?\d{3}-?\d{4}$/, { error: "De klant-ID van Google Ads is 10 cijfers (123-456-7890)" })
+  .transform((v) => v.replaceAll("-", ""));
+
+/** A conversion action's numeric id (Google Ads: Doelen › Conversies › the action's "ctId"). */
+const googleConversionActionId = z
+  .string({ error: "Het ID van de conversieactie is tekst" })
+  .trim()
+  .regex(/^\d{1,20}$/, { error: "Het ID van een conversieactie bestaat uit cijfers" });
+
+export const GOOGLE_SERVICE_ACCOUNT_KEY_MAX = 10_000;
+
+/**
+ * A service account's JSON key file as Google Cloud gives it: type service_account, client_email
+ * and the RSA private key (PEM) are what the token request needs.
+ */
+const googleServiceAccountKey = z
+  .string({ error: "De sleutel van het serviceaccount is de tekst van het JSON-sleutelbestand" })
+  .max(GOOGLE_SERVICE_ACCOUNT_KEY_MAX, { error: "Het JSON-sleutelbestand mag hoogstens 10.000 tekens zijn" })
+  .transform((text, ctx) => {
+    let key: unknown;
+    try {
+      key = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "Het sleutelbestand is geen geldige JSON" });
+      return z.NEVER;
+    }
+    const k = key as Record<string, unknown>;
+    const email = typeof k.client_email === "string" ? k.client_email.trim() : "";
+    const pem = typeof k.private_key === "string" ? k.private_key : "";
+    if (
+      k.type !== "service_account" ||
+      !/^[^\s@]{1,200}@[^\s@]{1,200}$/.test(email) ||
+      !/^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----\s*$/.test(pem)
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "Het sleutelbestand is geen sleutel van een serviceaccount (type service_account, client_email en private_key)",
+      });
+      return z.NEVER;
+    }
+    return { kind: "serviceAccount" as const, clientEmail: email, privateKey: pem };
+  });
+
+const oauthField = (name: string) =>
+  z
+    .string({ error: `${name} is tekst` })
+    .trim()
+    .min(1, { error: `${name} ontbreekt` })
+    .max(2000, { error: `${name} mag hoogstens 2.000 tekens zijn` })
+    .regex(/^[\x21-\x7e]+$/, { error: `${name} mag geen spaties of bijzondere tekens bevatten` });
+
+/** The OAuth client and its refresh token (the developer token is accepted but the Data Manager API needs none). */
+const googleOAuthClient = z
+  .strictObject(
+    {
+      clientId: oauthField("De client-ID"),
+      clientSecret: oauthField("Het clientgeheim"),
+      refreshToken: oauthField("Het vernieuwingstoken"),
+      developerToken: oauthField("Het ontwikkelaarstoken").optional(),
+    },
+    {
+      error:
+        "Geef de sleutel van een serviceaccount (serviceAccountKey) of een OAuth-client (clientId, clientSecret, refreshToken)",
+    },
+  )
+  .transform(({ clientId, clientSecret, refreshToken }) => ({
+    kind: "oauthClient" as const,
+    clientId,
+    clientSecret,
+    refreshToken,
+  }));
+
+const CREDENTIALS_HINT =
+  "Geef de sleutel van een serviceaccount (serviceAccountKey) of een OAuth-client (clientId, clientSecret, refreshToken)";
+const googleServiceAccount = z
+  .strictObject({ serviceAccountKey: googleServiceAccountKey }, { error: CREDENTIALS_HINT })
+  .transform((v) => v.serviceAccountKey);
+
+/**
+ * Either kind, told apart by its fields (a service account's key file, else an OAuth client), so a
+ * refusal names what is wrong with the kind that was meant.
+ */
+export const GoogleCredentialsBody = z
+  .unknown()
+  .transform((value, ctx) => {
+    const serviceAccount = typeof value === "object" && value !== null && "serviceAccountKey" in value;
+    const parsed = (serviceAccount ? googleServiceAccount : googleOAuthClient).safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    return z.NEVER;
+  })
+  .describe(CREDENTIALS_HINT);
+
+/** The credentials as stored (encrypted) and handed to the conversions service. */
+export const GoogleCredentials = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("serviceAccount"), clientEmail: z.string(), privateKey: z.string() }),
+  z.object({
+    kind: z.literal("oauthClient"),
+    clientId: z.string(),
+    clientSecret: z.string(),
+    refreshToken: z.string(),
+  }),
+]);
+export type GoogleCredentials = z.infer<typeof GoogleCredentials>;
+
+const GoogleConversionActions = z.object({
+  lead: z.string().nullable(),
+  offerte: z.string().nullable(),
+  getekend: z.string().nullable(),
+});
+
+export const GoogleConversionSettingsBody = z.strictObject({
+  enabled: z.boolean({ error: "enabled is true of false" }).optional(),
+  customerId: googleCustomerId
+    .nullable()
+    .optional()
+    .describe("The Google Ads account (customer id); null removes it"),
+  conversionActions: z
+    .strictObject({
+      lead: googleConversionActionId.nullable().optional(),
+      offerte: googleConversionActionId.nullable().optional(),
+      getekend: googleConversionActionId.nullable().optional(),
+    })
+    .optional()
+    .describe("Each event's conversion action id (type UPLOAD_CLICKS); null removes one, absent keeps it"),
+  credentials: GoogleCredentialsBody.nullable()
+    .optional()
+    .describe(
+      'Service account ({ "serviceAccountKey": "<the JSON key file>" }) or OAuth client ({ clientId, clientSecret, refreshToken }); null removes them; never answered back',
+    ),
+});
+export type GoogleConversionSettingsBody = z.infer<typeof GoogleConversionSettingsBody>;
+
 export const UpdateConversionSettingsBody = z
   .strictObject({
     meta: PlatformConversionSettingsBody.optional(),
     tiktok: PlatformConversionSettingsBody.optional(),
     snapchat: PlatformConversionSettingsBody.optional(),
+    google: GoogleConversionSettingsBody.optional(),
   })
   .describe("Partial update per platform: only what is sent changes");
 export type UpdateConversionSettingsBody = z.infer<typeof UpdateConversionSettingsBody>;
@@ -73,11 +217,22 @@ const PlatformConversionSettings = z.object({
   tokenSet: z.boolean().describe("An access token is stored (it is never answered)"),
   pixelIdSet: z.boolean().describe("The platform's pixel id is set in the pixel settings"),
 });
+const GoogleConversionSettings = z.object({
+  enabled: z.boolean(),
+  customerId: z.string().nullable().describe("The Google Ads customer id (10 digits)"),
+  conversionActions: GoogleConversionActions.describe("Each event's conversion action id"),
+  credentialsSet: z.boolean().describe("Credentials are stored (they are never answered)"),
+  credentialsKind: z
+    .enum(["serviceAccount", "oauthClient"])
+    .nullable()
+    .describe("Which kind of credentials is stored"),
+});
 export const ConversionSettings = z
   .object({
     meta: PlatformConversionSettings,
     tiktok: PlatformConversionSettings,
     snapchat: PlatformConversionSettings,
+    google: GoogleConversionSettings,
   })
   .describe("Which platforms receive the leads' conversions; tokens are stored encrypted and never answered");
 export type ConversionSettings = z.infer<typeof ConversionSettings>;
@@ -94,6 +249,14 @@ export const InternalConversionSettings = z.object({
   meta: InternalPlatformSettings,
   tiktok: InternalPlatformSettings,
   snapchat: InternalPlatformSettings,
+  google: z.object({
+    enabled: z.boolean(),
+    customerId: z.string().nullable(),
+    conversionActions: GoogleConversionActions,
+    credentials: GoogleCredentials.nullable(),
+    /** Credentials are stored that the encryption key cannot open. */
+    credentialsUnreadable: z.boolean().default(false),
+  }),
 });
 export type InternalConversionSettings = z.infer<typeof InternalConversionSettings>;
 

@@ -26,3 +26,10 @@ export {
   type AdPlatformReceiver,
   type ReceivedConversion,
 } from "./ad-platform-receiver";
+export {
+  startGoogleReceiver,
+  GOOGLE_TEST_SCOPE,
+  type GoogleReceiver,
+  type GoogleReceiverOptions,
+  type ReceivedGoogleEvent,
+} from "./google-receiver";

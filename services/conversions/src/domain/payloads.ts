@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ConversionEvent, ConversionPlatform, InternalLeadConversion, MatchKey } from "@lease/contracts";
+import type { ConversionEvent, InternalLeadConversion, MatchKey, TokenPlatform } from "@lease/contracts";
 import { phoneCountry, phoneE164 } from "@lease/platform";
 
 // Each ad platform's documented server event for a lead's event. Contact details leave this
@@ -34,8 +34,11 @@ export const phoneDigits = (phone: string): string | null => phoneE164(phone)?.s
 /** Meta's fbc parameter: fb.<subdomain index 1>.<ms of the click>.<fbclid>. */
 export const metaFbc = (fbclid: string, clickedAtMs: number) => `fb.1.${clickedAtMs}.${fbclid}`;
 
-/** Each platform's name for a lead's events (the lead's is the one the browser pixel sends too). */
-export const EVENT_NAMES: Record<ConversionPlatform, Record<ConversionEvent, string>> = {
+/**
+ * Each platform's name for a lead's events (the lead's is the one the browser pixel sends too);
+ * Google takes each event as a conversion action of its own, by id (domain/google.ts).
+ */
+export const EVENT_NAMES: Record<TokenPlatform, Record<ConversionEvent, string>> = {
   meta: { lead: "Lead", offerte: "Offerte", getekend: "Purchase" },
   tiktok: { lead: "SubmitForm", offerte: "Offerte", getekend: "CompletePayment" },
   snapchat: { lead: "SIGN_UP", offerte: "CUSTOM_EVENT_1", getekend: "PURCHASE" },

@@ -5,6 +5,7 @@ export const PLATFORM_NAMES: Record<ConversionPlatform, string> = {
   meta: "Meta",
   tiktok: "TikTok",
   snapchat: "Snapchat",
+  google: "Google",
 };
 
 /** What a platform made of an event: taken, to be tried again (429, 5xx, unreachable), or refused. */

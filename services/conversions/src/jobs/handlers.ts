@@ -17,7 +17,9 @@ import {
   type ConversionInput,
   type PlatformRequest,
 } from "../domain/payloads";
-import { PLATFORM_NAMES, sendToPlatform } from "../domain/send";
+import { PLATFORM_NAMES, sendToPlatform, type SendResult } from "../domain/send";
+import { googleRequest } from "../domain/google";
+import type { GoogleTokens } from "../domain/google-token";
 import type { DeliveriesRepository } from "../repositories/deliveries";
 import type { ConversionSources } from "../repositories/sources";
 
@@ -34,26 +36,67 @@ export interface HandlerDeps {
   /** The site's origin (PUBLIC_ORIGIN): the event's page when the lead has none. */
   publicOrigin?: string;
   timeoutMs: number;
+  /** Google's access tokens (OAuth 2.0), kept until shortly before they expire. */
+  googleTokens: GoogleTokens;
   onOutcome: (platform: ConversionPlatform, outcome: SendOutcome) => void;
 }
 
-/** The platform's request, or why it cannot be sent (Dutch, for the panel). */
-function requestFor(
+/** A test event: Meta's and TikTok's test_event_code, Snapchat's /events/validate, Google's validateOnly. */
+export interface TestMode {
+  testEventCode?: string;
+}
+
+const GOOGLE_EVENT_LABELS: Record<ConversionEvent, string> = {
+  lead: "aanvraag",
+  offerte: "offerte",
+  getekend: "getekend",
+};
+
+/**
+ * The platform's request; why it cannot be sent (Dutch, for the panel) when it is not set up; or,
+ * for Google, why no access token could be had (waiting for a retry, or refused).
+ */
+export async function requestFor(
   platform: ConversionPlatform,
   input: ConversionInput,
   settings: InternalConversionSettings,
-  deps: HandlerDeps,
-): PlatformRequest | string {
-  const s = settings[platform];
+  deps: Pick<HandlerDeps, "baseUrls" | "metaApiVersion" | "googleTokens">,
+  test?: TestMode,
+): Promise<PlatformRequest | string | Extract<SendResult, { ok: false }>> {
   const name = PLATFORM_NAMES[platform];
+  if (platform === "google") {
+    const g = settings.google;
+    if (!g.customerId) return "Geen klant-ID van Google Ads ingesteld (Conversies).";
+    const action = g.conversionActions[input.event];
+    if (!action)
+      return `Geen conversieactie van Google Ads voor "${GOOGLE_EVENT_LABELS[input.event]}" ingesteld (Conversies).`;
+    if (g.credentialsUnreadable)
+      return "De opgeslagen inloggegevens van Google kunnen niet worden gelezen — voer ze opnieuw in bij Conversies.";
+    if (!g.credentials) return "Geen inloggegevens van Google ingesteld (Conversies).";
+    const token = await deps.googleTokens.token(g.credentials);
+    if (!token.ok) return token;
+    return googleRequest(input, {
+      baseUrl: deps.baseUrls.google,
+      customerId: g.customerId,
+      conversionActionId: action,
+      accessToken: token.token,
+      validateOnly: test !== undefined,
+    });
+  }
+  const s = settings[platform];
   if (!s.pixelId) return `Geen pixel-id van ${name} ingesteld (Tracking Pixels).`;
   if (s.tokenUnreadable)
     return `Het opgeslagen toegangstoken van ${name} kan niet worden gelezen — voer het opnieuw in bij Conversies.`;
   if (!s.accessToken) return `Geen toegangstoken van ${name} ingesteld (Conversies).`;
-  const opts = { baseUrl: deps.baseUrls[platform], pixelId: s.pixelId, accessToken: s.accessToken };
+  const opts = {
+    baseUrl: deps.baseUrls[platform],
+    pixelId: s.pixelId,
+    accessToken: s.accessToken,
+    testEventCode: test?.testEventCode,
+  };
   if (platform === "meta") return metaRequest(input, { ...opts, version: deps.metaApiVersion });
   if (platform === "tiktok") return tiktokRequest(input, opts);
-  return snapchatRequest(input, opts);
+  return snapchatRequest(input, { ...opts, validate: test !== undefined });
 }
 
 export function conversionHandlers(deps: HandlerDeps): JobHandlers {
@@ -95,10 +138,18 @@ export function conversionHandlers(deps: HandlerDeps): JobHandlers {
     );
   }
 
-  /** Every platform switched on, besides the one just sent, has this event already. */
+  /**
+   * Every platform switched on that takes the visitor's address, besides the one just sent, has
+   * this event already (Google is not sent the address, so it does not keep it waiting).
+   */
   async function othersSent(eventId: string, sent: ConversionPlatform, settings: InternalConversionSettings) {
     for (const p of CONVERSION_PLATFORMS)
-      if (p !== sent && settings[p].enabled && (await deps.deliveries.find(eventId, p))?.status !== "sent")
+      if (
+        p !== sent &&
+        p !== "google" &&
+        settings[p].enabled &&
+        (await deps.deliveries.find(eventId, p))?.status !== "sent"
+      )
         return false;
     return true;
   }
@@ -127,14 +178,22 @@ export function conversionHandlers(deps: HandlerDeps): JobHandlers {
       const later: string[] = [];
       for (const platform of platforms) {
         if ((await deps.deliveries.find(data.eventId, platform))?.status === "sent") continue;
-        const request = requestFor(platform, input, settings, deps);
+        const request = await requestFor(platform, input, settings, deps);
         if (typeof request === "string") {
           deps.onOutcome(platform, "not_configured");
           await report(data, platform, "failed", request, false);
           continue;
         }
-        const result = await sendToPlatform(platform, request, deps.timeoutMs);
-        const matchKeys = request.matchKeys;
+        const built = "url" in request;
+        const result = built ? await sendToPlatform(platform, request, deps.timeoutMs) : request;
+        const matchKeys = built ? request.matchKeys : [];
+        if (
+          platform === "google" &&
+          !result.ok &&
+          result.error.includes("(401)") &&
+          settings.google.credentials
+        )
+          deps.googleTokens.forget(settings.google.credentials);
         if (result.ok) {
           deps.onOutcome(platform, "sent");
           const settled = await othersSent(data.eventId, platform, settings);

@@ -24,7 +24,7 @@ describe("the Google Ads offline conversion file (click conversions template)", 
     const csv = googleAdsConversionsCsv([], names);
     expect(csv).toBe(
       "Parameters:TimeZone=Europe/Amsterdam\r\n" +
-        "Google Click ID,GBRAID,WBRAID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency\r\n",
+        "Google Click ID,GBRAID,WBRAID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency,Ad User Data,Ad Personalization\r\n",
     );
     expect(csv.charCodeAt(0)).toBe("P".charCodeAt(0));
   });
@@ -39,9 +39,9 @@ describe("the Google Ads offline conversion file (click conversions template)", 
       names,
     );
     expect(lines(csv).slice(2)).toEqual([
-      "Cj0KCQjw-gclid_1,,,Offerteaanvraag,2026-07-01 14:00:00,,EUR",
-      "Cj0KCQjw-gclid_1,,,Offerte verstuurd,2026-07-03 10:30:05,,EUR",
-      "Cj0KCQjw-gclid_1,,,Contract getekend,2026-07-10 11:00:00,1200.50,EUR",
+      "Cj0KCQjw-gclid_1,,,Offerteaanvraag,2026-07-01 14:00:00,,EUR,Granted,Granted",
+      "Cj0KCQjw-gclid_1,,,Offerte verstuurd,2026-07-03 10:30:05,,EUR,Granted,Granted",
+      "Cj0KCQjw-gclid_1,,,Contract getekend,2026-07-10 11:00:00,1200.50,EUR,Granted,Granted",
       "",
     ]);
   });
@@ -79,7 +79,7 @@ describe("the Google Ads offline conversion file (click conversions template)", 
       getekend: 'Contract "zakelijk", getekend',
     });
     expect(lines(csv)[2]).toBe(
-      'Cj0KCQjw-gclid_1,,,"Contract ""zakelijk"", getekend",2026-07-01 14:00:00,1000.00,EUR',
+      'Cj0KCQjw-gclid_1,,,"Contract ""zakelijk"", getekend",2026-07-01 14:00:00,1000.00,EUR,Granted,Granted',
     );
   });
 });

@@ -13,7 +13,10 @@ import { amsterdamParts } from "./csv";
 // Google Ads' offline conversion import file for click conversions ("Conversions from clicks"
 // template, support.google.com/google-ads/answer/7014069): a `Parameters:TimeZone=` line, then the
 // template's header, then one row per conversion with exactly one of the three click ids in its
-// own column (Google refuses a row with more than one).
+// own column (Google refuses a row with more than one), and the template's consent columns ("Ad
+// User Data", "Ad Personalization": Granted), which Google's EU user consent policy asks of every
+// conversion from the EEA. Only leads whose visitor gave marketing consent are ever in the file, so
+// both are always Granted.
 
 /** One conversion of the file: a lead's event and the click that brought the lead. */
 export interface GoogleConversionRow {
@@ -33,7 +36,12 @@ export const GOOGLE_ADS_COLUMNS = [
   "Conversion Time",
   "Conversion Value",
   "Conversion Currency",
+  "Ad User Data",
+  "Ad Personalization",
 ] as const;
+
+/** The consent columns' value: the file holds only leads with marketing consent. */
+const GRANTED = "Granted";
 
 /** A click id as Google issues them; anything else (a row stored before the check) is never written. */
 const issued = (id: string | undefined): id is string => id !== undefined && GOOGLE_CLICK_ID_REGEX.test(id);
@@ -74,7 +82,15 @@ export function googleAdsConversionsCsv(rows: GoogleConversionRow[], names: Goog
   for (const row of rows) {
     const click = clickColumns(row.clickIds);
     if (!click) continue;
-    const cells = [...click, names[row.event], googleAdsTime(row.at), googleAdsValue(row.valueCents), "EUR"];
+    const cells = [
+      ...click,
+      names[row.event],
+      googleAdsTime(row.at),
+      googleAdsValue(row.valueCents),
+      "EUR",
+      GRANTED,
+      GRANTED,
+    ];
     lines.push(cells.map(googleAdsCell).join(","));
   }
   return `${lines.join("\r\n")}\r\n`;

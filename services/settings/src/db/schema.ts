@@ -44,6 +44,14 @@ export const companySettings = settings.table(
     tiktokAccessTokenEncrypted: text("tiktok_access_token_encrypted"),
     snapchatConversionsEnabled: boolean("snapchat_conversions_enabled").notNull().default(false),
     snapchatAccessTokenEncrypted: text("snapchat_access_token_encrypted"),
+    // Google (Data Manager API): the Google Ads account, each event's conversion action and the
+    // credentials (service account key or OAuth client, as JSON) encrypted like the tokens.
+    googleConversionsEnabled: boolean("google_conversions_enabled").notNull().default(false),
+    googleCustomerId: text("google_customer_id"),
+    googleActionLead: text("google_action_lead"),
+    googleActionOfferte: text("google_action_offerte"),
+    googleActionGetekend: text("google_action_getekend"),
+    googleCredentialsEncrypted: text("google_credentials_encrypted"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     /** Null until the admin saves the first time. */
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }),

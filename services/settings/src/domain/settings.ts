@@ -40,6 +40,8 @@ import type { SecretBox } from "./secret-box";
 import { themeDefaults, toThemeSettings } from "./theme";
 import {
   CONVERSION_FIELDS,
+  SECRET_COLUMNS,
+  secretInClear,
   conversionPatch,
   refuseUnsendable,
   toConversionSettings,
@@ -156,7 +158,7 @@ export function settingsDomain(deps: SettingsDeps) {
     updateTheme: (body: UpdateThemeSettingsBody, actor: string) => saveTheme(body, actor),
     resetTheme: (actor: string) => saveTheme(themeDefaults(), actor),
     async conversionSettings(): Promise<ConversionSettings> {
-      return toConversionSettings(await deps.company.get());
+      return toConversionSettings(await deps.company.get(), deps.box);
     },
     /**
      * Switches and tokens of the ad platforms' conversions, audited as a pixel settings change
@@ -171,21 +173,18 @@ export function settingsDomain(deps: SettingsDeps) {
         const patch = conversionPatch(body, deps.box);
         const after = await tx.company.update(patch);
         refuseUnsendable(body, after);
-        const beforeClear = toInternalConversionSettings(before, deps.box);
-        const afterClear = toInternalConversionSettings(after, deps.box);
-        const fields = Object.keys(patch).filter((key) => {
-          if (!key.endsWith("AccessTokenEncrypted"))
-            return (before as Record<string, unknown>)[key] !== (after as Record<string, unknown>)[key];
-          const platform = key.replace("AccessTokenEncrypted", "") as keyof typeof beforeClear;
-          return beforeClear[platform].accessToken !== afterClear[platform].accessToken;
-        });
+        const fields = Object.keys(patch).filter((key) =>
+          SECRET_COLUMNS.includes(key)
+            ? secretInClear(before, key, deps.box) !== secretInClear(after, key, deps.box)
+            : (before as Record<string, unknown>)[key] !== (after as Record<string, unknown>)[key],
+        );
         await tx.audit(
           fields.length ? [auditEvent(actor, "settings.pixels_changed", null, fields.join(", "))] : [],
         );
         return after;
       });
       await announce("company");
-      return toConversionSettings(row);
+      return toConversionSettings(row, deps.box);
     },
     /** For the conversions service only (internal route): each platform's pixel id and token in clear. */
     async internalConversionSettings(): Promise<InternalConversionSettings> {

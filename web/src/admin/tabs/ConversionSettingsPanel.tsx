@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
-  CONVERSION_PLATFORMS,
-  type ConversionPlatform,
+  TOKEN_PLATFORMS,
+  type TokenPlatform,
   type ConversionSettings,
   type UpdateConversionSettingsBody,
 } from "@lease/contracts";
@@ -11,22 +11,22 @@ import { useNotice } from "../../components/notice";
 import { Badge, Button, LoadFailed, LoadingText, Panel, SaveForm, TEXT_INPUT } from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
 
-export const PLATFORM_NAMES: Record<ConversionPlatform, string> = {
+export const PLATFORM_NAMES: Record<TokenPlatform, string> = {
   meta: "Facebook/Meta",
   tiktok: "TikTok",
   snapchat: "Snapchat",
 };
 
-type Errors = Partial<Record<ConversionPlatform, string>>;
+type Errors = Partial<Record<TokenPlatform, string>>;
 
 /** What a platform switched on would lack: the server refuses it too (issue 41 item 9). */
 export function unsendable(
   data: ConversionSettings,
-  enabled: Partial<Record<ConversionPlatform, boolean>>,
-  tokens: Partial<Record<ConversionPlatform, string>>,
+  enabled: Partial<Record<TokenPlatform, boolean>>,
+  tokens: Partial<Record<TokenPlatform, string>>,
 ): Errors {
   const errors: Errors = {};
-  for (const p of CONVERSION_PLATFORMS) {
+  for (const p of TOKEN_PLATFORMS) {
     if (!(enabled[p] ?? data[p].enabled) || (enabled[p] === undefined && !tokens[p]?.trim())) continue;
     const missing = [
       data[p].pixelIdSet ? null : "een Pixel ID (bij Social Media Pixels)",
@@ -39,7 +39,7 @@ export function unsendable(
   return errors;
 }
 
-const removeQuestion = (p: ConversionPlatform) =>
+const removeQuestion = (p: TokenPlatform) =>
   `Het opgeslagen toegangstoken van ${PLATFORM_NAMES[p]} verwijderen? Het token is daarna weg (het staat ` +
   `nergens anders opgeslagen) en conversies naar ${PLATFORM_NAMES[p]} gaan uit tot u een nieuw token invult.`;
 
@@ -52,14 +52,14 @@ export function ConversionSettingsPanel() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.conversionSettings, queryFn: fetchConversionSettings });
-  const [enabled, setEnabled] = useState<Partial<Record<ConversionPlatform, boolean>>>({});
-  const [tokens, setTokens] = useState<Partial<Record<ConversionPlatform, string>>>({});
+  const [enabled, setEnabled] = useState<Partial<Record<TokenPlatform, boolean>>>({});
+  const [tokens, setTokens] = useState<Partial<Record<TokenPlatform, string>>>({});
   const [errors, setErrors] = useState<Errors>({});
   const failed = (failure: unknown) => {
     const fields = fieldErrors(failure);
     setErrors(
       Object.fromEntries(
-        CONVERSION_PLATFORMS.flatMap((p) => {
+        TOKEN_PLATFORMS.flatMap((p) => {
           const message = fields[`${p}.enabled`] ?? fields[`${p}.accessToken`];
           return message ? [[p, message]] : [];
         }),
@@ -76,7 +76,7 @@ export function ConversionSettingsPanel() {
   const save = useMutation({
     mutationFn: () => {
       const body: UpdateConversionSettingsBody = {};
-      for (const p of CONVERSION_PLATFORMS) {
+      for (const p of TOKEN_PLATFORMS) {
         const token = tokens[p]?.trim();
         if (enabled[p] !== undefined || token)
           body[p] = {
@@ -99,7 +99,7 @@ export function ConversionSettingsPanel() {
     onError: failed,
   });
   const remove = useMutation({
-    mutationFn: (p: ConversionPlatform) =>
+    mutationFn: (p: TokenPlatform) =>
       updateConversionSettings({ [p]: { enabled: false, accessToken: null } }),
     onSuccess: (answer, p) => {
       stored(answer);
@@ -140,7 +140,7 @@ export function ConversionSettingsPanel() {
       </p>
       <SaveForm onSave={submit}>
         <div className="grid gap-4 md:grid-cols-3">
-          {CONVERSION_PLATFORMS.map((p) => {
+          {TOKEN_PLATFORMS.map((p) => {
             const on = enabled[p] ?? data[p].enabled;
             const error = errors[p];
             return (

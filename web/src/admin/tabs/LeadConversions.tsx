@@ -5,6 +5,7 @@ import {
   type ConversionEvent,
   type ConversionPlatform,
   type LeaseRequest,
+  type MatchKey,
 } from "@lease/contracts";
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
@@ -18,7 +19,19 @@ const PLATFORM_LABELS: Record<ConversionPlatform, string> = {
   meta: "Meta",
   tiktok: "TikTok",
   snapchat: "Snapchat",
+  google: "Google",
 };
+/** The match keys an event carried, as the marketer reads them ("e-mail, telefoon, klik-id, fbp, IP"). */
+const MATCH_KEY_LABELS: Record<MatchKey, string> = {
+  email: "e-mail",
+  phone: "telefoon",
+  click_id: "klik-id",
+  fbp: "fbp",
+  ip: "IP",
+  external_id: "lead-id",
+  country: "land",
+};
+export const matchKeysText = (keys: readonly MatchKey[]) => keys.map((k) => MATCH_KEY_LABELS[k]).join(", ");
 const EVENT_LABELS: Record<ConversionEvent, string> = {
   lead: "Aanvraag",
   offerte: "Offerte",
@@ -110,6 +123,11 @@ export function LeadConversions({ request }: { request: LeaseRequest }) {
                       <span className="text-gray-700">{EVENT_LABELS[c.event]}</span>
                       <Badge tone={STATUS[c.status].tone}>{STATUS[c.status].label}</Badge>
                       <span className="text-gray-600">{formatAmsterdamDateTime(c.at)}</span>
+                      {c.matchKeys.length > 0 && (
+                        <span className="text-gray-600" data-testid="match-keys">
+                          Gematcht met: {matchKeysText(c.matchKeys)}
+                        </span>
+                      )}
                       {c.error && <span className="w-full wrap-anywhere text-gray-700">{c.error}</span>}
                     </li>
                   ))}
