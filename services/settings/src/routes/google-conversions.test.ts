@@ -146,4 +146,13 @@ describe("Google's conversion settings", () => {
     });
     expect((await internal()).google.credentials).toBeNull();
   });
+
+  it("cannot be switched on without a customer id and credentials", async () => {
+    const res = await put({ google: { enabled: true } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe(
+      "Google: conversies kunnen pas aan met een klant-ID van Google Ads en inloggegevens; zonder wordt er niets verstuurd",
+    );
+    expect((await internal()).google.enabled).toBe(false);
+  });
 });
