@@ -1,5 +1,6 @@
 // Quote form friction (issue 20 point 6) and focus after "Nieuwe Aanvraag" (point 5), on the real stack.
 import type { Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, DESKTOP, MOBILE, test } from "./fixtures";
 
 /** The thanks panel from its check icon down to its heading in view, below the sticky header. */
@@ -119,4 +120,63 @@ test("on a phone the thanks is shown below the sticky header from its check icon
     box && box.y > 64 && box.y < MOBILE.height,
     `the first field in view below the header (y ${box?.y})`,
   );
+});
+
+test("the quote and contact forms say which fields are required: in text, and to screen readers at each field", async ({
+  site: t,
+}) => {
+  const { page } = await t.open("/");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await hydrated(page);
+  const forms = [
+    {
+      form: page.locator("#aanvraag form"),
+      legend: "aanvraag-verplicht",
+      required: ["Link naar de auto", "Telefoonnummer", "E-mailadres"],
+      optional: ["Bedrijfsnaam (optioneel)", "Gewenste looptijd (optioneel)", "Bericht (optioneel)"],
+    },
+    {
+      form: page.locator("#contact form"),
+      legend: "contact-verplicht",
+      required: ["Naam", "E-mailadres", "Bericht"],
+      optional: ["Telefoonnummer (optioneel)"],
+    },
+  ];
+  for (const { form, legend, required, optional } of forms) {
+    // The text a sighted visitor reads, and the form's description for one who listens.
+    assertEqual(
+      (await form.locator(`#${legend}`).innerText()).trim(),
+      "Velden met een * zijn verplicht.",
+      `${legend} in words`,
+    );
+    assertEqual(await form.getAttribute("aria-describedby"), legend, `${legend} describes its form`);
+    // By the name read out: the label without the hidden *.
+    const byName = (name: string) =>
+      form.getByRole("textbox", { name, exact: true }).or(form.getByRole("combobox", { name, exact: true }));
+    for (const name of required) {
+      const field = byName(name);
+      assertEqual(await field.getAttribute("aria-required"), "true", `${name}: aria-required`);
+      assert(await field.evaluate((el) => (el as HTMLInputElement).required), `${name}: required`);
+    }
+    for (const name of optional) {
+      const field = byName(name);
+      assertEqual(await field.getAttribute("aria-required"), null, `${name}: not required`);
+    }
+  }
+  // The keyboard reaches the quote form's first field, which is read as required.
+  const first = page.getByRole("textbox", { name: "Link naar de auto", exact: true });
+  await first.focus();
+  const snapshot = await page.locator("#aanvraag").ariaSnapshot();
+  assert(snapshot.includes('textbox "Link naar de auto"'), `the field's name without the *: ${snapshot}`);
+  // Sent empty with Enter: the browser's own bubbles stay off (noValidate), the Dutch message shows.
+  await page.keyboard.press("Enter");
+  await page
+    .locator("#aanvraag")
+    .getByRole("alert")
+    .filter({ hasText: "Vul alle verplichte velden in" })
+    .waitFor();
+  await page.screenshot({ path: "/tmp/h-a11y/verplicht-aanvraag-390.png" });
+  await page.locator("#contact-verplicht").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "/tmp/h-a11y/verplicht-contact-390.png" });
+  await expectAccessible(page, "the forms with their required fields");
 });

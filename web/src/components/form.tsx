@@ -21,6 +21,8 @@ export function Field({
     id: string;
     "aria-invalid": boolean;
     "aria-describedby"?: string;
+    required?: boolean;
+    "aria-required"?: boolean;
     className: string;
   }) => ReactNode;
 }) {
@@ -40,6 +42,9 @@ export function Field({
         id,
         "aria-invalid": Boolean(error),
         "aria-describedby": describedBy || undefined,
+        // Said by screen readers (the red * is hidden from them); the forms keep the browser's
+        // own checks off (noValidate), so the Dutch messages are what people read.
+        ...(required ? { required: true, "aria-required": true } : {}),
         className: `${INPUT_CLASS} ${error ? "border-red-600" : "border-gray-300"}`,
       })}
       {hint && (

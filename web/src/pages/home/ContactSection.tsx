@@ -158,10 +158,14 @@ function ContactForm() {
       onSubmit={submit}
       className="relative space-y-5 rounded-card bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8"
       aria-labelledby="contactformulier-titel"
+      aria-describedby="contact-verplicht"
     >
       <h3 id="contactformulier-titel" className="text-xl font-semibold text-ink">
         Stuur ons een bericht
       </h3>
+      <p id="contact-verplicht" className="text-sm text-muted">
+        Velden met een * zijn verplicht.
+      </p>
       <Field id="contact-naam" label="Naam" required error={errors.name}>
         {(props) => (
           <input {...props} type="text" autoComplete="name" value={values.name} onChange={set("name")} />
