@@ -893,6 +893,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       201: { description: "Added", schema: EmailTemplate },
       409: { description: "A template of that name exists (code duplicate_name)" },
+      422: { description: "There are EMAIL_TEMPLATES_MAX (200) templates already (code too_many_templates)" },
     },
   },
   {

@@ -218,7 +218,7 @@ export async function startMailer(
     return trusted(ctx.req.socket.remoteAddress ?? "") && host ? `${proto || "http"}://${host}` : ctx.origin;
   };
 
-  const templates = emailTemplatesRepository(kit.db);
+  const templates = emailTemplatesRepository(kit.db, () => outbox.relay.nudge());
   await templates.ensureDefault();
 
   const privacy = privacyRepository(kit.pool);

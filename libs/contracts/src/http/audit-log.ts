@@ -40,6 +40,9 @@ export const AUDIT_ACTIONS = [
   "settings.inbound_url_rotated",
   "settings.reply_address_changed",
   "settings.event_webhook_key_set",
+  "settings.email_template_created",
+  "settings.email_template_changed",
+  "settings.email_template_deleted",
   "google_ads.downloaded",
   "ad_spend.imported",
   "ad_spend.entered",
@@ -91,6 +94,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "settings.inbound_url_rotated": "Geheime link voor binnenkomende e-mail vernieuwd",
   "settings.reply_address_changed": "Antwoordadres gewijzigd",
   "settings.event_webhook_key_set": "Verificatiesleutel SendGrid Event Webhook ingesteld",
+  "settings.email_template_created": "E-mailsjabloon aangemaakt",
+  "settings.email_template_changed": "E-mailsjabloon gewijzigd",
+  "settings.email_template_deleted": "E-mailsjabloon verwijderd",
   "google_ads.downloaded": "Google Ads-conversiebestand gedownload",
   "ad_spend.imported": "Advertentiekosten ingelezen",
   "ad_spend.entered": "Advertentiekosten van een dag ingevoerd",
@@ -146,6 +152,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   contactBasis: "telwijze contactbericht",
   workingHours: "werktijden",
   closedDays: "gesloten dagen",
+  // An e-mail template's fields.
+  name: "naam",
+  subject: "onderwerp",
+  body: "tekst",
 };
 
 /** Bounds of what a service may send for one entry (the audit.record job). */

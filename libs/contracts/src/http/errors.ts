@@ -56,6 +56,7 @@ export const ErrorCode = z
     "test_email_failed",
     "too_deep",
     "too_many_campaigns",
+    "too_many_templates",
     "unauthorized",
     "unknown_format",
     "unsigned",

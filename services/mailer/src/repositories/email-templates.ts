@@ -1,7 +1,7 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { DEFAULT_FOLLOW_UP_TEMPLATE, type EmailTemplate, type EmailTemplateBody } from "@lease/contracts";
-import { HttpError, notFound, type Database } from "@lease/platform";
-import { emailTemplates } from "../db/schema";
+import { HttpError, auditEvent, notFound, queueAuditEvents, type Database } from "@lease/platform";
+import { emailTemplates, outbox } from "../db/schema";
 
 type Row = typeof emailTemplates.$inferSelect;
 const toTemplate = (r: Row): EmailTemplate => ({
@@ -17,13 +17,22 @@ const toTemplate = (r: Row): EmailTemplate => ({
 const NOT_FOUND = "Sjabloon niet gevonden";
 const duplicateName = () =>
   new HttpError(409, "duplicate_name", "Er is al een sjabloon met deze naam; kies een andere naam");
-const isDuplicate = (err: unknown) => (err as { code?: string }).code === "23505";
+const isDuplicate = (err: unknown) => (err as { code?: string } | undefined)?.code === "23505";
 
-/** Staff's templates; names are unique whatever their letter case. */
-export function emailTemplatesRepository(db: Database) {
-  const write = async (work: () => Promise<Row[]>) => {
+/** Staff's templates, at most this many (the compose window lists them all). */
+export const EMAIL_TEMPLATES_MAX = 200;
+
+/**
+ * Staff's templates; names are unique whatever their letter case. Each change is audited like the
+ * other settings (`settings.email_template_*`, the template's id; for a change, the fields changed),
+ * stored in the change's transaction; `audited` wakes the outbox relay after.
+ */
+export function emailTemplatesRepository(db: Database, audited: () => void = () => undefined) {
+  const write = async <T>(work: () => Promise<T>) => {
     try {
-      return await work();
+      const result = await work();
+      audited();
+      return result;
     } catch (err) {
       if (isDuplicate(err) || isDuplicate((err as { cause?: unknown }).cause)) throw duplicateName();
       throw err;
@@ -43,37 +52,72 @@ export function emailTemplatesRepository(db: Database) {
         .select()
         .from(emailTemplates)
         .orderBy(desc(emailTemplates.isDefault), asc(sql`lower(${emailTemplates.name})`))
-        .limit(500);
+        .limit(EMAIL_TEMPLATES_MAX);
       return rows.map(toTemplate);
     },
 
-    async create(body: EmailTemplateBody): Promise<EmailTemplate> {
-      const [row] = await write(() => db.insert(emailTemplates).values(body).returning());
-      return toTemplate(row!);
-    },
-
-    async update(id: string, body: EmailTemplateBody): Promise<EmailTemplate> {
-      const [row] = await write(() =>
-        db
-          .update(emailTemplates)
-          .set({ ...body, updatedAt: sql`now()` })
-          .where(eq(emailTemplates.id, id))
-          .returning(),
+    async create(body: EmailTemplateBody, actor: string): Promise<EmailTemplate> {
+      const row = await write(() =>
+        db.transaction(async (tx) => {
+          // One count at a time, so two creates at once cannot both pass the bound.
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('mailer.email_templates'))`);
+          const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(emailTemplates);
+          if (n >= EMAIL_TEMPLATES_MAX)
+            throw new HttpError(
+              422,
+              "too_many_templates",
+              `Er zijn al ${EMAIL_TEMPLATES_MAX} sjablonen; verwijder er een voordat u een nieuwe maakt`,
+            );
+          const [created] = await tx.insert(emailTemplates).values(body).returning();
+          await queueAuditEvents(tx, outbox, [
+            auditEvent(actor, "settings.email_template_created", created!.id),
+          ]);
+          return created!;
+        }),
       );
-      if (!row) throw notFound(NOT_FOUND);
       return toTemplate(row);
     },
 
-    async remove(id: string): Promise<void> {
-      const [row] = await db.select().from(emailTemplates).where(eq(emailTemplates.id, id));
-      if (!row) throw notFound(NOT_FOUND);
-      if (row.isDefault)
-        throw new HttpError(
-          409,
-          "default_template",
-          "De standaard follow-up kan niet worden verwijderd; pas hem aan als u een andere tekst wilt",
-        );
-      await db.delete(emailTemplates).where(eq(emailTemplates.id, id));
+    async update(id: string, body: EmailTemplateBody, actor: string): Promise<EmailTemplate> {
+      const row = await write(() =>
+        db.transaction(async (tx) => {
+          const [before] = await tx
+            .select()
+            .from(emailTemplates)
+            .where(eq(emailTemplates.id, id))
+            .for("update");
+          if (!before) throw notFound(NOT_FOUND);
+          const [after] = await tx
+            .update(emailTemplates)
+            .set({ ...body, updatedAt: sql`now()` })
+            .where(eq(emailTemplates.id, id))
+            .returning();
+          const changed = (["name", "subject", "body"] as const).filter((f) => before[f] !== after![f]);
+          if (changed.length > 0)
+            await queueAuditEvents(tx, outbox, [
+              auditEvent(actor, "settings.email_template_changed", id, changed.join(", ")),
+            ]);
+          return after!;
+        }),
+      );
+      return toTemplate(row);
+    },
+
+    async remove(id: string, actor: string): Promise<void> {
+      await write(() =>
+        db.transaction(async (tx) => {
+          const [row] = await tx.select().from(emailTemplates).where(eq(emailTemplates.id, id)).for("update");
+          if (!row) throw notFound(NOT_FOUND);
+          if (row.isDefault)
+            throw new HttpError(
+              409,
+              "default_template",
+              "De standaard follow-up kan niet worden verwijderd; pas hem aan als u een andere tekst wilt",
+            );
+          await tx.delete(emailTemplates).where(eq(emailTemplates.id, id));
+          await queueAuditEvents(tx, outbox, [auditEvent(actor, "settings.email_template_deleted", id)]);
+        }),
+      );
     },
   };
 }

@@ -13,17 +13,21 @@ export function emailTemplateRoutes(deps: { templates: EmailTemplatesRepository;
   router.post("/api/admin/email-templates", async (ctx) => {
     const body = parseOr400(EmailTemplateBody, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await deps.templates.create(body);
+    ctx.body = await deps.templates.create(body, ctx.state.admin!.username);
   });
 
   router.put("/api/admin/email-templates/{id}", async (ctx) => {
     const { id } = parseOr400(EmailTemplateIdParam, ctx.params);
-    ctx.body = await deps.templates.update(id, parseOr400(EmailTemplateBody, ctx.request.body));
+    ctx.body = await deps.templates.update(
+      id,
+      parseOr400(EmailTemplateBody, ctx.request.body),
+      ctx.state.admin!.username,
+    );
   });
 
   router.delete("/api/admin/email-templates/{id}", async (ctx) => {
     const { id } = parseOr400(EmailTemplateIdParam, ctx.params);
-    await deps.templates.remove(id);
+    await deps.templates.remove(id, ctx.state.admin!.username);
     ctx.status = 204;
   });
 
