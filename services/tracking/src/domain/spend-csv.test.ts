@@ -191,6 +191,54 @@ describe("a long export", () => {
   });
 });
 
+describe("the CSV of an export", () => {
+  const META = "Campaign name,Day,Amount spent (EUR)";
+
+  it("reads quoted fields holding the delimiter, doubled quotes and line ends, and numbers lines as the file does", () => {
+    const csv = [
+      META,
+      '"lente, ""A""",2026-03-02,"1,00"',
+      '"zomer\nB",2026-03-02,2.00',
+      "x,gisteren,1.00",
+    ].join("\r\n");
+    expect(rows(csv)).toEqual({
+      platform: "meta",
+      rows: [["2026-03-02", 'lente, "A"', 100]],
+      errors: [
+        { line: 3, message: "De campagnenaam bevat een besturingsteken (U+000A); pas de naam aan" },
+        { line: 5, message: 'Onbekende datum "gisteren"' },
+      ],
+    });
+  });
+
+  it("takes any line end, mixed, and skips blank lines without losing the line numbers", () => {
+    const csv = `${META}\r\nlente,2026-03-02,1.00\n\n\rzomer,2026-03-02,2.00\r,2026-03-02,1.00`;
+    const parsed = rows(csv);
+    expect(parsed.rows).toEqual([
+      ["2026-03-02", "lente", 100],
+      ["2026-03-02", "zomer", 200],
+    ]);
+    expect(parsed.errors).toEqual([{ line: 6, message: "Geen campagnenaam" }]);
+  });
+
+  it("refuses a file whose quotes are no CSV in Dutch, naming the line, read at once or in slices", async () => {
+    const stray = [META, "lente,2026-03-02,1.00", 'lente "A,2026-03-02,1.00'].join("\n");
+    const message =
+      'Regel 3 is geen geldige csv: een aanhalingsteken (") staat midden in een veld; exporteer het bestand opnieuw';
+    expect(() => parseSpendCsv(stray)).toThrow(message);
+    await expect(readSpendCsv(stray)).rejects.toThrow(message);
+    const open = [META, '"lente,2026-03-02,1.00', "zomer,2026-03-02,1.00"].join("\n");
+    expect(() => parseSpendCsv(open)).toThrow(/wordt niet gesloten/);
+    await expect(readSpendCsv(open)).rejects.toThrow(/wordt niet gesloten/);
+  });
+
+  it("refuses more lines than an import takes, blank ones counted", () => {
+    // 20,000 line ends are still read: the long export above has as many.
+    const csv = [META, ...Array.from({ length: 20_001 }, () => "")].join("\n");
+    expect(() => parseSpendCsv(csv)).toThrow("Het bestand heeft meer dan 20000 regels; splits het op");
+  });
+});
+
 describe("numbers and dates of the exports", () => {
   it.each([
     ["1.234,56", ",", 123456],

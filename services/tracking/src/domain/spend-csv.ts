@@ -1,3 +1,6 @@
+import { finished } from "node:stream/promises";
+import { CsvError, parse as csvParser, type Options as CsvOptions } from "csv-parse";
+import { parse as parseCsvText } from "csv-parse/sync";
 import {
   AD_SPEND_CSV_MAX_LINES,
   EURO_AMOUNT_MAX,
@@ -128,6 +131,8 @@ type CsvRecord = { fields: string[]; line: number };
  */
 type Steps<T> = Generator<void, T, void>;
 const SLICE = 1_000;
+/** The bytes (UTF-16) csv-parse reads before the import route gives way: about 1,000 lines of an export. */
+const CSV_CHUNK_BYTES = 128 * 1024;
 
 function runSteps<T>(steps: Steps<T>): T {
   for (;;) {
@@ -136,54 +141,99 @@ function runSteps<T>(steps: Steps<T>): T {
   }
 }
 
-/** Splits CSV text into records of fields (quoted fields may hold the delimiter, quotes and line ends). */
-export function csvRecords(text: string, delimiter: string): CsvRecord[] {
-  return runSteps(csvRecordSteps(text, delimiter));
+/**
+ * csv-parse's reading of an export: the delimiter its header uses, any line end (\n, \r\n or a
+ * lone \r, mixed), rows of any length, RFC 4180 quotes (a quoted field may hold the delimiter,
+ * doubled quotes and line ends), and each record's last line. The text goes in as UTF-16 so the
+ * fields come out as the JavaScript string held them: a lone surrogate in a name stays one and is
+ * named by the name check (UTF-8 would have made it U+FFFD).
+ */
+const csvOptions = (delimiter: string): CsvOptions => ({
+  delimiter,
+  encoding: "utf16le",
+  record_delimiter: ["\r\n", "\n", "\r"],
+  relax_column_count: true,
+  info: true,
+});
+
+type ParsedRecord = { record: string[]; info: { lines: number } };
+
+/** Records numbered by their first line: a record ends on `info.lines`, the next starts below it. */
+class NumberedRecords {
+  readonly records: CsvRecord[] = [];
+  private lastLine = 0;
+
+  add({ record, info }: ParsedRecord): void {
+    this.records.push({ fields: record, line: this.lastLine + 1 });
+    this.lastLine = info.lines;
+  }
+
+  /** Refuses more than AD_SPEND_CSV_MAX_LINES lines (blank ones too) and drops the blank records. */
+  done(text: string): CsvRecord[] {
+    const lineEnded = this.records.length - (/[\r\n]$/.test(text) ? 0 : 1);
+    if (lineEnded > AD_SPEND_CSV_MAX_LINES)
+      throw new UnknownSpendFormat(
+        `Het bestand heeft meer dan ${AD_SPEND_CSV_MAX_LINES} regels; splits het op`,
+      );
+    return this.records.filter((r) => r.fields.some((f) => f.trim() !== ""));
+  }
 }
 
-function* csvRecordSteps(text: string, delimiter: string): Steps<CsvRecord[]> {
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = "";
-  let quoted = false;
-  let line = 1;
-  let recordLine = 1;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else {
-        if (ch === "\n") line++;
-        field += ch;
-      }
-    } else if (ch === '"' && field === "") quoted = true;
-    else if (ch === delimiter) {
-      fields.push(field);
-      field = "";
-    } else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      fields.push(field);
-      records.push({ fields, line: recordLine });
-      fields = [];
-      field = "";
-      line++;
-      recordLine = line;
-      if (records.length > AD_SPEND_CSV_MAX_LINES)
-        throw new UnknownSpendFormat(
-          `Het bestand heeft meer dan ${AD_SPEND_CSV_MAX_LINES} regels; splits het op`,
-        );
-      if (records.length % SLICE === 0) yield;
-    } else field += ch;
+/** A file whose quotes are no CSV: refused as a whole, in Dutch, naming the line where it can. */
+function unreadable(err: unknown): never {
+  if (!(err instanceof CsvError)) throw err;
+  if (err.code === "CSV_QUOTE_NOT_CLOSED")
+    throw new UnknownSpendFormat(
+      'Een aanhalingsteken (") in het bestand wordt niet gesloten; exporteer het bestand opnieuw',
+    );
+  const line = typeof err.lines === "number" ? `Regel ${err.lines}` : "Een regel";
+  throw new UnknownSpendFormat(
+    `${line} is geen geldige csv: een aanhalingsteken (") staat midden in een veld; exporteer het bestand opnieuw`,
+  );
+}
+
+/** The records of CSV text, read at once. */
+function csvRecords(text: string, delimiter: string): CsvRecord[] {
+  const numbered = new NumberedRecords();
+  try {
+    // `info: true` makes each record { record, info }, which csv-parse's types do not model.
+    const parsed: unknown = parseCsvText(Buffer.from(text, "utf16le"), csvOptions(delimiter));
+    const records = parsed as ParsedRecord[];
+    for (const record of records) numbered.add(record);
+  } catch (err) {
+    unreadable(err);
   }
-  if (field !== "" || fields.length > 0) {
-    fields.push(field);
-    records.push({ fields, line: recordLine });
+  return numbered.done(text);
+}
+
+/** The same, fed to csv-parse in chunks with other work let in between (the import route's way). */
+async function readCsvRecords(text: string, delimiter: string): Promise<CsvRecord[]> {
+  const bytes = Buffer.from(text, "utf16le");
+  const parser = csvParser(csvOptions(delimiter));
+  const numbered = new NumberedRecords();
+  parser.on("data", (record: ParsedRecord) => numbered.add(record));
+  // Its failure is caught at once (as a value), not only after the feeding loop is done.
+  const failure = finished(parser).then(
+    () => null,
+    (err: unknown) => ({ err }),
+  );
+  for (let at = 0; at < bytes.length && !parser.destroyed; at += CSV_CHUNK_BYTES) {
+    parser.write(bytes.subarray(at, at + CSV_CHUNK_BYTES));
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return records.filter((r) => r.fields.some((f) => f.trim() !== ""));
+  if (!parser.destroyed) parser.end();
+  const failed = await failure;
+  if (failed) unreadable(failed.err);
+  return numbered.done(text);
+}
+
+/** The fields of one line that may be the header; none when it is no CSV line at all (a title). */
+function headerFields(line: string, delimiter: string): string[] {
+  try {
+    return csvRecords(line, delimiter)[0]?.fields ?? [];
+  } catch {
+    return [];
+  }
 }
 
 /** The delimiter of the header line: tab, semicolon or comma, whichever occurs most. */
@@ -288,14 +338,26 @@ function columnIndex(header: string[], names: string[]): number {
   return -1;
 }
 
+/** An export's platform, delimiter, header line and where its columns are. */
+interface SpendExport {
+  text: string;
+  delimiter: string;
+  headerIndex: number;
+  header: string[];
+  format: (typeof FORMATS)[number];
+  at: { campaign: number; spend: number; day: number; start: number; end: number; currency: number };
+}
+
 /** The platform, rows and bad lines of an export. Throws UnknownSpendFormat for a file of no platform. */
 export function parseSpendCsv(input: string): ParsedSpend {
-  return runSteps(parseSteps(input));
+  const file = spendExportOf(input);
+  return runSteps(readRows(file, csvRecords(file.text, file.delimiter)));
 }
 
 /** The same, giving way to other work between slices of the file (the import route's way). */
 export async function readSpendCsv(input: string): Promise<ParsedSpend> {
-  const steps = parseSteps(input);
+  const file = spendExportOf(input);
+  const steps = readRows(file, await readCsvRecords(file.text, file.delimiter));
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
@@ -303,29 +365,23 @@ export async function readSpendCsv(input: string): Promise<ParsedSpend> {
   }
 }
 
-function* parseSteps(input: string): Steps<ParsedSpend> {
+function spendExportOf(input: string): SpendExport {
   const text = input.replace(/^\uFEFF/, "");
   const head = text.split(/\r?\n/).slice(0, 12);
   // Google Ads writes a title and a period above its header: look for the header in the first lines.
   for (let h = 0; h < head.length; h++) {
     const delimiter = delimiterOf(head[h]!);
-    const header = (csvRecords(head[h]!, delimiter)[0]?.fields ?? []).map(norm);
+    const header = headerFields(head[h]!, delimiter).map(norm);
     const format = FORMATS.find((f) => f.detect(header));
     if (!format) continue;
-    return yield* readRows(text, delimiter, h, header, format);
+    return { text, delimiter, headerIndex: h, header, format, at: columnsOf(header, format) };
   }
   throw new UnknownSpendFormat(
     "Dit bestand is geen bekende export: gebruik de csv-export van Meta Advertentiebeheer, TikTok Ads Manager, Snapchat Ads Manager of Google Ads, met kolommen voor campagne, dag en besteed bedrag",
   );
 }
 
-function* readRows(
-  text: string,
-  delimiter: string,
-  headerIndex: number,
-  header: string[],
-  format: (typeof FORMATS)[number],
-): Steps<ParsedSpend> {
+function columnsOf(header: string[], format: (typeof FORMATS)[number]): SpendExport["at"] {
   const c = format.columns;
   const at = {
     campaign: columnIndex(header, c.campaign),
@@ -349,8 +405,14 @@ function* readRows(
     throw new UnknownSpendFormat(
       `Alleen bedragen in euro worden ingelezen; deze export is in ${headerCurrency}`,
     );
+  return at;
+}
 
-  const records = (yield* csvRecordSteps(text, delimiter)).filter((r) => r.line > headerIndex + 1);
+function* readRows(
+  { headerIndex, header, format, at }: SpendExport,
+  allRecords: CsvRecord[],
+): Steps<ParsedSpend> {
+  const records = allRecords.filter((r) => r.line > headerIndex + 1);
   const dutch = header.some((h) => DUTCH_HEADERS.has(h.replace(/ \([a-z]{3}\)$/, "")));
   const decimal = decimalOf(
     records.map((r) => r.fields[at.spend] ?? ""),
