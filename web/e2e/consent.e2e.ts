@@ -1,3 +1,4 @@
+import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, test } from "./fixtures";
 
 const PIXELS = {
@@ -91,7 +92,6 @@ test("refusing or choosing settings without marketing keeps pixels off; /cookie-
   await page.getByRole("button", { name: "Cookie Instellingen" }).click();
   const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
   await banner.waitFor();
-  await banner.getByRole("button", { name: "Instellingen" }).click();
   assert(await banner.getByLabel(/Noodzakelijk/).isDisabled(), "necessary cannot be switched off");
   await banner.getByLabel(/Analytisch/).check();
   await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
@@ -105,7 +105,6 @@ test("refusing or choosing settings without marketing keeps pixels off; /cookie-
   // On a later visit the settings show the saved choice, not every box off.
   await page.reload();
   await page.getByRole("button", { name: "Cookie Instellingen" }).click();
-  await banner.getByRole("button", { name: "Instellingen" }).click();
   assert(await banner.getByLabel(/Analytisch/).isChecked(), "analytics shown as allowed");
   assert(!(await banner.getByLabel(/Marketing/).isChecked()), "marketing shown as refused");
   await banner.getByLabel(/Marketing/).check();
@@ -133,7 +132,6 @@ test("withdrawing marketing consent takes the pixels and their cookies away with
   await page.waitForURL("**/cookie-beleid");
   await page.getByRole("button", { name: "Cookie Instellingen" }).click();
   const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
-  await banner.getByRole("button", { name: "Instellingen" }).click();
   await banner.getByLabel(/Marketing/).uncheck();
   await banner.getByRole("button", { name: "Voorkeuren Opslaan" }).click();
 
@@ -201,5 +199,80 @@ test("with marketing consent the quote confirmation's pixel Lead event carries t
       ["pixel@bedrijf.nl"],
     );
     assertEqual(rows.at(-1), { event_id: eventId, fbclid: "IwAR-e2e-click" }, "kept with the lead");
+  }
+});
+
+test('"Cookie-instellingen" in the footer of every page reopens the banner with the saved choice at once, by keyboard, at 1280 and 390 px', async ({
+  site: t,
+}) => {
+  const { page, context } = await t.open("/", { consent: { analytics: true, marketing: false } });
+  const banner = page.getByRole("dialog", { name: "Wij gebruiken cookies" });
+  const footerButton = page.locator("footer").getByRole("button", { name: "Cookie-instellingen" });
+  for (const path of [
+    "/",
+    "/zakelijke-lease",
+    "/financiele-lease",
+    "/operationele-lease",
+    "/fleet-management",
+    "/over-ons",
+    "/voorwaarden",
+    "/privacy-beleid",
+    "/cookie-beleid",
+    "/bestaat-niet",
+  ]) {
+    await page.goto(`${t.baseUrl}${path}`);
+    await footerButton.waitFor();
+    assertEqual(await footerButton.count(), 1, `Cookie-instellingen in the footer of ${path}`);
+  }
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${t.baseUrl}/over-ons`);
+    assertEqual(await banner.count(), 0, "no banner once a choice is saved");
+    // The keyboard: the footer's button, Enter.
+    await waitFor(() => footerButton.evaluate((b) => b.closest("[data-island]") !== null), 5000, "footer");
+    await footerButton.focus();
+    await page.keyboard.press("Enter");
+    await banner.waitFor();
+    await waitFor(
+      () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))),
+      5000,
+      "focus in the reopened banner",
+    );
+    // The saved choice shows at once, without "Instellingen" first.
+    assertEqual(
+      await banner.getByTestId("cookie-opgeslagen-keuze").innerText(),
+      "Uw opgeslagen keuze: analytische cookies aan, marketingcookies uit. U kunt deze hieronder aanpassen.",
+      "the saved choice in words",
+    );
+    assert(await banner.getByLabel(/Analytisch/).isChecked(), "analytics ticked as saved");
+    assert(!(await banner.getByLabel(/Marketing/).isChecked()), "marketing unticked as saved");
+    // All of it within reach: taller than a phone, it scrolls inside rather than past the top.
+    const box = await banner.boundingBox();
+    assert(
+      box && box.y >= 0 && box.height <= viewport.height,
+      `the banner within the screen: ${JSON.stringify(box)}`,
+    );
+    await banner.getByRole("heading", { name: "Wij gebruiken cookies" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `/tmp/h-a11y/cookie-heropend-${viewport.width}.png` });
+    await expectAccessible(page, `the reopened banner at ${viewport.width} px`);
+    // Kept as it is with the keyboard: Tab to "Voorkeuren Opslaan", Enter; focus goes back to the footer.
+    const saveButton = banner.getByRole("button", { name: "Voorkeuren Opslaan" });
+    for (let i = 0; i < 10 && !(await saveButton.evaluate((b) => b === document.activeElement)); i++)
+      await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await banner.waitFor({ state: "detached" });
+    await waitFor(
+      () => footerButton.evaluate((b) => b === document.activeElement),
+      5000,
+      "focus back on Cookie-instellingen",
+    );
+    assertEqual(
+      (await context.cookies()).find((c) => c.name === "cookie_consent")?.value,
+      "v1.a1.m0",
+      "the choice kept",
+    );
   }
 });

@@ -1,27 +1,35 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "../lib/link";
-import { ACCEPT_ALL, NECESSARY_ONLY } from "../lib/consent";
+import { ACCEPT_ALL, NECESSARY_ONLY, type ConsentChoice } from "../lib/consent";
 import { saveConsent, useConsent } from "../lib/consent-store";
 import { buttonClass } from "./ui";
 
-/** First-visit cookie banner; reopened by the "Cookie Instellingen" button of /cookie-beleid. */
+/**
+ * First-visit cookie banner; reopened by "Cookie-instellingen" in every page's footer and the
+ * "Cookie Instellingen" button of /cookie-beleid.
+ */
 export function CookieBanner() {
   const { choice, bannerOpen } = useConsent();
-  const [showSettings, setShowSettings] = useState(false);
+  if (!bannerOpen) return null;
+  // Mounted anew at each opening, so it starts from the choice as saved now.
+  return <BannerDialog choice={choice} />;
+}
+
+function BannerDialog({ choice }: { choice: ConsentChoice | null }) {
+  // Reopened after a choice: its settings at once, with the saved choice ticked.
+  const [showSettings, setShowSettings] = useState(choice !== null);
   const [analytics, setAnalytics] = useState(choice?.analytics ?? false);
   const [marketing, setMarketing] = useState(choice?.marketing ?? false);
   const dialog = useRef<HTMLDivElement>(null);
   // Focus moves into the banner when it opens (else it is dozens of Tab presses away) and back to
-  // where it was (the "Cookie Instellingen" button) once a choice is made.
+  // where it was (the button that reopened it) once a choice is made.
   useEffect(() => {
-    if (!bannerOpen) return;
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialog.current?.focus({ preventScroll: true });
     return () => {
       if (before?.isConnected && before !== document.body) before.focus({ preventScroll: true });
     };
-  }, [bannerOpen]);
-  if (!bannerOpen) return null;
+  }, []);
 
   const save = (value: typeof ACCEPT_ALL) => {
     saveConsent(value);
@@ -29,13 +37,14 @@ export function CookieBanner() {
   };
 
   return (
+    // At most the screen's height, scrolling inside: with its settings open it is taller than a phone.
     <div
       ref={dialog}
       tabIndex={-1}
       role="dialog"
       aria-modal="false"
       aria-labelledby="cookie-titel"
-      className="fixed inset-x-0 bottom-0 z-50 border-t border-gray-200 bg-white px-4 py-5 shadow-[0_-8px_24px_rgba(0,0,0,0.08)] sm:px-6"
+      className="fixed inset-x-0 bottom-0 z-50 max-h-dvh overflow-y-auto border-t border-gray-200 bg-white px-4 py-5 shadow-[0_-8px_24px_rgba(0,0,0,0.08)] sm:px-6"
     >
       <div className="mx-auto max-w-6xl">
         <h2 id="cookie-titel" className="text-lg font-semibold text-ink">
@@ -51,6 +60,12 @@ export function CookieBanner() {
           </Link>
           .
         </p>
+        {choice && (
+          <p className="mt-2 text-sm text-muted" data-testid="cookie-opgeslagen-keuze">
+            Uw opgeslagen keuze: analytische cookies {choice.analytics ? "aan" : "uit"}, marketingcookies{" "}
+            {choice.marketing ? "aan" : "uit"}. U kunt deze hieronder aanpassen.
+          </p>
+        )}
         {showSettings && (
           <fieldset className="mt-4 grid gap-3 sm:grid-cols-3">
             <legend className="sr-only">Cookiecategorieën</legend>
@@ -90,13 +105,7 @@ export function CookieBanner() {
             <button
               type="button"
               className={buttonClass("outline", "py-2")}
-              onClick={() => {
-                // The boxes show the choice as saved now (the state above may date from before
-                // hydration or an earlier opening of the banner), never "all off" by default.
-                setAnalytics(choice?.analytics ?? false);
-                setMarketing(choice?.marketing ?? false);
-                setShowSettings(true);
-              }}
+              onClick={() => setShowSettings(true)}
             >
               Instellingen
             </button>

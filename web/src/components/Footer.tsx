@@ -1,6 +1,8 @@
+import type { ReactNode } from "react";
 import { Link } from "../lib/link";
 import { useCompanySettings } from "../api/public";
 import { COMPANY_FALLBACKS, companyDetails, registrationLines, telHref } from "../lib/company";
+import { openConsentBanner } from "../lib/consent-store";
 import { CarIcon } from "./Header";
 
 const SERVICE_LINKS = [
@@ -66,7 +68,14 @@ export function Footer() {
           </div>
         </div>
         <FooterLinks title="Diensten" links={SERVICE_LINKS} />
-        <FooterLinks title="Bedrijf" links={COMPANY_LINKS} />
+        <FooterLinks title="Bedrijf" links={COMPANY_LINKS}>
+          {/* Where people look for it on every page; it opens the banner with the saved choice. */}
+          <li>
+            <button type="button" className="text-left hover:text-white" onClick={openConsentBanner}>
+              Cookie-instellingen
+            </button>
+          </li>
+        </FooterLinks>
         <div>
           <h2 className="text-base font-semibold text-white">Contact</h2>
           <ul className="mt-4 space-y-2 text-sm">
@@ -105,7 +114,15 @@ export function Footer() {
   );
 }
 
-function FooterLinks({ title, links }: { title: string; links: { to: string; label: string }[] }) {
+function FooterLinks({
+  title,
+  links,
+  children,
+}: {
+  title: string;
+  links: { to: string; label: string }[];
+  children?: ReactNode;
+}) {
   return (
     <div>
       <h2 className="text-base font-semibold text-white">{title}</h2>
@@ -117,6 +134,7 @@ function FooterLinks({ title, links }: { title: string; links: { to: string; lab
             </Link>
           </li>
         ))}
+        {children}
       </ul>
     </div>
   );
