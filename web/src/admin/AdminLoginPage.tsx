@@ -128,8 +128,6 @@ export default function AdminLoginPage() {
             className={TEXT_INPUT}
             value={username}
             disabled={pending}
-            aria-invalid={Boolean(errors.username)}
-            aria-describedby={errors.username ? "username-fout" : undefined}
             onChange={(event) => setUsername(event.target.value)}
           />
         </SettingsField>
@@ -142,8 +140,6 @@ export default function AdminLoginPage() {
             className={TEXT_INPUT}
             value={password}
             disabled={pending}
-            aria-invalid={Boolean(errors.password)}
-            aria-describedby={errors.password ? "password-fout" : undefined}
             onChange={(event) => setPassword(event.target.value)}
           />
         </SettingsField>
@@ -200,8 +196,6 @@ function CodeStep({ ticket, onAnswer, onError }: StepProps) {
           className={TEXT_INPUT}
           value={code}
           disabled={mutation.isPending}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? "code-fout" : undefined}
           onChange={(event) => setCode(event.target.value)}
         />
       </SettingsField>
@@ -253,8 +247,6 @@ function NewPasswordStep({ ticket, onAnswer, onError }: StepProps) {
           className={TEXT_INPUT}
           value={password}
           disabled={mutation.isPending}
-          aria-invalid={Boolean(errors.newPassword)}
-          aria-describedby={errors.newPassword ? "new-password-fout" : undefined}
           onChange={(event) => setPassword(event.target.value)}
         />
       </SettingsField>
@@ -266,8 +258,6 @@ function NewPasswordStep({ ticket, onAnswer, onError }: StepProps) {
           className={TEXT_INPUT}
           value={repeat}
           disabled={mutation.isPending}
-          aria-invalid={Boolean(errors.repeat)}
-          aria-describedby={errors.repeat ? "repeat-password-fout" : undefined}
           onChange={(event) => setRepeat(event.target.value)}
         />
       </SettingsField>

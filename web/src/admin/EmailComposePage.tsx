@@ -274,7 +274,6 @@ export default function EmailComposePage() {
                 className={TEXT_INPUT}
                 value={draft.to}
                 disabled={busy}
-                aria-invalid={Boolean(errors.to)}
                 onChange={(event) => setDraft({ ...draft, to: event.target.value })}
               />
             </SettingsField>
@@ -284,7 +283,6 @@ export default function EmailComposePage() {
                 className={TEXT_INPUT}
                 value={draft.subject}
                 disabled={busy}
-                aria-invalid={Boolean(errors.subject)}
                 onChange={(event) => setDraft({ ...draft, subject: event.target.value })}
               />
             </SettingsField>
@@ -295,7 +293,6 @@ export default function EmailComposePage() {
                 className={`${TEXT_INPUT} font-mono text-sm`}
                 value={draft.message}
                 disabled={busy}
-                aria-invalid={Boolean(errors.message)}
                 onChange={(event) => setDraft({ ...draft, message: event.target.value })}
               />
             </SettingsField>

@@ -3,6 +3,24 @@ import type { ComponentProps, ReactNode } from "react";
 export const INPUT_CLASS =
   "mt-2 block w-full rounded-button border bg-white px-4 py-3 text-ink placeholder:text-gray-400 focus:border-primary";
 
+/**
+ * How a field's hint and error message are tied to it (ids `${id}-hint` and `${id}-fout`): the
+ * public forms' Field and the admin panel's SettingsField both use it, and so can a control they
+ * do not wrap. `describedBy` is what the control already names (kept first).
+ */
+export function fieldAria(
+  id: string,
+  { error, hint, describedBy }: { error?: string; hint?: boolean; describedBy?: string },
+): { "aria-invalid": boolean; "aria-describedby"?: string } {
+  const ids = new Set([
+    ...(describedBy?.split(/\s+/) ?? []),
+    hint ? `${id}-hint` : "",
+    error ? `${id}-fout` : "",
+  ]);
+  ids.delete("");
+  return { "aria-invalid": Boolean(error), "aria-describedby": [...ids].join(" ") || undefined };
+}
+
 /** A labelled input or textarea with its error message, wired up for screen readers. */
 export function Field({
   id,
@@ -26,7 +44,6 @@ export function Field({
     className: string;
   }) => ReactNode;
 }) {
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-fout` : null].filter(Boolean).join(" ");
   return (
     <div>
       <label htmlFor={id} className="font-semibold text-ink">
@@ -40,8 +57,7 @@ export function Field({
       </label>
       {children({
         id,
-        "aria-invalid": Boolean(error),
-        "aria-describedby": describedBy || undefined,
+        ...fieldAria(id, { error, hint: Boolean(hint) }),
         // Said by screen readers (the red * is hidden from them); the forms keep the browser's
         // own checks off (noValidate), so the Dutch messages are what people read.
         ...(required ? { required: true, "aria-required": true } : {}),

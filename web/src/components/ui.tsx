@@ -1,6 +1,7 @@
 // The building blocks of the public pages and, below them, of the admin panel: one set, one file.
-import { Suspense, type ComponentProps, type ReactNode } from "react";
+import { Suspense, cloneElement, isValidElement, type ComponentProps, type ReactNode } from "react";
 import { userErrorMessage } from "../api/client";
+import { fieldAria } from "./form";
 
 type ButtonVariant = "primary" | "accent" | "outline" | "light";
 
@@ -384,7 +385,11 @@ export function SaveForm({ onSave, children }: { onSave: () => void; children: R
 export const TEXT_INPUT =
   "mt-1 block w-full rounded-button border border-gray-300 bg-white px-3 py-2 text-gray-900 read-only:bg-gray-50 disabled:bg-gray-100 focus:border-primary";
 
-/** A labelled settings field with its server message underneath. */
+/**
+ * A labelled settings field with its message underneath, announced when it appears (role=alert).
+ * A child that is the control itself (its id is the field's) gets aria-invalid and aria-describedby
+ * for the hint and the message; a control inside a wrapper spreads fieldAria() itself.
+ */
 export function SettingsField({
   id,
   label,
@@ -398,19 +403,31 @@ export function SettingsField({
   hint?: ReactNode;
   children: ReactNode;
 }) {
+  const control =
+    isValidElement<{ id?: string; "aria-describedby"?: string }>(children) && children.props.id === id
+      ? cloneElement(
+          children,
+          fieldAria(id, { error, hint: Boolean(hint), describedBy: children.props["aria-describedby"] }),
+        )
+      : children;
   return (
     <div>
       <label htmlFor={id} className="text-sm font-semibold text-gray-800">
         {label}
       </label>
-      {children}
+      {control}
       {hint && (
         <div id={`${id}-hint`} className="mt-1 text-xs text-gray-600">
           {hint}
         </div>
       )}
       {error && (
-        <p id={`${id}-fout`} className="mt-1 text-sm font-medium text-red-700" data-testid="field-error">
+        <p
+          id={`${id}-fout`}
+          role="alert"
+          className="mt-1 text-sm font-medium text-red-700"
+          data-testid="field-error"
+        >
           {error}
         </p>
       )}

@@ -68,7 +68,6 @@ export function CompanySettingsTab() {
                     className={TEXT_INPUT}
                     readOnly={!editing}
                     value={shown[key]}
-                    aria-invalid={Boolean(errors[key])}
                     onChange={(event) => form.set(key, event.target.value)}
                   />
                 ) : (
@@ -77,7 +76,6 @@ export function CompanySettingsTab() {
                     className={TEXT_INPUT}
                     readOnly={!editing}
                     value={shown[key]}
-                    aria-invalid={Boolean(errors[key])}
                     onChange={(event) => form.set(key, event.target.value)}
                   />
                 )}

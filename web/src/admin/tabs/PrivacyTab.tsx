@@ -127,7 +127,7 @@ export function PrivacyTab() {
             onChange={(event) => setInput(event.target.value)}
           />
           {invalid && (
-            <p id="privacy-email-fout" className="mt-1 text-sm text-red-700">
+            <p id="privacy-email-fout" role="alert" className="mt-1 text-sm text-red-700">
               {invalid}
             </p>
           )}

@@ -12,6 +12,7 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { THEME_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
+import { fieldAria } from "../../components/form";
 import { applyTheme, themeToCssVariables } from "../../lib/theme";
 import { fetchTheme, updateTheme } from "../api";
 import {
@@ -211,7 +212,7 @@ export function ThemeSettingsTab() {
                     maxLength={7}
                     value={shown[key]}
                     onChange={(event) => set(key, event.target.value)}
-                    aria-describedby={warning ? `theme-${key}-hint` : undefined}
+                    {...fieldAria(`theme-${key}`, { error: errors[key], hint: Boolean(warning) })}
                   />
                 </div>
               </SettingsField>

@@ -109,8 +109,6 @@ function ChangePasswordForm() {
         className={TEXT_INPUT}
         value={value}
         disabled={mutation.isPending}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? `${id}-fout` : undefined}
         onChange={(event) => set(event.target.value)}
       />
     </SettingsField>
@@ -230,8 +228,6 @@ function TwoFactor() {
         className={TEXT_INPUT}
         value={password}
         disabled={pending}
-        aria-invalid={Boolean(passwordError)}
-        aria-describedby={passwordError ? `${id}-fout` : undefined}
         onChange={(event) => setPassword(event.target.value)}
       />
     </SettingsField>
@@ -332,8 +328,6 @@ function TwoFactor() {
               className={TEXT_INPUT}
               value={code}
               disabled={confirm.isPending}
-              aria-invalid={Boolean(codeError)}
-              aria-describedby={codeError ? "totp-code-fout" : undefined}
               onChange={(event) => setCode(event.target.value)}
             />
           </SettingsField>
@@ -370,8 +364,6 @@ function TwoFactor() {
               className={TEXT_INPUT}
               value={offCode}
               disabled={turnOff.isPending}
-              aria-invalid={Boolean(offCodeError)}
-              aria-describedby={offCodeError ? "uitzetten-code-fout" : undefined}
               onChange={(event) => setOffCode(event.target.value)}
             />
           </SettingsField>
@@ -538,8 +530,6 @@ function TeamPanel() {
               className={TEXT_INPUT}
               value={username}
               disabled={create.isPending}
-              aria-invalid={Boolean(usernameError)}
-              aria-describedby={usernameError ? "nieuwe-gebruiker-fout" : undefined}
               onChange={(event) => setUsername(event.target.value)}
             />
           </SettingsField>
