@@ -295,7 +295,7 @@ test("admin: a Meta spend export is imported in Campagnes, its bad row named, li
   ].join("\n");
   const result = await importSpendExport(page, "meta-export.csv", csv);
   await result
-    .filter({ hasText: "Meta (Facebook, Instagram): 1 ingelezen, 0 ongewijzigd, 1 regels overgeslagen." })
+    .filter({ hasText: "Meta (Facebook, Instagram): 1 ingelezen, 0 ongewijzigd, 1 regel overgeslagen." })
     .waitFor({ timeout: 30_000 });
   await result.getByText('Regel 4: Onbekende datum "gisteren"').waitFor();
   await dismissNotice(page);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CampaignFigures, CampaignReport } from "@lease/contracts";
-import { FIGURE_COLUMNS, campaignReportCsv, sortRows } from "./campaign-report";
+import { FIGURE_COLUMNS, KEY_FIGURES, SCREEN_COLUMNS, campaignReportCsv, sortRows } from "./campaign-report";
 
 const figures = (over: Partial<CampaignFigures>): CampaignFigures => ({
   spend: 0,
@@ -26,6 +26,18 @@ describe("the campaign report in the panel", () => {
     expect(format.offerRate!(33.3)).toBe("33,3%");
     expect(format.roas!(4)).toBe("4,0");
     expect(format.costPerContract!(null)).toBe("-");
+  });
+
+  it("shows every figure once, the money a marketer comes for first", () => {
+    expect(SCREEN_COLUMNS.map((c) => c.key).sort()).toEqual(FIGURE_COLUMNS.map((c) => c.key).sort());
+    expect(SCREEN_COLUMNS.slice(0, KEY_FIGURES.length).map((c) => c.key)).toEqual([
+      "spend",
+      "leads",
+      "contracts",
+      "costPerLead",
+      "costPerContract",
+      "roas",
+    ]);
   });
 
   it("sorts on a figure with empty ratios last", () => {

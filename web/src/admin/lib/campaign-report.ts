@@ -28,6 +28,30 @@ export const FIGURE_COLUMNS: { key: FigureKey; label: string; format: (v: number
   { key: "roas", label: "ROAS", format: (v) => (v === null ? "-" : ROAS.format(v)) },
 ];
 
+/** The figures a marketer comes for: first on screen (in view at 1280 px) and on every phone card. */
+export const KEY_FIGURES: readonly FigureKey[] = [
+  "spend",
+  "leads",
+  "contracts",
+  "costPerLead",
+  "costPerContract",
+  "roas",
+];
+
+/** The panel's order of the columns: the key figures, then what they come from (the CSV keeps its own). */
+export const SCREEN_COLUMNS = (
+  [
+    ...KEY_FIGURES,
+    "commission",
+    "visitors",
+    "contacts",
+    "offers",
+    "leadRate",
+    "offerRate",
+    "contractRate",
+  ] as const
+).map((key) => FIGURE_COLUMNS.find((column) => column.key === key)!);
+
 /** Sorts rows on a figure, nulls last; ties keep the report's order. */
 export function sortRows<T extends CampaignFigures>(rows: T[], key: FigureKey, descending: boolean): T[] {
   return rows

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { amsterdamToday, describePeriod, periodFromParams, presetPeriod, withPeriod } from "./periods";
+import {
+  amsterdamToday,
+  describePeriod,
+  periodFromParams,
+  periodInWords,
+  presetPeriod,
+  withPeriod,
+} from "./periods";
 
 describe("analytics periods in the URL", () => {
   it("turns presets into Amsterdam days ending today", () => {
@@ -49,5 +56,11 @@ describe("analytics periods in the URL", () => {
     expect(amsterdamToday(Date.parse("2026-11-23T23:30:00Z"))).toBe("2026-11-24");
     expect(describePeriod("2026-10-01", "2026-10-31")).toBe("1 oktober 2026 - 31 oktober 2026");
     expect(describePeriod("2026-11-24", "2026-11-24")).toBe("24 november 2026");
+  });
+
+  it("names a period in Dutch words with t/m, the year once when both days share it", () => {
+    expect(periodInWords("2026-10-03", "2026-11-01")).toBe("3 oktober t/m 1 november 2026");
+    expect(periodInWords("2025-12-28", "2026-01-03")).toBe("28 december 2025 t/m 3 januari 2026");
+    expect(periodInWords("2026-11-01", "2026-11-01")).toBe("1 november 2026");
   });
 });

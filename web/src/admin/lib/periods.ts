@@ -93,3 +93,16 @@ export function withPeriod(params: URLSearchParams, period: ChosenPeriod): URLSe
 export function describePeriod(from: string, to: string): string {
   return from === to ? dutchDay(from) : `${dutchDay(from)} - ${dutchDay(to)}`;
 }
+
+const DAY_MONTH = new Intl.DateTimeFormat("nl-NL", { timeZone: "UTC", day: "numeric", month: "long" });
+
+/**
+ * A period as a Dutch sentence names it: "3 oktober t/m 1 november 2026", "28 december 2025 t/m
+ * 3 januari 2026", or "1 november 2026" for one day.
+ */
+export function periodInWords(from: string, to: string): string {
+  if (from === to) return dutchDay(from);
+  const start =
+    from.slice(0, 4) === to.slice(0, 4) ? DAY_MONTH.format(new Date(`${from}T00:00:00Z`)) : dutchDay(from);
+  return `${start} t/m ${dutchDay(to)}`;
+}

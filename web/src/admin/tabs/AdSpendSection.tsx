@@ -12,9 +12,19 @@ import { z } from "zod";
 import { ApiError, fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, addAdSpend, fetchAdSpend, importAdSpend, linkSpendCampaign } from "../api";
-import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
+import {
+  Button,
+  LoadingText,
+  Panel,
+  STACKED_CELL,
+  STACKED_ROW,
+  STACKED_TABLE,
+  TEXT_INPUT,
+} from "../../components/ui";
 import { formatEuro, parseEuroInput } from "../lib/format";
 import { amsterdamToday, formatDay } from "../lib/follow-up";
+import { periodInWords } from "../lib/periods";
+import { countOf } from "../lib/wording";
 
 const ImportErrors = z.object({ errors: z.array(AdSpendImportError) });
 
@@ -26,32 +36,34 @@ export async function fileText(file: File): Promise<string> {
   return new TextDecoder(encoding).decode(bytes);
 }
 
-/** The first day of the month before this one: the spend list's period starts there. */
-function periodStart(today: string): string {
-  const [y, m] = today.split("-").map(Number) as [number, number];
-  const month = m === 1 ? 12 : m - 1;
-  return `${m === 1 ? y - 1 : y}-${String(month).padStart(2, "0")}-01`;
+/** What the last import did: its counts, the lines it skipped, or why it read nothing of the file. */
+interface ImportOutcome {
+  ok: AdSpendImportResult | null;
+  errors: AdSpendImportError[];
+  /** The whole file refused (an unknown export, another currency, no rows): the server's words. */
+  fileError?: string;
 }
 
-/** Ad spend: import a platform's export, type a day in, and link a spend name to its utm_campaign. */
-export function AdSpendSection() {
+const IMPORT_OUTCOME_ID = "kosten-bestand-uitkomst";
+
+/**
+ * Ad spend: import a platform's export, type a day in, and link a spend name to its utm_campaign.
+ * The list covers the campaign report's period.
+ */
+export function AdSpendSection({ period }: { period: { from: string; to: string } }) {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
-  const today = amsterdamToday();
-  const from = periodStart(today);
+  const { from, to } = period;
   const list = useQuery({
-    queryKey: [...ADMIN_KEYS.adSpend, from, today],
-    queryFn: () => fetchAdSpend(from, today),
+    queryKey: [...ADMIN_KEYS.adSpend, from, to],
+    queryFn: () => fetchAdSpend(from, to),
     staleTime: 0,
   });
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.adSpend });
     void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.campaignReport });
   };
-  const [result, setResult] = useState<{
-    ok: AdSpendImportResult | null;
-    errors: AdSpendImportError[];
-  } | null>(null);
+  const [result, setResult] = useState<ImportOutcome | null>(null);
   const upload = useMutation({
     mutationFn: async (file: File) => importAdSpend(await fileText(file)),
     onSuccess: (answer) => {
@@ -62,13 +74,14 @@ export function AdSpendSection() {
       });
       refresh();
     },
+    // Kept beside the field, as the lines' errors are, until the next import (not in a notice
+    // that disappears before the file is fixed).
     onError: (error) => {
       const body = error instanceof ApiError ? ImportErrors.safeParse(error.body) : null;
-      setResult({ ok: null, errors: body?.success ? body.data.errors : [] });
-      notify({
-        title: "Fout bij Inlezen",
-        description: userErrorMessage(error, "Kon het bestand niet inlezen"),
-        variant: "destructive",
+      setResult({
+        ok: null,
+        errors: body?.success ? body.data.errors : [],
+        fileError: userErrorMessage(error, "Kon het bestand niet inlezen"),
       });
     },
   });
@@ -93,6 +106,8 @@ export function AdSpendSection() {
               type="file"
               accept=".csv,.tsv,.txt,text/csv"
               className={TEXT_INPUT}
+              aria-describedby={result ? IMPORT_OUTCOME_ID : undefined}
+              aria-invalid={result?.fileError ? true : undefined}
               onChange={(event) => setFile(event.target.files?.[0] ?? null)}
             />
           </div>
@@ -101,12 +116,20 @@ export function AdSpendSection() {
           </Button>
         </form>
         {result && (
-          <div data-testid="spend-import-result" className="text-sm text-gray-800">
+          <div id={IMPORT_OUTCOME_ID} data-testid="spend-import-result" className="text-sm text-gray-800">
+            {result.fileError && (
+              <p className="font-medium text-red-700" role="alert" data-testid="spend-import-error">
+                Fout bij inlezen: {result.fileError}
+              </p>
+            )}
             {result.ok && (
               <p>
                 {AD_PLATFORM_LABELS[result.ok.platform]}: {result.ok.imported} ingelezen,{" "}
                 {result.ok.unchanged} ongewijzigd
-                {result.errors.length ? `, ${result.errors.length} regels overgeslagen` : ""}.
+                {result.errors.length
+                  ? `, ${countOf(result.errors.length, "regel", "regels")} overgeslagen`
+                  : ""}
+                .
               </p>
             )}
             {result.errors.length > 0 && (
@@ -126,28 +149,34 @@ export function AdSpendSection() {
         ) : list.isError ? (
           <p className="text-red-700">{userErrorMessage(list.error, "Kon de kosten niet laden")}</p>
         ) : list.data.items.length === 0 ? (
-          <p className="text-gray-600">Nog geen advertentiekosten sinds {from}.</p>
+          <p className="text-gray-600">Geen advertentiekosten van {periodInWords(from, to)}.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm" data-testid="spend-list">
-              <caption className="mb-2 text-left text-gray-600">Kosten per campagne sinds {from}</caption>
-              <thead>
-                <tr className="border-b border-gray-200 text-gray-600">
-                  <th scope="col" className="py-2 pr-3">
-                    Platform
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Campagne
-                  </th>
-                  <th scope="col" className="py-2 pr-3 text-right">
-                    Kosten
-                  </th>
-                  <th scope="col" className="py-2">
-                    Telt voor utm_campaign
-                  </th>
+          // On a phone each campaign is a block of labelled lines, its link field the width of the
+          // screen; the roles keep it a table for screen readers.
+          <div className="sm:overflow-x-auto">
+            <table
+              role="table"
+              className={`w-full text-left text-sm ${STACKED_TABLE}`}
+              data-testid="spend-list"
+            >
+              <caption className="mb-2 text-left text-gray-600 max-sm:block">
+                Kosten per campagne van {periodInWords(from, to)}
+              </caption>
+              <thead role="rowgroup" className="max-sm:sr-only">
+                <tr role="row" className="border-b border-gray-200 text-gray-600">
+                  {SPEND_COLUMNS.map((column, i) => (
+                    <th
+                      key={column}
+                      role="columnheader"
+                      scope="col"
+                      className={`py-2 pr-3 ${i === 2 ? "text-right" : ""}`}
+                    >
+                      {column}
+                    </th>
+                  ))}
                 </tr>
               </thead>
-              <tbody>
+              <tbody role="rowgroup" className={STACKED_TABLE}>
                 {list.data.items.map((item) => (
                   <SpendRow key={`${item.platform}-${item.campaign}`} item={item} onLinked={refresh} />
                 ))}
@@ -159,6 +188,8 @@ export function AdSpendSection() {
     </Panel>
   );
 }
+
+const SPEND_COLUMNS = ["Platform", "Campagne", "Kosten", "Telt voor utm_campaign"] as const;
 
 function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => void }) {
   const { notify } = useNotice();
@@ -186,11 +217,21 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
   });
   const id = `utm-${item.platform}-${item.campaign}`.replace(/[^\w-]/g, "_");
   return (
-    <tr className="border-b border-gray-100" data-testid="spend-row">
-      <td className="py-2 pr-3">{AD_PLATFORM_LABELS[item.platform]}</td>
-      <td className="py-2 pr-3 wrap-anywhere">{item.campaign}</td>
-      <td className="py-2 pr-3 text-right whitespace-nowrap">{formatEuro(item.amount)}</td>
-      <td className="py-2">
+    <tr role="row" className={`border-b border-gray-100 ${STACKED_ROW}`} data-testid="spend-row">
+      <td role="cell" data-label={SPEND_COLUMNS[0]} className={`py-2 pr-3 ${STACKED_CELL}`}>
+        {AD_PLATFORM_LABELS[item.platform]}
+      </td>
+      <td role="cell" data-label={SPEND_COLUMNS[1]} className={`py-2 pr-3 break-words ${STACKED_CELL}`}>
+        {item.campaign}
+      </td>
+      <td
+        role="cell"
+        data-label={SPEND_COLUMNS[2]}
+        className={`py-2 pr-3 whitespace-nowrap sm:text-right ${STACKED_CELL}`}
+      >
+        {formatEuro(item.amount)}
+      </td>
+      <td role="cell" data-label={SPEND_COLUMNS[3]} className={`py-2 sm:min-w-[18rem] ${STACKED_CELL}`}>
         <form
           className="flex gap-2"
           onSubmit={(event) => {
@@ -203,12 +244,12 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
           </label>
           <input
             id={id}
-            className={`${TEXT_INPUT} mt-0`}
+            className={`${TEXT_INPUT} mt-0 min-w-0 flex-1`}
             maxLength={100}
             value={utm}
             onChange={(event) => setUtm(event.target.value)}
           />
-          <Button type="submit" variant="secondary" disabled={link.isPending}>
+          <Button type="submit" variant="secondary" className="shrink-0" disabled={link.isPending}>
             Koppelen
           </Button>
         </form>

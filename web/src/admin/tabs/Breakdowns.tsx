@@ -141,6 +141,19 @@ function download(name: string, csv: string) {
 }
 
 /**
+ * A name as a row shows it, never broken inside a word ("goog / le" was hard to read): it wraps
+ * only at spaces and hyphens ("google / cpc / najaar"), and a word too long for the column ends in
+ * "…" (the cell's title and the CSV have it whole).
+ */
+function WholeName({ text }: { text: string }) {
+  return (
+    <span className="block max-w-[12rem] overflow-hidden text-ellipsis break-normal [overflow-wrap:normal]">
+      {text}
+    </span>
+  );
+}
+
+/**
  * Where the period's visitors came from and on what, one table per breakdown. A channel, campaign
  * or landing page is a button that narrows the whole tab to its visits (`onFilter`).
  */
@@ -187,26 +200,27 @@ export function Breakdowns({
             ) : (
               <>
                 {/* Six columns do not fit a phone: there the numbers scroll within the panel (also
-                    by keyboard) while the first column stays in view. */}
+                    by keyboard) while the first column stays in view. At 1280 px they fit a card
+                    beside a 22-character name (small headings, narrow gaps). */}
                 <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={table.title}>
                   <table className="w-full text-left text-sm" data-testid={`breakdown-${table.key}`}>
-                    <thead className="text-gray-600">
+                    <thead className="text-xs text-gray-600">
                       <tr>
                         <th scope="col" className="sticky left-0 bg-white py-1 pr-3 font-medium">
                           {table.column}
                         </th>
-                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                        <th scope="col" className="py-1 pr-2 text-right font-medium">
                           Bezoekers
                         </th>
-                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                        <th scope="col" className="py-1 pr-2 text-right font-medium">
                           Weergaven
                         </th>
-                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                        <th scope="col" className="py-1 pr-2 text-right font-medium">
                           <abbr title="Offerteaanvragen" className="no-underline">
                             Aanvragen
                           </abbr>
                         </th>
-                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                        <th scope="col" className="py-1 pr-2 text-right font-medium">
                           <abbr title="Contactberichten" className="no-underline">
                             Berichten
                           </abbr>
@@ -220,7 +234,7 @@ export function Breakdowns({
                       {rows.map((row) => (
                         <tr key={row.value}>
                           <td
-                            className="sticky left-0 min-w-[7rem] bg-white py-1 pr-3 break-words text-gray-900 [overflow-wrap:anywhere]"
+                            className="sticky left-0 bg-white py-1 pr-3 text-gray-900"
                             title={mentionsOther(row.value) ? OTHER_VALUE_HELP : row.value}
                           >
                             {table.filter && onFilter ? (
@@ -230,20 +244,20 @@ export function Breakdowns({
                                 title={`Filter op ${table.noun} ${label(row.value)}`}
                                 onClick={() => onFilter(table.filter!(row))}
                               >
-                                {label(row.value)}
+                                <WholeName text={label(row.value)} />
                               </button>
                             ) : (
-                              label(row.value)
+                              <WholeName text={label(row.value)} />
                             )}
                           </td>
-                          <td className="py-1 pr-3 text-right font-semibold text-gray-700">
+                          <td className="py-1 pr-2 text-right font-semibold text-gray-700">
                             {number.format(row.visitors)}
                           </td>
-                          <td className="py-1 pr-3 text-right text-gray-700">
+                          <td className="py-1 pr-2 text-right text-gray-700">
                             {number.format(row.pageViews)}
                           </td>
-                          <td className="py-1 pr-3 text-right text-gray-700">{number.format(row.quotes)}</td>
-                          <td className="py-1 pr-3 text-right text-gray-700">
+                          <td className="py-1 pr-2 text-right text-gray-700">{number.format(row.quotes)}</td>
+                          <td className="py-1 pr-2 text-right text-gray-700">
                             {number.format(row.contacts)}
                           </td>
                           <td className="py-1 text-right text-gray-700">{formatRate(row.conversionRate)}</td>
@@ -257,10 +271,10 @@ export function Breakdowns({
                           >
                             {UNATTRIBUTED_LABEL}
                           </td>
-                          <td className="py-1 pr-3 text-right">–</td>
-                          <td className="py-1 pr-3 text-right">–</td>
-                          <td className="py-1 pr-3 text-right">{number.format(unattributed.quotes)}</td>
-                          <td className="py-1 pr-3 text-right">{number.format(unattributed.contacts)}</td>
+                          <td className="py-1 pr-2 text-right">–</td>
+                          <td className="py-1 pr-2 text-right">–</td>
+                          <td className="py-1 pr-2 text-right">{number.format(unattributed.quotes)}</td>
+                          <td className="py-1 pr-2 text-right">{number.format(unattributed.contacts)}</td>
                           <td className="py-1 text-right">–</td>
                         </tr>
                       )}

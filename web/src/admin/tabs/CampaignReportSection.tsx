@@ -1,23 +1,23 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { channelLabel, type CampaignFigures } from "@lease/contracts";
+import { channelLabel } from "@lease/contracts";
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchCampaignReport } from "../api";
 import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
 import {
-  FIGURE_COLUMNS,
+  SCREEN_COLUMNS,
   campaignReportCsv,
   othersLabel,
   sortRows,
   type FigureKey,
 } from "../lib/campaign-report";
-import { OTHER_VALUE_HELP, OtherValueLegend, mentionsOther } from "../components/OtherValue";
-import { amsterdamToday } from "../lib/follow-up";
+import { OtherValueLegend, mentionsOther } from "../components/OtherValue";
+import { periodInWords } from "../lib/periods";
+import { CampaignCards, CampaignTable, type ReportLine, type ReportLines } from "./CampaignReportViews";
 
-function daysBefore(day: string, n: number): string {
-  const date = new Date(`${day}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - n);
-  return date.toISOString().slice(0, 10);
+export interface ReportPeriod {
+  from: string;
+  to: string;
 }
 
 /** Downloads text as a file, as the browser saves any download. */
@@ -30,10 +30,19 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The campaign report: what each campaign (or channel) cost and brought, sortable, with the previous period. */
-export function CampaignReportSection() {
-  const today = amsterdamToday();
-  const [period, setPeriod] = useState({ from: daysBefore(today, 29), to: today });
+/**
+ * The campaign report: what each campaign (or channel) cost and brought, sortable, with the
+ * previous period. A table from the sm breakpoint, a card per campaign on a phone.
+ */
+export function CampaignReportSection({
+  period,
+  onPeriod,
+  today,
+}: {
+  period: ReportPeriod;
+  onPeriod: (period: ReportPeriod) => void;
+  today: string;
+}) {
   const [draft, setDraft] = useState(period);
   const [view, setView] = useState<"campagne" | "kanaal">("campagne");
   const [sort, setSort] = useState<{ key: FigureKey; descending: boolean }>({
@@ -51,14 +60,18 @@ export function CampaignReportSection() {
   // Figures on screen while newer ones load (the tab reopened, or another period asked for): dimmed
   // and said so; the previous period's figures are never downloaded as the new one's.
   const refreshing = report.isFetching && !report.isPending;
-  type Row = CampaignFigures & { label: string[]; previous: CampaignFigures | null };
-  const rows: Row[] = data
+  const rows: ReportLine[] = data
     ? view === "campagne"
       ? data.rows.map((r) => ({ ...r, label: [r.source, r.medium, r.campaign] }))
       : data.channels.map((r) => ({ ...r, label: [channelLabel(r.channel)] }))
     : [];
   const sorted = sortRows(rows, sort.key, sort.descending);
   const labels = view === "campagne" ? ["Bron", "Medium", "Campagne"] : ["Kanaal"];
+  const extra: ReportLine[] = [];
+  if (data && view === "campagne" && data.others)
+    extra.push({ ...data.others, label: [othersLabel(data.others.campaigns)], kind: "others" });
+  if (data) extra.push({ ...data.totals, previous: data.previousTotals, label: ["Totaal"], kind: "totals" });
+  const lines: ReportLines = { rows: sorted, extra, labels, compare };
 
   return (
     <Panel
@@ -77,7 +90,7 @@ export function CampaignReportSection() {
         className="mb-3 flex flex-wrap items-end gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          setPeriod(draft);
+          onPeriod(draft);
         }}
       >
         <label className="text-sm font-medium text-gray-700">
@@ -114,15 +127,31 @@ export function CampaignReportSection() {
             <option value="kanaal">kanaal</option>
           </select>
         </label>
+        {/* The table sorts by its column headings; a phone's cards by this list. */}
+        <label className="text-sm font-medium text-gray-700 sm:hidden">
+          Sorteer op
+          <select
+            className={TEXT_INPUT}
+            value={sort.key}
+            onChange={(event) => setSort({ key: event.target.value as FigureKey, descending: true })}
+          >
+            {SCREEN_COLUMNS.map((column) => (
+              <option key={column.key} value={column.key}>
+                {column.label} (hoogste eerst)
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="flex items-center gap-2 text-sm text-gray-700">
           <input type="checkbox" checked={compare} onChange={(event) => setCompare(event.target.checked)} />
           Vergelijk met de vorige periode
         </label>
       </form>
       <p className="mb-3 text-sm text-gray-600" data-testid="cohort-note">
+        {data && `Periode: ${periodInWords(data.from, data.to)}. `}
         Offertes, contracten en commissie tellen in de periode waarin de aanvraag binnenkwam, ook als het
         contract later is getekend.
-        {data && compare && ` Vorige periode: ${data.previousFrom} t/m ${data.previousTo}.`}
+        {data && compare && ` Vorige periode: ${periodInWords(data.previousFrom, data.previousTo)}.`}
       </p>
       {refreshing && (
         <p className="mb-2 text-sm text-gray-600" role="status" data-testid="report-refreshing">
@@ -136,105 +165,19 @@ export function CampaignReportSection() {
       ) : sorted.length === 0 ? (
         <p className="text-gray-600">Geen campagnes met bezoek of kosten in deze periode.</p>
       ) : (
-        <div
-          className={`overflow-x-auto transition-opacity ${refreshing ? "opacity-50" : ""}`}
-          aria-busy={refreshing || undefined}
-        >
-          <table className="w-full text-right text-sm" data-testid="campaign-report">
-            <thead>
-              <tr className="border-b border-gray-200 text-gray-600">
-                {labels.map((label) => (
-                  <th key={label} scope="col" className="py-2 pr-3 text-left">
-                    {label}
-                  </th>
-                ))}
-                {FIGURE_COLUMNS.map((column) => (
-                  <th
-                    key={column.key}
-                    scope="col"
-                    className="py-2 pr-3"
-                    aria-sort={
-                      sort.key === column.key ? (sort.descending ? "descending" : "ascending") : undefined
-                    }
-                  >
-                    <button
-                      type="button"
-                      className="underline decoration-dotted"
-                      onClick={() =>
-                        setSort((now) => ({
-                          key: column.key,
-                          descending: now.key === column.key ? !now.descending : true,
-                        }))
-                      }
-                    >
-                      {column.label}
-                    </button>
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {sorted.map((row) => (
-                <tr key={row.label.join("/")} className="border-b border-gray-100" data-testid="report-row">
-                  {row.label.map((part, i) => (
-                    <td
-                      key={i}
-                      className="py-2 pr-3 text-left wrap-anywhere"
-                      title={mentionsOther(part) ? OTHER_VALUE_HELP : undefined}
-                    >
-                      {part}
-                    </td>
-                  ))}
-                  <FigureCells figures={row} previous={compare ? row.previous : undefined} />
-                </tr>
-              ))}
-              {view === "campagne" && data?.others && (
-                <tr className="border-b border-gray-100 text-gray-700" data-testid="report-others">
-                  <td className="py-2 pr-3 text-left" colSpan={labels.length}>
-                    {othersLabel(data.others.campaigns)}
-                  </td>
-                  <FigureCells figures={data.others} previous={compare ? data.others.previous : undefined} />
-                </tr>
-              )}
-            </tbody>
-            {data && (
-              <tfoot>
-                <tr className="font-semibold" data-testid="report-totals">
-                  <td className="py-2 pr-3 text-left" colSpan={labels.length}>
-                    Totaal
-                  </td>
-                  <FigureCells figures={data.totals} previous={compare ? data.previousTotals : undefined} />
-                </tr>
-              </tfoot>
-            )}
-          </table>
+        <div className={`transition-opacity ${refreshing ? "opacity-50" : ""}`}>
+          <CampaignTable
+            lines={lines}
+            busy={refreshing}
+            sort={sort}
+            onSort={(key) =>
+              setSort((now) => ({ key, descending: now.key === key ? !now.descending : true }))
+            }
+          />
+          <CampaignCards lines={lines} busy={refreshing} />
         </div>
       )}
       {rows.some((row) => row.label.some(mentionsOther)) && <OtherValueLegend />}
     </Panel>
-  );
-}
-
-function FigureCells({
-  figures,
-  previous,
-}: {
-  figures: CampaignFigures;
-  /** undefined: no comparison shown; null: the row was not there before. */
-  previous?: CampaignFigures | null;
-}) {
-  return (
-    <>
-      {FIGURE_COLUMNS.map((column) => (
-        <td key={column.key} className="py-2 pr-3 whitespace-nowrap" data-column={column.key}>
-          {column.format(figures[column.key])}
-          {previous !== undefined && (
-            <span className="block text-xs text-gray-500">
-              {previous ? column.format(previous[column.key]) : "-"}
-            </span>
-          )}
-        </td>
-      ))}
-    </>
   );
 }
