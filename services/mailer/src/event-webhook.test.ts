@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import type { EmailMessageList, EmailSettings, SendEmailResponse } from "@lease/contracts";
+import {
+  EVENT_WEBHOOK_BODY_LIMIT_BYTES,
+  EVENT_WEBHOOK_MAX_EVENTS,
+  type EmailMessageList,
+  type EmailSettings,
+  type SendEmailResponse,
+} from "@lease/contracts";
 import type { RunningService } from "@lease/platform";
 import {
   adminCookie,
@@ -222,5 +228,30 @@ describe("a batch of SendGrid's events", () => {
     headers["x-twilio-email-event-webhook-signature"] = signer.sign(keys.privateKey).toString("base64");
     const res = await postEvents(body, headers);
     expect(res.status).toBe(400);
+  });
+
+  it(`refuses a batch of more than ${EVENT_WEBHOOK_MAX_EVENTS} events (400) and a body over 2 MB (413); an event with an impossible date is left out`, async () => {
+    const before = await deliveryEvents();
+    const many = Array.from({ length: EVENT_WEBHOOK_MAX_EVENTS + 1 }, (_, i) => ({
+      event: "delivered",
+      sg_event_id: `many-${i}`,
+      timestamp: 1,
+    }));
+    const tooMany = signEventBatch(many, keys.privateKey);
+    expect((await postEvents(tooMany.body, tooMany.headers)).status).toBe(400);
+    const big = signEventBatch(
+      [event({ event: "delivered", reason: "x".repeat(EVENT_WEBHOOK_BODY_LIMIT_BYTES) })],
+      keys.privateKey,
+    );
+    expect((await postEvents(big.body, big.headers)).status).toBe(413);
+    const { outgoingId } = await sent("verre-toekomst@bedrijf.nl");
+    const future = signEventBatch(
+      [event({ event: "delivered", outgoing_email_id: outgoingId, timestamp: 1e15 })],
+      keys.privateKey,
+    );
+    const res = await postEvents(future.body, future.headers);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: 0, matched: 0 });
+    expect(await deliveryEvents()).toBe(before);
   });
 });

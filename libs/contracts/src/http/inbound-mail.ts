@@ -112,7 +112,8 @@ export const SendgridEvent = z
     event: z.string().max(40),
     sg_event_id: z.string().min(1).max(200),
     sg_message_id: z.string().max(300).optional(),
-    timestamp: z.number().int().nonnegative(),
+    // Seconds; at most the year 9999, so every kept event has a date PostgreSQL can store.
+    timestamp: z.number().int().nonnegative().max(253_402_300_799),
     reason: z.string().max(2000).optional(),
     response: z.string().max(2000).optional(),
     type: z.string().max(40).optional(),

@@ -40,7 +40,22 @@ export interface ParsedInbound {
 }
 
 const MAX_PARTS = 200;
-const MAX_FILES = 100;
+/** Attachments of one message, in either variant (a message with more is refused: 400). */
+export const MAX_FILES = 100;
+/**
+ * The header block at most (Postfix's default header_size_limit is 100 KB, so a real message stays
+ * far below; the parsed variant's `headers` field beyond it is refused: 400).
+ */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+/** What one message keeps of its parts (a longer one is cut, saying so): the inbox lists and shows them. */
+export const MAX_SUBJECT_CHARS = 998;
+const MAX_NAME_CHARS = 200;
+const MAX_ADDRESS_CHARS = 320;
+const MAX_ADDRESS_LIST_CHARS = 4000;
+export const MAX_TEXT_CHARS = 1_000_000;
+export const MAX_HTML_CHARS = 2_000_000;
+export const CUT_NOTE = "\n\n[… ingekort: het bericht was langer dan hier wordt bewaard]";
+const cut = (value: string, max: number) => (value.length > max ? value.slice(0, max) : value);
 
 const tooLarge = (limit: number) =>
   new HttpError(
@@ -208,6 +223,7 @@ export async function parseInbound(form: RawForm): Promise<ParsedInbound> {
       subject = mail.subject ?? "";
       text = mail.text;
       html = mail.html || null;
+      if (mail.attachments.length > MAX_FILES) throw unreadable(`meer dan ${MAX_FILES} bijlagen`);
       attachments = mail.attachments.map((a, i) => ({
         fileName: safeFileName(a.filename ?? "", i),
         contentType: safeContentType(a.contentType),
@@ -216,6 +232,8 @@ export async function parseInbound(form: RawForm): Promise<ParsedInbound> {
     } else {
       // The headers field holds the message's header block as it came: mailparser reads it alone.
       const headers = form.fields.get("headers") ?? Buffer.alloc(0);
+      if (headers.length > MAX_HEADER_BYTES)
+        throw unreadable(`de kopregels zijn langer dan ${MAX_HEADER_BYTES / 1024} KB`);
       const fromField = field("from");
       const block = Buffer.concat([
         headers,
@@ -247,16 +265,21 @@ export async function parseInbound(form: RawForm): Promise<ParsedInbound> {
   ]
     .map((a) => a.trim().toLowerCase())
     .filter(Boolean);
+  if (html !== null && html.length > MAX_HTML_CHARS) html = html.slice(0, MAX_HTML_CHARS);
   if (!text && html) text = htmlToText(html, { wordwrap: false });
+  if (text && text.length > MAX_TEXT_CHARS) text = text.slice(0, MAX_TEXT_CHARS) + CUT_NOTE;
   const parsed: Omit<ParsedInbound, "messageId"> = {
-    fromAddress: clean(from.address).trim(),
-    fromName: clean(from.name ?? "").trim(),
-    to: clean(addressText(mail.to) || field("to") || ""),
-    cc: clean(addressText(mail.cc) || field("cc") || ""),
+    fromAddress: cut(clean(from.address).trim(), MAX_ADDRESS_CHARS),
+    fromName: cut(clean(from.name ?? "").trim(), MAX_NAME_CHARS),
+    to: cut(clean(addressText(mail.to) || field("to") || ""), MAX_ADDRESS_LIST_CHARS),
+    cc: cut(clean(addressText(mail.cc) || field("cc") || ""), MAX_ADDRESS_LIST_CHARS),
     recipients: [...new Set(recipients)].slice(0, 100),
-    subject: clean(subject)
-      .replace(/[\r\n]+/g, " ")
-      .trim(),
+    subject: cut(
+      clean(subject)
+        .replace(/[\r\n]+/g, " ")
+        .trim(),
+      MAX_SUBJECT_CHARS,
+    ),
     text: clean(text ?? ""),
     html: html === null ? null : clean(html),
     inReplyTo: bare(mail.inReplyTo) || null,
