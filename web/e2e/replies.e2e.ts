@@ -10,6 +10,10 @@ import { adminApi, expectNotice, openTab, postLead, saveSettings } from "./admin
 
 const MAIL = { key: "SG.e2e-replies-0123456789", sender: "noreply@antwoord-e2e.nl" };
 const REMOTE_IMAGE = "https://images.example.test/pixel.png";
+// Ceilings of waits on real state (a send through the queue, a reply through the outbox to leads):
+// generous, since a loaded machine may take long; a passing run waits only as long as it takes.
+const PIPELINE_MS = 60_000;
+const PAGE_MS = 30_000;
 
 test("admin: a customer's reply arrives live on the open lead and in the inbox, shown safely, its attachment downloads", async ({
   world,
@@ -46,7 +50,7 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
   const message = compose.getByLabel("Bericht");
   await waitFor(
     async () => (await message.inputValue()).includes("[Voeg hier"),
-    10_000,
+    PAGE_MS,
     "the pre-filled body",
   );
   await message.fill(
@@ -55,7 +59,7 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
   await compose.getByRole("button", { name: "Verzenden" }).click();
   const sent = await waitFor(
     () => world.receiver.accepted().find((m) => m.to[0] === lead.email),
-    20_000,
+    PIPELINE_MS,
     "the follow-up at SendGrid",
   );
   assert(
@@ -79,6 +83,8 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
     messageId: `reply-${tag}@example.nl`,
     attachments: [{ filename: "getekend.pdf", type: "application/pdf", content: pdf }],
   });
+  // Live means the panel's socket is up when the reply arrives: wait for it, not for a while.
+  await page.locator('[data-live="true"]').waitFor({ timeout: PAGE_MS });
   const posted = await fetch(`${world.baseUrl}${parse.path}`, {
     method: "POST",
     headers: { "content-type": contentType },
@@ -86,9 +92,9 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
   });
   assertEqual(posted.status, 200, "Inbound Parse's post stored");
 
-  await expectNotice(page, "Nieuw Antwoord");
+  await page.getByTestId("notice").filter({ hasText: "Nieuw Antwoord" }).waitFor({ timeout: PAGE_MS });
   const reply = page.getByTestId("timeline-item").filter({ hasText: `Antwoord van Klant <${lead.email}>` });
-  await reply.waitFor({ timeout: 20_000 });
+  await reply.waitFor({ timeout: PIPELINE_MS });
   await expect(reply.getByTestId("timeline-reply")).toContainText("Akkoord, getekend retour.");
   await expect(reply.getByRole("link", { name: "getekend.pdf" })).toBeVisible();
 
@@ -100,7 +106,7 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
   const answerBody = answer.getByLabel("Bericht");
   await waitFor(
     async () => (await answerBody.inputValue()).includes("> Akkoord"),
-    10_000,
+    PAGE_MS,
     "the quoted reply",
   );
   assertEqual(await answer.getByLabel("Onderwerp").inputValue(), `Re: ${sent.subject}`, "one Re:");
@@ -111,16 +117,22 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
   await answer.getByRole("button", { name: "Verzenden" }).click();
   const answered = await waitFor(
     () => world.receiver.accepted().filter((m) => m.to[0] === lead.email)[answers],
-    20_000,
+    PIPELINE_MS,
     "the answer at SendGrid",
   );
   assertEqual(answered.replyTo, sent.replyTo, "the answer's replies come back to the same lead");
+  // Threaded in the customer's mail client under their own e-mail.
+  assertEqual(answered.headers["In-Reply-To"], `<reply-${tag}@example.nl>`, "In-Reply-To the reply");
+  assert(
+    (answered.headers.References ?? "").endsWith(` <reply-${tag}@example.nl>`),
+    `References end with the reply: ${answered.headers.References}`,
+  );
   assert(answered.text.includes("> Akkoord, getekend retour."), "the customer's words quoted");
 
   // In the inbox: unread, an Algemene E-mail naming its lead; opened, its HTML is cleaned.
   await openTab(page, "E-mail Inbox");
   const item = page.getByTestId("inbox-item").filter({ hasText: `Re: ${sent.subject}` });
-  await expect(item).toHaveAttribute("data-unread", "true");
+  await expect(item).toHaveAttribute("data-unread", "true", { timeout: PAGE_MS });
   await expect(item).toContainText("Algemene E-mail");
   await expect(item.getByTestId("lead-name")).toHaveText(`Bij aanvraag van ${lead.companyName}`);
   await item.click();
@@ -141,7 +153,7 @@ test("admin: a customer's reply arrives live on the open lead and in the inbox, 
   );
   assertEqual(remote.length, 0, "no remote image loaded before staff asked");
   await detail.getByRole("button", { name: "Afbeeldingen tonen" }).click();
-  await waitFor(() => remote.length > 0, 10_000, "the remote image loaded after 'Afbeeldingen tonen'");
+  await waitFor(() => remote.length > 0, PAGE_MS, "the remote image loaded after 'Afbeeldingen tonen'");
 
   const [download] = await Promise.all([
     page.waitForEvent("download"),
@@ -189,7 +201,7 @@ test("admin: a template kept in E-mail Instellingen fills the compose window; a 
   const message = compose.getByLabel("Bericht");
   await waitFor(
     async () => (await message.inputValue()).includes(`Beste ${lead.companyName},`),
-    10_000,
+    PAGE_MS,
     "the default follow-up",
   );
   compose.once("dialog", (dialog) => {
@@ -212,7 +224,7 @@ test("admin: a template kept in E-mail Instellingen fills the compose window; a 
   await compose.getByRole("button", { name: "Verzenden" }).click();
   const sent = await waitFor(
     () => world.receiver.accepted().find((m) => m.to[0] === lead.email),
-    20_000,
+    PIPELINE_MS,
     "the templated e-mail at SendGrid",
   );
   assertEqual(sent.subject, "Uw offerte van Sjabloon Lease E2E", "sent subject");

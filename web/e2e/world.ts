@@ -175,6 +175,9 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
       await opened.context.close();
     }
     const opened = await openIn(contexts, "/admin-login");
+    // A worker's first page of a freshly started stack may take long on a loaded machine (its first
+    // sign-in failed after 20 s in replies.e2e.ts): wait for the form itself, longer.
+    await opened.page.getByLabel("Gebruikersnaam").waitFor({ timeout: 60_000 });
     await opened.page.getByLabel("Gebruikersnaam").fill(ADMIN_USERNAME);
     await opened.page.getByLabel("Wachtwoord").fill(password);
     await opened.page.getByRole("button", { name: "Inloggen" }).click();

@@ -76,7 +76,7 @@ export default function AdminDashboardPage() {
   };
 
   // New leads arrive live (notice, lists reloaded); the unread count leads the page title.
-  const { unread, followUpDue } = useLeadAlerts(Boolean(me.data), me.data?.admin.id);
+  const { unread, followUpDue, live } = useLeadAlerts(Boolean(me.data), me.data?.admin.id);
   useEffect(() => {
     if (me.data) document.title = dashboardTitle(active.label, unread);
   }, [active.label, me.data, unread]);
@@ -149,7 +149,7 @@ export default function AdminDashboardPage() {
 
   const Active = active.Panel;
   return (
-    <div className="min-h-screen bg-gray-50">
+    <div className="min-h-screen bg-gray-50" data-live={live}>
       <header className="border-b border-gray-200 bg-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-6">
           <div>

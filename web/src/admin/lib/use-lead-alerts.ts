@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { EmailReceivedEvent, LeadCreatedEvent, LeadOverdueEvent } from "@lease/contracts";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchLeaseRequests, stillSignedIn } from "../api";
 import { liveSocketUrl } from "./live";
@@ -92,9 +92,14 @@ export function dashboardTitle(label: string, unread: number | undefined): strin
  * mailer's outcomes on the same socket reload the e-mails on an open lead's timeline.
  * Returns the number of unread lease requests (the page title) and of those to follow up today.
  */
-export function useLeadAlerts(enabled: boolean, meId?: string): { unread?: number; followUpDue?: number } {
+export function useLeadAlerts(
+  enabled: boolean,
+  meId?: string,
+): { unread?: number; followUpDue?: number; live: boolean } {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
+  // Whether the socket is up now: what arrives meanwhile shows at once (the page says so, data-live).
+  const [live, setLive] = useState(false);
 
   useEffect(() => {
     if (!enabled) return;
@@ -119,6 +124,7 @@ export function useLeadAlerts(enabled: boolean, meId?: string): { unread?: numbe
         return queryClient.getQueryState(ADMIN_KEYS.me)?.status === "success";
       },
       onConnected: (connected) => {
+        setLive(connected);
         if (connected && wasConnected) reload();
         if (connected) wasConnected = true;
       },
@@ -162,5 +168,5 @@ export function useLeadAlerts(enabled: boolean, meId?: string): { unread?: numbe
 
   // The follow-ups due are a line in the panel's header (AdminDashboardPage), not a notice: a
   // notice on every load covered the tabs on a phone.
-  return { unread: counts.data?.unread, followUpDue: counts.data?.followUpDue };
+  return { unread: counts.data?.unread, followUpDue: counts.data?.followUpDue, live };
 }
