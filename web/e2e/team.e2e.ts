@@ -4,7 +4,7 @@
 // disabled by the first admin, which ends the second admin's session at once, removed, and all of it
 // in the audit log ("Logboek").
 import type { Page } from "@playwright/test";
-import { totpCode } from "../../services/gateway/src/domain/totp";
+import { authenticatorCode } from "@lease/platform/testing";
 import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, DESKTOP, MOBILE } from "./fixtures";
 import { dismissNotice, expectNotice, openTab, signIn } from "./admin/helpers";
@@ -114,7 +114,7 @@ test("team: a second admin with a one-time password, an own password, a password
   await colleague.getByLabel("Code uit de app").fill("000000");
   await colleague.getByRole("button", { name: "Bevestigen en aanzetten" }).click();
   await colleague.getByTestId("field-error").filter({ hasText: "Onjuiste code" }).waitFor();
-  await colleague.getByLabel("Code uit de app").fill(totpCode(secret));
+  await colleague.getByLabel("Code uit de app").fill(authenticatorCode(secret));
   await colleague.getByRole("button", { name: "Bevestigen en aanzetten" }).click();
   const recovery = colleague.getByTestId("herstelcodes");
   await recovery.waitFor();
@@ -132,7 +132,7 @@ test("team: a second admin with a one-time password, an own password, a password
   await colleague.getByRole("heading", { name: "Tweestapsverificatie" }).waitFor();
   await expectAccessible(colleague, "the code step");
   // The confirming code was spent: the app's next one signs in.
-  await colleague.getByLabel("Verificatiecode").fill(totpCode(secret, Date.now() + 30_000));
+  await colleague.getByLabel("Verificatiecode").fill(authenticatorCode(secret, Date.now() + 30_000));
   await colleague.getByRole("button", { name: "Bevestigen" }).click();
   await colleague
     .getByTestId("welkom")

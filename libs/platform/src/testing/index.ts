@@ -7,6 +7,7 @@
 export * from "./env";
 export { startTcpProxy } from "./tcp-proxy";
 export { waitFor } from "./wait-for";
+export { authenticatorCode } from "./authenticator";
 export { startTestService, type TestService } from "./service";
 export { startSendgridReceiver, type ReceivedMail, type SendgridReceiver } from "./sendgrid-receiver";
 export {

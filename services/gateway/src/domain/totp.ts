@@ -1,65 +1,42 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { HOTP, Secret, TOTP } from "otpauth";
 
-// Time-based one-time passwords (RFC 6238 over RFC 4226's HOTP): HMAC-SHA1, 6 digits, 30-second
-// steps, as every authenticator app reads them from an otpauth:// URI. Recovery codes are random,
-// stored as SHA-256 hashes (they carry 50 random bits, so a slow hash adds nothing).
+// Time-based one-time passwords (RFC 6238 over RFC 4226's HOTP) by the otpauth library: HMAC-SHA1,
+// 6 digits, 30-second steps, as every authenticator app reads them from an otpauth:// URI. What is
+// ours: the window (one step either side), never a step used before, and comparing every candidate.
+// Recovery codes are random, stored as SHA-256 hashes (they carry 50 random bits, so a slow hash
+// adds nothing).
 
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;
+const TOTP_ALGORITHM = "SHA1";
 /** Codes of one step before and after the current one are accepted too (clock drift). */
 const DRIFT_STEPS = 1;
-const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/** A secret of these bytes (copied: a small Buffer may be a view on a shared pool). */
+const secretOf = (bytes: Uint8Array) => new Secret({ buffer: Uint8Array.from(bytes).buffer });
 
 export function base32Encode(bytes: Buffer): string {
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
+  return secretOf(bytes).base32;
 }
 
+/** Base32 as people and apps write it: case, spaces and padding do not matter. */
 export function base32Decode(text: string): Buffer {
-  const clean = text.replace(/[\s=]/g, "").toUpperCase();
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of clean) {
-    const index = BASE32.indexOf(char);
-    if (index < 0) throw new Error("not base32");
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
+  return Buffer.from(Secret.fromBase32(text.replace(/[\s=]/g, "")).bytes);
 }
 
 /** A new secret: 160 random bits (RFC 4226's recommended length), base32 as the apps want it. */
 export function newTotpSecret(): string {
-  return base32Encode(randomBytes(20));
+  return new Secret({ size: 20 }).base32;
 }
 
 /** The 30-second step a moment falls in. */
-export const totpStep = (ms: number = Date.now()) => Math.floor(ms / 1000 / TOTP_PERIOD_SECONDS);
+export const totpStep = (ms: number = Date.now()) =>
+  TOTP.counter({ period: TOTP_PERIOD_SECONDS, timestamp: ms });
 
 /** HOTP (RFC 4226) of one counter value. */
 export function hotp(secret: Buffer, counter: number, digits = TOTP_DIGITS): string {
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac("sha1", secret).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
-  return String(binary % 10 ** digits).padStart(digits, "0");
+  return HOTP.generate({ secret: secretOf(secret), algorithm: TOTP_ALGORITHM, digits, counter });
 }
 
 /** The code an app shows at a moment. */
@@ -104,17 +81,16 @@ export function checkTotp(
   return lastStep != null && matchTotp(secretBase32, code, null, ms) !== undefined ? "used" : undefined;
 }
 
-/** otpauth://totp/Issuer:username?secret=…&issuer=… (Google Authenticator's key URI format). */
+/** otpauth://totp/Issuer:username?issuer=…&secret=…&algorithm=SHA1&digits=6&period=30 (the key URI apps scan). */
 export function otpauthUri(issuer: string, username: string, secretBase32: string): string {
-  const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(username)}`;
-  const query = new URLSearchParams({
-    secret: secretBase32,
+  return new TOTP({
     issuer,
-    algorithm: "SHA1",
-    digits: String(TOTP_DIGITS),
-    period: String(TOTP_PERIOD_SECONDS),
-  });
-  return `otpauth://totp/${label}?${query.toString()}`;
+    label: username,
+    secret: secretOf(base32Decode(secretBase32)),
+    algorithm: TOTP_ALGORITHM,
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+  }).toString();
 }
 
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
