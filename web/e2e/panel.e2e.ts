@@ -18,6 +18,7 @@ import {
 const TABS = [
   ["analytics", "Analytics"],
   ["aanvragen", "Lease Aanvragen"],
+  ["reactietijden", "Reactietijden"],
   ["campagnes", "Campagnes"],
   ["bedrijf", "Bedrijfsgegevens"],
   ["theme", "Theme Instellingen"],

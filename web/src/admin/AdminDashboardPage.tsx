@@ -16,6 +16,7 @@ import { UsersTab } from "./tabs/UsersTab";
 import { AuditLogTab } from "./tabs/AuditLogTab";
 import { PrivacyTab } from "./tabs/PrivacyTab";
 import { CampaignsTab } from "./tabs/CampaignsTab";
+import { ResponseReportTab } from "./tabs/ResponseReportTab";
 import { endedFromError, type LoginState } from "./lib/session";
 import { dashboardTitle, useLeadAlerts } from "./lib/use-lead-alerts";
 import { followUpsDueText } from "./lib/follow-up";
@@ -24,6 +25,7 @@ import { FOLLOW_UP_PARAM, OPENS_TAB, opensTab } from "./lib/lead-link";
 const TABS = [
   { id: "analytics", label: "Analytics", Panel: AnalyticsTab },
   { id: "aanvragen", label: "Lease Aanvragen", Panel: LeaseRequestsTab },
+  { id: "reactietijden", label: "Reactietijden", Panel: ResponseReportTab },
   { id: "campagnes", label: "Campagnes", Panel: CampaignsTab },
   { id: "bedrijf", label: "Bedrijfsgegevens", Panel: CompanySettingsTab },
   { id: "theme", label: "Theme Instellingen", Panel: ThemeSettingsTab },

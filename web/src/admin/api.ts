@@ -57,6 +57,7 @@ import {
   type SendEmailBody,
   type ThemeValues,
   type UpdateCompanySettingsBody,
+  ResponseReport,
 } from "@lease/contracts";
 import type { z } from "zod";
 import { ApiError, apiErrorOf, apiExchange, apiRequest } from "../api/client";
@@ -78,6 +79,7 @@ export const ADMIN_KEYS = {
   auditLog: ["/api/admin/audit-log"],
   adSpend: ["/api/admin/ad-spend"],
   campaignReport: ["/api/admin/campaign-report"],
+  responseReport: ["/api/admin/response-report"],
   conversionSettings: ["/api/admin/conversion-settings"],
   googleAdsSettings: ["/api/admin/google-ads-settings"],
   leadConversions: (id: string) => ["/api/admin/lease-requests", id, "conversions"] as const,
@@ -340,6 +342,12 @@ export const fetchAdSpend = (from: string, to: string) =>
   call(AdSpendList, "GET", `/api/admin/ad-spend?${new URLSearchParams({ from, to })}`);
 export const linkSpendCampaign = (body: SpendLinkBody) =>
   apiRequest<unknown>("PUT", "/api/admin/ad-spend/links", body);
+/** How the promised response times were kept (its CSV: responseReportCsvUrl). */
+export const fetchResponseReport = (from: string, to: string) =>
+  call(ResponseReport, "GET", `/api/admin/response-report?${new URLSearchParams({ from, to })}`);
+export const responseReportCsvUrl = (from: string, to: string) =>
+  `/api/admin/response-report.csv?${new URLSearchParams({ from, to })}`;
+
 export const fetchCampaignReport = (from: string, to: string) =>
   call(CampaignReport, "GET", `/api/admin/campaign-report?${new URLSearchParams({ from, to })}`);
 
