@@ -30,6 +30,10 @@ const SCENARIOS = [
   { name: "Tracking burst (visit ingest)", script: "loadtests/tracking-ingest.mjs" },
   { name: "Admin API during a tracking burst", script: "loadtests/admin-isolation.mjs" },
   { name: "WebSocket fan-out to 200 admin sockets", script: "loadtests/tracking-fanout.mjs" },
+  {
+    name: "Response report over two years of 100,000 quote requests",
+    script: "loadtests/response-report.mjs",
+  },
   { name: "Quote form (POST /api/lease-requests at 300 req/s)", script: "loadtests/lease-requests.mjs" },
   {
     name: "A flood of 100,000 random-session beacons from one address",
@@ -117,6 +121,8 @@ async function main() {
     env: {
       LOG_LEVEL: "warn",
       LEAD_RATE_LIMIT: "1000000",
+      // The response report's two years of leads outlive the retention pass (a year by default).
+      LEAD_RETENTION_DAYS: "800",
       SENDGRID_API_BASE_URL: "http://127.0.0.1:9",
       // The load generator stands in for a load balancer: the visitors' addresses it sends in
       // X-Forwarded-For are believed (tracking-common.mjs visitorAddress).

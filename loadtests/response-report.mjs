@@ -1,0 +1,267 @@
+#!/usr/bin/env node
+// The response report at scale (issue 43.4): p50/p99 of GET /api/admin/response-report through the
+// gateway over two years holding 100,000 quote requests (5 owners, 8 channels, 40 campaigns, nine in
+// ten answered), for two years, 12 months and 30 days. Beside it, from the same run and the same
+// data: the lead list (GET /api/admin/lease-requests, its first page) through the gateway, and the
+// naive path of the same report: the period's leads read from their rows and the working minutes
+// walked through the calendar per lead (services/leads/src/domain/working-hours.ts), percentiles in
+// JavaScript, which is also checked to give the API's figures. Then the report's plan, EXPLAIN
+// (ANALYZE, BUFFERS) on those 100,000 leads.
+//   registered in loadtests/run-all.mjs (npm run bench -- response), or against `npm start`:
+//   LEAD_RETENTION_DAYS=800 npm start   then   ADMIN_COOKIE=admin_session=… node --import tsx loadtests/response-report.mjs
+// (the retention pass would remove the leads older than a year). BASE_URL, DATABASE_URL, REPEAT
+// (300), WARMUP (5), NAIVE_REPEAT (5), LEADS (100000) override the defaults. The run's leads and
+// owners are removed at the end.
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { tsImport } from "tsx/esm/api";
+import { BASE_URL, settings, verdict } from "./tracking-common.mjs";
+
+const { workingCalendar } = await tsImport("../services/leads/src/domain/working-hours.ts", import.meta.url);
+const { DEFAULT_RESPONSE_SETTINGS } = await tsImport("../libs/contracts/src/index.ts", import.meta.url);
+const { REPORT_SQL } = await tsImport(
+  "../services/leads/src/repositories/response-report.ts",
+  import.meta.url,
+);
+
+const cookie = process.env.ADMIN_COOKIE;
+if (!cookie) {
+  console.error("set ADMIN_COOKIE (admin_session=...): loadtests/run-all.mjs mints one");
+  process.exit(2);
+}
+const LEADS = Number(process.env.LEADS ?? 100_000);
+const REPEAT = Number(process.env.REPEAT ?? 300);
+const WARMUP = Number(process.env.WARMUP ?? 5);
+const NAIVE_REPEAT = Number(process.env.NAIVE_REPEAT ?? 5);
+const DAYS = 730;
+const TARGET_P99_MS = 100;
+const CHANNELS = [
+  "Paid Search",
+  "Organic Search",
+  "Paid Social",
+  "Direct",
+  "Referral",
+  "Email",
+  "Organic Social",
+  "Other",
+];
+const run = randomUUID().slice(0, 8);
+const domain = `rr-${run}.example.invalid`;
+const { databaseUrl } = settings();
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? databaseUrl, max: 2 });
+const calendar = workingCalendar(
+  DEFAULT_RESPONSE_SETTINGS.workingHours,
+  DEFAULT_RESPONSE_SETTINGS.closedDays,
+);
+
+const ymd = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date(ms));
+const today = ymd(Date.now());
+const dayBefore = (n) => ymd(Date.now() - n * 86_400_000);
+const PERIODS = [
+  { name: "2 years", from: dayBefore(DAYS), to: today },
+  { name: "12 months", from: dayBefore(365), to: today },
+  { name: "30 days", from: dayBefore(29), to: today },
+];
+
+/** A deterministic pseudo-random stream (the same data every run). */
+let seed = 43;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+
+const owners = Array.from({ length: 5 }, (_, i) => ({ id: randomUUID(), username: `rr-${run}-${i + 1}` }));
+
+async function fill() {
+  await pool.query(
+    `INSERT INTO leads.staff (admin_id, username, active, takes_new_leads, revision)
+     SELECT id, username, true, false, 1 FROM unnest($1::uuid[], $2::text[]) AS o(id, username)`,
+    [owners.map((o) => o.id), owners.map((o) => o.username)],
+  );
+  const start = Date.now() - DAYS * 86_400_000;
+  const batch = 5_000;
+  for (let done = 0; done < LEADS; done += batch) {
+    const rows = { at: [], due: [], answered: [], working: [], owner: [], attribution: [], email: [] };
+    for (let i = done; i < Math.min(LEADS, done + batch); i++) {
+      const at = new Date(start + (i / LEADS) * DAYS * 86_400_000 + random() * 3_600_000);
+      // Nine in ten answered: most within hours, some after days (a long tail for the p90).
+      const answered =
+        random() < 0.9 ? new Date(at.getTime() + Math.round(random() ** 3 * 4 * 86_400_000)) : null;
+      const c = Math.floor(random() * 10);
+      rows.at.push(at.toISOString());
+      rows.due.push(new Date(at.getTime() + 24 * 3_600_000).toISOString());
+      rows.answered.push(answered?.toISOString() ?? null);
+      rows.working.push(answered ? Math.round(calendar.workingMinutesBetween(at, answered)) : null);
+      rows.owner.push(owners[i % owners.length].id);
+      rows.email.push(`lead${i}@${domain}`);
+      rows.attribution.push(
+        c < 8
+          ? JSON.stringify({
+              channel: CHANNELS[c],
+              source: c < 3 ? "google" : "",
+              medium: c === 0 ? "cpc" : "",
+              campaign: c === 0 || c === 2 ? `campagne-${i % 40}` : "",
+              term: "",
+              content: "",
+              paidClick: c === 0 || c === 2,
+              referrerHost: "",
+              landingPage: "/zakelijke-lease",
+              firstSeenAt: at.toISOString(),
+              pagesBeforeConversion: 3,
+              pages: ["/", "/zakelijke-lease", "/aanbod"],
+            })
+          : null,
+      );
+    }
+    await pool.query(
+      `INSERT INTO leads.lease_requests (car_url, contact_number, email, email_key, phone_key, company_name,
+         lease_term, message, status, created_at, response_due_at, first_response_at, first_response_kind,
+         response_working_minutes, owner_id, attribution, attribution_status)
+       SELECT 'https://www.autoscout24.nl/aanbod/volkswagen-id-4', '06 12345678', e, e, '0612345678', 'Bench BV',
+              48, 'Graag een offerte voor deze auto, met onderhoud en verzekering.',
+              CASE WHEN r IS NULL THEN 'nieuw' ELSE 'gereageerd' END, a, d, r, CASE WHEN r IS NOT NULL THEN 'call' END,
+              w, o, j, CASE WHEN j IS NULL THEN 'no_consent' ELSE 'found' END
+         FROM unnest($1::timestamptz[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::uuid[], $6::jsonb[], $7::text[])
+           AS t(a, d, r, w, o, j, e)`,
+      [rows.at, rows.due, rows.answered, rows.working, rows.owner, rows.attribution, rows.email],
+    );
+  }
+  await pool.query("VACUUM ANALYZE leads.lease_requests");
+}
+
+const at = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+const stats = (ms) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { p50: at(sorted, 0.5), p99: at(sorted, 0.99) };
+};
+
+async function timedHttp(path, repeat = REPEAT) {
+  const get = async () => {
+    const res = await fetch(`${BASE_URL}${path}`, { headers: { cookie } });
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return res.json();
+  };
+  for (let i = 0; i < WARMUP; i++) await get();
+  const ms = [];
+  let body;
+  for (let i = 0; i < repeat; i++) {
+    const t = performance.now();
+    body = await get();
+    ms.push(performance.now() - t);
+  }
+  return { ...stats(ms), body };
+}
+
+/** The same totals the naive way: every lead's row read, its working minutes walked through the calendar. */
+async function naive(period) {
+  const { rows } = await pool.query(
+    `SELECT created_at, first_response_at, response_due_at, owner_id, attribution
+       FROM leads.lease_requests
+      WHERE created_at >= ($1::date)::timestamp AT TIME ZONE 'Europe/Amsterdam'
+        AND created_at < ($2::date + 1)::timestamp AT TIME ZONE 'Europe/Amsterdam'`,
+    [period.from, period.to],
+  );
+  const working = [];
+  const clock = [];
+  let within = 0;
+  for (const r of rows) {
+    if (!r.first_response_at) continue;
+    working.push(Math.round(calendar.workingMinutesBetween(r.created_at, r.first_response_at)));
+    clock.push(Math.round((r.first_response_at - r.created_at) / 60_000));
+    if (r.first_response_at <= r.response_due_at) within++;
+  }
+  working.sort((a, b) => a - b);
+  clock.sort((a, b) => a - b);
+  return {
+    leads: rows.length,
+    answered: working.length,
+    withinPromise: within,
+    medianMinutes: at(working, 0.5),
+    p90Minutes: at(working, 0.9),
+    medianClockMinutes: at(clock, 0.5),
+    p90ClockMinutes: at(clock, 0.9),
+  };
+}
+
+try {
+  const t0 = performance.now();
+  await fill();
+  console.log(
+    `filled ${LEADS} quote requests over ${DAYS} days in ${((performance.now() - t0) / 1000).toFixed(0)} s; run ${run}`,
+  );
+  const results = [];
+  for (const period of PERIODS) {
+    const r = await timedHttp(`/api/admin/response-report?from=${period.from}&to=${period.to}`);
+    results.push({ period, ...r });
+  }
+  const list = await timedHttp("/api/admin/lease-requests");
+  const csv = await (async () => {
+    const ms = [];
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now();
+      const res = await fetch(
+        `${BASE_URL}/api/admin/response-report.csv?from=${PERIODS[0].from}&to=${today}`,
+        {
+          headers: { cookie },
+        },
+      );
+      await res.text();
+      ms.push(performance.now() - t);
+    }
+    return stats(ms);
+  })();
+  const naiveMs = [];
+  let naiveTotals;
+  for (let i = 0; i < NAIVE_REPEAT; i++) {
+    const t = performance.now();
+    naiveTotals = await naive(PERIODS[0]);
+    naiveMs.push(performance.now() - t);
+  }
+  const naiveStats = stats(naiveMs);
+
+  console.log(
+    `\n| read, ${LEADS} quote requests in the database | p50 ms | p99 ms | target p99 ≤ ${TARGET_P99_MS} ms |`,
+  );
+  console.log("| --- | --- | --- | --- |");
+  for (const r of results)
+    console.log(
+      `| GET /api/admin/response-report, ${r.period.name} (${r.body.totals.leads} leads), via the gateway, ${REPEAT} calls | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.p99 <= TARGET_P99_MS ? "met" : "FAIL"} |`,
+    );
+  console.log(
+    `| GET /api/admin/response-report.csv, 2 years, 20 calls | ${csv.p50.toFixed(1)} | ${csv.p99.toFixed(1)} | - |`,
+  );
+  console.log(
+    `| baseline: GET /api/admin/lease-requests (the list's first page), ${REPEAT} calls | ${list.p50.toFixed(1)} | ${list.p99.toFixed(1)} | - |`,
+  );
+  console.log(
+    `| baseline: the naive path, 2 years: rows read, calendar walked per lead, ${NAIVE_REPEAT} calls | ${naiveStats.p50.toFixed(1)} | ${naiveStats.p99.toFixed(1)} | - |`,
+  );
+
+  const api = results[0].body.totals;
+  const same = Object.keys(naiveTotals).every((k) => naiveTotals[k] === api[k]);
+  console.log(`\napi totals:   ${JSON.stringify(api)}\nnaive totals: ${JSON.stringify(naiveTotals)}`);
+
+  const { rows: plan } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${REPORT_SQL}`, [
+    PERIODS[0].from,
+    today,
+    new Date(),
+  ]);
+  console.log(`\nEXPLAIN (ANALYZE, BUFFERS), 2 years:\n${plan.map((r) => r["QUERY PLAN"]).join("\n")}`);
+
+  const ok = verdict([
+    ...results.map((r) => [
+      `response report p99, ${r.period.name}`,
+      r.p99 <= TARGET_P99_MS,
+      `${r.p99.toFixed(1)} ms (target ≤ ${TARGET_P99_MS} ms)`,
+    ]),
+    ["the naive path gives the API's totals", same, same ? "same" : "different"],
+    [
+      "the report read from the covering index",
+      plan.some((r) => r["QUERY PLAN"].includes("Index Only Scan using lease_requests_response_report_idx")),
+      "Index Only Scan",
+    ],
+  ]);
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  await pool.query("DELETE FROM leads.lease_requests WHERE email LIKE $1", [`%@${domain}`]);
+  await pool.query("DELETE FROM leads.staff WHERE admin_id = ANY($1::uuid[])", [owners.map((o) => o.id)]);
+  await pool.end();
+}
