@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-// The architecture's walls (issue 18): no source or test file of one service imports another
+// The architecture's walls: no source or test file of one service imports another
 // service, statically or with import(); tests that need more than one service live in tests/system/.
 // eslint's no-restricted-imports (eslint.config.js) says the same while editing.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");

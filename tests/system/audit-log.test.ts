@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditLogPage, type AuditAction, type AuditEntry } from "@lease/contracts";
 import { startFullStack, type FullStack } from "./stack";
 
-// Issue 19.4 across the services: what an admin does in leads (status changes, deletions), settings
+// Across the services: what an admin does in leads (status changes, deletions), settings
 // (which section and fields, never a value) and the mailer (e-mails sent, test e-mails, inbox
 // deletions) reaches the gateway's one audit log over the audit queue, with the admin's username
 // as the actor and ids only as targets: nothing of the lead's personal data, never the API key.
@@ -251,7 +251,7 @@ describe("the audit log across the services", () => {
 
   it("records a deletion, and holds nothing of the lead's personal data or the key anywhere", async () => {
     // The CSV export of the leads (up to 50,000 people) is recorded with its row count, never the
-    // search it was filtered by (issue 33.11).
+    // search it was filtered by.
     const csv = await call("GET", `/api/admin/lease-requests/export.csv?q=${encodeURIComponent(LEAD_EMAIL)}`);
     expect(csv.status).toBe(200);
     const csvRows = (await csv.text()).split("\r\n").slice(1, -1);

@@ -5,7 +5,7 @@ import type { ConversionSettings, CreateLeaseRequestResponse, LeaseRequest } fro
 import { startAdPlatformReceiver, waitFor, type AdPlatformReceiver } from "@lease/platform/testing";
 import { adminFetch, startFullStack, type FullStack } from "./stack";
 
-// Issue 35 items 4 and 5 through the whole backend: a quote request sent with marketing consent
+// Through the whole backend: a quote request sent with marketing consent
 // reaches the ad platforms' conversion APIs (local receivers that check each documented payload)
 // with the page's event id, hashed contact details and the click ids; one without marketing consent
 // reaches none; a signed contract carries its commission; a platform that is down loses nothing.

@@ -13,7 +13,7 @@ import {
 import { waitFor } from "@lease/platform/testing";
 import { adminFetch, startFullStack, type FullStack } from "./stack";
 
-// Issue 35 item 4, Google Ads, through the gateway: the offline conversion file in Google's click
+// Google Ads through the gateway: the offline conversion file in Google's click
 // conversions template for the panel's download (admins only) and at a secret URL Google Ads'
 // scheduled upload fetches without a cookie. Only consented leads with a Google click id of the
 // last 90 days are in it, with their offer and contract; an erased person's lead is not. A wrong

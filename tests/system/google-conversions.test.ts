@@ -5,7 +5,7 @@ import type { ConversionSettings, CreateLeaseRequestResponse, LeaseRequest } fro
 import { startGoogleReceiver, waitFor, type GoogleReceiver } from "@lease/platform/testing";
 import { adminFetch, startFullStack, type FullStack } from "./stack";
 
-// Issue 44 item 1 through the whole backend: Google's conversions through the Data Manager API,
+// Through the whole backend: Google's conversions through the Data Manager API,
 // with a local stand-in for Google's OAuth token endpoint (it verifies the service account's JWT
 // signature) and for events:ingest (it checks the documented request and the bearer token it
 // issued). A consented lead with a gclid, one with a wbraid and one without any click id each

@@ -6,7 +6,7 @@ import { testAdmin, waitFor } from "@lease/platform/testing";
 import { startLeads } from "@lease/leads";
 import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
 
-// Issue 43.3: a lead that passes its deadline without a response is announced to its owner, once,
+// A lead that passes its deadline without a response is announced to its owner, once,
 // with two leads replicas scanning: a live notice (the lead-overdue event the admin WebSocket
 // relays), an e-mail if the owner chose it in "Mijn account", and the leads_overdue_total metric.
 

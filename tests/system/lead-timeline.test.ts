@@ -3,7 +3,7 @@ import { LeadHistory, LeadNote, type EmailMessageList, type SendEmailResponse } 
 import { startSendgridReceiver, waitFor, type SendgridReceiver } from "@lease/platform/testing";
 import { adminFetch, startFullStack, type FullStack } from "./stack";
 
-// Issue 19.2 through the gateway: a note, a status change and an e-mail sent to the lead end up on
+// Through the gateway: a note, a status change and an e-mail sent to the lead end up on
 // one timeline (the leads service's history, which the mailer tells of each e-mail, and the mailer's
 // sent mail for that request), and the note routes are admin-only, CSRF-protected and JSON-only
 // like the rest.

@@ -20,7 +20,7 @@ import { mailPrivacyRepository, startMailer } from "@lease/mailer";
 import { startSendgridReceiver, type SendgridReceiver } from "@lease/platform/testing";
 import { adminFetch, startFullStack, type FullStack } from "./stack";
 
-// Issue 19.5 through the whole backend: what is held about an e-mail address (leads, mailer,
+// Through the whole backend: what is held about an e-mail address (leads, mailer,
 // tracking) is found, exported as one JSON file and erased, after which no column of any table
 // of the database and no Redis key holds the address or the person's lead ids; the audit log
 // records the export and the erasure without the address. Also: a partial failure and its retry,

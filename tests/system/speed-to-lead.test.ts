@@ -14,7 +14,7 @@ import { createQueueClient } from "@lease/platform";
 import { startSendgridReceiver, waitFor, type SendgridReceiver } from "@lease/platform/testing";
 import { startFullStack, type FullStack } from "./stack";
 
-// Issue 19.1, speed to lead: a quote request reaches an open admin panel within 2 s over the admin
+// Speed to lead: a quote request reaches an open admin panel within 2 s over the admin
 // WebSocket (leads outbox relay → Redis pub/sub → tracking → gateway tunnel), and the company's
 // e-mail about it links to it in the panel, unless the e-mail settings turned that e-mail off.
 

@@ -1,4 +1,4 @@
-// Accessibility (WCAG 2.2 AA) of the public site, issue 20 point 5: axe on every page, the cookie
+// Accessibility (WCAG 2.2 AA) of the public site: axe on every page, the cookie
 // banner taking focus, and readable theme colours. The admin tabs are checked in panel.e2e.ts.
 import { contrastRatio } from "../src/lib/contrast";
 import { PUBLIC_PATHS } from "../src/lib/url";

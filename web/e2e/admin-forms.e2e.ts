@@ -1,4 +1,4 @@
-// Admin forms as a screen reader hears them (issue 41 item 12): each error message tied to its
+// Admin forms as a screen reader hears them: each error message tied to its
 // field and announced.
 import type { Locator, Page } from "@playwright/test";
 import { expectAccessible } from "./axe";

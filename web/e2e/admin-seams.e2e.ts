@@ -1,4 +1,4 @@
-// Issue 18.5 and the small faults of the panel against the real stack: the tab in the URL, a failed
+// The small faults of the panel against the real stack: the tab in the URL, a failed
 // "Vernieuwen" that keeps the old rows, "Opnieuw proberen" on the settings tabs, no login form for
 // a signed-in admin, and a field the server refuses marked at the field. Each test signs in on a
 // browser context of its own.

@@ -1,4 +1,4 @@
-// The admin's work against the real stack (SPEC §2, §4, §8): sign in, handle a quote from the public
+// The admin's work against the real stack: sign in, handle a quote from the public
 // site, reply to it through the local SendGrid receiver, change the site's settings and watch a
 // live visit. The file has a stack of its own (fixtures.ts) and each test signs in in a browser of
 // its own. Each test arranges what it needs (its own quote, settings through the admin API, an

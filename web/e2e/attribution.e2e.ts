@@ -1,6 +1,6 @@
-// Where a lead came from, tried as a new visitor and the broker would (issue 16's example): a
+// Where a lead came from, tried as a new visitor and the broker would: a
 // visit lands from a paid Google ad with analytics consent (or gives it in the banner on the landing
-// page, issue 32), sends a quote request, and the admin sees the lead's "Herkomst" (live, while
+// page), sends a quote request, and the admin sees the lead's "Herkomst" (live, while
 // staff have it open), finds it by channel and campaign in the list, and sees the
 // conversion of the campaign in today's Analytics. Each test brings its own visit and quote (the
 // last two through the site's own API: the beacons and the form's request), and waits until

@@ -1,4 +1,4 @@
-// Issue 19.4 against the real stack: a lead's status changed and a company setting saved in the
+// Against the real stack: a lead's status changed and a company setting saved in the
 // panel show in "Logboek" with the admin who did it (they travel from leads and settings to the
 // gateway over the audit queue), and the log filters by action, admin, target and period.
 import { expectAccessible } from "./axe";

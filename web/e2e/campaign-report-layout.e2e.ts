@@ -1,5 +1,5 @@
-// Issue 41's campaign report as a marketer reads it the morning after, at 1280 and 390 px (items 2,
-// 4, 16 and 19): yesterday's visits of three campaigns (one from a newsletter whose source name is
+// The campaign report as a marketer reads it the morning after, at 1280 and 390 px:
+// yesterday's visits of three campaigns (one from a newsletter whose source name is
 // 22 characters) are in the history; the marketer imports Meta's spend export through the panel,
 // tries an unknown export and one in dollars, reads the report (the money in view without
 // scrolling sideways, the names fixed at the left when the rest is scrolled, no name broken in a

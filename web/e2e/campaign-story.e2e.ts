@@ -1,4 +1,4 @@
-// Issue 35's "Done when", tried as new visitors and the broker would: three visitors land from one
+// Campaigns end to end, tried as new visitors and the broker would: three visitors land from one
 // Meta campaign; two accept all cookies in the banner on the landing page, one only the analytical
 // ones (through the banner's settings), and each browses on and sends a quote through the form.
 // Staff import the campaign's Meta spend export in Campagnes, sign one lead (with Meta down) and lose

@@ -1,4 +1,4 @@
-// Issue 35 item 4, Google Ads, in the panel against the real stack: the Pixels tab downloads the
+// Google Ads in the panel against the real stack: the Pixels tab downloads the
 // offline conversion file (Google's click conversions template, holding a consented lead's gclid),
 // makes a secret URL that answers the same file without a cookie, and a new URL ends the old one.
 import { readFile } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// At 375 px (issue 20 point 7): the comparison, cost and legal tables are read without scrolling
+// At 375 px: the comparison, cost and legal tables are read without scrolling
 // sideways; each value keeps its column's name. (The admin's active visitors: panel.e2e.ts.)
 import { assert, assertEqual, MOBILE, test } from "./fixtures";
 

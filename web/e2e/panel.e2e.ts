@@ -1,4 +1,4 @@
-// Issue 20 against the real stack (gateway, services, PostgreSQL, Redis; SendGrid is the local
+// Against the real stack (gateway, services, PostgreSQL, Redis; SendGrid is the local
 // receiver): what staff save shows at once, e-mail outcomes are reported when they happen, the
 // theme reset asks first, the panel keeps its tab in the URL, and every tab passes axe.
 import { createCipheriv, randomBytes } from "node:crypto";

@@ -1,6 +1,6 @@
-// Issue 19.5 in the browser against the real stack: a quote request sent on the site is found in
+// In the browser against the real stack: a quote request sent on the site is found in
 // the panel's "Privacy" tab by its address, exported as one file that reads as a document about the
-// person (issue 34.14: Dutch headings and fields, Dutch dates, no technical rows), erased after
+// person (Dutch headings and fields, Dutch dates, no technical rows), erased after
 // the confirmation, and then nothing of that address is found any more.
 import { readFile } from "node:fs/promises";
 import { expectAccessible } from "./axe";

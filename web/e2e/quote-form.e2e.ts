@@ -1,4 +1,4 @@
-// Quote form friction (issue 20 point 6) and focus after "Nieuwe Aanvraag" (point 5), on the real stack.
+// Quote form friction and focus after "Nieuwe Aanvraag", on the real stack.
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, DESKTOP, MOBILE, test } from "./fixtures";

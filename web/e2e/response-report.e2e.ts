@@ -1,4 +1,4 @@
-// How the promises are kept (issue 43.4), as staff read it: three quote requests arrive, one is
+// How the promises are kept, as staff read it: three quote requests arrive, one is
 // answered by a call that reached the customer, one by a follow-up e-mail sent from the panel
 // (through the local SendGrid), one not at all; the "Reactietijden" tab shows them per week and
 // per owner, in working and clock time, as a table at 1280 px and as cards at 390 px, and its CSV

@@ -1,4 +1,4 @@
-// Issue 19 against the real stack (gateway, services, PostgreSQL, Redis; SendGrid is the local
+// Against the real stack (gateway, services, PostgreSQL, Redis; SendGrid is the local
 // receiver): a quote reaches an open panel within 2 s with the e-mail that links to it, the e-mail
 // settings switch, and a lead's timeline with a note, a status change and a sent e-mail.
 import type { Page } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Issue 19.4 against the real stack: a second admin created in "Gebruikers" with a one-time
+// Against the real stack: a second admin created in "Gebruikers" with a one-time
 // password, signing in with it and choosing an own password, changing it (the other session
 // ends), turning on two-factor sign-in with the QR code's secret and signing in with a code; then
 // disabled by the first admin, which ends the second admin's session at once, removed, and all of it

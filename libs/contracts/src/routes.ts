@@ -523,7 +523,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     request: { params: NoteIdParams },
     responses: { ...noContent, 403: { description: "Another admin's note (code forbidden)" } },
   },
-  // leads: the Google Ads offline conversion file (issue 35 item 4)
+  // leads: the Google Ads offline conversion file
   {
     method: "GET",
     path: "/api/admin/google-ads-settings",

@@ -61,7 +61,7 @@ export default function AdminDashboardPage() {
     if (navigationType === "POP" || opensTab(location.state)) setTab(urlTab);
   }, [urlTab, navigationType, location.key, location.state]);
   const active = TABS.find((entry) => entry.id === tab)!;
-  // SPEC §6: the session check is never retried; a failure sends the admin to the login page.
+  // The session check is never retried; a failure sends the admin to the login page.
   const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false, staleTime: 0 });
 
   const selectTab = (id: TabId, how: "push" | "replace" = "push") => {

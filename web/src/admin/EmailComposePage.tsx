@@ -80,7 +80,7 @@ export default function EmailComposePage() {
     // Only when the socket (re)connects: anything it missed is read once.
   }, [connected]);
 
-  // SPEC §6: the compose page does not redirect on a failed session; the send simply fails.
+  // The compose page does not redirect on a failed session; the send simply fails.
   const company = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
   // A template's {{mijn_naam}} is the signed-in admin's name.
   const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false });

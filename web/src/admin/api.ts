@@ -1,4 +1,4 @@
-// The admin panel's calls (SPEC §7), each answer parsed with its contracts schema.
+// The admin panel's calls, each answer parsed with its contracts schema.
 import {
   EmailTemplate,
   EmailTemplateList,

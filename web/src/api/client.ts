@@ -1,9 +1,9 @@
-// Same-origin JSON calls (SPEC §7) with the error convention of SPEC §8.
+// Same-origin JSON calls with the contract's error body (ApiError, libs/contracts http/errors.ts).
 // Types only from the contracts: the public bundle carries no zod.
 import type { ApiError as ApiErrorBody } from "@lease/contracts";
 
 /**
- * A non-2xx answer. Its message is SPEC §8's "status: body text" (the status text when the body is
+ * A non-2xx answer. Its message is "status: body text" (the status text when the body is
  * empty); `body` is the contract's error body when the answer carried one, null otherwise.
  */
 export class ApiError extends Error {

@@ -4,7 +4,7 @@ import { apiRequest } from "./client";
 
 // The public settings every page shows (company details, theme), shared by all islands of a page
 // and by the effects: one request each per page load, again when a component mounts after they
-// went stale (5 and 10 minutes, SPEC §7). A small store instead of react-query, which the public
+// went stale (5 and 10 minutes). A small store instead of react-query, which the public
 // pages do not load. A failed request leaves them undefined: the fallback texts and the stylesheet's
 // theme show.
 

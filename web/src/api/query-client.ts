@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 
-/** SPEC §7 defaults: no retries, no refetch on focus, data fresh until its own staleTime says otherwise. */
+/** Defaults: no retries, no refetch on focus, data fresh until its own staleTime says otherwise. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

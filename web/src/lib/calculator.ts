@@ -2,7 +2,7 @@ import type { LeaseCalculatorInput, LeaseCalculatorResult } from "@lease/contrac
 
 import { INSURANCE_MONTHLY, MAINTENANCE_MONTHLY } from "./constants";
 
-// The lease calculator of SPEC §4, §5 and §9: one pure computation plus the input rules of the form.
+// The lease calculator: one pure computation plus the input rules of the form.
 
 export const PRICE_MIN = 1_000;
 export const PRICE_HINT_MAX = 200_000;
@@ -70,7 +70,7 @@ export function readAmount(raw: string): number {
 
 /**
  * Car price field, in euros and cents (readAmount): anything unreadable counts as 0, and the result
- * stays within 0-200.000 (the range of SPEC §9).
+ * stays within 0-200.000 (the price field's range).
  */
 export function parseCarPrice(raw: string): number {
   const value = readAmount(raw);
@@ -120,14 +120,14 @@ export function rateCorrection(raw: string): string | null {
 const formatEuroAmount = (amount: number) => `€ ${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ".")}`;
 
 /**
- * The price once the field is left: within 1.000-200.000 (SPEC §5 and §9), so 500 becomes 1.000.
+ * The price once the field is left: within 1.000-200.000, so 500 becomes 1.000.
  * While typing, the number as typed is used (30000 passes through 3, 30, 300 on its way).
  */
 export function settledCarPrice(price: number): number {
   return Math.min(PRICE_HINT_MAX, Math.max(PRICE_MIN, price));
 }
 
-/** Interest field: a decimal comma or point ("4,9" or "4.9"), clamped to 0-20, in steps of 0.1 (SPEC §5). */
+/** Interest field: a decimal comma or point ("4,9" or "4.9"), clamped to 0-20, in steps of 0.1. */
 export function parseInterestRate(raw: string): number {
   const value = Number(raw.trim().replace("%", "").trim().replace(",", "."));
   if (!Number.isFinite(value)) return 0;

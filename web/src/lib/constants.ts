@@ -25,7 +25,7 @@ export const THEME_DEFAULTS: ThemeValues = {
   cardRadius: "12px",
 };
 
-// Client-side messages of SPEC §5 (the same texts as the contracts' field messages).
+// Client-side messages (the same texts as the contracts' field messages).
 export const CAR_URL_MESSAGE = "Voer een geldige auto URL in";
 export const PHONE_MESSAGE = "Voer een geldig telefoonnummer in";
 export const EMAIL_MESSAGE = "Voer een geldig e-mailadres in";

@@ -8,7 +8,7 @@ import {
   REQUIRED_FIELDS_MESSAGE,
 } from "./constants";
 
-// Client-side checks of the public forms (SPEC §5), mirroring CreateLeaseRequestBody and ContactBody so
+// Client-side checks of the public forms, mirroring CreateLeaseRequestBody and ContactBody so
 // the public bundle needs no zod; forms.test.ts runs both against the same samples. The server
 // validates with the schemas themselves.
 

@@ -2,7 +2,7 @@ import type { MouseEvent } from "react";
 import { navigate } from "./site-router";
 import { normalizePath } from "./url";
 
-/** Delay before scrolling after navigating to another page (SPEC §2: about 100 ms). */
+/** Delay before scrolling after navigating to another page (about 100 ms). */
 export const SCROLL_DELAY_MS = 100;
 
 export const HOME_SECTIONS = ["diensten", "calculator", "aanvraag", "contact"] as const;

@@ -1,4 +1,4 @@
-// Header title of SPEC §2: the company name, and a short form for small screens.
+// Header title: the company name, and a short form for small screens.
 
 /** Shown on small screens when neither an abbreviation nor a company name is available. */
 export const DEFAULT_MOBILE_TITLE = "LEAS";

@@ -3,7 +3,7 @@ import { SESSION_ID_REGEX, VISITOR_SESSION_STORAGE_KEY } from "./constants";
 import { currentConsent, subscribeConsent } from "./consent-store";
 import { onHistoryChange } from "./history";
 
-// Visit tracking of SPEC §7. Every visit is counted, but what the browser keeps follows the cookie
+// Visit tracking. Every visit is counted, but what the browser keeps follows the cookie
 // choice: with analytics consent a visitor-session id in local storage, sent with every beacon;
 // without it (before a choice, after "Weigeren" or with "Analytisch" off) nothing at all, not even
 // for the tab: the beacons carry no id and the server derives a daily-rotating one. Every failure

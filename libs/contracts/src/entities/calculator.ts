@@ -13,7 +13,7 @@ export const CALCULATOR_DEFAULTS = {
   maintenance: false,
 } as const;
 
-/** Input ranges of the calculator form (SPEC §5); the computation itself lives in web. */
+/** Input ranges of the calculator form; the computation itself lives in web. */
 export const CALCULATOR_LIMITS = {
   carPriceMin: 1000,
   carPriceMax: 200000,

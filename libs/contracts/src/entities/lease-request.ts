@@ -4,7 +4,7 @@ import { AnalyticsChannel } from "../http/tracking";
 import { ConversionDelivery } from "../http/conversions";
 
 /**
- * The seed's statuses (nieuw, bekeken, gereageerd; SPEC §4) and the lead's road to a contract after
+ * The seed's statuses (nieuw, bekeken, gereageerd; docs/glossary.md) and the lead's road to a contract after
  * them: an offer sent (offerte), a contract signed (getekend), or lost (verloren).
  */
 export const LEASE_STATUSES = ["nieuw", "bekeken", "gereageerd", "offerte", "getekend", "verloren"] as const;

@@ -67,7 +67,7 @@ export type ThemeColors = Pick<
 >;
 
 /**
- * Presets of the theme editor (primary and accent as SPEC §2 lists them). Choosing one sets every
+ * Presets of the theme editor (each sets a primary and an accent colour). Choosing one sets every
  * colour, so no colour of the previous theme is left behind (a red hover under a blue primary):
  * the hover a darker shade of the primary, the hero gradient from a deep shade to one that still
  * carries white text (WCAG AA), the text colours the defaults'. Default Orange is the defaults.

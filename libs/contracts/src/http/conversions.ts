@@ -2,7 +2,7 @@ import { z } from "zod";
 import { IsoDateTime } from "../entities/common";
 import { FormClickIds } from "./marketing";
 
-// Conversions sent server-side to the ad platforms (issue 35 item 4): the conversions service sends
+// Conversions sent server-side to the ad platforms: the conversions service sends
 // a lead's events to each platform switched on, and reports each outcome back to leads.
 
 export const CONVERSION_PLATFORMS = ["meta", "tiktok", "snapchat", "google"] as const;

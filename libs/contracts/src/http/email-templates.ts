@@ -68,7 +68,7 @@ export type EmailTemplate = z.infer<typeof EmailTemplate>;
 export const EmailTemplateList = z.array(EmailTemplate);
 export const EmailTemplateIdParam = z.object({ id: z.uuid({ error: "Ongeldig id" }) });
 
-/** The first template: the follow-up text the compose window always began with (SPEC.md). */
+/** The first template: the follow-up text the compose window always began with. */
 export const DEFAULT_FOLLOW_UP_TEMPLATE: EmailTemplateBody = {
   name: "Follow-up op een aanvraag",
   subject: "Follow-up op uw lease aanvraag - {{bedrijfsnaam}}",

@@ -3,7 +3,7 @@ import { IsoDateTime } from "../entities/common";
 import { mayReadAsFormula } from "../csv";
 import type { ConversionEvent } from "./conversions";
 
-// Google Ads hears of a lead's events through a file, not an API call (issue 35 item 4): the
+// Google Ads hears of a lead's events through a file, not an API call: the
 // offline conversion import template for clicks, downloaded in the panel or fetched by Google Ads'
 // scheduled upload from a secret URL. Leads builds it from its own rows (click ids, stages).
 

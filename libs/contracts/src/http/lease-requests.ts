@@ -66,7 +66,7 @@ export const LeaseRequestListQuery = z.object({
   status: z
     .preprocess(emptyToUndefined, LeaseStatus.optional())
     .describe(
-      "The requests with that status badge (SPEC §4): nieuw = nieuw and unread; bekeken = bekeken, or nieuw and read; gereageerd",
+      "The requests with that status badge: nieuw = nieuw and unread; bekeken = bekeken, or nieuw and read; gereageerd",
     ),
   channel: z
     .preprocess(

@@ -7,7 +7,7 @@ import {
   type PrivacyRecord,
 } from "@lease/contracts";
 
-// The export of people's data as a document for the person (issue 34.14): Dutch headings and field
+// The export of people's data as a document for the person: Dutch headings and field
 // names, dates as a person reads them, only what is about them. The services answer rows as stored;
 // this is the one place that decides what of a row a person sees. Internal ids, hashes, keys and
 // job rows are left out, and the explanation at the top says so.

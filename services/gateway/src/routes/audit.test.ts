@@ -18,7 +18,7 @@ import { startGateway } from "../service";
 import { auditRepository } from "../repositories/audit";
 import { createAdmin, gatewayOnlyEnv, type TestResponse } from "../testing";
 
-// The gateway's audit log (issue 19.4): who did what when for sign-ins and admin account changes,
+// The gateway's audit log: who did what when for sign-ins and admin account changes,
 // filtered by action and admin, newest first, kept two years.
 
 const PASSWORD = "correct horse battery staple";

@@ -16,7 +16,7 @@ import { adminsRepository } from "../repositories/admins";
 import { totpCode } from "../domain/totp";
 import { connectRedis, createAdmin, gatewayOnlyEnv, sessionDepsFor, type TestResponse } from "../testing";
 
-// The team (issue 19.4) over HTTP against real Postgres and Redis: admins managed by admins, a
+// The team over HTTP against real Postgres and Redis: admins managed by admins, a
 // one-time password replaced at the first sign-in, one's own password change ending the other
 // sessions, and two-factor sign-in with TOTP and recovery codes.
 

@@ -238,7 +238,7 @@ function escapeLike(value: string): string {
 }
 
 /**
- * The requests each status badge shows (SPEC §4): red "Nieuw" is nieuw and not opened; yellow
+ * The requests each status badge shows: red "Nieuw" is nieuw and not opened; yellow
  * "Bekeken" is bekeken, or nieuw but opened; any other status (gereageerd, the stages of the road
  * to a contract) has a badge of its own. The counters and the status filter go by the badge, so
  * they never contradict what the list shows.

@@ -11,7 +11,7 @@ import {
 import { startLeads } from "../service";
 import { adminCookie, postJson, validLead } from "../testing";
 
-// Issue 19.3: "Opvolgen op" per request, the list filtered to "Vandaag opvolgen" (overdue included),
+// "Opvolgen op" per request, the list filtered to "Vandaag opvolgen" (overdue included),
 // the count of those due, and that count for the mailer's new-lead e-mail.
 
 let db: TestDatabase;

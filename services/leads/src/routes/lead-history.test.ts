@@ -16,7 +16,7 @@ import {
 import { startLeads } from "../service";
 import { postJson, validLead } from "../testing";
 
-// Issue 19.2: a lease request's history (received, status changes with who and when, notes) and
+// A lease request's history (received, status changes with who and when, notes) and
 // the notes staff keep on it, each editable and deletable by its author alone.
 
 let db: TestDatabase;
@@ -193,7 +193,7 @@ describe("notes", () => {
   });
 });
 
-// Issue 35.1: the lead's road to a contract after nieuw / bekeken / gereageerd.
+// The lead's road to a contract after nieuw / bekeken / gereageerd.
 describe("stages: offerte, getekend, verloren", () => {
   const patch = (id: string, body: unknown, who = "anna") => as(who, "PATCH", `/${id}/status`, body);
   const refused = async (id: string, body: unknown) => {

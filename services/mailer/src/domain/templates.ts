@@ -49,7 +49,7 @@ const amsterdam = (iso: string) => AMSTERDAM.format(new Date(iso));
 export const companyName = (company: PublicCompanySettings) =>
   company.companyName?.trim() || DEFAULT_COMPANY_NAME;
 
-/** The company details the compose page says are added automatically (SPEC §2). */
+/** The company details the compose page says are added automatically. */
 export function companyFooter(company: PublicCompanySettings): string {
   return companyFooterLines(company).join("\n");
 }

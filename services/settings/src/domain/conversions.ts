@@ -156,7 +156,7 @@ const PLATFORM_NAMES: Record<TokenPlatform, string> = {
 
 /**
  * A platform a save touches may be on only with a pixel id and a token: without either nothing can
- * be sent, and "Conversies Opgeslagen" would read as if it could (issue 41 item 9).
+ * be sent, and "Conversies Opgeslagen" would read as if it could.
  */
 export function refuseUnsendable(body: UpdateConversionSettingsBody, after: CompanySettingsRow): void {
   const fields = TOKEN_PLATFORMS.flatMap((p) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, createPool } from "@lease/platform";
 import { startSettingsHarness, type SettingsHarness } from "../testing";
 
-// Issue 44: Google's conversion settings beside Meta's, TikTok's and Snapchat's: the Google Ads
+// Google's conversion settings beside Meta's, TikTok's and Snapchat's: the Google Ads
 // account, each event's conversion action, and credentials (a service account's JSON key or an
 // OAuth client) stored encrypted, answered only as credentialsSet, in clear only internally.
 

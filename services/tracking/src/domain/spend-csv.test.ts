@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCents, parseDay, parseSpendCsv, readSpendCsv } from "./spend-csv";
 
-// Issue 35.2: the spend exports of each platform, English and Dutch, as their Ads Managers write
+// The spend exports of each platform, English and Dutch, as their Ads Managers write
 // them (columns listed in services/tracking/README.md, "Ad spend").
 
 const rows = (csv: string) => {

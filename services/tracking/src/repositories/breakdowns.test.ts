@@ -184,7 +184,7 @@ describe("breakdowns of a period", () => {
   });
 });
 
-// Issue 35.1: a quote request's stages (offerte, getekend, verloren) are counted for the campaign of
+// A quote request's stages (offerte, getekend, verloren) are counted for the campaign of
 // its visit, on the day the lead arrived (cohort), whichever job of the two comes first.
 describe("a lead's stages in the campaign rollups", () => {
   const lente = JSON.stringify(["facebook", "paid_social", "lente"]);

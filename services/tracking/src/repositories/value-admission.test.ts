@@ -10,7 +10,7 @@ import { insertBatch, referrerHost, writerDeps, type TrackEvent } from "./page-v
 import { Partitions } from "./partitions";
 import { SharedValueGate } from "./value-admission";
 
-// What anonymous visitors can write into the staff's analytics (issue 33, item 3): made-up UTM
+// What anonymous visitors can write into the staff's analytics: made-up UTM
 // values and referrers neither crowd out a real campaign nor grow the tables without bound, the
 // bounds hold across replicas, and what no kept day uses is pruned.
 const DAY_MS = 86_400_000;

@@ -7,7 +7,7 @@ import { ConversionRecorder } from "../repositories/conversions";
 import { leadStagesRepository } from "../repositories/lead-stages";
 import { compactRunningTotals } from "../repositories/running-totals";
 
-// Issue 35.2 and 35.3: ad spend imported from the platforms' exports or typed in, linked to the
+// Ad spend imported from the platforms' exports or typed in, linked to the
 // utm_campaign of the landing URLs, and the campaign report that sets it against what it brought.
 
 let h: Harness;

@@ -34,7 +34,7 @@ export function companyUpdateBody(draft: CompanyDraft): CompanySettingsUpdate {
 export const COMPANY_NAME_REQUIRED = "Bedrijfsnaam is verplicht";
 export const MOBILE_ABBREVIATION_TOO_LONG = "Maximaal 15 tekens";
 
-/** SPEC §5 client rules of the company form: companyName required, mobileAbbreviation max 15. */
+/** Client rules of the company form: companyName required, mobileAbbreviation max 15. */
 export function validateCompany(draft: CompanyDraft): Partial<Record<CompanyFieldKey, string>> {
   const errors: Partial<Record<CompanyFieldKey, string>> = {};
   if (!draft.companyName.trim()) errors.companyName = COMPANY_NAME_REQUIRED;

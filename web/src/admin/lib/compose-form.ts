@@ -14,7 +14,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The fields in the order they stand on the page: focus goes to the first with a message. */
 export const COMPOSE_FIELDS = ["to", "subject", "message"] as const;
 
-/** SPEC §5 compose rules, and the template's placeholder replaced; the server checks the same (SendEmailBody). */
+/** Compose rules, and the template's placeholder replaced; the server checks the same (SendEmailBody). */
 export function validateCompose(draft: ComposeDraft): ComposeErrors {
   const errors: ComposeErrors = {};
   if (!EMAIL.test(draft.to.trim())) errors.to = EMAIL_MESSAGE;

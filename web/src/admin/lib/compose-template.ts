@@ -30,7 +30,7 @@ export function senderCompanyName(company: Pick<AdminCompanySettings, "companyNa
 }
 
 /**
- * SPEC §2 pre-fill of the compose page for a lease request. The company's name, address, phone
+ * Pre-fill of the compose page for a lease request. The company's name, address, phone
  * and e-mail are not in it: the mailer adds them below every message (companyDetailLines), and in
  * the body too they would reach the customer twice.
  */

@@ -18,7 +18,7 @@ export function followUpState(day: string | null, today: string): FollowUpState 
   return day < today ? "overdue" : day === today ? "today" : "later";
 }
 
-/** "26-11-2026" for a YYYY-MM-DD day: the panel's date format (SPEC §9), the same in every browser. */
+/** "26-11-2026" for a YYYY-MM-DD day: the panel's date format, the same in every browser. */
 export function formatDay(day: string): string {
   const [year, month, date] = day.split("-");
   return `${date}-${month}-${year}`;

@@ -1,5 +1,5 @@
 import { euroText, toCents } from "@lease/contracts";
-// Dates in the admin panel are always shown in Amsterdam time with the Dutch locale (SPEC §9).
+// Dates in the admin panel are always shown in Amsterdam time with the Dutch locale.
 
 const DATE_TIME = new Intl.DateTimeFormat("nl-NL", {
   timeZone: "Europe/Amsterdam",

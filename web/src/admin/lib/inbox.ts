@@ -52,7 +52,7 @@ export function senderPhone(email: Pick<EmailMessage, "messageType" | "messageBo
 export const replySubject = (subject: string) =>
   /^re:/i.test(subject.trim()) ? subject.trim() : `Re: ${subject.trim()}`;
 
-/** The compose window (SPEC §2: a new window): for a lease request, or as a reply to an e-mail. */
+/** The compose window (a new window): for a lease request, or as a reply to an e-mail. */
 export function openComposeWindow(query: { requestId: string } | { replyTo: string }): void {
   const [key, value] = Object.entries(query)[0]!;
   window.open(

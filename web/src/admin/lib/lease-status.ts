@@ -9,7 +9,7 @@ export interface StatusBadge {
 }
 
 /**
- * SPEC §4 badge logic: nieuw and unread = red "Nieuw"; bekeken, or nieuw but already read = yellow
+ * Badge logic: nieuw and unread = red "Nieuw"; bekeken, or nieuw but already read = yellow
  * "Bekeken"; gereageerd = green "Gereageerd"; any other value as plain text.
  */
 export function leaseStatusBadge(request: Pick<LeaseRequest, "status" | "isRead">): StatusBadge {

@@ -10,7 +10,7 @@ import {
 } from "@lease/contracts";
 import { RETRY_AFTER_CLOSE_MS, RETRY_AFTER_THROW_MS } from "./live";
 
-/** The close code the server uses for a session that ended (SPEC §7). */
+/** The close code the server uses for a session that ended. */
 const SESSION_ENDED_CODE = 4401;
 
 type SocketLike = Pick<WebSocket, "close"> & {
@@ -48,7 +48,7 @@ export interface LiveConnectionOptions {
 }
 
 /**
- * The admin WebSocket (SPEC §4, §7): reports connected / lost, hands each visitor-update to
+ * The admin WebSocket: reports connected / lost, hands each visitor-update to
  * onUpdate, each mail-outcome to onMailOutcome, each lead-created to onLeadCreated and each
  * lead-attributed to onLeadAttributed (email-received, lead-email likewise), and reconnects 3 s after a close or 5 s after opening the socket threw. Errors are
  * only logged. Returns a stop function.

@@ -1,7 +1,7 @@
 import { KNOWN_PAGE_LABELS, WS_PATH } from "@lease/contracts";
 
 export const POLL_INTERVAL_MS = 10_000;
-/** SPEC §4: retry 3 s after a lost connection, 5 s when opening the connection itself threw. */
+/** Retry 3 s after a lost connection, 5 s when opening the connection itself threw. */
 export const RETRY_AFTER_CLOSE_MS = 3_000;
 export const RETRY_AFTER_THROW_MS = 5_000;
 

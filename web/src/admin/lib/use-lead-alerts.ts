@@ -13,7 +13,7 @@ export const RELOAD_COALESCE_MS = 250;
 export const LEAD_EMAILS = "lease-request";
 
 /**
- * The live notice for a lead that just arrived (SPEC §8 style: a title and one sentence); for its
+ * The live notice for a lead that just arrived (like every notice: a title and one sentence); for its
  * owner it says so, for the others it names the owner.
  */
 export function leadNotice(

@@ -74,7 +74,7 @@ export interface SettingsFormOptions<T, R> {
    * may include the server's rules, so its message also goes once the value is corrected.
    */
   recheck?: (values: T) => SettingsFieldErrors;
-  /** The notice of a failed save; SPEC §8's "Fout bij Opslaan" with the server's message by default. */
+  /** The notice of a failed save; "Fout bij Opslaan" with the server's message by default. */
   onFailed?: (error: unknown) => void;
 }
 

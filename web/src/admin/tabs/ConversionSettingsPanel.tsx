@@ -19,7 +19,7 @@ export const PLATFORM_NAMES: Record<TokenPlatform, string> = {
 
 type Errors = Partial<Record<TokenPlatform, string>>;
 
-/** What a platform switched on would lack: the server refuses it too (issue 41 item 9). */
+/** What a platform switched on would lack: the server refuses it too. */
 export function unsendable(
   data: ConversionSettings,
   enabled: Partial<Record<TokenPlatform, boolean>>,

@@ -258,7 +258,7 @@ const SERVER_UNREACHABLE =
   "Kon geen test e-mail verzenden: de server was niet bereikbaar. Controleer uw internetverbinding en probeer het opnieuw.";
 
 /**
- * SPEC §8's text, naming the reason the server gave (in Dutch): the stored key unreadable, SendGrid's
+ * The failed test e-mail's text, naming the reason the server gave (in Dutch): the stored key unreadable, SendGrid's
  * refusal with its own words, SendGrid unreachable, the settings unavailable; this browser's own
  * network failure when no answer came at all.
  */

@@ -35,7 +35,7 @@ function pixelDraft(settings: AdminCompanySettings | undefined): PixelDraft {
   };
 }
 
-/** SPEC §5: a pixel counts as active when its id is non-empty. */
+/** A pixel counts as active when its id is non-empty. */
 export const isPixelActive = (id: string) => id.trim().length > 0;
 
 export function PixelsTab() {

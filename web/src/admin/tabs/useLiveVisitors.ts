@@ -12,7 +12,7 @@ import { POLL_INTERVAL_MS, liveSocketUrl } from "../lib/live";
 import { startLiveConnection } from "../lib/live-connection";
 
 /**
- * Visitor stats and one page (from 0) of the active visitors (SPEC §4): polled every 10 s while
+ * Visitor stats and one page (from 0) of the active visitors: polled every 10 s while
  * the WebSocket is not connected; while it is, each pushed update replaces the polled stats and
  * the first page (the push carries the first page only). Later pages are always read over HTTP,
  * every 10 s.

@@ -1,5 +1,5 @@
-// A one-at-a-time notice (toast) store, shared by the public site and the admin panel (SPEC §8:
-// default and destructive variants, only one visible at a time).
+// A one-at-a-time notice (toast) store, shared by the public site and the admin panel:
+// default and destructive variants, only one visible at a time.
 
 export type NoticeVariant = "default" | "destructive";
 

@@ -5,7 +5,7 @@ import { ServicesSection } from "./ServicesSection";
 import { TrustSection } from "./TrustSection";
 
 /**
- * The landing page: its sections in the order of SPEC §2. The calculator and the two forms run in
+ * The landing page: its sections from top to bottom. The calculator and the two forms run in
  * the browser (islands); the other sections are static HTML, their buttons followed by site-links.ts.
  */
 export default function HomePage() {
