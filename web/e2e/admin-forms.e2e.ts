@@ -1,8 +1,8 @@
-// Admin forms as a screen reader hears them: each error message tied to its
-// field and announced.
+// Admin forms as a screen reader hears them: each error message tied to its field and announced,
+// and the e-mail status that says it is the saved settings'.
 import type { Locator, Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { openTab } from "./admin/helpers";
+import { openTab, saveSettings } from "./admin/helpers";
 import { assert, assertEqual, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
@@ -91,4 +91,49 @@ test("compose window and settings forms: each message is tied to its field and a
   );
   await tiedError(login.page, login.page.getByLabel("Wachtwoord"), "Wachtwoord is verplicht", "login");
   await login.page.close();
+});
+
+test("E-mail Instellingen: the status is the saved settings'; what is typed and would not work is said under it", async ({
+  signedIn,
+}) => {
+  const page = signedIn.page;
+  await saveSettings(page, {
+    sendgridApiKey: "SG.formulieren-test-key-abcdefghijklmnop.0123456789",
+    fromEmailAddress: "info@formulieren.example.nl",
+  });
+  for (const viewport of [{ width: 1280, height: 800 }, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.reload();
+    await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
+    await openTab(page, "E-mail Instellingen");
+    const status = page.getByTestId("email-settings-status");
+    await status.getByText("Volledig geconfigureerd").waitFor();
+    await page.getByText("Status van de opgeslagen instellingen:").waitFor();
+    assertEqual(await page.getByTestId("email-settings-draft").count(), 0, "nothing unsaved yet");
+    // Typed wrong in both fields: the saved status stays, and a line says it would not work.
+    await page.getByLabel("SendGrid API key").fill("abc");
+    await page.getByLabel("Afzender e-mail").fill("info");
+    const draft = page.getByTestId("email-settings-draft");
+    await draft.waitFor();
+    assertEqual(
+      (await draft.innerText()).replace(/\s+/g, " ").trim(),
+      "Niet opgeslagen wijzigingen: de status hierboven geldt voor de opgeslagen instellingen. Zo ingevuld werkt het niet: de API key heeft een ongeldig formaat (een SendGrid API key begint met SG.); de afzender e-mail heeft een ongeldig formaat (een e-mailadres bevat een @).",
+      "the warning about what is typed",
+    );
+    assertEqual(
+      await draft.locator("xpath=..").getAttribute("role"),
+      "status",
+      "announced without taking focus",
+    );
+    await status.getByText("Volledig geconfigureerd").waitFor();
+    await page.screenshot({ path: `/tmp/h-a11y/email-status-${viewport.width}.png`, fullPage: true });
+    await expectAccessible(page, `E-mail Instellingen with unsaved changes at ${viewport.width} px`);
+    // An empty sender: the status it would have.
+    await page.getByLabel("SendGrid API key").fill("SG.nieuwe-key-abcdefghijklmnop");
+    await page.getByLabel("Afzender e-mail").fill("");
+    await draft.getByText("Zo ingevuld werkt het niet: Afzender e-mail ontbreekt.").waitFor();
+    // Herstel: back to the saved values, the line goes.
+    await page.getByRole("button", { name: "Herstel" }).click();
+    await draft.waitFor({ state: "detached" });
+  }
 });

@@ -476,7 +476,7 @@ test("admin: e-mail settings are saved, masked, and the test e-mail reaches Send
   await clearMailSettings(page);
   await openTab(page, "E-mail Instellingen");
   await page.getByText("Niet geconfigureerd").waitFor();
-  const save = page.getByRole("button", { name: "Opslaan" });
+  const save = page.getByRole("button", { name: "Opslaan", exact: true });
   assert(await save.isDisabled(), "Save is disabled without unsaved changes");
   // The button is aria-disabled until both fields are set, yet still says what is missing when clicked.
   await page.getByRole("button", { name: "Test e-mail versturen" }).click({ force: true });

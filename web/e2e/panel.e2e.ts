@@ -311,7 +311,10 @@ test.describe("panel: e-mail outcomes", () => {
 
     // Entered again: configured, and the test reaches SendGrid, whose refusal is named in its words.
     await page.getByLabel("SendGrid API key").fill(MAIL.key);
-    await status.getByText("Volledig geconfigureerd").waitFor();
+    await page
+      .getByTestId("email-settings-draft")
+      .getByText("Zo ingevuld: Volledig geconfigureerd")
+      .waitFor();
     world.receiver.answer(403);
     await page.getByRole("button", { name: "Test e-mail versturen" }).click();
     await expectNotice(

@@ -3,6 +3,7 @@ import {
   EMAIL_STATUS_TEXT,
   canSendTest,
   changedEmailFields,
+  draftProblems,
   emailSettingsStatus,
   hasUnsavedChanges,
   isApiKeyFormatValid,
@@ -12,6 +13,18 @@ import {
 const draft = (sendgridApiKey: string, fromEmailAddress: string) => ({ sendgridApiKey, fromEmailAddress });
 
 describe("e-mail settings status (SPEC §2)", () => {
+  it("says why what is typed would not work: a missing field and each wrong format", () => {
+    expect(draftProblems(draft("SG.x", "a@b.nl"))).toEqual([]);
+    expect(draftProblems(draft("abc", "info"))).toEqual([
+      "de API key heeft een ongeldig formaat (een SendGrid API key begint met SG.)",
+      "de afzender e-mail heeft een ongeldig formaat (een e-mailadres bevat een @)",
+    ]);
+    expect(draftProblems(draft("SG.x", ""))).toEqual(["Afzender e-mail ontbreekt"]);
+    expect(draftProblems(draft("", "a@b.nl"), true)).toEqual([
+      "De opgeslagen API key kan niet worden gelezen — voer hem opnieuw in",
+    ]);
+  });
+
   it("names the four states in Dutch", () => {
     expect(EMAIL_STATUS_TEXT[emailSettingsStatus(draft("SG.x", "a@b.nl"))]).toBe("Volledig geconfigureerd");
     expect(EMAIL_STATUS_TEXT[emailSettingsStatus(draft("SG.x", ""))]).toBe("Afzender e-mail ontbreekt");

@@ -71,3 +71,17 @@ export const hasUnsavedChanges = (stored: EmailSettingsDraft, draft: EmailSettin
 
 export const canSendTest = (draft: EmailSettingsDraft, keyUnreadable = false) =>
   emailSettingsStatus(draft, keyUnreadable) === "configured";
+
+/**
+ * Why what is typed would not work (empty when it would): a missing field, or a key or sender of
+ * the wrong format, in words for the line under the saved status.
+ */
+export function draftProblems(draft: EmailSettingsDraft, keyUnreadable = false): string[] {
+  const status = emailSettingsStatus(draft, keyUnreadable);
+  const problems = status === "configured" ? [] : [EMAIL_STATUS_TEXT[status]];
+  if (isSet(draft.sendgridApiKey) && !isApiKeyFormatValid(draft.sendgridApiKey))
+    problems.push("de API key heeft een ongeldig formaat (een SendGrid API key begint met SG.)");
+  if (isSet(draft.fromEmailAddress) && !isSenderFormatValid(draft.fromEmailAddress))
+    problems.push("de afzender e-mail heeft een ongeldig formaat (een e-mailadres bevat een @)");
+  return problems;
+}

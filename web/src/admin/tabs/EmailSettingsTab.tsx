@@ -21,6 +21,7 @@ import {
   changedEmailFields,
   KEY_UNREADABLE_TEXT,
   draftFromSettings,
+  draftProblems,
   emailSettingsStatus,
   hasUnsavedChanges,
   isApiKeyFormatValid,
@@ -113,7 +114,10 @@ export function EmailSettingsTab() {
     );
 
   const keyUnreadable = settings.data.sendgridApiKeyUnreadable;
-  const status = emailSettingsStatus(current, keyUnreadable);
+  // The badge says what the mailer has now (the saved settings); what is typed is judged apart.
+  const status = emailSettingsStatus(stored, keyUnreadable);
+  const draftStatus = emailSettingsStatus(current, keyUnreadable);
+  const problems = draftProblems(current, keyUnreadable);
   const testable = canSendTest(current, keyUnreadable);
   const busy = form.saving || test.isPending;
   const startTest = () => {
@@ -157,14 +161,35 @@ export function EmailSettingsTab() {
           </>
         }
       >
-        <div className="mb-6 flex flex-wrap items-center gap-3">
-          <span className="text-sm font-semibold text-gray-800">Status:</span>
-          <span data-testid="email-settings-status" className="min-w-0">
-            <Badge tone={STATUS_TONE[status]} wrap>
-              {EMAIL_STATUS_TEXT[status]}
-            </Badge>
-          </span>
-          {unsaved && <span className="text-sm text-yellow-800">Niet opgeslagen wijzigingen</span>}
+        <div className="mb-6 space-y-3">
+          <div className="flex flex-wrap items-center gap-3">
+            <span className="text-sm font-semibold text-gray-800">
+              Status van de opgeslagen instellingen:
+            </span>
+            <span data-testid="email-settings-status" className="min-w-0">
+              <Badge tone={STATUS_TONE[status]} wrap>
+                {EMAIL_STATUS_TEXT[status]}
+              </Badge>
+            </span>
+          </div>
+          {/* Said as it changes, without taking focus from the field being typed in. */}
+          <div role="status" aria-live="polite">
+            {unsaved && (
+              <div
+                data-testid="email-settings-draft"
+                className={`rounded-card border p-3 text-sm ${problems.length ? "border-yellow-300 bg-yellow-50 text-yellow-900" : "border-blue-200 bg-blue-50 text-blue-900"}`}
+              >
+                <p className="font-semibold">
+                  Niet opgeslagen wijzigingen: de status hierboven geldt voor de opgeslagen instellingen.
+                </p>
+                {problems.length ? (
+                  <p className="mt-1">Zo ingevuld werkt het niet: {problems.join("; ")}.</p>
+                ) : (
+                  <p className="mt-1">Zo ingevuld: {EMAIL_STATUS_TEXT[draftStatus]}, zodra u opslaat.</p>
+                )}
+              </div>
+            )}
+          </div>
         </div>
         <div className="grid gap-5 md:grid-cols-2">
           <SettingsField
@@ -172,7 +197,7 @@ export function EmailSettingsTab() {
             label="SendGrid API key"
             error={
               errors.sendgridApiKey ??
-              (status === "key_unreadable"
+              (draftStatus === "key_unreadable"
                 ? "De key is versleuteld met een andere geheime sleutel (SETTINGS_ENCRYPTION_KEY) dan deze installatie heeft. Voer hem opnieuw in en sla op."
                 : undefined)
             }
