@@ -349,7 +349,7 @@ test("admin: a Meta spend export is imported in Campagnes, its bad row named, li
   const typed = page.locator("form").filter({ hasText: "Kosten van een dag invoeren" });
   await typed.getByLabel("Campagne").fill(`Zomer actie ${run}`);
   await typed.getByLabel("Bedrag (€)").fill("25,00");
-  await typed.getByRole("button", { name: "Opslaan" }).click();
+  await typed.getByRole("button", { name: "Opslaan", exact: true }).click();
   const [year, month, date] = today.split("-");
   await expectNotice(page, "Kosten Opgeslagen", `Zomer actie ${run}: 25,00 op ${date}-${month}-${year}.`);
 });
@@ -363,7 +363,7 @@ test("admin: the campaign report says its figures are being updated, and never d
   const typed = page.locator("form").filter({ hasText: "Kosten van een dag invoeren" });
   await typed.getByLabel("Campagne").fill(name);
   await typed.getByLabel("Bedrag (€)").fill("40,00");
-  await typed.getByRole("button", { name: "Opslaan" }).click();
+  await typed.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Kosten Opgeslagen");
   await dismissNotice(page);
   const report = page.getByTestId("campaign-report");
@@ -415,7 +415,7 @@ test("admin: company details saved show on the public footer", async ({ world, s
   await page.getByLabel("Telefoonnummer").fill(COMPANY.phone);
   await page.getByLabel("E-mailadres").fill(COMPANY.email);
   await page.getByLabel("KvK-nummer").fill("123");
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   // The server's field message shows next to the field.
   await expectNotice(page, "Fout bij Opslaan");
   const kvkError = page.getByTestId("field-error").filter({ hasText: "KvK-nummer bestaat uit 8 cijfers" });
@@ -426,7 +426,7 @@ test("admin: company details saved show on the public footer", async ({ world, s
   await page.getByLabel("KvK-nummer").fill("12345678");
   await kvkError.waitFor({ state: "hidden" });
   assertEqual(await page.getByLabel("KvK-nummer").getAttribute("aria-invalid"), "false", "valid again");
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Instellingen Opgeslagen", "Bedrijfsgegevens zijn succesvol bijgewerkt.");
   await page.getByRole("button", { name: "Bewerken" }).waitFor();
   assert((await page.getByTestId("company-preview").innerText()).includes(COMPANY.name), "live preview");
@@ -738,7 +738,7 @@ test("admin: a theme saved changes the public site's colours", async ({ world, s
   await page.getByRole("button", { name: "Voorbeeld" }).click();
   await expectNotice(page, "Theme Toegepast");
   await page.getByText("alleen tijdelijk zichtbaar").waitFor();
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Theme Opgeslagen");
 
   const { page: site } = await world.open("/");
@@ -767,7 +767,7 @@ test("admin: a theme saved changes the public site's colours", async ({ world, s
   await page.getByRole("button", { name: "Bewerken" }).click();
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Standaard herstellen" }).click();
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Theme Opgeslagen", "standaard");
   assertEqual(
     await page.getByLabel("Primaire kleur", { exact: true }).inputValue(),

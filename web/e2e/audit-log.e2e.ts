@@ -46,7 +46,7 @@ test("logboek: a status change and a settings change in the panel, by whom, filt
   await openTab(page, "Bedrijfsgegevens");
   await page.getByRole("button", { name: "Bewerken" }).click();
   await page.getByLabel("Bedrijfsnaam").fill(`Logboek Lease ${Date.now()}`);
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Instellingen Opgeslagen");
   await dismissNotice(page);
 

@@ -113,7 +113,7 @@ test("panel: a saved theme stays in the panel, after a reload and on the public 
   assert(before !== "#7C3AED", "starts from another theme");
   await page.getByRole("button", { name: "Bewerken" }).click();
   await page.getByRole("button", { name: "Modern Purple" }).click();
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Theme Opgeslagen");
   await page.waitForLoadState("networkidle");
   assertEqual(await primary.inputValue(), "#7C3AED", "the panel keeps the saved colour (no snapping back)");
@@ -148,7 +148,7 @@ test("panel: saved company details show at once on the public site in the same b
   await openTab(page, "Bedrijfsgegevens");
   await page.getByRole("button", { name: "Bewerken" }).click();
   await page.getByLabel("KvK-nummer").fill("87654321");
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Instellingen Opgeslagen");
   assertEqual(
     await page.getByLabel("KvK-nummer").inputValue(),
@@ -205,7 +205,7 @@ test('panel: "Standaard herstellen" asks first and is part of editing: Cancel ke
   await page.getByRole("button", { name: "Bewerken" }).click();
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Standaard herstellen" }).click();
-  await page.getByRole("button", { name: "Opslaan" }).click();
+  await page.getByRole("button", { name: "Opslaan", exact: true }).click();
   await expectNotice(page, "Theme Opgeslagen", "Het standaard theme is hersteld.");
   assertEqual(await primary.inputValue(), "#EA580C", "saved: the default theme");
 });
@@ -239,7 +239,7 @@ test.describe("panel: e-mail outcomes", () => {
     await openTab(page, "E-mail Instellingen");
     await page.getByLabel("SendGrid API key").fill(MAIL.key);
     await page.getByLabel("Afzender e-mail").fill(MAIL.sender);
-    await page.getByRole("button", { name: "Opslaan" }).click();
+    await page.getByRole("button", { name: "Opslaan", exact: true }).click();
     await expectNotice(page, "Opgeslagen");
     await dismissNotice(page);
 

@@ -23,7 +23,8 @@ test("Pixels tab: saved pixel ids reach the conversion cards at once, a platform
   await page.reload();
   await openTab(page, "Social Media Pixels");
 
-  // The two card sets list the platforms in one order.
+  // The two card sets list the platforms in one order (the conversion cards load on their own).
+  await page.getByTestId("conversies-snapchat").waitFor();
   const pixelNames = await page.locator('[data-testid^="pixel-"] h3').allInnerTexts();
   const conversionNames = await page.locator('[data-testid^="conversies-"] legend').allInnerTexts();
   assertEqual(pixelNames, ["Facebook/Meta", "TikTok", "Snapchat"], "the pixel cards' order");

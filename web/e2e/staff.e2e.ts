@@ -185,7 +185,9 @@ test("staff: a note, a status change and a sent e-mail on one timeline, newest f
   const kinds = await timeline
     .getByTestId("timeline-item")
     .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-kind")));
-  assertEqual(kinds.join(","), "email,status,note,received", "one timeline, newest first");
+  // The lead went to the only admin who takes new leads as it arrived (round-robin).
+  assertEqual(kinds.join(","), "email,status,note,owner,received", "one timeline, newest first");
+  await timeline.getByText(`Toegewezen aan ${ADMIN_USERNAME}`, { exact: true }).waitFor();
   await expectAccessible(page, "the lead detail with its timeline and follow-up field");
 
   // The author starts an edit and leaves it with Escape: the text is kept, focus back on Bewerken.
