@@ -145,8 +145,19 @@ test("team: a second admin with a one-time password, an own password, a password
   const colleagueRow = row(admin, COLLEAGUE);
   await colleagueRow.getByRole("cell", { name: "Aan", exact: true }).waitFor();
   assertEqual(await row(admin, ADMIN_USERNAME).getByRole("button").count(), 0, "no actions on oneself");
+  // The confirmation says what happens to the colleague's open leads.
+  let question = "";
+  admin.once("dialog", (dialog) => {
+    question = dialog.message();
+    void dialog.accept();
+  });
   await colleagueRow.getByRole("button", { name: `Uitschakelen: ${COLLEAGUE}` }).click();
   await expectNotice(admin, "Uitgeschakeld");
+  assertEqual(
+    question.includes(`De open aanvragen van ${COLLEAGUE} gaan naar de andere beheerders`),
+    true,
+    `the confirmation names the hand-over: ${question}`,
+  );
   await colleagueRow.getByText("Uitgeschakeld").waitFor();
   // The colleague's open panel leaves by itself at once (the socket closes with 4401) and the
   // sign-in page says why; nobody reloads it.

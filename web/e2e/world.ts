@@ -103,6 +103,8 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
         WEB_DIST_DIR: webDist,
         LEAD_RATE_LIMIT: "1000",
         MAIL_SETTINGS_CACHE_MS: "0",
+        // A lead past its deadline is announced within a second (owners.e2e.ts).
+        OVERDUE_SCAN_MS: "1000",
         // npm test runs vitest beside the browser tests: their stacks share max_connections.
         DATABASE_POOL_MAX: "4",
         LOG_LEVEL: process.env.STACK_LOG_LEVEL ?? "warn",

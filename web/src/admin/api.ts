@@ -58,6 +58,11 @@ import {
   type ThemeValues,
   type UpdateCompanySettingsBody,
   ResponseReport,
+  LeadCall,
+  ResponseSettingsResponse,
+  type LogCallBody,
+  type UpdateAccountBody,
+  type UpdateResponseSettingsBody,
 } from "@lease/contracts";
 import type { z } from "zod";
 import { ApiError, apiErrorOf, apiExchange, apiRequest } from "../api/client";
@@ -76,6 +81,7 @@ export const ADMIN_KEYS = {
   analytics: ["/api/admin/analytics"],
   account: ["/api/admin/account"],
   users: ["/api/admin/users"],
+  responseSettings: ["/api/admin/response-settings"],
   auditLog: ["/api/admin/audit-log"],
   adSpend: ["/api/admin/ad-spend"],
   campaignReport: ["/api/admin/campaign-report"],
@@ -134,6 +140,10 @@ export const createUser = (username: string) =>
   call(CreatedAdminUser, "POST", "/api/admin/users", { username });
 export const setUserDisabled = (id: string, disabled: boolean) =>
   call(AdminUser, "PATCH", `/api/admin/users/${encodeURIComponent(id)}`, { disabled });
+export const setUserTakesNewLeads = (id: string, takesNewLeads: boolean) =>
+  call(AdminUser, "PATCH", `/api/admin/users/${encodeURIComponent(id)}`, { takesNewLeads });
+export const updateAccount = (body: UpdateAccountBody) =>
+  call(AdminAccount, "PUT", "/api/admin/account", body);
 export const resetUserTotp = (id: string) =>
   call(AdminUser, "POST", `/api/admin/users/${encodeURIComponent(id)}/totp/reset`, {});
 export const removeUser = (id: string) =>
@@ -160,6 +170,10 @@ export interface LeaseRequestFilter {
   campaign: string;
   /** "vandaag": only what is to be followed up today or earlier. */
   followUp?: "vandaag" | "";
+  /** "me": "Mijn aanvragen", the signed-in admin's leads. */
+  owner?: "me" | "";
+  /** "urgency": the waiting leads by deadline, the late first. */
+  sort?: "urgency" | "";
   page: number;
   pageSize: number;
 }
@@ -228,8 +242,17 @@ export const deleteLeadNote = (id: string, noteId: string) =>
   );
 
 export const exportCsvUrl = (
-  filter: Pick<LeaseRequestFilter, "q" | "status" | "followUp" | "channel" | "campaign">,
+  filter: Pick<LeaseRequestFilter, "q" | "status" | "followUp" | "channel" | "campaign" | "owner">,
 ) => `/api/admin/lease-requests/export.csv${leaseRequestQuery(filter)}`;
+
+export const setLeadOwner = (id: string, ownerId: string) =>
+  call(LeaseRequest, "PATCH", `/api/admin/lease-requests/${encodeURIComponent(id)}/owner`, { ownerId });
+export const logCall = (id: string, body: LogCallBody) =>
+  call(LeadCall, "POST", `/api/admin/lease-requests/${encodeURIComponent(id)}/calls`, body);
+export const fetchResponseSettings = () =>
+  call(ResponseSettingsResponse, "GET", "/api/admin/response-settings");
+export const updateResponseSettings = (body: UpdateResponseSettingsBody) =>
+  call(ResponseSettingsResponse, "PUT", "/api/admin/response-settings", body);
 
 export const fetchCompanySettings = () => call(AdminCompanySettings, "GET", "/api/admin/company-settings");
 /** Partial update: absent keeps a value, "" clears it (the contract's input shape). */

@@ -1,6 +1,6 @@
 import { isSafeHttpUrl, type LeaseRequest } from "@lease/contracts";
 import type { ReactNode, Ref } from "react";
-import { adminButtonClass, Badge, Button, Panel } from "../../components/ui";
+import { Badge, Button, Panel } from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { openComposeWindow } from "../lib/inbox";
 import { leaseDetailTitle, leaseStatusBadge, statusActions } from "../lib/lease-status";
@@ -10,6 +10,7 @@ import { LeadTimeline } from "./LeadTimeline";
 import { LeadStageForm } from "./LeadStageForm";
 import { LeadConversions } from "./LeadConversions";
 import { DuplicateNote } from "./DuplicateNote";
+import { LeadResponse } from "./LeadResponse";
 
 const ACTION_LABELS: Record<"bekeken" | "gereageerd", string> = {
   bekeken: "Markeer als Bekeken",
@@ -105,13 +106,16 @@ export function LeaseRequestDetail({
             </Button>
           ))}
           <Button onClick={() => openComposeWindow({ requestId: request.id })}>E-mail Versturen</Button>
-          <a className={adminButtonClass("accent")} href={`tel:${telOf(request)}`}>
-            Bellen
-          </a>
           <Button variant="danger" disabled={busy} onClick={onDelete}>
             Verwijderen
           </Button>
         </div>
+        <LeadResponse
+          key={`reactie-${request.id}`}
+          request={request}
+          tel={telOf(request)}
+          onUpdated={onUpdated}
+        />
         <LeadStageForm key={`fase-${request.id}`} request={request} onSaved={onUpdated} />
         <LeadConversions key={`conversies-${request.id}-${request.status}`} request={request} />
         <FollowUpField key={`opvolgen-${request.id}`} request={request} />

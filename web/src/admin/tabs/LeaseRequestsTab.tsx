@@ -37,6 +37,7 @@ import { amsterdamToday, followUpBadge } from "../lib/follow-up";
 import { leaseListTitle, leaseStatusBadge, markReadBody } from "../lib/lease-status";
 import { FOLLOW_UP_PARAM, LEAD_PARAM } from "../lib/lead-link";
 import { LeaseRequestDetail } from "./LeaseRequestDetail";
+import { LeadDeadline, useMinuteClock } from "./LeadResponse";
 
 const PAGE_SIZE = 50;
 
@@ -59,9 +60,12 @@ export function LeaseRequestsTab() {
     channel: "",
     campaign: "",
     followUp: "",
+    owner: "",
+    sort: "",
     page: 1,
     pageSize: PAGE_SIZE,
   });
+  const now = useMinuteClock();
   const [search, setSearch] = useState("");
   const [campaign, setCampaign] = useState("");
   const [selected, setSelected] = useState<LeaseRequest | null>(null);
@@ -313,6 +317,34 @@ export function LeaseRequestsTab() {
               >
                 Vandaag opvolgen{counts ? ` (${counts.followUpDue})` : ""}
               </Button>
+              <Button
+                variant="secondary"
+                aria-pressed={filter.owner === "me"}
+                className={filter.owner === "me" ? "ring-2 ring-primary/40" : ""}
+                onClick={() =>
+                  setFilter((current) => ({ ...current, owner: current.owner === "me" ? "" : "me", page: 1 }))
+                }
+              >
+                Mijn aanvragen
+              </Button>
+              <label className="sr-only" htmlFor="lease-sort">
+                Sorteren
+              </label>
+              <select
+                id="lease-sort"
+                className={`${TEXT_INPUT} mt-0`}
+                value={filter.sort}
+                onChange={(event) =>
+                  setFilter((current) => ({
+                    ...current,
+                    sort: event.target.value as "urgency" | "",
+                    page: 1,
+                  }))
+                }
+              >
+                <option value="">Nieuwste eerst</option>
+                <option value="urgency">Urgentie (te laat eerst)</option>
+              </select>
             </div>
           </form>
           {list.isError && data && (
@@ -328,7 +360,12 @@ export function LeaseRequestsTab() {
               {userErrorMessage(list.error, "Kon de aanvragen niet laden")}
             </p>
           ) : data && data.items.length === 0 ? (
-            filter.q || filter.status || filter.followUp || filter.channel || filter.campaign ? (
+            filter.q ||
+            filter.status ||
+            filter.followUp ||
+            filter.channel ||
+            filter.campaign ||
+            filter.owner ? (
               <div className="py-8 text-center text-gray-600" data-testid="no-matches">
                 <p>Geen lease aanvragen gevonden voor deze zoekopdracht.</p>
                 <Button
@@ -344,6 +381,7 @@ export function LeaseRequestsTab() {
                       followUp: "",
                       channel: "",
                       campaign: "",
+                      owner: "",
                       page: 1,
                     }));
                   }}
@@ -361,6 +399,7 @@ export function LeaseRequestsTab() {
                   key={request.id}
                   request={request}
                   active={detail?.id === request.id}
+                  now={now}
                   onOpen={() => open(request)}
                 />
               ))}
@@ -395,10 +434,12 @@ export function LeaseRequestsTab() {
 function LeaseListItem({
   request,
   active,
+  now,
   onOpen,
 }: {
   request: LeaseRequest;
   active: boolean;
+  now: Date;
   onOpen: () => void;
 }) {
   const badge = leaseStatusBadge(request);
@@ -432,6 +473,12 @@ function LeaseListItem({
           {request.duplicateOf && <Badge tone="blue">Mogelijk dubbel</Badge>}
           {request.followUpOn && <FollowUpBadge day={request.followUpOn} />}
         </div>
+        <div className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-gray-700">
+          <span data-testid="lead-owner">
+            {request.owner ? `Eigenaar: ${request.owner.username}` : "Nog niet toegewezen"}
+          </span>
+          <LeadDeadline request={request} now={now} />
+        </div>
       </button>
     </li>
   );
@@ -457,11 +504,13 @@ function LeadCounters({ counts }: { counts: LeaseRequestCounts | undefined }) {
     { key: "offerte", label: "Offerte", tone: "text-blue-700", hint: "Offerte verstuurd" },
     { key: "getekend", label: "Getekend", tone: "text-green-700", hint: "Contract getekend" },
     { key: "verloren", label: "Verloren", hint: "Niet doorgegaan" },
+    { key: "waiting", label: "Wachten op reactie", tone: "text-yellow-700", hint: "Nog geen eerste reactie" },
+    { key: "overdue", label: "Te laat", tone: "text-red-700", hint: "Reactietermijn verstreken" },
   ];
   return (
     // Three a row on a phone (the list stays near), seven in one row on a wide screen.
     <div
-      className="grid grid-cols-3 gap-2 sm:grid-cols-4 sm:gap-3 xl:grid-cols-7"
+      className="grid grid-cols-3 gap-2 sm:grid-cols-5 sm:gap-3 xl:grid-cols-9"
       data-testid="lead-counters"
     >
       {tiles.map((tile) => (
@@ -478,7 +527,7 @@ function LeadCounters({ counts }: { counts: LeaseRequestCounts | undefined }) {
         label="Totaal"
         value={counts?.total ?? "-"}
         hint="Alle aanvragen, alle fases samen"
-        className={`${TILE} max-sm:col-span-3`}
+        className={`${TILE} max-sm:col-span-3 sm:max-xl:col-span-5`}
       />
     </div>
   );

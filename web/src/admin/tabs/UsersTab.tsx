@@ -26,6 +26,8 @@ import {
 import { Badge, Button, LoadError, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
 import { QrCode } from "../components/QrCode";
 import { formatAmsterdamDateTime } from "../lib/format";
+import { NoticesForm, TakesNewLeadsSwitch, useHandOnText } from "./LeadRouting";
+import { ResponseSettingsPanel } from "./ResponseSettingsPanel";
 
 const NEW_PASSWORD_TOO_SHORT = `Het wachtwoord moet minimaal ${NEW_PASSWORD_MIN_LENGTH} tekens hebben`;
 const PASSWORDS_DIFFER = "De wachtwoorden zijn niet gelijk";
@@ -36,6 +38,7 @@ export function UsersTab() {
     <div className="space-y-6">
       <AccountPanel />
       <TeamPanel />
+      <ResponseSettingsPanel />
     </div>
   );
 }
@@ -46,6 +49,7 @@ function AccountPanel() {
       <div className="grid gap-8 lg:grid-cols-2">
         <ChangePasswordForm />
         <TwoFactor />
+        <NoticesForm />
       </div>
     </Panel>
   );
@@ -464,6 +468,7 @@ function TeamPanel() {
     if (!problem) create.mutate();
   };
 
+  const handOnText = useHandOnText();
   const self = me.data?.admin.username;
   /** The buttons for another admin (none for oneself), the same in the table and on a card. */
   const actionsFor = (user: AdminUser) =>
@@ -473,7 +478,16 @@ function TeamPanel() {
           variant="secondary"
           disabled={toggle.isPending}
           aria-label={`${user.disabled ? "Inschakelen" : "Uitschakelen"}: ${user.username}`}
-          onClick={() => toggle.mutate(user)}
+          onClick={() => {
+            // Disabling hands the admin's open leads on: said before it happens.
+            if (
+              user.disabled ||
+              window.confirm(
+                `${user.username} uitschakelen? ${user.username} kan dan niet meer inloggen. ${handOnText(user.username)}`,
+              )
+            )
+              toggle.mutate(user);
+          }}
         >
           {user.disabled ? "Inschakelen" : "Uitschakelen"}
         </Button>
@@ -499,7 +513,11 @@ function TeamPanel() {
           disabled={remove.isPending}
           aria-label={`Verwijderen: ${user.username}`}
           onClick={() => {
-            if (window.confirm(`Weet je zeker dat je ${user.username} wilt verwijderen?`))
+            if (
+              window.confirm(
+                `Weet je zeker dat je ${user.username} wilt verwijderen? ${handOnText(user.username)}`,
+              )
+            )
               remove.mutate(user);
           }}
         >
@@ -591,6 +609,10 @@ function TeamPanel() {
                   <dd>{user.totpEnabled ? "Aan" : "Uit"}</dd>
                   <dt className="text-gray-600">Laatst ingelogd</dt>
                   <dd className="text-gray-700">{lastLogin(user)}</dd>
+                  <dt className="text-gray-600">Nieuwe aanvragen</dt>
+                  <dd>
+                    <TakesNewLeadsSwitch user={user} />
+                  </dd>
                 </dl>
                 {user.username !== self && <div className="mt-3">{actionsFor(user)}</div>}
               </li>
@@ -604,6 +626,7 @@ function TeamPanel() {
                   <th className="py-2 pr-4 font-semibold">Status</th>
                   <th className="py-2 pr-4 font-semibold">Tweestapsverificatie</th>
                   <th className="py-2 pr-4 font-semibold">Laatst ingelogd</th>
+                  <th className="py-2 pr-4 font-semibold">Nieuwe aanvragen</th>
                   <th className="py-2 font-semibold">
                     <span className="sr-only">Acties</span>
                   </th>
@@ -619,6 +642,9 @@ function TeamPanel() {
                     <td className="py-2 pr-4">{statusBadges(user)}</td>
                     <td className="py-2 pr-4">{user.totpEnabled ? "Aan" : "Uit"}</td>
                     <td className="py-2 pr-4 text-gray-700">{lastLogin(user)}</td>
+                    <td className="py-2 pr-4">
+                      <TakesNewLeadsSwitch user={user} />
+                    </td>
                     <td className="py-2">{actionsFor(user)}</td>
                   </tr>
                 ))}

@@ -1,0 +1,282 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  UpdateResponseSettingsBody,
+  type AssignmentRule,
+  type ResponseBasis,
+  type ResponseSettingsResponse,
+} from "@lease/contracts";
+import { useEffect, useState, type FormEvent } from "react";
+import { userErrorMessage } from "../../api/client";
+import { useNotice } from "../../components/notice";
+import { ADMIN_KEYS, fetchResponseSettings, updateResponseSettings } from "../api";
+import { Button, LoadError, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
+
+const RULES: { value: AssignmentRule; label: string }[] = [
+  { value: "round-robin", label: "Om de beurt (round-robin)" },
+  { value: "least-open", label: "Minste open aanvragen eerst" },
+  { value: "manual", label: "Handmatig (niemand automatisch)" },
+];
+const BASES: { value: ResponseBasis; label: string }[] = [
+  { value: "working", label: "werkuren" },
+  { value: "clock", label: "klokuren" },
+];
+const DAYS = ["ma", "di", "wo", "do", "vr", "za", "zo"];
+
+interface Draft {
+  assignment: AssignmentRule;
+  quoteHours: string;
+  quoteBasis: ResponseBasis;
+  contactHours: string;
+  contactBasis: ResponseBasis;
+  days: number[];
+  from: string;
+  to: string;
+  closedDays: string;
+}
+
+const hoursText = (minutes: number) => String(Math.round((minutes / 60) * 100) / 100).replace(".", ",");
+const toMinutes = (hours: string) => Math.round(Number(hours.trim().replace(",", ".")) * 60);
+
+function draftOf(saved: ResponseSettingsResponse): Draft {
+  return {
+    assignment: saved.assignment,
+    quoteHours: hoursText(saved.quoteMinutes),
+    quoteBasis: saved.quoteBasis,
+    contactHours: hoursText(saved.contactMinutes),
+    contactBasis: saved.contactBasis,
+    days: saved.workingHours.days,
+    from: saved.workingHours.from,
+    to: saved.workingHours.to,
+    closedDays: saved.closedDays.join("\n"),
+  };
+}
+
+/** The body a draft stands for (the server's own schema checks it first, in Dutch). */
+function bodyOf(draft: Draft) {
+  return {
+    assignment: draft.assignment,
+    quoteMinutes: toMinutes(draft.quoteHours),
+    quoteBasis: draft.quoteBasis,
+    contactMinutes: toMinutes(draft.contactHours),
+    contactBasis: draft.contactBasis,
+    workingHours: { days: draft.days, from: draft.from, to: draft.to },
+    closedDays: draft.closedDays
+      .split(/[\s,]+/)
+      .map((day) => day.trim())
+      .filter(Boolean),
+  };
+}
+
+/** "Toewijzing en reactietijden": the assignment rule, the promises, working hours and closed days. */
+export function ResponseSettingsPanel() {
+  const queryClient = useQueryClient();
+  const { notify } = useNotice();
+  const saved = useQuery({ queryKey: ADMIN_KEYS.responseSettings, queryFn: fetchResponseSettings });
+  const [draft, setDraft] = useState<Draft>();
+  const [errors, setErrors] = useState<string[]>([]);
+  useEffect(() => {
+    if (saved.data) setDraft(draftOf(saved.data));
+  }, [saved.data]);
+  const save = useMutation({
+    mutationFn: (body: ReturnType<typeof bodyOf>) => updateResponseSettings(body),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(ADMIN_KEYS.responseSettings, answer);
+      notify({ title: "Opgeslagen", description: "Toewijzing en reactietijden zijn bijgewerkt." });
+    },
+    onError: (error) =>
+      notify({
+        title: "Fout bij Opslaan",
+        description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
+        variant: "destructive",
+      }),
+  });
+  if (saved.isError && !saved.data)
+    return (
+      <Panel title="Toewijzing en reactietijden">
+        <LoadError query={saved} fallback="De reactietijden konden niet worden geladen." />
+      </Panel>
+    );
+  if (!draft)
+    return (
+      <Panel title="Toewijzing en reactietijden">
+        <LoadingText />
+      </Panel>
+    );
+  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = bodyOf(draft);
+    const checked = UpdateResponseSettingsBody.safeParse(body);
+    if (!checked.success) {
+      setErrors([...new Set(checked.error.issues.map((issue) => issue.message))]);
+      return;
+    }
+    setErrors([]);
+    save.mutate(body);
+  };
+  return (
+    <Panel title="Toewijzing en reactietijden">
+      <form onSubmit={submit} noValidate className="space-y-5" data-testid="reactietijden">
+        <SettingsField id="toewijzing" label="Nieuwe aanvragen toewijzen">
+          <select
+            id="toewijzing"
+            className={TEXT_INPUT}
+            value={draft.assignment}
+            onChange={(event) => set({ assignment: event.target.value as AssignmentRule })}
+          >
+            {RULES.map((rule) => (
+              <option key={rule.value} value={rule.value}>
+                {rule.label}
+              </option>
+            ))}
+          </select>
+        </SettingsField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <PromiseField
+            id="termijn-offerte"
+            label="Reageren op een offerteaanvraag binnen (uren)"
+            hours={draft.quoteHours}
+            basis={draft.quoteBasis}
+            onHours={(quoteHours) => set({ quoteHours })}
+            onBasis={(quoteBasis) => set({ quoteBasis })}
+          />
+          <PromiseField
+            id="termijn-bericht"
+            label="Reageren op een contactbericht binnen (uren)"
+            hours={draft.contactHours}
+            basis={draft.contactBasis}
+            onHours={(contactHours) => set({ contactHours })}
+            onBasis={(contactBasis) => set({ contactBasis })}
+          />
+        </div>
+        <fieldset>
+          <legend className="text-sm font-semibold text-gray-800">Werkdagen</legend>
+          <div className="mt-1 flex flex-wrap gap-3">
+            {DAYS.map((label, index) => (
+              <label key={label} className="inline-flex items-center gap-1 text-sm">
+                <input
+                  type="checkbox"
+                  checked={draft.days.includes(index + 1)}
+                  onChange={(event) =>
+                    set({
+                      days: event.target.checked
+                        ? [...draft.days, index + 1].sort((a, b) => a - b)
+                        : draft.days.filter((day) => day !== index + 1),
+                    })
+                  }
+                />
+                {label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SettingsField id="werktijd-van" label="Werktijd van">
+            <input
+              id="werktijd-van"
+              className={TEXT_INPUT}
+              value={draft.from}
+              maxLength={5}
+              onChange={(event) => set({ from: event.target.value })}
+            />
+          </SettingsField>
+          <SettingsField id="werktijd-tot" label="Werktijd tot" hint="24:00 voor het eind van de dag">
+            <input
+              id="werktijd-tot"
+              className={TEXT_INPUT}
+              value={draft.to}
+              maxLength={5}
+              aria-describedby="werktijd-tot-hint"
+              onChange={(event) => set({ to: event.target.value })}
+            />
+          </SettingsField>
+        </div>
+        <SettingsField
+          id="gesloten-dagen"
+          label="Extra gesloten dagen"
+          hint="Eén datum per regel (JJJJ-MM-DD), naast de Nederlandse feestdagen"
+        >
+          <textarea
+            id="gesloten-dagen"
+            rows={3}
+            maxLength={5000}
+            className={TEXT_INPUT}
+            value={draft.closedDays}
+            aria-describedby="gesloten-dagen-hint"
+            onChange={(event) => set({ closedDays: event.target.value })}
+          />
+        </SettingsField>
+        {errors.length > 0 && (
+          <ul role="alert" className="list-disc pl-5 text-sm text-red-700" data-testid="field-error">
+            {errors.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        )}
+        <div className="flex gap-2">
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? "Opslaan..." : "Opslaan"}
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={save.isPending}
+            onClick={() => {
+              if (saved.data) setDraft(draftOf(saved.data));
+              setErrors([]);
+            }}
+          >
+            Annuleren
+          </Button>
+        </div>
+      </form>
+    </Panel>
+  );
+}
+
+function PromiseField({
+  id,
+  label,
+  hours,
+  basis,
+  onHours,
+  onBasis,
+}: {
+  id: string;
+  label: string;
+  hours: string;
+  basis: ResponseBasis;
+  onHours: (hours: string) => void;
+  onBasis: (basis: ResponseBasis) => void;
+}) {
+  return (
+    <div className="flex items-end gap-2">
+      <div className="flex-1">
+        <SettingsField id={id} label={label}>
+          <input
+            id={id}
+            inputMode="decimal"
+            maxLength={8}
+            className={TEXT_INPUT}
+            value={hours}
+            onChange={(event) => onHours(event.target.value)}
+          />
+        </SettingsField>
+      </div>
+      <label className="sr-only" htmlFor={`${id}-basis`}>
+        Geteld in
+      </label>
+      <select
+        id={`${id}-basis`}
+        className={`${TEXT_INPUT} w-auto`}
+        value={basis}
+        onChange={(event) => onBasis(event.target.value as ResponseBasis)}
+      >
+        {BASES.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
