@@ -341,7 +341,7 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
       ]),
     ) as Record<ServiceName, number>;
     const calls: Record<ServiceName, ServiceName[]> = {
-      gateway: ["leads", "settings", "tracking", "mailer"],
+      gateway: ["leads", "settings", "tracking", "mailer", "conversions"],
       leads: [],
       settings: [],
       tracking: [],

@@ -87,6 +87,7 @@ async function main() {
         SETTINGS_URL: urls.settings,
         TRACKING_URL: urls.tracking,
         MAILER_URL: urls.mailer,
+        CONVERSIONS_URL: urls.conversions,
         WEB_DIST_DIR: "web/dist",
       },
     });

@@ -103,6 +103,7 @@ export async function startStack({
     SETTINGS_URL: all("settings"),
     TRACKING_URL: all("tracking"),
     MAILER_URL: all("mailer"),
+    CONVERSIONS_URL: all("conversions"),
     WEB_DIST_DIR: "web/dist",
     SHUTDOWN_TIMEOUT_MS: "5000",
     ...extraEnv,

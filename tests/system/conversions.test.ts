@@ -446,4 +446,60 @@ describe("conversions sent server-side to the ad platforms", () => {
     const text = JSON.stringify(await (await call("GET", "/api/admin/lease-requests?q=IwAR-erase")).json());
     expect(text).not.toContain("wissen@voorbeeld.nl");
   }, 60_000);
+
+  it("sends one test event to each platform's test tool with its code and answers the platform's words", async () => {
+    const test = (platform: string, body: unknown) =>
+      call("POST", `/api/admin/conversion-settings/${platform}/test`, body, { "user-agent": UA });
+    const deliveries = (await sql.query("SELECT count(*)::int AS n FROM conversions.deliveries")).rows[0].n;
+    const before = {
+      meta: meta.received.length,
+      tiktok: tiktok.received.length,
+      snapchat: snapchat.received.length,
+    };
+    const m = await test("meta", { testEventCode: "TEST12345" });
+    expect(m.status).toBe(200);
+    expect(await m.json()).toEqual({
+      platform: "meta",
+      ok: true,
+      status: 200,
+      message: "Meta ontving 1 testgebeurtenis(sen) (events_received: 1).",
+      matchKeys: ["email", "phone", "country", "external_id"],
+    });
+    expect(meta.received.slice(before.meta)).toEqual([
+      expect.objectContaining({
+        testEventCode: "TEST12345",
+        event: expect.objectContaining({ event_name: "Lead" }),
+      }),
+    ]);
+    const t = await (await test("tiktok", { testEventCode: "TEST67890" })).json();
+    expect(t).toMatchObject({ platform: "tiktok", ok: true, status: 200, message: "OK" });
+    expect(tiktok.received.slice(before.tiktok).map((r) => r.testEventCode)).toEqual(["TEST67890"]);
+    const sc = await (await test("snapchat", {})).json();
+    expect(sc).toMatchObject({ platform: "snapchat", ok: true, status: 200, message: "Snapchat: VALID." });
+    expect(snapchat.received.slice(before.snapchat).map((r) => r.testEventCode)).toEqual(["validate"]);
+    // A scripted refusal comes back with the platform's own message.
+    meta.answer(400);
+    const refused = await (await test("meta", { testEventCode: "TEST12345" })).json();
+    expect(refused).toMatchObject({
+      ok: false,
+      status: 400,
+      message: "Meta weigerde het event (400): scripted 400",
+    });
+    // Meta and TikTok without a code would count a made-up lead: refused before anything is sent.
+    const count = meta.received.length;
+    const noCode = await test("meta", {});
+    expect(noCode.status).toBe(400);
+    expect(((await noCode.json()) as { message: string }).message).toBe(
+      "Vul de testcode uit Meta in (bij Testgebeurtenissen)",
+    );
+    const badCode = await test("tiktok", { testEventCode: "<script>" });
+    expect(badCode.status).toBe(400);
+    expect(JSON.stringify(await badCode.json())).toContain("4 tot 64 letters en cijfers");
+    expect((await test("twitter", {})).status).toBe(400);
+    expect(meta.received.length).toBe(count);
+    // A test event is no lead's: no delivery is recorded for it.
+    expect((await sql.query("SELECT count(*)::int AS n FROM conversions.deliveries")).rows[0].n).toBe(
+      deliveries,
+    );
+  });
 });

@@ -9,11 +9,12 @@ import { startMailer } from "@lease/mailer";
 import { startSettings } from "@lease/settings";
 import { startTracking } from "@lease/tracking";
 import { startGateway } from "@lease/gateway";
+import { startConversions } from "@lease/conversions";
 import { badTokens, connectRedis, cookieFor, sessionDepsFor } from "../../services/gateway/src/testing";
 
 // The route-table walk: every route marked auth "admin" in the contracts, and /ws, refuses every
 // kind of bad session with 401 — through the gateway, and again directly at the owning service
-// (all five started for real, in-process). Every contract route exists: a service without a
+// (all six started for real, in-process). Every contract route exists: a service without a
 // handler for one does not start (contractRouter in libs/platform).
 
 const ADMIN_ROUTES = API_ROUTES.filter((r) => r.auth === "admin");
@@ -45,6 +46,8 @@ beforeAll(async () => {
   });
   services.mailer = await startMailer(shared);
   shared.MAILER_URL = services.mailer.url;
+  services.conversions = await startConversions(shared);
+  shared.CONVERSIONS_URL = services.conversions.url;
   gateway = await startGateway(shared);
   redis = await connectRedis();
   deps = sessionDepsFor(shared, redis);
@@ -87,7 +90,7 @@ function upgrade(base: string, cookie?: string): Promise<number> {
 describe("route-table walk: no admin route answers without a valid session", () => {
   it("covers the admin routes of every service", () => {
     const owners = new Set(ADMIN_ROUTES.map((r) => r.service));
-    expect([...owners].sort()).toEqual(["gateway", "leads", "mailer", "settings", "tracking"]);
+    expect([...owners].sort()).toEqual(["conversions", "gateway", "leads", "mailer", "settings", "tracking"]);
   });
 
   it("through the gateway: 401 for every admin route and every kind of bad token", async () => {

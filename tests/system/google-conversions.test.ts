@@ -255,4 +255,34 @@ describe("Google's conversions through the Data Manager API", () => {
     await arrivalAtGoogle(lead.eventId);
     expect(google.grants).toContain("refresh_token");
   }, 60_000);
+
+  it("validates a test event at Google (validateOnly) and counts nothing", async () => {
+    const counted = google.accepted().length;
+    const res = await call("POST", "/api/admin/conversion-settings/google/test", {});
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      platform: "google",
+      ok: true,
+      status: 200,
+      message: "Google heeft de testgebeurtenis gecontroleerd en goedgekeurd (validateOnly).",
+      matchKeys: ["email", "phone"],
+    });
+    const validated = google.received.at(-1)!;
+    expect(validated).toMatchObject({
+      validateOnly: true,
+      destination: { conversionActionId: ACTIONS.lead },
+    });
+    expect(validated.event.consent).toEqual(CONSENT);
+    expect(google.accepted().length).toBe(counted);
+    // Not set up: a Dutch 409 names what is missing.
+    expect(
+      (await call("PUT", "/api/admin/conversion-settings", { google: { conversionActions: { lead: null } } }))
+        .status,
+    ).toBe(200);
+    const missing = await call("POST", "/api/admin/conversion-settings/google/test", {});
+    expect(missing.status).toBe(409);
+    expect(((await missing.json()) as { message: string }).message).toBe(
+      'Geen conversieactie van Google Ads voor "aanvraag" ingesteld (Conversies).',
+    );
+  });
 });

@@ -61,7 +61,12 @@ export async function startFullStack(
   const called = { LEADS_URL: leads.url, SETTINGS_URL: settings.url, TRACKING_URL: tracking.url };
   const mailer = await startMailer({ ...base, ...called });
   const conversions = await startConversions({ ...base, ...called });
-  const env: NodeJS.ProcessEnv = { ...base, ...called, MAILER_URL: mailer.url };
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    ...called,
+    MAILER_URL: mailer.url,
+    CONVERSIONS_URL: conversions.url,
+  };
   const gateway = await startGateway(
     { ...((await opts.gatewayEnv?.(env)) ?? env), PORT: "0" },
     { logger: opts.logger },

@@ -3,7 +3,7 @@
 // receivers as the only fakes. fixtures.ts starts it on a worker's first admin test and stops it
 // with the worker.
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,8 +12,10 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "@play
 import {
   createTestDatabase,
   startAdPlatformReceiver,
+  startGoogleReceiver,
   startSendgridReceiver,
   type AdPlatformReceiver,
+  type GoogleReceiver,
   type SendgridReceiver,
   type TestDatabase,
 } from "@lease/platform/testing";
@@ -44,6 +46,10 @@ export interface AdminWorld {
   receiver: SendgridReceiver;
   /** The Meta Conversions API (META_API_BASE_URL): what the conversions service sent; down() and up(). */
   meta: AdPlatformReceiver;
+  /** Google's OAuth token endpoint and Data Manager API (GOOGLE_*), checking the JWT's signature. */
+  google: GoogleReceiver;
+  /** A service account's JSON key file whose public key the Google stand-in knows. */
+  googleKeyFile: string;
   sql: pg.Pool;
   browser: Browser;
   /** A fresh browser context (own cookies) on a page of the site, closed after the test. */
@@ -92,6 +98,20 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
   const db: TestDatabase = await createTestDatabase(`admine2e${label}`);
   const receiver = await startSendgridReceiver();
   const meta = await startAdPlatformReceiver("meta");
+  const googleKey = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const googleAccount = `conversies-${label}@lease-e2e.iam.gserviceaccount.com`;
+  const google = await startGoogleReceiver({
+    serviceAccount: {
+      clientEmail: googleAccount,
+      publicKeyPem: googleKey.publicKey.export({ type: "spki", format: "pem" }).toString(),
+    },
+  });
+  const googleKeyFile = JSON.stringify({
+    type: "service_account",
+    project_id: "lease-e2e",
+    private_key: googleKey.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    client_email: googleAccount,
+  });
   let stack: Awaited<ReturnType<typeof startStack>>;
   try {
     stack = await startStack({
@@ -100,6 +120,8 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
       env: {
         SENDGRID_API_BASE_URL: receiver.url,
         META_API_BASE_URL: meta.url,
+        GOOGLE_CONVERSIONS_API_BASE_URL: google.url,
+        GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
         WEB_DIST_DIR: webDist,
         LEAD_RATE_LIMIT: "1000",
         MAIL_SETTINGS_CACHE_MS: "0",
@@ -114,6 +136,7 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
   } catch (error) {
     await receiver.close();
     await meta.close();
+    await google.close();
     await db.drop();
     throw error;
   }
@@ -197,6 +220,8 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
     password,
     receiver,
     meta,
+    google,
+    googleKeyFile,
     sql,
     browser,
     openIn,
@@ -215,6 +240,7 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
       process.removeListener("exit", killAll);
       await receiver.close();
       await meta.close();
+      await google.close();
       await db.drop().catch(() => undefined);
       rmSync(webDist, { recursive: true, force: true });
     },

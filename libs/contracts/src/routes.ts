@@ -75,7 +75,14 @@ import {
   ActiveVisitorsQuery,
 } from "./http/tracking";
 import { LeaseRequest } from "./entities/lease-request";
-import { ConversionSettings, RetryConversionsBody, UpdateConversionSettingsBody } from "./http/conversions";
+import {
+  ConversionPlatformParam,
+  ConversionSettings,
+  ConversionTestBody,
+  ConversionTestResult,
+  RetryConversionsBody,
+  UpdateConversionSettingsBody,
+} from "./http/conversions";
 import {
   GoogleAdsFeedParam,
   GoogleAdsFeedUrl,
@@ -607,6 +614,22 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary: "Switch platforms on or off and store their access tokens (encrypted)",
     request: { body: UpdateConversionSettingsBody },
     responses: { 200: { description: "Per platform", schema: ConversionSettings } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/conversion-settings/{platform}/test",
+    service: "conversions",
+    auth: "admin",
+    summary:
+      "Send one test event (Meta/TikTok test_event_code, Snapchat /events/validate, Google validateOnly) and answer the platform's status and message",
+    request: { params: ConversionPlatformParam, body: ConversionTestBody },
+    responses: {
+      200: { description: "The platform's answer", schema: ConversionTestResult },
+      409: {
+        description:
+          "The platform is not set up (pixel id, token, account or credentials missing; code conflict)",
+      },
+    },
   },
   {
     method: "GET",

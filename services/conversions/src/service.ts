@@ -16,6 +16,7 @@ import { scheduleDeliveryRetention } from "./jobs/retention";
 import { deliveriesRepository } from "./repositories/deliveries";
 import { httpSources, type ConversionSources } from "./repositories/sources";
 import { googleTokens } from "./domain/google-token";
+import { adminRoutes } from "./routes/admin";
 
 export const CONVERSIONS_MIGRATIONS = new URL("../migrations", import.meta.url);
 
@@ -94,7 +95,7 @@ export async function startConversions(
     log.child({ component: "retention" }),
   );
   const running = await startService(kit, {
-    routes: [],
+    routes: [adminRoutes(deps, kit.session)],
     onStop: [async () => stopRetention(), () => worker.close(), () => queue.close()],
   });
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's.

@@ -26,6 +26,8 @@ export const gatewayConfigSchema = baseConfigSchema
     SETTINGS_URL: serviceUrl("SETTINGS_URL"),
     TRACKING_URL: serviceUrl("TRACKING_URL"),
     MAILER_URL: serviceUrl("MAILER_URL"),
+    /** The conversions service (its one admin route: a platform's test event); unset, that route is a 503. */
+    CONVERSIONS_URL: serviceUrl("CONVERSIONS_URL").optional(),
     /** The built web app (web/dist). Missing folder: the API still works, pages answer 503. */
     WEB_DIST_DIR: z.string().default("web/dist"),
     /** The site's own origin, e.g. https://lease.example.nl; required in production (else Host is used). */

@@ -62,12 +62,16 @@ export async function startGateway(
   });
   const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
   const httpsSite = config.PUBLIC_ORIGIN?.startsWith("https:") ?? false;
-  // The conversions service has no public route: it only consumes its queue.
-  const upstreams: Record<Exclude<ServiceName, "gateway" | "conversions">, Upstream> = {
+  // The conversions service answers one admin route (a platform's test event); without
+  // CONVERSIONS_URL that route is a 503 and everything else works.
+  const upstreams: Record<Exclude<ServiceName, "gateway" | "conversions">, Upstream> & {
+    conversions?: Upstream;
+  } = {
     leads: createUpstream("leads", config.LEADS_URL),
     settings: createUpstream("settings", config.SETTINGS_URL),
     tracking: createUpstream("tracking", config.TRACKING_URL),
     mailer: createUpstream("mailer", config.MAILER_URL),
+    ...(config.CONVERSIONS_URL ? { conversions: createUpstream("conversions", config.CONVERSIONS_URL) } : {}),
   };
   const batchSizes = new Histogram({
     name: "gateway_beacon_batch_hits",
@@ -149,7 +153,13 @@ export async function startGateway(
         if (ownAdminRoute(path)) await adminGate(ctx, async () => undefined);
         return next();
       }
-      const upstream = service && service !== "conversions" ? upstreams[service] : undefined;
+      if (service === "conversions" && !upstreams.conversions)
+        throw new HttpError(
+          503,
+          "service_unavailable",
+          "De conversiedienst is niet ingesteld (CONVERSIONS_URL).",
+        );
+      const upstream = service ? upstreams[service] : undefined;
       if (!upstream) throw new HttpError(404, "not_found", `Onbekende route: ${ctx.method} ${path}`);
       // The gateway checks the session first; the service checks it again.
       if (path.startsWith("/api/admin/")) await adminGate(ctx, async () => undefined);

@@ -41,7 +41,9 @@ import {
   type AnalyticsChannel,
   type ConversionPlatform,
   ConversionSettings,
-  type UpdateConversionSettingsBody,
+  type ConversionTestBody,
+  ConversionTestResult,
+  type UpdateConversionSettingsInput,
   GoogleAdsFeedUrl,
   GoogleAdsSettings,
   type UpdateGoogleAdsSettingsBody,
@@ -259,8 +261,16 @@ export const fetchCompanySettings = () => call(AdminCompanySettings, "GET", "/ap
 export type CompanySettingsUpdate = z.input<typeof UpdateCompanySettingsBody>;
 export const fetchConversionSettings = () =>
   call(ConversionSettings, "GET", "/api/admin/conversion-settings");
-export const updateConversionSettings = (body: UpdateConversionSettingsBody) =>
+export const updateConversionSettings = (body: UpdateConversionSettingsInput) =>
   call(ConversionSettings, "PUT", "/api/admin/conversion-settings", body);
+/** One test event to the platform's test tool; answers the platform's status and own message. */
+export const sendConversionTest = (platform: ConversionPlatform, body: ConversionTestBody) =>
+  call(
+    ConversionTestResult,
+    "POST",
+    `/api/admin/conversion-settings/${encodeURIComponent(platform)}/test`,
+    body,
+  );
 
 export const fetchGoogleAdsSettings = () => call(GoogleAdsSettings, "GET", "/api/admin/google-ads-settings");
 export const updateGoogleAdsSettings = (body: UpdateGoogleAdsSettingsBody) =>

@@ -201,6 +201,8 @@ export const GoogleConversionSettingsBody = z.strictObject({
     ),
 });
 export type GoogleConversionSettingsBody = z.infer<typeof GoogleConversionSettingsBody>;
+/** What the panel sends for Google (before the server's parsing: the key file as text). */
+export type GoogleConversionSettingsInput = z.input<typeof GoogleConversionSettingsBody>;
 
 export const UpdateConversionSettingsBody = z
   .strictObject({
@@ -211,6 +213,7 @@ export const UpdateConversionSettingsBody = z
   })
   .describe("Partial update per platform: only what is sent changes");
 export type UpdateConversionSettingsBody = z.infer<typeof UpdateConversionSettingsBody>;
+export type UpdateConversionSettingsInput = z.input<typeof UpdateConversionSettingsBody>;
 
 const PlatformConversionSettings = z.object({
   enabled: z.boolean(),
@@ -281,3 +284,35 @@ export const RetryConversionsBody = z
   .strictObject({ platform: ConversionPlatform.optional() })
   .describe("Send the lead's failed events again (to one platform, or every one)");
 export type RetryConversionsBody = z.infer<typeof RetryConversionsBody>;
+
+/** A platform's test code as its test tool shows it (Meta's Test Events, TikTok's test events). */
+export const TEST_EVENT_CODE_REGEX = /^[A-Za-z0-9]{4,64}$/;
+
+export const ConversionPlatformParam = z.object({ platform: ConversionPlatform });
+
+export const ConversionTestBody = z
+  .strictObject({
+    testEventCode: z
+      .string({ error: "De testcode is tekst" })
+      .trim()
+      .regex(TEST_EVENT_CODE_REGEX, {
+        error: "De testcode bestaat uit 4 tot 64 letters en cijfers (zoals TEST12345)",
+      })
+      .optional()
+      .describe(
+        "Meta's and TikTok's test_event_code (required for them: without it the event would count); Snapchat and Google validate without counting",
+      ),
+  })
+  .describe("Send one test event to the platform's test tool");
+export type ConversionTestBody = z.infer<typeof ConversionTestBody>;
+
+export const ConversionTestResult = z
+  .object({
+    platform: ConversionPlatform,
+    ok: z.boolean().describe("The platform took (or validated) the test event"),
+    status: z.number().int().nullable().describe("The platform's HTTP status; null when it was not reached"),
+    message: z.string().describe("The platform's own answer, or why it could not be reached"),
+    matchKeys: z.array(MatchKey).describe("The match keys the test event carried"),
+  })
+  .describe("What the platform answered to a test event");
+export type ConversionTestResult = z.infer<typeof ConversionTestResult>;

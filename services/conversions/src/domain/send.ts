@@ -28,6 +28,34 @@ export function platformMessage(text: string): string {
   return text.trim().slice(0, 500);
 }
 
+/** What came back: the platform's status and body, or why it was not reached (Dutch). */
+export type PlatformAnswer = { status: number; ok: boolean; text: string } | { unreachable: string };
+
+/** Posts one request; never puts the request's address or headers in what it answers. */
+export async function postToPlatform(
+  platform: ConversionPlatform,
+  request: PlatformRequest,
+  timeoutMs: number,
+): Promise<PlatformAnswer> {
+  const name = PLATFORM_NAMES[platform];
+  try {
+    const res = await fetch(request.url, {
+      method: "POST",
+      headers: request.headers,
+      body: JSON.stringify(request.body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: res.status, ok: res.ok, text: await res.text().catch(() => "") };
+  } catch (err) {
+    const timedOut = (err as Error).name === "TimeoutError";
+    return {
+      unreachable: timedOut
+        ? `${name} antwoordde niet binnen ${Math.round(timeoutMs / 1000)} s`
+        : `${name} is niet bereikbaar`,
+    };
+  }
+}
+
 /**
  * Posts one event. Never puts the request's address (Snapchat's carries the token) or headers in
  * an error: only the platform's answer, or that it could not be reached.
@@ -37,27 +65,16 @@ export async function sendToPlatform(
   request: PlatformRequest,
   timeoutMs: number,
 ): Promise<SendResult> {
+  return judge(platform, await postToPlatform(platform, request, timeoutMs));
+}
+
+/** Taken, to be tried again (429, 5xx, unreachable), or refused, from the platform's answer. */
+export function judge(platform: ConversionPlatform, answer: PlatformAnswer): SendResult {
   const name = PLATFORM_NAMES[platform];
-  let res: Response;
-  try {
-    res = await fetch(request.url, {
-      method: "POST",
-      headers: request.headers,
-      body: JSON.stringify(request.body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (err) {
-    const timedOut = (err as Error).name === "TimeoutError";
-    return {
-      ok: false,
-      retry: true,
-      error: timedOut
-        ? `${name} antwoordde niet binnen ${Math.round(timeoutMs / 1000)} s; het wordt later opnieuw geprobeerd.`
-        : `${name} is niet bereikbaar; het wordt later opnieuw geprobeerd.`,
-    };
-  }
-  const text = await res.text().catch(() => "");
-  if (res.ok) {
+  if ("unreachable" in answer)
+    return { ok: false, retry: true, error: `${answer.unreachable}; het wordt later opnieuw geprobeerd.` };
+  const { status, text } = answer;
+  if (answer.ok) {
     // TikTok answers 200 with its own code: 0 is taken, anything else a refusal.
     if (platform === "tiktok") {
       const code = tiktokCode(text);
@@ -71,16 +88,16 @@ export async function sendToPlatform(
     return { ok: true };
   }
   const message = platformMessage(text);
-  if (res.status === 429 || res.status >= 500)
+  if (status === 429 || status >= 500)
     return {
       ok: false,
       retry: true,
-      error: `${name} antwoordde ${res.status}${message ? `: ${message}` : ""}; het wordt later opnieuw geprobeerd.`,
+      error: `${name} antwoordde ${status}${message ? `: ${message}` : ""}; het wordt later opnieuw geprobeerd.`,
     };
   return {
     ok: false,
     retry: false,
-    error: `${name} weigerde het event (${res.status})${message ? `: ${message}` : ""}`,
+    error: `${name} weigerde het event (${status})${message ? `: ${message}` : ""}`,
   };
 }
 

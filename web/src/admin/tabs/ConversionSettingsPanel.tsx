@@ -10,6 +10,7 @@ import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Badge, Button, LoadFailed, LoadingText, Panel, SaveForm, TEXT_INPUT } from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
+import { ConversionTestButton } from "./ConversionTestButton";
 
 export const PLATFORM_NAMES: Record<TokenPlatform, string> = {
   meta: "Facebook/Meta",
@@ -212,6 +213,7 @@ export function ConversionSettingsPanel() {
                     </Button>
                   </>
                 )}
+                <ConversionTestButton platform={p} name={PLATFORM_NAMES[p]} />
               </fieldset>
             );
           })}

@@ -5,7 +5,6 @@ import {
   type ConversionEvent,
   type ConversionPlatform,
   type LeaseRequest,
-  type MatchKey,
 } from "@lease/contracts";
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
@@ -13,6 +12,7 @@ import { useNotice } from "../../components/notice";
 import { Badge, Button } from "../../components/ui";
 import { ADMIN_KEYS, findLeaseRequest, retryConversions } from "../api";
 import { conversionsPollMs } from "../lib/conversions";
+import { matchKeysText } from "../lib/match-keys";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 const PLATFORM_LABELS: Record<ConversionPlatform, string> = {
@@ -21,17 +21,6 @@ const PLATFORM_LABELS: Record<ConversionPlatform, string> = {
   snapchat: "Snapchat",
   google: "Google",
 };
-/** The match keys an event carried, as the marketer reads them ("e-mail, telefoon, klik-id, fbp, IP"). */
-const MATCH_KEY_LABELS: Record<MatchKey, string> = {
-  email: "e-mail",
-  phone: "telefoon",
-  click_id: "klik-id",
-  fbp: "fbp",
-  ip: "IP",
-  external_id: "lead-id",
-  country: "land",
-};
-export const matchKeysText = (keys: readonly MatchKey[]) => keys.map((k) => MATCH_KEY_LABELS[k]).join(", ");
 const EVENT_LABELS: Record<ConversionEvent, string> = {
   lead: "Aanvraag",
   offerte: "Offerte",

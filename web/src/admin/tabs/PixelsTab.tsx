@@ -16,6 +16,7 @@ import { settingsFieldErrors } from "../lib/company-form";
 import { useSettingsForm } from "../lib/use-settings-form";
 import { ConversionSettingsPanel } from "./ConversionSettingsPanel";
 import { GoogleAdsPanel } from "./GoogleAdsPanel";
+import { GoogleConversionsCard } from "./GoogleConversionsCard";
 
 // In the order of the "Conversies via de server" cards below (CONVERSION_PLATFORMS).
 const PIXELS = [
@@ -121,6 +122,7 @@ export function PixelsTab() {
         </p>
       </div>
       <ConversionSettingsPanel />
+      <GoogleConversionsCard />
       <GoogleAdsPanel />
     </div>
   );
