@@ -445,6 +445,9 @@ describe("two-factor sign-in (TOTP)", () => {
       username: "tfa",
       totpEnabled: false,
       recoveryCodesLeft: 0,
+      notifyEmail: null,
+      overdueEmail: false,
+      weeklySummary: false,
     });
     // A session alone does not start it: the password is asked.
     const noPassword = await call("/api/admin/account/totp/setup", { method: "POST", body: {}, cookie });
@@ -492,6 +495,9 @@ describe("two-factor sign-in (TOTP)", () => {
       username: "tfa",
       totpEnabled: true,
       recoveryCodesLeft: 10,
+      notifyEmail: null,
+      overdueEmail: false,
+      weeklySummary: false,
     });
     const [row] = (await sql.query("SELECT totp_secret FROM gateway.admins WHERE username = 'tfa'")).rows;
     expect(row.totp_secret).toMatch(/^v1\./);
@@ -654,7 +660,15 @@ describe("two-factor sign-in (TOTP)", () => {
       cookie,
     });
     expect(off.status).toBe(200);
-    expect(await off.json()).toEqual({ username: "tfa-uit", totpEnabled: false, recoveryCodesLeft: 0 });
+    expect(await off.json()).toEqual({
+      username: "tfa-uit",
+      totpEnabled: false,
+      recoveryCodesLeft: 0,
+      // The account's notice choices are untouched by two-factor sign-in.
+      notifyEmail: null,
+      overdueEmail: false,
+      weeklySummary: false,
+    });
     await signIn("tfa-uit", "tfa uit wachtwoord");
   });
 
