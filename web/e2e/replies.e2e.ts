@@ -3,7 +3,7 @@
 // appears live in the open panel, on the lead and in the inbox; its HTML shows no script and loads
 // nothing remote until "Afbeeldingen tonen"; its attachment downloads.
 import { randomBytes } from "node:crypto";
-import { inboundParseForm } from "@lease/platform/testing";
+import { eventWebhookKeys, inboundParseForm, signEventBatch } from "@lease/platform/testing";
 import type { InboundUrl } from "@lease/contracts";
 import { assert, assertEqual, expect, test, waitFor } from "./fixtures";
 import { adminApi, expectNotice, openTab, postLead, saveSettings } from "./admin/helpers";
@@ -231,5 +231,80 @@ test("admin: a template kept in E-mail Instellingen fills the compose window; a 
   assert(
     sent.text.includes("Hierbij de offerte voor https://www.autoscout24.nl/aanbod/e2e."),
     "car URL filled",
+  );
+});
+
+test("admin: a bounce marks the lead's address as not working, in the list and on the lead, so staff call", async ({
+  world,
+  signedIn,
+}) => {
+  const tag = randomBytes(3).toString("hex");
+  const lead = { email: `bounce.${tag}@example.nl`, companyName: `Bounce ${tag} BV` };
+  const page = signedIn.page;
+  await saveSettings(page, {
+    companyName: "Bounce Lease E2E",
+    sendgridApiKey: MAIL.key,
+    fromEmailAddress: MAIL.sender,
+  });
+  const keys = eventWebhookKeys();
+  assertEqual(
+    (
+      await adminApi(page, "PUT", "/api/admin/email-settings/event-webhook", {
+        verificationKey: keys.verificationKey,
+      })
+    ).status,
+    200,
+    "verification key set",
+  );
+  const leadId = await postLead(world, lead);
+  const queued = await adminApi(page, "POST", "/api/admin/send-email", {
+    to: lead.email,
+    subject: "Follow-up op uw lease aanvraag",
+    message: "Beste klant, hierbij onze offerte.",
+    leaseRequestId: leadId,
+  });
+  assertEqual(queued.status, 202, "follow-up queued");
+  const sent = await waitFor(
+    () => world.receiver.accepted().find((m) => m.to[0] === lead.email),
+    PIPELINE_MS,
+    "the follow-up at SendGrid",
+  );
+  // SendGrid's Event Webhook reports the bounce, signed as SendGrid signs it.
+  const now = Math.floor(Date.now() / 1000);
+  const batch = signEventBatch(
+    [
+      {
+        event: "bounce",
+        email: lead.email,
+        timestamp: now,
+        sg_event_id: `bounce-${tag}`,
+        reason: "550 5.1.1 The email account does not exist",
+        outgoing_email_id: sent.customArgs.outgoing_email_id,
+      },
+    ],
+    keys.privateKey,
+  );
+  const posted = await fetch(`${world.baseUrl}/api/sendgrid/events`, {
+    method: "POST",
+    headers: batch.headers,
+    body: new Uint8Array(batch.body),
+  });
+  assertEqual(posted.status, 200, "the bounce stored");
+
+  await openTab(page, "Lease Aanvragen");
+  const item = page.getByTestId("lease-item").filter({ hasText: lead.companyName });
+  // Leads hears of it through the outbox; the list shows it once reloaded.
+  await waitFor(
+    async () => {
+      await page.getByRole("button", { name: "Vernieuwen" }).click();
+      return (await item.getByTestId("email-undeliverable").count()) > 0;
+    },
+    PIPELINE_MS,
+    "the address marked in the list",
+  );
+  await expect(item.getByTestId("email-undeliverable")).toHaveText("E-mailadres werkt niet: bellen");
+  await item.click();
+  await expect(page.getByTestId("email-undeliverable-note")).toContainText(
+    "Dit e-mailadres werkt niet (Onbestelbaar: 550 5.1.1 The email account does not exist); bel de klant.",
   );
 });

@@ -64,6 +64,17 @@ export function LeaseRequestDetail({
             <a className="wrap-anywhere text-primary-strong underline" href={`mailto:${request.email}`}>
               {request.email}
             </a>
+            {request.emailUndeliverable && (
+              <span
+                className="block text-sm font-medium text-red-800"
+                data-testid="email-undeliverable-note"
+                role="note"
+              >
+                Dit e-mailadres werkt niet (Onbestelbaar
+                {request.emailUndeliverable.reason ? `: ${request.emailUndeliverable.reason}` : ""}); bel de
+                klant.
+              </span>
+            )}
           </Detail>
           <Detail label="Telefoon">
             <a className="text-primary-strong underline" href={`tel:${telOf(request)}`}>

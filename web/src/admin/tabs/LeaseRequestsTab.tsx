@@ -465,7 +465,15 @@ function LeaseListItem({
           </span>
           <Badge tone={badge.tone}>{badge.label}</Badge>
         </div>
-        <p className="mt-1 text-sm wrap-anywhere text-gray-700">{request.email}</p>
+        <p className="mt-1 text-sm wrap-anywhere text-gray-700">
+          {request.email}
+          {/* A bounce or drop (SendGrid's Event Webhook): the address does not work, staff call instead. */}
+          {request.emailUndeliverable && (
+            <span className="ml-2 align-middle" data-testid="email-undeliverable">
+              <Badge tone="red">E-mailadres werkt niet: bellen</Badge>
+            </span>
+          )}
+        </p>
         <div className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-gray-600">
           <span>{formatAmsterdamDateTime(request.createdAt)}</span>
           <span>{formatLeaseTerm(request.leaseTerm)}</span>
