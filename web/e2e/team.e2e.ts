@@ -145,6 +145,28 @@ test("team: a second admin with a one-time password, an own password, a password
   const colleagueRow = row(admin, COLLEAGUE);
   await colleagueRow.getByRole("cell", { name: "Aan", exact: true }).waitFor();
   assertEqual(await row(admin, ADMIN_USERNAME).getByRole("button").count(), 0, "no actions on oneself");
+  // A lost phone: the first admin resets the colleague's second factor. The colleague's open panel
+  // says that is why it signed out (not "Sessie verlopen"), and the password alone signs in again.
+  admin.once("dialog", (dialog) => void dialog.accept());
+  await colleagueRow.getByRole("button", { name: `Tweestapsverificatie resetten: ${COLLEAGUE}` }).click();
+  await colleague.waitForURL("**/admin-login", { timeout: 10_000 });
+  const why = colleague.getByRole("alert").filter({ hasText: "Je tweestapsverificatie is gereset" });
+  await why.waitFor({ timeout: 5000 });
+  assert(
+    (await why.innerText()).includes("Een andere beheerder heeft je tweestapsverificatie (2FA) uitgezet."),
+    "who did what",
+  );
+  assertEqual(await colleague.getByText("Sessie verlopen").count(), 0, "not 'Sessie verlopen'");
+  await colleague.setViewportSize({ width: 390, height: 844 });
+  await colleague.screenshot({ path: "/tmp/h-a11y/2fa-gereset-390.png" });
+  await expectAccessible(colleague, "the sign-in page after a 2FA reset");
+  await colleague.setViewportSize({ width: 1280, height: 800 });
+  await signIn(colleague, COLLEAGUE, SECOND_PASSWORD);
+  await colleague
+    .getByTestId("welkom")
+    .filter({ hasText: `Welkom, ${COLLEAGUE}` })
+    .waitFor();
+  await colleagueRow.getByRole("cell", { name: "Uit", exact: true }).waitFor();
   // The confirmation says what happens to the colleague's open leads.
   let question = "";
   admin.once("dialog", (dialog) => {

@@ -80,8 +80,9 @@ const GENERIC_ERRORS: Record<number, { description: string; codes: ErrorCode[] }
     codes: ["validation_failed", "invalid_json", "too_deep", "invalid_character"],
   },
   401: {
-    description: "Not signed in, the session expired or ended, or the account was disabled or removed",
-    codes: ["unauthorized", "account_disabled", "account_removed"],
+    description:
+      "Not signed in, the session expired or ended, or another admin disabled or removed the account or reset its second factor",
+    codes: ["unauthorized", "account_disabled", "account_removed", "account_totp_reset"],
   },
   403: {
     description:

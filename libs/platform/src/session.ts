@@ -99,7 +99,7 @@ export async function endAllSessions(
   reason?: SessionEndReason,
 ): Promise<void> {
   const generation = await deps.redis.incr(generationKey(deps.keys, username));
-  // One key per admin another admin disabled or removed (never an anonymous request's), kept as
+  // One key per admin another admin disabled, removed or reset (never an anonymous request's), kept as
   // long as a session of theirs could live.
   if (reason)
     await deps.redis.set(
@@ -111,17 +111,20 @@ export async function endAllSessions(
   await announceSessionsEnded(deps, username, logger);
 }
 
-export type SessionEndReason = "disabled" | "removed";
+export type SessionEndReason = "disabled" | "removed" | "totp_reset";
 const endReasonKey = (keys: Keyspace, username: string) => keys("session-end-reason", username);
 export const SESSION_END_MESSAGES: Record<SessionEndReason, string> = {
   disabled:
     "Je account is uitgeschakeld door een andere beheerder. Vraag een beheerder om het weer in te schakelen.",
   removed: "Je account is verwijderd door een andere beheerder.",
+  totp_reset:
+    "Je tweestapsverificatie is gereset door een andere beheerder. Log opnieuw in met je wachtwoord en stel hem daarna opnieuw in.",
 };
 
 /**
- * Why a validly signed, unexpired token no longer counts: its admin was disabled or removed by
- * another admin after it was issued. Undefined for any other reason (logout, expiry, a reset).
+ * Why a validly signed, unexpired token no longer counts: another admin disabled or removed its
+ * admin, or reset their second factor, after it was issued. Undefined for any other reason
+ * (logout, expiry, a password reset).
  */
 async function sessionEndReason(
   deps: SessionDeps,
@@ -138,7 +141,8 @@ async function sessionEndReason(
   const marker = await deps.redis.get(endReasonKey(deps.keys, payload.username));
   const [reason, generation] = (marker ?? "").split(":");
   const gen = typeof payload.gen === "number" ? payload.gen : 0;
-  if ((reason === "disabled" || reason === "removed") && gen < Number(generation)) return reason;
+  if ((reason === "disabled" || reason === "removed" || reason === "totp_reset") && gen < Number(generation))
+    return reason;
   return undefined;
 }
 

@@ -6,9 +6,22 @@ import { ApiError, fieldErrors, userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, fetchMe, login, loginWithCode, loginWithNewPassword } from "./api";
 import { Button, SettingsField, TEXT_INPUT } from "../components/ui";
-import { returnPath, sessionEndedBy, sessionExpired } from "./lib/session";
+import { returnPath, sessionEndedBy, sessionExpired, type SessionEnd } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";
+
+/** What the sign-in page says when another admin ended this admin's session, and why. */
+const SESSION_END_TEXT: Record<SessionEnd, { title: string; text: string }> = {
+  disabled: {
+    title: "Je account is uitgeschakeld",
+    text: "Een andere beheerder heeft je account uitgeschakeld. Vraag een beheerder om het weer in te schakelen.",
+  },
+  removed: { title: "Je account is verwijderd", text: "Een andere beheerder heeft je account verwijderd." },
+  totp_reset: {
+    title: "Je tweestapsverificatie is gereset",
+    text: "Een andere beheerder heeft je tweestapsverificatie (2FA) uitgezet. Log opnieuw in met je wachtwoord en stel hem daarna opnieuw in onder Mijn account.",
+  },
+};
 export const PASSWORD_REQUIRED = "Wachtwoord is verplicht";
 export const CODE_REQUIRED = "Vul de code in";
 export const PASSWORDS_DIFFER = "De wachtwoorden zijn niet gelijk";
@@ -99,16 +112,8 @@ export default function AdminLoginPage() {
         </h1>
         {sessionEndedBy(state) && (
           <div role="alert" className="rounded-card border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-            <p className="font-semibold">
-              {sessionEndedBy(state) === "disabled"
-                ? "Je account is uitgeschakeld"
-                : "Je account is verwijderd"}
-            </p>
-            <p className="mt-1">
-              {sessionEndedBy(state) === "disabled"
-                ? "Een andere beheerder heeft je account uitgeschakeld. Vraag een beheerder om het weer in te schakelen."
-                : "Een andere beheerder heeft je account verwijderd."}
-            </p>
+            <p className="font-semibold">{SESSION_END_TEXT[sessionEndedBy(state)!].title}</p>
+            <p className="mt-1">{SESSION_END_TEXT[sessionEndedBy(state)!].text}</p>
           </div>
         )}
         {sessionExpired(state) && !sessionEndedBy(state) && (

@@ -8,6 +8,7 @@ export const ErrorCode = z
   .enum([
     "account_disabled",
     "account_removed",
+    "account_totp_reset",
     "attachment_not_kept",
     "bad_gateway",
     "bad_request",

@@ -747,7 +747,14 @@ describe("two-factor sign-in (TOTP)", () => {
     });
     expect(reset.status).toBe(200);
     expect((await reset.json()).totpEnabled).toBe(false);
-    expect((await call("/api/admin/me", { cookie })).status).toBe(401);
+    // The ended session is told why, as a disabled account's is.
+    const ended = await call("/api/admin/me", { cookie });
+    expect(ended.status).toBe(401);
+    expect(await ended.json()).toEqual({
+      code: "account_totp_reset",
+      message:
+        "Je tweestapsverificatie is gereset door een andere beheerder. Log opnieuw in met je wachtwoord en stel hem daarna opnieuw in.",
+    });
     await signIn("tfa-kwijt", "tfa kwijt wachtwoord");
     const [entry] = (
       await sql.query(

@@ -128,7 +128,7 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
     const row = await deps.admins.findById(id);
     if (!row) throw notFound(NO_SUCH_ADMIN_MESSAGE);
     await deps.admins.disableTotp(row.id);
-    await endAllSessions(deps.session, row.username, ctx.state.log);
+    await endAllSessions(deps.session, row.username, ctx.state.log, "totp_reset");
     ctx.state.log.info(
       { by: ctx.state.admin!.username, username: row.username, outcome: "admin_totp_reset" },
       "admin users",

@@ -4,8 +4,8 @@
 export interface LoginState {
   from?: string;
   expired?: boolean;
-  /** Another admin disabled or removed this account while the panel was open. */
-  ended?: "disabled" | "removed";
+  /** Another admin disabled or removed this account, or reset its second factor, while the panel was open. */
+  ended?: SessionEnd;
 }
 
 /** Only a path of the admin panel itself (never another site, never "//host"). */
@@ -14,16 +14,21 @@ export function returnPath(state: unknown): string {
   return typeof from === "string" && /^\/admin(?:[?#]|$)/.test(from) ? from : "/admin";
 }
 
-/** Why the session ended, when another admin disabled or removed the account. */
-export function sessionEndedBy(state: unknown): "disabled" | "removed" | undefined {
+const SESSION_ENDS = ["disabled", "removed", "totp_reset"] as const;
+export type SessionEnd = (typeof SESSION_ENDS)[number];
+const isSessionEnd = (value: unknown): value is SessionEnd => SESSION_ENDS.includes(value as SessionEnd);
+
+/** Why the session ended, when another admin disabled or removed the account or reset its 2FA. */
+export function sessionEndedBy(state: unknown): SessionEnd | undefined {
   const ended = (state as LoginState | null)?.ended;
-  return ended === "disabled" || ended === "removed" ? ended : undefined;
+  return isSessionEnd(ended) ? ended : undefined;
 }
 
-/** The 401's code names it: account_disabled or account_removed. */
+/** The 401's code names it: account_disabled, account_removed or account_totp_reset. */
 export function endedFromError(error: unknown): LoginState["ended"] {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === "account_disabled" ? "disabled" : code === "account_removed" ? "removed" : undefined;
+  const reason = typeof code === "string" ? code.replace(/^account_/, "") : undefined;
+  return isSessionEnd(reason) ? reason : undefined;
 }
 
 export function sessionExpired(state: unknown): boolean {
