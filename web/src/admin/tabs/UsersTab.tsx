@@ -44,12 +44,21 @@ export function UsersTab() {
 }
 
 function AccountPanel() {
+  // Two-factor sign-in and the notices read the same account: when it cannot be loaded, that is
+  // said once, with one way to try again, instead of once per part.
+  const account = useQuery({ queryKey: ADMIN_KEYS.account, queryFn: fetchAccount, staleTime: 0 });
   return (
     <Panel title="Mijn account">
       <div className="grid gap-8 lg:grid-cols-2">
         <ChangePasswordForm />
-        <TwoFactor />
-        <NoticesForm />
+        {account.isError && !account.data ? (
+          <LoadError query={account} fallback="Je account kon niet worden geladen." />
+        ) : (
+          <>
+            <TwoFactor />
+            <NoticesForm />
+          </>
+        )}
       </div>
     </Panel>
   );
