@@ -198,7 +198,10 @@ describe("every date a client sends", () => {
   it("takes a real leap day in every date field", async () => {
     await walk(REAL, (_f, status, messages, where) => {
       expect(status, where).not.toBe(500);
-      expect(messages, where).toEqual([]);
+      // A route may still refuse the period a leap day makes with the route's other dates (the
+      // response report reads at most two years: 2000-02-29 to 2024-02-29 is not), never the day.
+      const aboutTheDay = messages.filter((m) => m === NO_SUCH_DATE || /JJJJ-MM-DD/.test(m));
+      expect(aboutTheDay, where).toEqual([]);
     });
   }, 60_000);
 
