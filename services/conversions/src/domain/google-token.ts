@@ -19,64 +19,74 @@ const EARLY_MS = 60_000;
 export function googleTokens(opts: { tokenUrl: string; timeoutMs: number; now?: () => number }) {
   const now = opts.now ?? Date.now;
   const cache = new Map<string, { token: string; expiresAt: number }>();
+  // Events sent at once while no token is kept share one request for it, instead of one each.
+  const asking = new Map<string, Promise<TokenResult>>();
   const keyOf = (credentials: GoogleCredentials) => sha256(JSON.stringify(credentials));
   return {
     async token(credentials: GoogleCredentials): Promise<TokenResult> {
       const key = keyOf(credentials);
       const hit = cache.get(key);
       if (hit && hit.expiresAt - EARLY_MS > now()) return { ok: true, token: hit.token };
-      let res: Response;
-      try {
-        res = await fetch(opts.tokenUrl, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: tokenRequestBody(credentials, opts.tokenUrl, Math.floor(now() / 1000)).toString(),
-          signal: AbortSignal.timeout(opts.timeoutMs),
-        });
-      } catch {
-        return {
-          ok: false,
-          retry: true,
-          error: "De inlogdienst van Google is niet bereikbaar; het wordt later opnieuw geprobeerd.",
-        };
-      }
-      const text = await res.text().catch(() => "");
-      if (!res.ok) {
-        const message = oauthMessage(text);
-        if (res.status === 429 || res.status >= 500)
-          return {
-            ok: false,
-            retry: true,
-            error: `De inlogdienst van Google antwoordde ${res.status}${message ? `: ${message}` : ""}; het wordt later opnieuw geprobeerd.`,
-          };
-        return {
-          ok: false,
-          retry: false,
-          error: `Google weigerde de inloggegevens (${res.status})${message ? `: ${message}` : ""} — controleer ze bij Conversies.`,
-        };
-      }
-      let json: { access_token?: unknown; expires_in?: unknown };
-      try {
-        json = JSON.parse(text) as typeof json;
-      } catch {
-        json = {};
-      }
-      if (typeof json.access_token !== "string" || !json.access_token)
-        return {
-          ok: false,
-          retry: true,
-          error: "Google gaf geen toegangstoken; het wordt later opnieuw geprobeerd.",
-        };
-      const seconds = typeof json.expires_in === "number" && json.expires_in > 0 ? json.expires_in : 3600;
-      if (cache.size >= CACHE_MAX) cache.clear();
-      cache.set(key, { token: json.access_token, expiresAt: now() + seconds * 1000 });
-      return { ok: true, token: json.access_token };
+      const pending = asking.get(key);
+      if (pending) return pending;
+      const request = fetchToken(key, credentials).finally(() => asking.delete(key));
+      asking.set(key, request);
+      return request;
     },
     /** The API refused the token (401): the next event asks for a new one. */
     forget(credentials: GoogleCredentials) {
       cache.delete(keyOf(credentials));
     },
   };
+
+  async function fetchToken(key: string, credentials: GoogleCredentials): Promise<TokenResult> {
+    let res: Response;
+    try {
+      res = await fetch(opts.tokenUrl, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: tokenRequestBody(credentials, opts.tokenUrl, Math.floor(now() / 1000)).toString(),
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      });
+    } catch {
+      return {
+        ok: false,
+        retry: true,
+        error: "De inlogdienst van Google is niet bereikbaar; het wordt later opnieuw geprobeerd.",
+      };
+    }
+    const text = await res.text().catch(() => "");
+    if (!res.ok) {
+      const message = oauthMessage(text);
+      if (res.status === 429 || res.status >= 500)
+        return {
+          ok: false,
+          retry: true,
+          error: `De inlogdienst van Google antwoordde ${res.status}${message ? `: ${message}` : ""}; het wordt later opnieuw geprobeerd.`,
+        };
+      return {
+        ok: false,
+        retry: false,
+        error: `Google weigerde de inloggegevens (${res.status})${message ? `: ${message}` : ""} — controleer ze bij Conversies.`,
+      };
+    }
+    let json: { access_token?: unknown; expires_in?: unknown };
+    try {
+      json = JSON.parse(text) as typeof json;
+    } catch {
+      json = {};
+    }
+    if (typeof json.access_token !== "string" || !json.access_token)
+      return {
+        ok: false,
+        retry: true,
+        error: "Google gaf geen toegangstoken; het wordt later opnieuw geprobeerd.",
+      };
+    const seconds = typeof json.expires_in === "number" && json.expires_in > 0 ? json.expires_in : 3600;
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(key, { token: json.access_token, expiresAt: now() + seconds * 1000 });
+    return { ok: true, token: json.access_token };
+  }
 }
 export type GoogleTokens = ReturnType<typeof googleTokens>;
 
