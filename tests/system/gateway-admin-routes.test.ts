@@ -93,6 +93,8 @@ describe("route-table walk: no admin route answers without a valid session", () 
     expect([...owners].sort()).toEqual(["conversions", "gateway", "leads", "mailer", "settings", "tracking"]);
   });
 
+  // Each walk sends one request after another for every admin route and token kind: a busy host
+  // needs more than the default 30 s.
   it("through the gateway: 401 for every admin route and every kind of bad token", async () => {
     for (const route of ADMIN_ROUTES) {
       for (const [kind, token] of Object.entries(tokens)) {
@@ -101,7 +103,7 @@ describe("route-table walk: no admin route answers without a valid session", () 
         expect(res.headers.get("cache-control")).toBe("no-store");
       }
     }
-  });
+  }, 120_000);
 
   it("directly at each service: 401 for every admin route and every kind of bad token", async () => {
     for (const route of ADMIN_ROUTES) {
@@ -113,7 +115,7 @@ describe("route-table walk: no admin route answers without a valid session", () 
         expect(((await res.json()) as { code?: string }).code, label).toBe("unauthorized");
       }
     }
-  });
+  }, 120_000);
 
   it("with a valid session the same requests get past the check (the 401s above are the session's)", async () => {
     for (const route of ADMIN_ROUTES) {
@@ -126,7 +128,7 @@ describe("route-table walk: no admin route answers without a valid session", () 
       expect(res.status, label).not.toBe(405);
       expect(await res.text(), label).not.toContain("Onbekende route");
     }
-  });
+  }, 120_000);
 
   it("/ws: the gateway refuses every bad token with 401, tracking never upgrades one", async () => {
     for (const [kind, token] of Object.entries(tokens)) {
