@@ -159,9 +159,10 @@ test("attribution: a visitor who accepts the banner on the landing page keeps th
   const after = await waitFor(
     async () => {
       const now = await analytics();
-      return now.najaarQuotes === before.najaarQuotes + 1 && now;
+      // At least this quote: an earlier one of the file still on its way may be counted meanwhile.
+      return now.najaarQuotes > before.najaarQuotes && now;
     },
-    15_000,
+    30_000,
     "the campaign's conversion",
   );
   assertEqual(after.pageViews - before.pageViews, 3, "page views of the visit");
