@@ -507,7 +507,7 @@ const TILE = "max-sm:p-3 xl:px-3";
 function LeadCounters({ counts }: { counts: LeaseRequestCounts | undefined }) {
   const tiles: { key: keyof LeaseRequestCounts; label: string; tone?: string; hint: string }[] = [
     { key: "nieuw", label: "Nieuwe Aanvragen", tone: "text-red-600", hint: "Nog niet geopend" },
-    { key: "bekeken", label: "Bekeken", tone: "text-yellow-600", hint: "Geopend, nog niet gereageerd" },
+    { key: "bekeken", label: "Bekeken", tone: "text-yellow-700", hint: "Geopend, nog niet gereageerd" },
     { key: "gereageerd", label: "Gereageerd", tone: "text-green-600", hint: "Als gereageerd gemarkeerd" },
     { key: "offerte", label: "Offerte", tone: "text-blue-700", hint: "Offerte verstuurd" },
     { key: "getekend", label: "Getekend", tone: "text-green-700", hint: "Contract getekend" },
