@@ -18,6 +18,7 @@ import {
   sendQuoteForm,
   signIn,
   visitBeacon,
+  visitorAddress,
 } from "./admin/helpers";
 import { expectAccessible } from "./axe";
 
@@ -33,7 +34,8 @@ const removeAllLeads = (world: AdminWorld) => world.sql.query("DELETE FROM leads
  */
 async function quoteAfterVisit(world: AdminWorld, landing: string, companyName: string): Promise<string> {
   const sessionId = `session-${randomBytes(5).toString("hex")}-${Date.now()}`;
-  for (const page of [landing, "/"]) await visitBeacon(world, sessionId, page);
+  const address = visitorAddress();
+  for (const page of [landing, "/"]) await visitBeacon(world, sessionId, page, address);
   return postLead(world, {
     carUrl: "https://www.autoscout24.nl/aanbod/volvo-ex30-najaar",
     contactNumber: "0611223344",
@@ -63,6 +65,7 @@ const directQuote = (world: AdminWorld) =>
 
 test("attribution: a quote from a paid Google visit shows its Herkomst on the lead", async ({ world }) => {
   const { page: site } = await world.open(LANDING, {
+    address: visitorAddress(),
     // The visitor accepted analytical cookies: the browser keeps its visitor-session id.
     before: (context) =>
       context.addCookies([{ name: "cookie_consent", value: "v1.a1.m0", url: world.baseUrl }]),
@@ -120,7 +123,7 @@ test("attribution: a visitor who accepts the banner on the landing page keeps th
   await openTab(admin, "Lease Aanvragen");
 
   // An ad click, no cookie choice yet: the banner is open on the landing page.
-  const { page: site } = await world.open(LANDING);
+  const { page: site } = await world.open(LANDING, { address: visitorAddress() });
   await site.getByRole("dialog").getByRole("button", { name: "Accepteren" }).click();
   await waitFor(
     () => site.evaluate(() => localStorage.getItem("visitor-session")),

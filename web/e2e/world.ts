@@ -38,6 +38,12 @@ export interface WorldOpenOptions {
   waitUntil?: "networkidle" | "load" | "commit";
   /** Cookies to start with (a saved admin session). */
   storageState?: BrowserContextOptions["storageState"];
+  /**
+   * The visitor's own address (X-Forwarded-For, which this stack believes from the local machine):
+   * the admission of new campaign values counts per address block, and every visit of a worker's
+   * stack otherwise comes from 127.0.0.1 (see visitorAddress in admin/helpers.ts).
+   */
+  address?: string;
 }
 
 export interface AdminWorld {
@@ -123,6 +129,8 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
         GOOGLE_CONVERSIONS_API_BASE_URL: google.url,
         GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
         WEB_DIST_DIR: webDist,
+        // A test's visitor may come from an address of its own (WorldOpenOptions.address).
+        TRUSTED_PROXIES: "127.0.0.1,::1",
         LEAD_RATE_LIMIT: "1000",
         MAIL_SETTINGS_CACHE_MS: "0",
         // A lead past its deadline is announced within a second (owners.e2e.ts).
@@ -160,11 +168,12 @@ export async function startWorld(browser: Browser, label: string): Promise<Admin
   const openIn: AdminWorld["openIn"] = async (
     contexts,
     path,
-    { viewport = DESKTOP, before, waitUntil = "networkidle", storageState } = {},
+    { viewport = DESKTOP, before, waitUntil = "networkidle", storageState, address } = {},
   ) => {
     const context = await browser.newContext({
       viewport,
       storageState,
+      extraHTTPHeaders: address ? { "x-forwarded-for": address } : undefined,
       locale: "nl-NL",
       timezoneId: "Europe/Amsterdam",
       // Tracking ignores bots, and headless Chromium names itself one.
