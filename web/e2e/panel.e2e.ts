@@ -210,7 +210,7 @@ test('panel: "Standaard herstellen" asks first and is part of editing: Cancel ke
   assertEqual(await primary.inputValue(), "#EA580C", "saved: the default theme");
 });
 
-test("panel: the theme editor warns when a chosen colour and its text stay under 4.5:1", async ({
+test("panel: the theme editor warns when a chosen colour and its text stay under 4.5:1, says whose colour it is and offers the nearest that passes", async ({
   world,
 }) => {
   const page = await signedIn(world);
@@ -226,6 +226,17 @@ test("panel: the theme editor warns when a chosen colour and its text stay under
     "theme-primaryColor-hint",
     "the field points to the warning",
   );
+  assert(
+    (await warning.innerText()).includes('standaardkleur van het thema "Default Orange"'),
+    "says the colour is the factory theme's, not the broker's choice",
+  );
+  // The nearest colour that passes, in one click: the warning goes.
+  await page.getByRole("button", { name: /^Gebruik #C74B0A voor Primaire kleur/ }).click();
+  assertEqual(await primary.inputValue(), "#C74B0A", "the suggested shade is filled in");
+  assertEqual(await warning.count(), 0, "the suggested shade passes: no warning");
+  await primary.fill("#9CA3AF");
+  await warning.getByText("Onvoldoende contrast").waitFor();
+  assert(!(await warning.innerText()).includes("standaardkleur"), "an own colour is not called a default");
   await page.getByRole("button", { name: "Professional Blue" }).click();
   assertEqual(await warning.count(), 0, "blue passes: no warning");
   await page.getByRole("button", { name: "Annuleren" }).click();

@@ -191,7 +191,7 @@ export function ThemeSettingsTab() {
                 hint={
                   warning && (
                     <span className="font-medium text-yellow-900" data-testid="contrast-warning">
-                      {warning}
+                      {warning.message}
                     </span>
                   )
                 }
@@ -215,6 +215,17 @@ export function ThemeSettingsTab() {
                     {...fieldAria(`theme-${key}`, { error: errors[key], hint: Boolean(warning) })}
                   />
                 </div>
+                {warning && editing && (
+                  <Button
+                    variant="secondary"
+                    className="mt-2"
+                    // The visible text first (WCAG 2.5.3), then which field and why this colour.
+                    aria-label={`Gebruik ${warning.suggestion} voor ${label}: de dichtstbijzijnde kleur met voldoende contrast`}
+                    onClick={() => set(key, warning.suggestion)}
+                  >
+                    Gebruik {warning.suggestion}
+                  </Button>
+                )}
               </SettingsField>
             );
           })}
