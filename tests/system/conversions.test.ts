@@ -502,4 +502,26 @@ describe("conversions sent server-side to the ad platforms", () => {
       deliveries,
     );
   });
+
+  it("bounds an admin's test events: beyond 10 a minute a 429 in Dutch, and nothing reaches the platform", async () => {
+    const test = () => call("POST", "/api/admin/conversion-settings/snapchat/test", {}, { "user-agent": UA });
+    // The test before this one sent some of this minute's already: at most 10 more get through.
+    let refused: Response | undefined;
+    for (let i = 0; i < 11 && !refused; i++) {
+      const sent = snapchat.received.length;
+      const res = await test();
+      if (res.status === 429) {
+        refused = res;
+        expect(snapchat.received.length, "a refused test event is not sent").toBe(sent);
+      } else {
+        expect(res.status).toBe(200);
+        expect(snapchat.received.length).toBe(sent + 1);
+      }
+    }
+    expect(refused?.status, "the 11th test event of a minute is refused").toBe(429);
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await refused!.json()) as { message: string }).message).toBe(
+      "Te veel testgebeurtenissen in korte tijd. Probeer het over een minuut opnieuw.",
+    );
+  });
 });

@@ -28,6 +28,11 @@ export const conversionsConfigSchema = baseConfigSchema.extend({
   GOOGLE_OAUTH_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
   /** How long one platform call may take before it counts as unreachable (and is tried again). */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * Test events one admin may send a minute: each is a call to the ad platform on the broker's
+   * account, which the platforms throttle (and Meta's test tool lists every one).
+   */
+  CONVERSION_TEST_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
   /** Delivery records older than this are removed (the privacy policy's retention of leads). */

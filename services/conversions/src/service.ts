@@ -6,6 +6,7 @@ import {
   createWorker,
   loadConfig,
   queueMetrics,
+  redisRateLimiter,
   startService,
   type Logger,
   type RunningService,
@@ -95,7 +96,17 @@ export async function startConversions(
     log.child({ component: "retention" }),
   );
   const running = await startService(kit, {
-    routes: [adminRoutes(deps, kit.session)],
+    routes: [
+      adminRoutes(
+        {
+          ...deps,
+          testLimiter: redisRateLimiter(kit.redis, kit.keys, config.CONVERSION_TEST_RATE_LIMIT, 60, {
+            message: "Te veel testgebeurtenissen in korte tijd. Probeer het over een minuut opnieuw.",
+          }),
+        },
+        kit.session,
+      ),
+    ],
     onStop: [async () => stopRetention(), () => worker.close(), () => queue.close()],
   });
   // The attempts only: the queue's job counts come from the mailer, which reads every queue's.

@@ -11,6 +11,7 @@ import {
   parseOr400,
   requireAdmin,
   type ContractRouter,
+  type RateLimiter,
   type SessionDeps,
 } from "@lease/platform";
 import { judge, platformMessage, postToPlatform, PLATFORM_NAMES } from "../domain/send";
@@ -46,6 +47,8 @@ function testPage(publicOrigin: string | undefined, origin: string): string | nu
 export function adminRoutes(
   deps: Pick<HandlerDeps, "baseUrls" | "metaApiVersion" | "googleTokens" | "timeoutMs" | "publicOrigin"> & {
     sources: ConversionSources;
+    /** Test events per admin (the platforms throttle the broker's account, not the admin). */
+    testLimiter: RateLimiter;
   },
   session: SessionDeps,
 ): ContractRouter {
@@ -61,6 +64,8 @@ export function adminRoutes(
         `Vul de testcode uit ${name} in (bij Testgebeurtenissen)`,
         [{ path: "testEventCode", message: `Vul de testcode uit ${name} in` }],
       );
+    // Counted per admin, whatever address they use: the bound is on calls to the platform.
+    await deps.testLimiter.hit(`conversion-test:${ctx.state.admin!.id}`, "", ctx.state.log);
     const settings = await deps.sources.settings(ctx.state.requestId);
     const input = {
       lead: testLead(ctx.get("user-agent") || null, testPage(deps.publicOrigin, ctx.get("origin"))),
