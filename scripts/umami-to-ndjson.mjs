@@ -5,37 +5,17 @@
 //   node scripts/umami-to-ndjson.mjs website_event.csv | npm run tracking:import
 // Only page views (event_type 1) are converted; created_at is UTC in Umami's database.
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
+import { parse } from "csv-parse";
 
-/** Splits CSV text into records (RFC 4180: quoted fields may hold commas, quotes and newlines). */
-export async function* csvRecords(lines) {
-  let record = [];
-  let field = "";
-  let quoted = false;
-  for await (const line of lines) {
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
-      if (quoted) {
-        if (c === '"' && line[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else if (c === '"') quoted = false;
-        else field += c;
-      } else if (c === '"') quoted = true;
-      else if (c === ",") {
-        record.push(field);
-        field = "";
-      } else field += c;
-    }
-    if (quoted) {
-      field += "\n";
-      continue;
-    }
-    record.push(field);
-    yield record;
-    record = [];
-    field = "";
-  }
+/**
+ * The records of CSV text or a stream of it (RFC 4180 by csv-parse: quoted fields may hold commas,
+ * quotes and newlines; a byte-order mark and empty lines are skipped). A malformed file throws
+ * while it is read, naming the line.
+ */
+export function csvRecords(input) {
+  const source = typeof input === "string" ? Readable.from([input]) : input;
+  return source.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
 }
 
 /** "2025-03-01 10:15:00.123", "...+00", "...Z" (all UTC) as ISO-8601 with Z. */
@@ -58,7 +38,6 @@ export async function* umamiToNdjson(records) {
       continue;
     }
     const get = (name) => (name in header ? (record[header[name]] ?? "") : "");
-    if (record.length === 1 && record[0] === "") continue;
     if (get("event_type") && get("event_type") !== "1") continue;
     const query = get("url_query");
     const domain = get("referrer_domain");
@@ -74,9 +53,8 @@ export async function* umamiToNdjson(records) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const input = process.argv[2] ? createReadStream(process.argv[2]) : process.stdin;
-  const lines = createInterface({ input, crlfDelay: Infinity });
   try {
-    for await (const line of umamiToNdjson(csvRecords(lines))) {
+    for await (const line of umamiToNdjson(csvRecords(input))) {
       if (!process.stdout.write(`${line}\n`)) await new Promise((r) => process.stdout.once("drain", r));
     }
   } catch (err) {
