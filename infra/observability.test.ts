@@ -46,6 +46,7 @@ describe("alerting and recording rules", () => {
       "LeaseLeadsOverdue",
       "LeaseMailFailed",
       "LeaseOutboxStuck",
+      "LeaseRepliesUnmatched",
       "LeaseRestarting",
       "LeaseRouteSlow",
       "LeaseServiceDown",

@@ -40,6 +40,15 @@ afterAll(async () => {
   await p?.stop();
 });
 
+/** A gauge of the mailer's metrics, as Prometheus scrapes it. */
+const gauge = async (name: string) => {
+  const text = await (await fetch(mailer.metricsUrl)).text();
+  // With or without the registry's default labels ({service="mailer"}).
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  expect(line, `${name} in the metrics`).toBeDefined();
+  return Number(line!.split(" ").at(-1));
+};
+
 const reply = async (from: string, messageId: string) => {
   const { body, contentType } = inboundParseForm({
     from,
@@ -90,6 +99,9 @@ describe("a reply while leads is down", () => {
           "SELECT count(*) AS n FROM mailer.inbound_emails WHERE sender_match_pending_since IS NOT NULL",
         ),
       ).toBe(2);
+      // Visible to the SREs while it lasts (alert LeaseRepliesUnmatched).
+      expect(await gauge("mailer_replies_awaiting_sender_match")).toBe(2);
+      expect(await gauge("mailer_replies_awaiting_sender_match_oldest_seconds")).toBeGreaterThan(1);
     } finally {
       proxy.restore();
     }
@@ -124,5 +136,7 @@ describe("a reply while leads is down", () => {
       { message_id: "unknown-sender@elders.nl", lease_request_id: null, matched_by: null, pending: false },
     ]);
     expect(await p.count("SELECT count(*) AS n FROM leads.lead_emails")).toBe(1);
+    expect(await gauge("mailer_replies_awaiting_sender_match")).toBe(0);
+    expect(await gauge("mailer_replies_awaiting_sender_match_oldest_seconds")).toBe(0);
   }, 60_000);
 });

@@ -36,3 +36,27 @@ export function scheduleDaily<T>(
     clearInterval(daily);
   };
 }
+
+/**
+ * Runs `round` every `intervalMs` in this replica, never two at once (a round still running when
+ * the next is due is left to finish); a failure goes to `onError` and the next round tries again.
+ * `stop()` ends the schedule and waits for a running round.
+ */
+export function scheduleEvery(
+  intervalMs: number,
+  round: () => Promise<void>,
+  onError: (err: Error) => void,
+): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= round()
+      .catch(onError)
+      .finally(() => (running = undefined));
+  }, intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import os from "node:os";
 import type { Context } from "koa";
-import { Counter } from "prom-client";
+import { Counter, Gauge } from "prom-client";
 import {
   createKit,
   createQueueClient,
@@ -259,5 +259,29 @@ export async function startMailer(
   queueFigures.register(running.app.metrics.registry);
   outbox.registerMetrics(running.app.metrics.registry);
   running.app.metrics.registry.registerMetric(sends);
+  // Replies stored while leads could not say whose address their sender is (startSenderMatchRetry):
+  // read from the database at each scrape, so every replica reports the same backlog.
+  const backlog = () => webhookSettings.senderMatchBacklog();
+  running.app.metrics.registry.registerMetric(
+    new Gauge({
+      name: "mailer_replies_awaiting_sender_match",
+      help: "Customers' replies stored as Algemene E-mail whose sender is still to be matched to an open lead",
+      registers: [],
+      async collect() {
+        this.set((await backlog()).count);
+      },
+    }),
+  );
+  running.app.metrics.registry.registerMetric(
+    new Gauge({
+      name: "mailer_replies_awaiting_sender_match_oldest_seconds",
+      help: "How long the oldest reply has waited for its sender to be matched (0: none waits)",
+      registers: [],
+      async collect() {
+        const { oldestSince } = await backlog();
+        this.set(oldestSince ? Math.max(0, (Date.now() - oldestSince.getTime()) / 1000) : 0);
+      },
+    }),
+  );
   return running;
 }

@@ -1,4 +1,4 @@
-import { withTimeout, type Logger } from "@lease/platform";
+import { scheduleEvery, withTimeout, type Logger } from "@lease/platform";
 import type { ConversationRepository } from "../repositories/conversation";
 import type { InboundMatch, InboundRepository } from "../repositories/inbound";
 import type { LeadsSource } from "../repositories/leads-source";
@@ -133,7 +133,6 @@ export function startSenderMatchRetry(deps: {
 }) {
   const batch = deps.batch ?? 100;
   const ask = deps.leads.openLeadsByEmail;
-  let running: Promise<void> | undefined;
   const round = async () => {
     if (!ask) return;
     let matched = 0;
@@ -154,15 +153,7 @@ export function startSenderMatchRetry(deps: {
         deps.log.info({ settled, matched }, "replies' senders matched after leads answered again");
     }
   };
-  const timer = setInterval(() => {
-    running ??= round()
-      .catch((err: Error) => deps.log.warn({ err: err.message }, "replies' senders not matched yet"))
-      .finally(() => (running = undefined));
-  }, deps.intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return scheduleEvery(deps.intervalMs, round, (err) =>
+    deps.log.warn({ err: err.message }, "replies' senders not matched yet"),
+  );
 }

@@ -1,4 +1,4 @@
-import type { Logger, QueueClient } from "@lease/platform";
+import { scheduleEvery, type Logger, type QueueClient } from "@lease/platform";
 import type { OutgoingRepository } from "../repositories/outgoing";
 
 /** Queues again the outgoing e-mails whose enqueue failed; the job id (= row id) makes it safe. */
@@ -8,7 +8,6 @@ export function startSweeper(deps: {
   intervalMs: number;
   logger: Logger;
 }) {
-  let running: Promise<void> | undefined;
   const sweep = async () => {
     const ids = await deps.outgoing.stuckQueued(deps.intervalMs, 500);
     if (ids.length === 0) return;
@@ -17,15 +16,7 @@ export function startSweeper(deps: {
     );
     deps.logger.info({ count: ids.length }, "queued stuck e-mails again");
   };
-  const timer = setInterval(() => {
-    running ??= sweep()
-      .catch((err: Error) => deps.logger.warn({ err: err.message }, "sweep failed"))
-      .finally(() => (running = undefined));
-  }, deps.intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return scheduleEvery(deps.intervalMs, sweep, (err) =>
+    deps.logger.warn({ err: err.message }, "sweep failed"),
+  );
 }

@@ -74,6 +74,20 @@ export function inboundRepository(db: Database) {
         auditEvent(actor, "settings.event_webhook_key_set"),
       ),
 
+    /** How many replies wait for their sender to be matched, and since when the oldest (null: none). */
+    async senderMatchBacklog(): Promise<{ count: number; oldestSince: Date | null }> {
+      const [row] = await db
+        .select({
+          count: sql<number>`count(*)::int`,
+          oldestSince: sql<Date | null>`min(${inboundEmails.senderMatchPendingSince})`.mapWith(
+            (value: string | Date | null) => (value === null ? null : new Date(value)),
+          ),
+        })
+        .from(inboundEmails)
+        .where(isNotNull(inboundEmails.senderMatchPendingSince));
+      return { count: row?.count ?? 0, oldestSince: row?.oldestSince ?? null };
+    },
+
     /** The oldest replies whose sender is still to be matched to an open lead. */
     async pendingSenderMatches(limit: number): Promise<{ id: string; fromAddress: string }[]> {
       return db
