@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_ROUTES, type ApiRoute } from "@lease/contracts";
+import { API_ROUTES as ROUTE_TABLE, type ApiRoute } from "@lease/contracts";
 import { startFullStack, wsUpgradeStatus, type FullStack } from "./stack";
+
+/** Read as the general shape: the optional keys of any route. */
+const API_ROUTES: readonly ApiRoute[] = ROUTE_TABLE;
 
 // The OpenAPI document held against what the running stack answers: every route is provoked into
 // each refusal its guards make (a cross-site request 403, a body that is no JSON 415, no session 401,

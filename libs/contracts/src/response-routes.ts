@@ -13,7 +13,7 @@ import { z } from "zod";
 // Who answers a lead and how fast (services/leads/README.md, "Owners and response times"): the
 // routes live apart from routes.ts so this part of the API reads as one.
 
-export const RESPONSE_ROUTES: readonly ApiRoute[] = [
+export const RESPONSE_ROUTES = [
   {
     method: "GET",
     path: "/api/admin/response-settings",
@@ -91,4 +91,4 @@ export const RESPONSE_ROUTES: readonly ApiRoute[] = [
       400: { description: "A bad date, from after to, a period over two years or ending after today" },
     },
   },
-];
+] as const satisfies readonly ApiRoute[];

@@ -56,6 +56,7 @@ import {
   SpendLinkBody,
 } from "./http/ad-spend";
 import {
+  InternalPrivacyRequest,
   PrivacyErasure,
   PrivacyEraseBody,
   PrivacyExport,
@@ -64,7 +65,8 @@ import {
 } from "./http/privacy";
 import { LeadHistory, LeadNote, NoteBody, NoteIdParams } from "./http/lead-history";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
-import { TRACK_BATCH_PATH } from "./http/internal";
+import { InternalTrackBatch, TRACK_BATCH_PATH } from "./http/internal";
+import { InternalLeadEmail, LeadEmailParams, OpenLeadsByEmailBody } from "./http/lead-emails";
 import {
   Analytics,
   AnalyticsQuery,
@@ -123,6 +125,18 @@ export interface RouteResponse {
   contentType?: string;
 }
 
+/**
+ * What a route takes: its router validates each part before the handler runs (400 with the
+ * fields' messages) and hands the handler the parsed values.
+ */
+export interface RouteRequest {
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  /** A request without a body reads as `{}` (every field of the body is optional). */
+  bodyOptional?: true;
+}
+
 export interface ApiRoute {
   method: HttpMethod;
   /** OpenAPI style: "/api/admin/lease-requests/{id}/status". */
@@ -130,7 +144,7 @@ export interface ApiRoute {
   service: ServiceName;
   auth: RouteAuth;
   summary: string;
-  request?: { body?: z.ZodType; query?: z.ZodObject; params?: z.ZodObject };
+  request?: RouteRequest;
   responses: Record<number, RouteResponse>;
   /** A larger JSON body than the services' default (BODY_LIMIT_BYTES) this route takes, e.g. an uploaded export. */
   bodyLimitBytes?: number;
@@ -142,6 +156,12 @@ export interface ApiRoute {
    * streamed. The route proves the sender itself (a secret path or a signature).
    */
   webhook?: true;
+  /**
+   * The handler reads the body itself, and why (multipart, bytes a signature covers, forwarded
+   * unparsed): its router is mounted ahead of the JSON reader, and a declared body schema is for
+   * the handler to apply to what it read.
+   */
+  ownBody?: string;
 }
 
 const noContent = { 204: { description: "Done; no body" } };
@@ -158,7 +178,7 @@ const SPEND_REFUSALS = {
   503: { description: "Not stored in its time limit (code spend_timeout); Retry-After" },
 };
 
-export const API_ROUTES: readonly ApiRoute[] = [
+export const API_ROUTES = [
   ...RESPONSE_ROUTES,
   // gateway
   {
@@ -476,7 +496,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     service: "leads",
     auth: "admin",
     summary: "Send the request's failed conversions to the ad platforms again (one platform, or every one)",
-    request: { ...idParams, body: RetryConversionsBody },
+    request: { ...idParams, body: RetryConversionsBody, bodyOptional: true },
     responses: {
       200: { description: "The request, its conversions waiting again", schema: LeaseRequest },
       409: { description: "Nothing failed to send again" },
@@ -555,7 +575,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "admin",
     summary:
       "Make a new secret URL for Google Ads' scheduled upload, answered this once; the previous one answers 404 at once",
-    request: { body: RotateGoogleAdsFeedBody },
+    request: { body: RotateGoogleAdsFeedBody, bodyOptional: true },
     responses: { 200: { description: "The new URL's path", schema: GoogleAdsFeedUrl } },
   },
   {
@@ -612,7 +632,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     service: "settings",
     auth: "admin",
     summary: "Switch platforms on or off and store their access tokens (encrypted)",
-    request: { body: UpdateConversionSettingsBody },
+    request: { body: UpdateConversionSettingsBody, bodyOptional: true },
     responses: { 200: { description: "Per platform", schema: ConversionSettings } },
   },
   {
@@ -622,7 +642,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "admin",
     summary:
       "Send one test event (Meta/TikTok test_event_code, Snapchat /events/validate, Google validateOnly) and answer the platform's status and message",
-    request: { params: ConversionPlatformParam, body: ConversionTestBody },
+    request: { params: ConversionPlatformParam, body: ConversionTestBody, bodyOptional: true },
     responses: {
       200: { description: "The platform's answer", schema: ConversionTestResult },
       409: {
@@ -645,7 +665,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     service: "settings",
     auth: "admin",
     summary: "Partially update company, e-mail and pixel settings",
-    request: { body: UpdateCompanySettingsBody },
+    request: { body: UpdateCompanySettingsBody, bodyOptional: true },
     responses: { 200: { description: "Stored settings", schema: AdminCompanySettings } },
   },
   {
@@ -654,7 +674,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     service: "settings",
     auth: "admin",
     summary: "Partially update the theme",
-    request: { body: UpdateThemeSettingsBody },
+    request: { body: UpdateThemeSettingsBody, bodyOptional: true },
     responses: { 200: { description: "Stored theme", schema: ThemeSettings } },
   },
   {
@@ -675,6 +695,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "public",
     summary: "Record a page visit",
     request: { body: TrackVisitBody },
+    ownBody: "forwarded unparsed to tracking, which validates each beacon with this schema",
     responses: noContent,
   },
   {
@@ -686,6 +707,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "public",
     summary: "Keep a visitor session active",
     request: { body: TrackHeartbeatBody },
+    ownBody: "forwarded unparsed to tracking, which validates each beacon with this schema",
     responses: noContent,
   },
   {
@@ -961,7 +983,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: "admin",
     summary:
       "Make a new secret Inbound Parse URL, answered this once; the previous one answers 404 from then on; audited",
-    request: { body: RotateInboundUrlBody },
+    request: { body: RotateInboundUrlBody, bodyOptional: true },
     responses: { 200: { description: "The new URL", schema: InboundUrl } },
   },
   {
@@ -995,6 +1017,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     summary:
       "SendGrid's Event Webhook: a signed JSON array of events (delivered, deferred, bounce, dropped, open, ...); 2xx once verified and stored",
     bodyLimitBytes: EVENT_WEBHOOK_BODY_LIMIT_BYTES,
+    ownBody: "the signature covers the body's exact bytes; parsed once it is verified",
     responses: {
       200: {
         description: "Verified and stored (an event seen before changes nothing)",
@@ -1021,6 +1044,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       "SendGrid Inbound Parse: one received message as multipart/form-data (parsed or raw); 2xx once stored, 5xx when it could not be (SendGrid retries)",
     request: { params: InboundSecretParam },
     bodyLimitBytes: INBOUND_BODY_LIMIT_BYTES,
+    ownBody: "multipart/form-data, streamed",
     responses: {
       200: { description: "Stored, or stored before (same Message-ID)", schema: InboundParseResponse },
       400: { description: "No multipart/form-data, or no message in it (code invalid_message)" },
@@ -1047,38 +1071,84 @@ export const API_ROUTES: readonly ApiRoute[] = [
       503: { description: "The e-mail settings could not be read just now" },
     },
   },
-];
+] as const satisfies readonly ApiRoute[];
+
+/** One route of the public API, with its literal path and schemas. */
+export type ApiRouteEntry = (typeof API_ROUTES)[number];
+
+/** The public API's route answering `method` at `path`, with its literal schemas. */
+export type ApiRouteAt<M extends HttpMethod, P extends string> = Extract<
+  ApiRouteEntry,
+  { method: M; path: P }
+>;
+
+/** The paths of the public API under `method`. */
+export type ApiPath<M extends HttpMethod> = Extract<ApiRouteEntry, { method: M }>["path"];
+
+/** The contract's entry for `method` and `path` (a path the API does not have fails to compile). */
+export function apiRoute<M extends HttpMethod, P extends ApiPath<M>>(method: M, path: P): ApiRouteAt<M, P> {
+  const route = API_ROUTES.find((r) => r.method === method && r.path === path);
+  if (!route) throw new Error(`${method} ${path} is no route of API_ROUTES`);
+  return route as ApiRouteAt<M, P>;
+}
 
 /**
  * Routes the public never reaches: service-to-service calls (/internal/*, with the internal token)
  * and the probes every service answers. With API_ROUTES they are every route a service has, and
  * so every value a metric's `route` label can take (besides "unmatched").
  */
-export const INTERNAL_ROUTES: readonly { method: HttpMethod; path: string; service: ServiceName | "all" }[] =
-  [
-    { method: "GET", path: "/healthz", service: "all" },
-    { method: "GET", path: "/readyz", service: "all" },
-    { method: "GET", path: "/internal/lease-requests/{id}", service: "leads" },
-    { method: "GET", path: "/internal/contact-messages/{id}", service: "leads" },
-    { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
-    // The mailer's notices to admins: who they are and what they chose (leads.staff).
-    { method: "GET", path: "/internal/staff/{id}", service: "leads" },
-    { method: "GET", path: "/internal/mail-settings", service: "settings" },
-    // A lead's conversation: the mailer tells leads of each e-mail of a lead, and asks which open
-    // lead a reply's sender is.
-    { method: "PUT", path: "/internal/lease-requests/{id}/emails/{emailId}", service: "leads" },
-    { method: "POST", path: "/internal/lease-requests/open-by-email", service: "leads" },
-    { method: "GET", path: "/internal/conversion-settings", service: "settings" },
-    { method: "GET", path: "/internal/lease-requests/{id}/conversion", service: "leads" },
-    { method: "POST", path: TRACK_BATCH_PATH, service: "tracking" },
-    // People's data (AVG): the gateway finds and erases an address in each service.
-    { method: "POST", path: "/internal/privacy/find", service: "leads" },
-    { method: "POST", path: "/internal/privacy/erase", service: "leads" },
-    { method: "POST", path: "/internal/privacy/find", service: "mailer" },
-    { method: "POST", path: "/internal/privacy/erase", service: "mailer" },
-    { method: "POST", path: "/internal/privacy/find", service: "tracking" },
-    { method: "POST", path: "/internal/privacy/erase", service: "tracking" },
-  ];
+/** A route only services call (or every service's probe), with what it takes. */
+export interface InternalRoute {
+  method: HttpMethod;
+  path: string;
+  service: ServiceName | "all";
+  request?: RouteRequest;
+  /** As ApiRoute's: the handler reads the body itself, and why. */
+  ownBody?: string;
+}
+
+const privacyRequest = { body: InternalPrivacyRequest };
+
+export const INTERNAL_ROUTES = [
+  { method: "GET", path: "/healthz", service: "all" },
+  { method: "GET", path: "/readyz", service: "all" },
+  { method: "GET", path: "/internal/lease-requests/{id}", service: "leads", request: idParams },
+  { method: "GET", path: "/internal/contact-messages/{id}", service: "leads", request: idParams },
+  { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
+  // The mailer's notices to admins: who they are and what they chose (leads.staff).
+  { method: "GET", path: "/internal/staff/{id}", service: "leads", request: idParams },
+  { method: "GET", path: "/internal/mail-settings", service: "settings" },
+  // A lead's conversation: the mailer tells leads of each e-mail of a lead, and asks which open
+  // lead a reply's sender is.
+  {
+    method: "PUT",
+    path: "/internal/lease-requests/{id}/emails/{emailId}",
+    service: "leads",
+    request: { params: LeadEmailParams, body: InternalLeadEmail },
+  },
+  {
+    method: "POST",
+    path: "/internal/lease-requests/open-by-email",
+    service: "leads",
+    request: { body: OpenLeadsByEmailBody },
+  },
+  { method: "GET", path: "/internal/conversion-settings", service: "settings" },
+  { method: "GET", path: "/internal/lease-requests/{id}/conversion", service: "leads", request: idParams },
+  {
+    method: "POST",
+    path: TRACK_BATCH_PATH,
+    service: "tracking",
+    request: { body: InternalTrackBatch },
+    ownBody: "larger than the JSON reader takes, and read only once the internal token is checked",
+  },
+  // People's data (AVG): the gateway finds and erases an address in each service.
+  { method: "POST", path: "/internal/privacy/find", service: "leads", request: privacyRequest },
+  { method: "POST", path: "/internal/privacy/erase", service: "leads", request: privacyRequest },
+  { method: "POST", path: "/internal/privacy/find", service: "mailer", request: privacyRequest },
+  { method: "POST", path: "/internal/privacy/erase", service: "mailer", request: privacyRequest },
+  { method: "POST", path: "/internal/privacy/find", service: "tracking", request: privacyRequest },
+  { method: "POST", path: "/internal/privacy/erase", service: "tracking", request: privacyRequest },
+] as const satisfies readonly InternalRoute[];
 
 /** A path template in the form metrics use: "/api/admin/lease-requests/{id}" → "/api/admin/lease-requests/:id". */
 export const metricRoute = (openApiPath: string): string => openApiPath.replace(/\{([^}]+)\}/g, ":$1");

@@ -16,6 +16,8 @@ export * from "./tracing";
 export * from "./validate";
 export * from "./pubsub";
 export * from "./routes";
+export * from "./route-input";
+export { answerProblem, UndeclaredAnswer } from "./route-answers";
 export * from "./upgrade";
 export * from "./internal-client";
 export * from "./client-ip";

@@ -147,7 +147,9 @@ export async function startService(kit: Kit, opts: StartOptions): Promise<Runnin
   let mounted: { parsed: Router; raw?: Router };
   try {
     mounted = Array.isArray(opts.routes)
-      ? mountContractRoutes(kit.name, opts.routes as readonly ContractRouter[])
+      ? mountContractRoutes(kit.name, opts.routes as readonly ContractRouter[], {
+          checkAnswers: kit.config.NODE_ENV === "test",
+        })
       : bareRouter(kit.name, opts.routes as Router);
   } catch (err) {
     await kit.close();

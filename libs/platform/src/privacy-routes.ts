@@ -2,11 +2,9 @@ import type { Middleware } from "koa";
 import {
   InternalPrivacyErased,
   InternalPrivacyFound,
-  InternalPrivacyRequest,
   type QueueName,
   type ServiceName,
 } from "@lease/contracts";
-import { parseOr400 } from "./validate";
 import { removeJobsHolding, type QueueClient } from "./queue";
 import { contractRouter, type ContractRouter } from "./routes";
 
@@ -32,11 +30,11 @@ export function privacyRoutes(
 ): ContractRouter {
   const router = contractRouter(service, deps.guard);
   router.post("/internal/privacy/find", async (ctx) => {
-    const { email, leadIds } = parseOr400(InternalPrivacyRequest, ctx.request.body);
+    const { email, leadIds } = ctx.input.body;
     ctx.body = InternalPrivacyFound.parse(await deps.store.find(email, leadIds));
   });
   router.post("/internal/privacy/erase", async (ctx) => {
-    const { email, leadIds } = parseOr400(InternalPrivacyRequest, ctx.request.body);
+    const { email, leadIds } = ctx.input.body;
     const { ids, ...removed } = (await deps.store.erase(email, leadIds)) as { ids?: string[] };
     const jobs = await removeJobsHolding(deps.queue, deps.queueName, [email, ...leadIds, ...(ids ?? [])]);
     ctx.body = InternalPrivacyErased.parse({ ...removed, jobs });

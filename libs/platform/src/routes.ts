@@ -4,11 +4,17 @@ import {
   API_ROUTES,
   INTERNAL_ROUTES,
   SERVICES,
+  type ApiRoute,
   type HttpMethod,
+  type InternalRoute,
   type RouteAuth,
+  type RouteRequest,
+  type RouteResponse,
   type ServiceName,
 } from "@lease/contracts";
 import { StartupError } from "./errors";
+import { answerCheck } from "./route-answers";
+import { routeInput, type PathOf, type RouteAt, type RouteHandler } from "./route-input";
 
 /**
  * The one way a service mounts its HTTP handlers. Every handler is registered under the path of its
@@ -37,21 +43,35 @@ interface ContractRoute {
   method: HttpMethod;
   path: string;
   access: RouteAccess;
+  request?: RouteRequest;
+  ownBody?: string;
+  responses?: Record<number, RouteResponse>;
 }
 
 /** Every route a service must answer: its API routes and its internal ones (not the probes). */
 export function contractRoutesOf(service: ServiceName): ContractRoute[] {
+  const api: readonly ApiRoute[] = API_ROUTES;
+  const internal: readonly InternalRoute[] = INTERNAL_ROUTES;
   return [
-    ...API_ROUTES.filter((r) => r.service === service).map((r) => ({
-      method: r.method,
-      path: r.path,
-      access: r.auth as RouteAccess,
-    })),
-    ...INTERNAL_ROUTES.filter((r) => r.service === service).map((r) => ({
-      method: r.method,
-      path: r.path,
-      access: "internal" as const,
-    })),
+    ...api
+      .filter((r) => r.service === service)
+      .map((r) => ({
+        method: r.method,
+        path: r.path,
+        access: r.auth as RouteAccess,
+        request: r.request,
+        ownBody: r.ownBody,
+        responses: r.responses,
+      })),
+    ...internal
+      .filter((r) => r.service === service)
+      .map((r) => ({
+        method: r.method,
+        path: r.path,
+        access: "internal" as const,
+        request: r.request,
+        ownBody: r.ownBody,
+      })),
   ];
 }
 
@@ -62,36 +82,53 @@ export interface MountedRoute {
   method: HttpMethod;
   path: string;
   middleware: Middleware[];
+  /** The contract entry the handler answers (its responses are checked in tests). */
+  contract: ContractRoute;
 }
 
-export interface ContractRouter {
-  readonly service: ServiceName;
+/**
+ * Mounts a handler for a contract route: any route-level middleware first (a rate limit, a
+ * header), the handler last. The handler's `ctx.input` holds the params, query and body parsed
+ * with the route's schemas; a path that is no such route of the service does not compile.
+ */
+type Mount<S extends ServiceName, M extends HttpMethod> = <P extends PathOf<S, M>>(
+  path: P,
+  ...chain: [...Middleware[], RouteHandler<RouteAt<S, M, P>>]
+) => ContractRouter<S>;
+
+export interface ContractRouter<S extends ServiceName = ServiceName> {
+  readonly service: S;
   /** Mounted before the JSON body parser: the handlers read the body themselves. */
   readonly rawBody: boolean;
   readonly routes: readonly MountedRoute[];
-  get(path: string, ...middleware: Middleware[]): ContractRouter;
-  post(path: string, ...middleware: Middleware[]): ContractRouter;
-  put(path: string, ...middleware: Middleware[]): ContractRouter;
-  patch(path: string, ...middleware: Middleware[]): ContractRouter;
-  delete(path: string, ...middleware: Middleware[]): ContractRouter;
+  get: Mount<S, "GET">;
+  post: Mount<S, "POST">;
+  put: Mount<S, "PUT">;
+  patch: Mount<S, "PATCH">;
+  delete: Mount<S, "DELETE">;
 }
 
 export interface ContractRouterOptions {
-  /** The group's handlers read the body themselves (e.g. a large internal batch): no JSON parser. */
+  /**
+   * The group's handlers read the body themselves (its routes say why: `ownBody` in the
+   * contract): no JSON parser.
+   */
   rawBody?: boolean;
 }
 
 /**
  * A group of handlers of one service, all behind the same guard (`requireAdmin(session)`,
  * `requireInternal(token)` or none for public routes); route-level middleware may add its own.
- * Throws a StartupError at once for a path and method that is not a contract route of the service.
+ * Throws a StartupError at once for a path and method that is not a contract route of the service,
+ * and for a route that reads its own body outside a rawBody group (or the other way round).
  */
-export function contractRouter(
-  service: ServiceName,
+export function contractRouter<S extends ServiceName>(
+  service: S,
   guard?: Middleware,
   opts: ContractRouterOptions = {},
-): ContractRouter {
+): ContractRouter<S> {
   const contract = new Map(contractRoutesOf(service).map((r) => [key(r.method, r.path), r]));
+  const rawBody = opts.rawBody ?? false;
   const routes: MountedRoute[] = [];
   const add =
     (method: HttpMethod) =>
@@ -104,8 +141,16 @@ export function contractRouter(
             `or mount the handler under the contract's path (OpenAPI form, e.g. "/api/admin/lease-requests/{id}")`,
         );
       }
-      if (middleware.length === 0) throw new StartupError(`${service}: ${method} ${path} has no handler`);
-      const chain = guard ? [guard, ...middleware] : middleware;
+      const handler = middleware.at(-1);
+      if (!handler) throw new StartupError(`${service}: ${method} ${path} has no handler`);
+      if (Boolean(route.ownBody) !== rawBody) {
+        throw new StartupError(
+          route.ownBody
+            ? `${service}: ${method} ${path} reads its own body (ownBody in ${CONTRACT_FILE}); mount it in a contractRouter with { rawBody: true }`
+            : `${service}: ${method} ${path} is in a rawBody group, but its contract entry has no ownBody saying why it reads the body itself`,
+        );
+      }
+      const chain = [...(guard ? [guard] : []), ...middleware.slice(0, -1), routeInput(route), handler];
       const guards = new Set(chain.map((mw) => GUARDS.get(mw)).filter(Boolean));
       const wanted = route.access === "public" ? [] : [route.access];
       if (guards.size !== wanted.length || !wanted.every((g) => guards.has(g))) {
@@ -119,19 +164,19 @@ export function contractRouter(
                 : "no admin or internal check"),
         );
       }
-      routes.push({ method, path, middleware: chain });
+      routes.push({ method, path, middleware: chain, contract: route });
       return router;
     };
-  const router: ContractRouter = {
+  const router = {
     service,
-    rawBody: opts.rawBody ?? false,
+    rawBody,
     routes,
     get: add("GET"),
     post: add("POST"),
     put: add("PUT"),
     patch: add("PATCH"),
     delete: add("DELETE"),
-  };
+  } as unknown as ContractRouter<S>;
   return router;
 }
 
@@ -146,10 +191,12 @@ export function isServiceName(name: string): name is ServiceName {
  * One Koa router for the JSON routes and one for those that read their body themselves, after
  * checking that the groups together answer every contract route of the service exactly once.
  * Literal paths come before templates (fewest parameters first: "/export.csv" before "/{id}").
+ * With `checkAnswers` (tests), every answer is held against the route's declared responses.
  */
 export function mountContractRoutes(
   service: string,
   groups: readonly ContractRouter[],
+  opts: { checkAnswers?: boolean } = {},
 ): { parsed: Router; raw: Router } {
   if (!isServiceName(service)) {
     throw new StartupError(`${service} is no service of the contract (SERVICES in ${CONTRACT_FILE})`);
@@ -182,7 +229,8 @@ export function mountContractRoutes(
   const raw = new Router({ sensitive: true, strict: true });
   for (const route of ordered) {
     const target = route.raw ? raw : parsed;
-    target.register(koaPath(route.path), [route.method], route.middleware);
+    const chain = opts.checkAnswers ? [answerCheck(route.contract), ...route.middleware] : route.middleware;
+    target.register(koaPath(route.path), [route.method], chain);
   }
   return { parsed, raw };
 }

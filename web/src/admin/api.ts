@@ -1,77 +1,36 @@
-// The admin panel's calls, each answer parsed with its contracts schema.
+// The admin panel's calls, each made from its contract entry (route-call.ts): path, method and
+// the schema its answer is parsed with come from API_ROUTES.
 import {
-  EmailTemplate,
-  EmailTemplateList,
   type EmailTemplateBody,
-  EmailDetail,
-  EmailSettings,
-  InboundUrl,
   ACTIVE_VISITORS_TOTAL_HEADER,
   ActiveVisitorList,
-  AdminAccount,
-  AdminUser,
-  AdminUserList,
-  AuditLogPage,
   PRIVACY_ERASE_CONFIRMATION,
-  PrivacyErasure,
-  PrivacySummary,
-  CreatedAdminUser,
-  LoginResponse,
-  RecoveryCodes,
-  TotpSetup,
-  Analytics,
-  AdminCompanySettings,
-  AdminSession,
-  EmailMessage,
-  EmailMessageList,
-  EmailSettingsTestResponse,
   INBOX_CURSOR_HEADER,
   INBOX_PAGE,
   INBOX_TOTAL_HEADER,
   INBOX_UNREAD_HEADER,
-  LeadHistory,
-  LeadNote,
   LeaseRequest,
-  LeaseRequestListResponse,
-  CancelEmailResponse,
-  RetryEmailResponse,
-  SendEmailResponse,
-  ThemeSettings,
-  VisitorStats,
   type AnalyticsChannel,
   type ConversionPlatform,
-  ConversionSettings,
   type ConversionTestBody,
-  ConversionTestResult,
   type UpdateConversionSettingsInput,
-  GoogleAdsFeedUrl,
-  GoogleAdsSettings,
   type UpdateGoogleAdsSettingsBody,
   type EmailFolder,
   type LeaseStatus,
   type UpdateLeaseStatusInput,
-  AdSpendImportResult,
-  AdSpendList,
-  CampaignReport,
   type AdSpendEntryBody,
   type SpendLinkBody,
   type LoginBody,
   type SendEmailBody,
   type ThemeValues,
   type UpdateCompanySettingsBody,
-  ResponseReport,
-  LeadCall,
-  ResponseSettingsResponse,
   type LogCallBody,
   type UpdateAccountBody,
   type UpdateResponseSettingsBody,
 } from "@lease/contracts";
 import type { z } from "zod";
-import { ApiError, apiErrorOf, apiExchange, apiRequest } from "../api/client";
-
-async function call<S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown) {
-  return schema.parse(await apiRequest<unknown>(method, path, body)) as z.infer<S>;
-}
+import { ApiError, apiErrorOf } from "../api/client";
+import { callRoute, exchangeRoute, routeUrl } from "./route-call";
 
 export const ADMIN_KEYS = {
   me: ["/api/admin/me"],
@@ -94,13 +53,13 @@ export const ADMIN_KEYS = {
 } as const;
 
 /** Signed in, or the next step (an authenticator code, an own password) with its ticket. */
-export const login = (body: LoginBody) => call(LoginResponse, "POST", "/api/admin/login", body);
+export const login = (body: LoginBody) => callRoute("POST", "/api/admin/login", { body });
 export const loginWithCode = (ticket: string, code: string) =>
-  call(LoginResponse, "POST", "/api/admin/login/totp", { ticket, code });
+  callRoute("POST", "/api/admin/login/totp", { body: { ticket, code } });
 export const loginWithNewPassword = (ticket: string, newPassword: string) =>
-  call(AdminSession, "POST", "/api/admin/login/new-password", { ticket, newPassword });
+  callRoute("POST", "/api/admin/login/new-password", { body: { ticket, newPassword } });
 
-export const fetchAccount = () => call(AdminAccount, "GET", "/api/admin/account");
+export const fetchAccount = () => callRoute("GET", "/api/admin/account");
 /**
  * Requests that renew this browser's session: the server ends every session of the admin (open
  * sockets close with 4401) and answers with a new cookie. The socket's close can arrive before
@@ -115,13 +74,13 @@ function renewing<T>(request: Promise<T>): Promise<T> {
   return request;
 }
 export const changePassword = (currentPassword: string, newPassword: string) =>
-  renewing(call(AdminSession, "PUT", "/api/admin/account/password", { currentPassword, newPassword }));
+  renewing(callRoute("PUT", "/api/admin/account/password", { body: { currentPassword, newPassword } }));
 export const startTotpSetup = (currentPassword: string) =>
-  call(TotpSetup, "POST", "/api/admin/account/totp/setup", { currentPassword });
+  callRoute("POST", "/api/admin/account/totp/setup", { body: { currentPassword } });
 export const confirmTotp = (code: string) =>
-  renewing(call(RecoveryCodes, "POST", "/api/admin/account/totp/confirm", { code }));
+  renewing(callRoute("POST", "/api/admin/account/totp/confirm", { body: { code } }));
 export const disableTotp = (currentPassword: string, code: string) =>
-  call(AdminAccount, "POST", "/api/admin/account/totp/disable", { currentPassword, code });
+  callRoute("POST", "/api/admin/account/totp/disable", { body: { currentPassword, code } });
 
 /** A page of the audit log; `before` is the last entry's time of the previous page. */
 export const fetchAuditLog = (filter: {
@@ -131,26 +90,18 @@ export const fetchAuditLog = (filter: {
   from?: string;
   before?: string;
   limit?: number;
-}) => {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter))
-    if (value !== undefined && value !== "") params.set(key, String(value));
-  return call(AuditLogPage, "GET", `/api/admin/audit-log?${params.toString()}`);
-};
-export const fetchUsers = () => call(AdminUserList, "GET", "/api/admin/users");
-export const createUser = (username: string) =>
-  call(CreatedAdminUser, "POST", "/api/admin/users", { username });
+}) => callRoute("GET", "/api/admin/audit-log", { query: filter });
+export const fetchUsers = () => callRoute("GET", "/api/admin/users");
+export const createUser = (username: string) => callRoute("POST", "/api/admin/users", { body: { username } });
 export const setUserDisabled = (id: string, disabled: boolean) =>
-  call(AdminUser, "PATCH", `/api/admin/users/${encodeURIComponent(id)}`, { disabled });
+  callRoute("PATCH", "/api/admin/users/{id}", { params: { id }, body: { disabled } });
 export const setUserTakesNewLeads = (id: string, takesNewLeads: boolean) =>
-  call(AdminUser, "PATCH", `/api/admin/users/${encodeURIComponent(id)}`, { takesNewLeads });
-export const updateAccount = (body: UpdateAccountBody) =>
-  call(AdminAccount, "PUT", "/api/admin/account", body);
+  callRoute("PATCH", "/api/admin/users/{id}", { params: { id }, body: { takesNewLeads } });
+export const updateAccount = (body: UpdateAccountBody) => callRoute("PUT", "/api/admin/account", { body });
 export const resetUserTotp = (id: string) =>
-  call(AdminUser, "POST", `/api/admin/users/${encodeURIComponent(id)}/totp/reset`, {});
-export const removeUser = (id: string) =>
-  apiRequest<unknown>("DELETE", `/api/admin/users/${encodeURIComponent(id)}`);
-export const fetchMe = () => call(AdminSession, "GET", "/api/admin/me");
+  callRoute("POST", "/api/admin/users/{id}/totp/reset", { params: { id }, body: {} });
+export const removeUser = (id: string) => callRoute("DELETE", "/api/admin/users/{id}", { params: { id } });
+export const fetchMe = () => callRoute("GET", "/api/admin/me");
 /**
  * Whether this browser still has a session (after the server closed the socket with 4401), asked
  * once a renewal of this panel's own session (above) has its answer and cookie.
@@ -162,7 +113,7 @@ export const stillSignedIn = async () => {
     () => false,
   );
 };
-export const logout = () => apiRequest<unknown>("POST", "/api/admin/logout");
+export const logout = () => callRoute("POST", "/api/admin/logout");
 
 export interface LeaseRequestFilter {
   q: string;
@@ -190,12 +141,12 @@ export function leaseRequestQuery(filter: Partial<LeaseRequestFilter>): string {
 }
 
 export const fetchLeaseRequests = (filter: LeaseRequestFilter) =>
-  call(LeaseRequestListResponse, "GET", `/api/admin/lease-requests${leaseRequestQuery(filter)}`);
+  callRoute("GET", "/api/admin/lease-requests", { query: { ...filter } });
 
 /** One request by id; null when it does not exist (deleted meanwhile, or a mistyped link). */
 export async function findLeaseRequest(id: string): Promise<LeaseRequest | null> {
   try {
-    return await call(LeaseRequest, "GET", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
+    return await callRoute("GET", "/api/admin/lease-requests/{id}", { params: { id } });
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
     throw error;
@@ -203,98 +154,82 @@ export async function findLeaseRequest(id: string): Promise<LeaseRequest | null>
 }
 
 export const updateLeaseStatus = (id: string, body: UpdateLeaseStatusInput) =>
-  call(LeaseRequest, "PATCH", `/api/admin/lease-requests/${encodeURIComponent(id)}/status`, body);
+  callRoute("PATCH", "/api/admin/lease-requests/{id}/status", { params: { id }, body });
 
 export const deleteLeaseRequest = (id: string) =>
-  apiRequest<unknown>("DELETE", `/api/admin/lease-requests/${encodeURIComponent(id)}`);
+  callRoute("DELETE", "/api/admin/lease-requests/{id}", { params: { id } });
 
 /** Sets or clears "Opvolgen op" (YYYY-MM-DD). */
 /** Sends the request's failed conversions to one ad platform (or every one) again. */
 export const retryConversions = (id: string, platform?: ConversionPlatform) =>
-  call(LeaseRequest, "POST", `/api/admin/lease-requests/${encodeURIComponent(id)}/conversions/retry`, {
-    ...(platform ? { platform } : {}),
+  callRoute("POST", "/api/admin/lease-requests/{id}/conversions/retry", {
+    params: { id },
+    body: platform ? { platform } : {},
   });
 
 export const setFollowUp = (id: string, followUpOn: string | null) =>
-  call(LeaseRequest, "PUT", `/api/admin/lease-requests/${encodeURIComponent(id)}/follow-up`, { followUpOn });
+  callRoute("PUT", "/api/admin/lease-requests/{id}/follow-up", { params: { id }, body: { followUpOn } });
 
 /** A request's timeline rows (receipt, status changes, notes), newest first. */
 export const fetchLeadHistory = (id: string) =>
-  call(LeadHistory, "GET", `/api/admin/lease-requests/${encodeURIComponent(id)}/history`);
+  callRoute("GET", "/api/admin/lease-requests/{id}/history", { params: { id } });
 /** The e-mails sent for a request (its newest 100), for its timeline. */
 export const fetchLeadEmails = (id: string) =>
-  call(
-    EmailMessageList,
-    "GET",
-    `/api/admin/emails?${new URLSearchParams({ folder: "sent", leaseRequestId: id, limit: "100" }).toString()}`,
-  );
+  callRoute("GET", "/api/admin/emails", { query: { folder: "sent", leaseRequestId: id, limit: 100 } });
 export const addLeadNote = (id: string, body: string) =>
-  call(LeadNote, "POST", `/api/admin/lease-requests/${encodeURIComponent(id)}/notes`, { body });
+  callRoute("POST", "/api/admin/lease-requests/{id}/notes", { params: { id }, body: { body } });
 export const updateLeadNote = (id: string, noteId: string, body: string) =>
-  call(
-    LeadNote,
-    "PUT",
-    `/api/admin/lease-requests/${encodeURIComponent(id)}/notes/${encodeURIComponent(noteId)}`,
-    { body },
-  );
+  callRoute("PUT", "/api/admin/lease-requests/{id}/notes/{noteId}", {
+    params: { id, noteId },
+    body: { body },
+  });
 export const deleteLeadNote = (id: string, noteId: string) =>
-  apiRequest<unknown>(
-    "DELETE",
-    `/api/admin/lease-requests/${encodeURIComponent(id)}/notes/${encodeURIComponent(noteId)}`,
-  );
+  callRoute("DELETE", "/api/admin/lease-requests/{id}/notes/{noteId}", { params: { id, noteId } });
 
 export const exportCsvUrl = (
   filter: Pick<LeaseRequestFilter, "q" | "status" | "followUp" | "channel" | "campaign" | "owner">,
-) => `/api/admin/lease-requests/export.csv${leaseRequestQuery(filter)}`;
+) => routeUrl("GET", "/api/admin/lease-requests/export.csv", { query: { ...filter } });
 
 export const setLeadOwner = (id: string, ownerId: string) =>
-  call(LeaseRequest, "PATCH", `/api/admin/lease-requests/${encodeURIComponent(id)}/owner`, { ownerId });
+  callRoute("PATCH", "/api/admin/lease-requests/{id}/owner", { params: { id }, body: { ownerId } });
 export const logCall = (id: string, body: LogCallBody) =>
-  call(LeadCall, "POST", `/api/admin/lease-requests/${encodeURIComponent(id)}/calls`, body);
-export const fetchResponseSettings = () =>
-  call(ResponseSettingsResponse, "GET", "/api/admin/response-settings");
+  callRoute("POST", "/api/admin/lease-requests/{id}/calls", { params: { id }, body });
+export const fetchResponseSettings = () => callRoute("GET", "/api/admin/response-settings");
 export const updateResponseSettings = (body: UpdateResponseSettingsBody) =>
-  call(ResponseSettingsResponse, "PUT", "/api/admin/response-settings", body);
+  callRoute("PUT", "/api/admin/response-settings", { body });
 
-export const fetchCompanySettings = () => call(AdminCompanySettings, "GET", "/api/admin/company-settings");
+export const fetchCompanySettings = () => callRoute("GET", "/api/admin/company-settings");
 /** Partial update: absent keeps a value, "" clears it (the contract's input shape). */
 export type CompanySettingsUpdate = z.input<typeof UpdateCompanySettingsBody>;
-export const fetchConversionSettings = () =>
-  call(ConversionSettings, "GET", "/api/admin/conversion-settings");
+export const fetchConversionSettings = () => callRoute("GET", "/api/admin/conversion-settings");
 export const updateConversionSettings = (body: UpdateConversionSettingsInput) =>
-  call(ConversionSettings, "PUT", "/api/admin/conversion-settings", body);
+  callRoute("PUT", "/api/admin/conversion-settings", { body });
 /** One test event to the platform's test tool; answers the platform's status and own message. */
 export const sendConversionTest = (platform: ConversionPlatform, body: ConversionTestBody) =>
-  call(
-    ConversionTestResult,
-    "POST",
-    `/api/admin/conversion-settings/${encodeURIComponent(platform)}/test`,
-    body,
-  );
+  callRoute("POST", "/api/admin/conversion-settings/{platform}/test", { params: { platform }, body });
 
-export const fetchGoogleAdsSettings = () => call(GoogleAdsSettings, "GET", "/api/admin/google-ads-settings");
+export const fetchGoogleAdsSettings = () => callRoute("GET", "/api/admin/google-ads-settings");
 export const updateGoogleAdsSettings = (body: UpdateGoogleAdsSettingsBody) =>
-  call(GoogleAdsSettings, "PUT", "/api/admin/google-ads-settings", body);
+  callRoute("PUT", "/api/admin/google-ads-settings", { body });
 /** A new secret URL for Google Ads' scheduled upload (answered once); the previous one stops working. */
 export const rotateGoogleAdsFeed = () =>
-  call(GoogleAdsFeedUrl, "POST", "/api/admin/google-ads-settings/feed-url", {});
+  callRoute("POST", "/api/admin/google-ads-settings/feed-url", { body: {} });
 /** The Google Ads offline conversion file, as the browser downloads it (the session cookie goes along). */
-export const GOOGLE_ADS_FILE_URL = "/api/admin/google-ads/conversions.csv";
+export const GOOGLE_ADS_FILE_URL = routeUrl("GET", "/api/admin/google-ads/conversions.csv", {});
 
 export const updateCompanySettings = (body: CompanySettingsUpdate) =>
-  call(AdminCompanySettings, "PUT", "/api/admin/company-settings", body);
+  callRoute("PUT", "/api/admin/company-settings", { body });
 
-export const fetchTheme = () => call(ThemeSettings, "GET", "/api/theme-settings");
-export const updateTheme = (body: ThemeValues) =>
-  call(ThemeSettings, "PUT", "/api/admin/theme-settings", body);
+export const fetchTheme = () => callRoute("GET", "/api/theme-settings");
+export const updateTheme = (body: ThemeValues) => callRoute("PUT", "/api/admin/theme-settings", { body });
 
-export const sendTestEmail = () => call(EmailSettingsTestResponse, "POST", "/api/admin/email-settings/test");
+export const sendTestEmail = () => callRoute("POST", "/api/admin/email-settings/test");
 
 /** One page of a folder (inbox or sent mail), newest first; `before` is the previous page's `next`. */
 export async function fetchEmails(folder: EmailFolder, before?: string) {
-  const query = `folder=${folder}&limit=${INBOX_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
-  const { data, headers } = await apiExchange<unknown>("GET", `/api/admin/emails?${query}`);
-  const items = EmailMessageList.parse(data);
+  const { data: items, headers } = await exchangeRoute("GET", "/api/admin/emails", {
+    query: { folder, limit: INBOX_PAGE, before },
+  });
   const count = (name: string) => {
     const n = Number(headers.get(name));
     return headers.get(name) !== null && Number.isInteger(n) ? n : undefined;
@@ -306,47 +241,42 @@ export async function fetchEmails(folder: EmailFolder, before?: string) {
     next: headers.get(INBOX_CURSOR_HEADER),
   };
 }
-export const fetchEmail = (id: string) =>
-  call(EmailMessage, "GET", `/api/admin/emails/${encodeURIComponent(id)}`);
+export const fetchEmail = (id: string) => callRoute("GET", "/api/admin/emails/{id}", { params: { id } });
 export const retryEmail = (id: string) =>
-  call(RetryEmailResponse, "POST", `/api/admin/emails/${encodeURIComponent(id)}/retry`);
+  callRoute("POST", "/api/admin/emails/{id}/retry", { params: { id } });
 export const cancelEmail = (id: string) =>
-  call(CancelEmailResponse, "POST", `/api/admin/emails/${encodeURIComponent(id)}/cancel`);
+  callRoute("POST", "/api/admin/emails/{id}/cancel", { params: { id } });
 export const markEmailRead = (id: string) =>
-  call(EmailMessage, "PUT", `/api/admin/emails/${encodeURIComponent(id)}/read`);
-export const deleteEmail = (id: string) =>
-  apiRequest<unknown>("DELETE", `/api/admin/emails/${encodeURIComponent(id)}`);
-export const sendEmail = (body: SendEmailBody) =>
-  call(SendEmailResponse, "POST", "/api/admin/send-email", body);
+  callRoute("PUT", "/api/admin/emails/{id}/read", { params: { id } });
+export const deleteEmail = (id: string) => callRoute("DELETE", "/api/admin/emails/{id}", { params: { id } });
+export const sendEmail = (body: SendEmailBody) => callRoute("POST", "/api/admin/send-email", { body });
 
-export const fetchVisitorStats = () => call(VisitorStats, "GET", "/api/admin/visitor-stats");
+export const fetchVisitorStats = () => callRoute("GET", "/api/admin/visitor-stats");
 /** One page of the active visitors, and how many are active in all. */
 export interface ActiveVisitorsPage {
   visitors: ActiveVisitorList;
   total: number;
 }
 export async function fetchActiveVisitors(offset: number, limit: number): Promise<ActiveVisitorsPage> {
-  const { data, headers } = await apiExchange<unknown>(
-    "GET",
-    `/api/admin/active-visitors?offset=${offset}&limit=${limit}`,
-  );
-  const visitors = ActiveVisitorList.parse(data);
+  const { data: visitors, headers } = await exchangeRoute("GET", "/api/admin/active-visitors", {
+    query: { offset, limit },
+  });
   const total = Number(headers.get(ACTIVE_VISITORS_TOTAL_HEADER));
   return { visitors, total: Number.isInteger(total) ? total : offset + visitors.length };
 }
 /** A period's analytics, narrowed to the visits that match `filter` (channel, campaign, page) when given. */
 export const fetchAnalytics = (from: string, to: string, filter: Record<string, string> = {}) =>
-  call(Analytics, "GET", `/api/admin/analytics?${new URLSearchParams({ from, to, ...filter }).toString()}`);
+  callRoute("GET", "/api/admin/analytics", { query: { from, to, ...filter } });
 
 // People's data (AVG): the address goes in the body (POST), never in a URL.
 export const searchPersonalData = (email: string) =>
-  call(PrivacySummary, "POST", "/api/admin/privacy/search", { email });
+  callRoute("POST", "/api/admin/privacy/search", { body: { email } });
 export const erasePersonalData = (email: string) =>
-  call(PrivacyErasure, "POST", "/api/admin/privacy/erase", { email, confirm: PRIVACY_ERASE_CONFIRMATION });
+  callRoute("POST", "/api/admin/privacy/erase", { body: { email, confirm: PRIVACY_ERASE_CONFIRMATION } });
 
 /** The export as the file the gateway names (a JSON attachment), downloaded in the browser. */
 export async function downloadPersonalData(email: string): Promise<void> {
-  const response = await fetch("/api/admin/privacy/export", {
+  const response = await fetch(routeUrl("POST", "/api/admin/privacy/export", {}), {
     method: "POST",
     credentials: "include",
     headers: { "Content-Type": "application/json" },
@@ -368,39 +298,39 @@ export async function downloadPersonalData(email: string): Promise<void> {
 
 /** A platform's spend export, as read from the file (the service detects which platform). */
 export const importAdSpend = (csv: string) =>
-  call(AdSpendImportResult, "POST", "/api/admin/ad-spend/import", { csv });
-export const addAdSpend = (body: AdSpendEntryBody) =>
-  call(AdSpendImportResult, "POST", "/api/admin/ad-spend", body);
+  callRoute("POST", "/api/admin/ad-spend/import", { body: { csv } });
+export const addAdSpend = (body: AdSpendEntryBody) => callRoute("POST", "/api/admin/ad-spend", { body });
 export const fetchAdSpend = (from: string, to: string) =>
-  call(AdSpendList, "GET", `/api/admin/ad-spend?${new URLSearchParams({ from, to })}`);
+  callRoute("GET", "/api/admin/ad-spend", { query: { from, to } });
 export const linkSpendCampaign = (body: SpendLinkBody) =>
-  apiRequest<unknown>("PUT", "/api/admin/ad-spend/links", body);
+  callRoute("PUT", "/api/admin/ad-spend/links", { body });
 /** How the promised response times were kept (its CSV: responseReportCsvUrl). */
 export const fetchResponseReport = (from: string, to: string) =>
-  call(ResponseReport, "GET", `/api/admin/response-report?${new URLSearchParams({ from, to })}`);
+  callRoute("GET", "/api/admin/response-report", { query: { from, to } });
 export const responseReportCsvUrl = (from: string, to: string) =>
-  `/api/admin/response-report.csv?${new URLSearchParams({ from, to })}`;
+  routeUrl("GET", "/api/admin/response-report.csv", { query: { from, to } });
 
 export const fetchCampaignReport = (from: string, to: string) =>
-  call(CampaignReport, "GET", `/api/admin/campaign-report?${new URLSearchParams({ from, to })}`);
+  callRoute("GET", "/api/admin/campaign-report", { query: { from, to } });
 
 // The conversation on the lead: a received e-mail's HTML, and the SendGrid webhooks' settings.
 export const fetchEmailDetail = (id: string) =>
-  call(EmailDetail, "GET", `/api/admin/emails/${encodeURIComponent(id)}`);
-export const fetchEmailSettings = () => call(EmailSettings, "GET", "/api/admin/email-settings");
-export const rotateInboundUrl = () => call(InboundUrl, "POST", "/api/admin/email-settings/inbound-url", {});
+  callRoute("GET", "/api/admin/emails/{id}", { params: { id } });
+export const fetchEmailSettings = () => callRoute("GET", "/api/admin/email-settings");
+export const rotateInboundUrl = () =>
+  callRoute("POST", "/api/admin/email-settings/inbound-url", { body: {} });
 export const saveReplyAddress = (replyAddress: string | null) =>
-  call(EmailSettings, "PUT", "/api/admin/email-settings/inbound", { replyAddress });
+  callRoute("PUT", "/api/admin/email-settings/inbound", { body: { replyAddress } });
 export const saveEventWebhookKey = (verificationKey: string) =>
-  call(EmailSettings, "PUT", "/api/admin/email-settings/event-webhook", { verificationKey });
+  callRoute("PUT", "/api/admin/email-settings/event-webhook", { body: { verificationKey } });
 
 // Staff's e-mail templates (E-mail Instellingen; the compose window offers them).
-export const fetchEmailTemplates = () => call(EmailTemplateList, "GET", "/api/admin/email-templates");
+export const fetchEmailTemplates = () => callRoute("GET", "/api/admin/email-templates");
 export const saveEmailTemplate = (template: EmailTemplateBody & { id?: string }) => {
   const { id, ...body } = template;
   return id
-    ? call(EmailTemplate, "PUT", `/api/admin/email-templates/${encodeURIComponent(id)}`, body)
-    : call(EmailTemplate, "POST", "/api/admin/email-templates", body);
+    ? callRoute("PUT", "/api/admin/email-templates/{id}", { params: { id }, body })
+    : callRoute("POST", "/api/admin/email-templates", { body });
 };
 export const deleteEmailTemplate = (id: string) =>
-  apiRequest<unknown>("DELETE", `/api/admin/email-templates/${encodeURIComponent(id)}`);
+  callRoute("DELETE", "/api/admin/email-templates/{id}", { params: { id } });

@@ -1,14 +1,8 @@
 import { randomUUID } from "node:crypto";
-import {
-  ConversionPlatformParam,
-  ConversionTestBody,
-  type ConversionTestResult,
-  type InternalLeadConversion,
-} from "@lease/contracts";
+import { type ConversionTestResult, type InternalLeadConversion } from "@lease/contracts";
 import {
   HttpError,
   contractRouter,
-  parseOr400,
   requireAdmin,
   type ContractRouter,
   type RateLimiter,
@@ -54,8 +48,8 @@ export function adminRoutes(
 ): ContractRouter {
   const router = contractRouter("conversions", requireAdmin(session));
   router.post("/api/admin/conversion-settings/{platform}/test", async (ctx) => {
-    const { platform } = parseOr400(ConversionPlatformParam, ctx.params);
-    const { testEventCode } = parseOr400(ConversionTestBody, ctx.request.body ?? {});
+    const { platform } = ctx.input.params;
+    const { testEventCode } = ctx.input.body;
     const name = PLATFORM_NAMES[platform];
     if ((platform === "meta" || platform === "tiktok") && !testEventCode)
       throw new HttpError(

@@ -2,15 +2,10 @@ import type { Context } from "koa";
 import {
   AdminAccount,
   AdminSession,
-  ChangePasswordBody,
   RECOVERY_CODE_COUNT,
   RecoveryCodes,
-  TotpCodeBody,
-  TotpDisableBody,
   TotpSetup,
-  TotpSetupBody,
   NOTIFY_EMAIL_NEEDED_MESSAGE,
-  UpdateAccountBody,
 } from "@lease/contracts";
 import {
   HttpError,
@@ -18,7 +13,6 @@ import {
   contractRouter,
   endAllSessions,
   issueSession,
-  parseOr400,
   notFound,
   requireAdmin,
   type ContractRouter,
@@ -91,7 +85,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
 
   // The admin's own notices: an e-mail needs an address; the audit names the fields, not the address.
   router.put("/api/admin/account", async (ctx) => {
-    const body = parseOr400(UpdateAccountBody, ctx.request.body);
+    const body = ctx.input.body;
     const admin = await me(ctx);
     const address = body.notifyEmail === undefined ? admin.notifyEmail : body.notifyEmail;
     const wantsMail =
@@ -117,7 +111,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
   });
 
   router.put("/api/admin/account/password", async (ctx) => {
-    const body = parseOr400(ChangePasswordBody, ctx.request.body);
+    const body = ctx.input.body;
     const admin = await me(ctx);
     const problem = newPasswordProblem(body.newPassword);
     if (problem)
@@ -149,7 +143,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
   }
 
   router.post("/api/admin/account/totp/setup", async (ctx) => {
-    const body = parseOr400(TotpSetupBody, ctx.request.body);
+    const body = ctx.input.body;
     const admin = await me(ctx);
     if (admin.totpEnabledAt) throw new HttpError(409, "conflict", TOTP_ALREADY_ON_MESSAGE);
     await checkCurrentPassword(ctx, admin, body.currentPassword);
@@ -161,7 +155,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
   });
 
   router.post("/api/admin/account/totp/confirm", async (ctx) => {
-    const body = parseOr400(TotpCodeBody, ctx.request.body);
+    const body = ctx.input.body;
     const admin = await me(ctx);
     if (admin.totpEnabledAt) throw new HttpError(409, "conflict", TOTP_ALREADY_ON_MESSAGE);
     const secret = admin.totpSecret ? deps.secrets.open(admin.totpSecret) : undefined;
@@ -183,7 +177,7 @@ export function accountRoutes(deps: AuthDeps, opts: { issuer: string }): Contrac
   });
 
   router.post("/api/admin/account/totp/disable", async (ctx) => {
-    const body = parseOr400(TotpDisableBody, ctx.request.body);
+    const body = ctx.input.body;
     const admin = await me(ctx);
     await checkCurrentPassword(ctx, admin, body.currentPassword);
     if (admin.totpEnabledAt) {

@@ -1,12 +1,5 @@
 import type { Context, Next } from "koa";
-import {
-  AdminSession,
-  LOGIN_FAILED_MESSAGE,
-  LoginBody,
-  LoginNewPasswordBody,
-  LoginNextStep,
-  LoginTotpBody,
-} from "@lease/contracts";
+import { AdminSession, LOGIN_FAILED_MESSAGE, LoginNextStep } from "@lease/contracts";
 import {
   HttpError,
   SECURE_SESSION_COOKIE,
@@ -14,7 +7,6 @@ import {
   SESSION_TTL_SECONDS,
   contractRouter,
   issueSession,
-  parseOr400,
   requireAdmin,
   revokeSession,
   sessionGeneration,
@@ -147,6 +139,12 @@ export async function useSecondFactor(
   return undefined;
 }
 
+/** Set ahead of the handler (and of the body's validation): a refusal is not kept either. */
+async function noStore(ctx: Context, next: Next) {
+  ctx.set("Cache-Control", "no-store");
+  return next();
+}
+
 export function authRoutes(deps: AuthDeps): ContractRouter {
   const router = contractRouter("gateway");
   // Never a password, code or ticket in the log: only who tried, from where, and how it ended.
@@ -184,9 +182,8 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
     return finish(ctx, admin, generation, step);
   }
 
-  router.post("/api/admin/login", async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    const body = parseOr400(LoginBody, ctx.request.body);
+  router.post("/api/admin/login", noStore, async (ctx) => {
+    const body = ctx.input.body;
     const ip = deps.clientIp(ctx);
     const verdict = await deps.throttle.begin(body.username, ip);
     if (!verdict.allowed) {
@@ -251,9 +248,8 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
     await afterSecrets(ctx, admin, generation, "password");
   });
 
-  router.post("/api/admin/login/totp", async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    const body = parseOr400(LoginTotpBody, ctx.request.body);
+  router.post("/api/admin/login/totp", noStore, async (ctx) => {
+    const body = ctx.input.body;
     const ticket = await deps.tickets.read(body.ticket, "totp");
     if (!ticket) throw loginExpired();
     const ip = deps.clientIp(ctx);
@@ -305,9 +301,8 @@ export function authRoutes(deps: AuthDeps): ContractRouter {
     await afterSecrets(ctx, admin, ticket.generation, accepted);
   });
 
-  router.post("/api/admin/login/new-password", async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    const body = parseOr400(LoginNewPasswordBody, ctx.request.body);
+  router.post("/api/admin/login/new-password", noStore, async (ctx) => {
+    const body = ctx.input.body;
     const ticket = await deps.tickets.read(body.ticket, "new_password");
     if (!ticket) throw loginExpired();
     const admin = await deps.admins.findByUsername(ticket.username);

@@ -21,7 +21,8 @@ import { UPSTREAM_INVALID_MESSAGE } from "./proxy";
 import { crossSiteRefusal, securityHeaderList } from "../domain/security";
 import type { TrackBatcher } from "../domain/track-batcher";
 
-const BEACON_PATHS: Record<string, "visit" | "heartbeat"> = {
+const BEACON_PATHS: Record<"/api/track/visit" | "/api/track/heartbeat", "visit" | "heartbeat"> &
+  Record<string, "visit" | "heartbeat" | undefined> = {
   "/api/track/visit": "visit",
   "/api/track/heartbeat": "heartbeat",
 };
@@ -183,7 +184,8 @@ export function beaconPath(deps: {
     };
 
   const routes = contractRouter("gateway", undefined, { rawBody: true });
-  for (const [path, kind] of Object.entries(BEACON_PATHS)) {
+  for (const path of ["/api/track/visit", "/api/track/heartbeat"] as const) {
+    const kind = BEACON_PATHS[path];
     routes.post(path, async function trackBeacon(ctx) {
       ctx.respond = false;
       await new Promise<void>((resolve) => {

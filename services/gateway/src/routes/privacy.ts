@@ -1,14 +1,6 @@
-import {
-  PrivacyErasure,
-  PrivacyEraseBody,
-  PrivacyExport,
-  PrivacySearchBody,
-  PrivacySummary,
-  QUEUES,
-} from "@lease/contracts";
+import { PrivacyErasure, PrivacyExport, PrivacySummary, QUEUES } from "@lease/contracts";
 import {
   contractRouter,
-  parseOr400,
   removeJobsHolding,
   requireAdmin,
   type ContractRouter,
@@ -34,12 +26,12 @@ export function privacyRoutes(deps: {
   const router = contractRouter("gateway", requireAdmin(deps.session));
 
   router.post("/api/admin/privacy/search", async (ctx) => {
-    const { email } = parseOr400(PrivacySearchBody, ctx.request.body);
+    const { email } = ctx.input.body;
     ctx.body = PrivacySummary.parse(deps.privacy.summarize(await deps.privacy.collect(email)));
   });
 
   router.post("/api/admin/privacy/export", async (ctx) => {
-    const { email } = parseOr400(PrivacySearchBody, ctx.request.body);
+    const { email } = ctx.input.body;
     const data = await deps.privacy.collect(email);
     const now = new Date();
     const file = PrivacyExport.parse(privacyDocument(email, data, now));
@@ -59,7 +51,7 @@ export function privacyRoutes(deps: {
   });
 
   router.post("/api/admin/privacy/erase", async (ctx) => {
-    const { email } = parseOr400(PrivacyEraseBody, ctx.request.body);
+    const { email } = ctx.input.body;
     // The gateway's own references to the person's leads: audit entries naming them (their target
     // becomes "[gewist]") and audit.record jobs BullMQ still keeps that name them. Audit jobs carry
     // admins' names, never a person's address, so the address itself is not looked for there.

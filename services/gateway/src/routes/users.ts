@@ -1,19 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
-import {
-  AdminUser,
-  AdminUserIdParam,
-  AdminUserList,
-  CreateAdminUserBody,
-  CreatedAdminUser,
-  UpdateAdminUserBody,
-} from "@lease/contracts";
+import { AdminUser, AdminUserList, CreatedAdminUser } from "@lease/contracts";
 import {
   HttpError,
   contractRouter,
   endAllSessions,
   notFound,
-  parseOr400,
   requireAdmin,
   type ContractRouter,
 } from "@lease/platform";
@@ -63,7 +55,7 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
   });
 
   router.post("/api/admin/users", async (ctx) => {
-    const { username } = parseOr400(CreateAdminUserBody, ctx.request.body);
+    const { username } = ctx.input.body;
     // 96 random bits; the new admin replaces it at the first sign-in.
     const oneTimePassword = randomBytes(12).toString("base64url");
     const hash = await priorityPasswordWork(deps, () => hashPassword(oneTimePassword));
@@ -79,8 +71,8 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
   });
 
   router.patch("/api/admin/users/{id}", async (ctx) => {
-    const { id } = parseOr400(AdminUserIdParam, ctx.params);
-    const { disabled, takesNewLeads } = parseOr400(UpdateAdminUserBody, ctx.request.body);
+    const { id } = ctx.input.params;
+    const { disabled, takesNewLeads } = ctx.input.body;
     let row: AdminRow | undefined;
     if (takesNewLeads !== undefined) {
       const before = await deps.admins.findById(id);
@@ -123,7 +115,7 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
   // A lost phone and lost recovery codes: another admin turns the second factor off (audited),
   // the admin's sessions end, and they sign in with their password alone and set it up again.
   router.post("/api/admin/users/{id}/totp/reset", async (ctx) => {
-    const { id } = parseOr400(AdminUserIdParam, ctx.params);
+    const { id } = ctx.input.params;
     if (id === ctx.state.admin!.id) throw new HttpError(409, "conflict", OWN_TOTP_RESET_MESSAGE);
     const row = await deps.admins.findById(id);
     if (!row) throw notFound(NO_SUCH_ADMIN_MESSAGE);
@@ -142,7 +134,7 @@ export function userRoutes(deps: AuthDeps): ContractRouter {
   });
 
   router.delete("/api/admin/users/{id}", async (ctx) => {
-    const { id } = parseOr400(AdminUserIdParam, ctx.params);
+    const { id } = ctx.input.params;
     const result = await deps.admins.removeById(ctx.state.admin!.username, id);
     if (!result.ok) throw refused(result, "remove");
     await endAllSessions(deps.session, result.row.username, ctx.state.log, "removed");

@@ -1,13 +1,5 @@
 import type { Context } from "koa";
-import { RotateGoogleAdsFeedBody, UpdateGoogleAdsSettingsBody } from "@lease/contracts";
-import {
-  HttpError,
-  contractRouter,
-  parseOr400,
-  requireAdmin,
-  type RateLimiter,
-  type SessionDeps,
-} from "@lease/platform";
+import { HttpError, contractRouter, requireAdmin, type RateLimiter, type SessionDeps } from "@lease/platform";
 import type { GoogleAdsDomain } from "../domain/google-ads";
 
 const FILE_NAME = "google-ads-conversies.csv";
@@ -28,12 +20,11 @@ export function googleAdsAdminRoutes(deps: { googleAds: GoogleAdsDomain; session
   });
 
   router.put("/api/admin/google-ads-settings", async (ctx) => {
-    const body = parseOr400(UpdateGoogleAdsSettingsBody, ctx.request.body);
+    const body = ctx.input.body;
     ctx.body = await deps.googleAds.updateSettings(body, ctx.state.admin!.username);
   });
 
   router.post("/api/admin/google-ads-settings/feed-url", async (ctx) => {
-    parseOr400(RotateGoogleAdsFeedBody, ctx.request.body ?? {});
     ctx.set("Cache-Control", "no-store");
     ctx.body = await deps.googleAds.rotateFeed(ctx.state.admin!.username);
   });

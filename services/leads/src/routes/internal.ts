@@ -1,16 +1,12 @@
 import {
-  InternalLeadEmail,
-  LeadEmailParams,
   OpenLeadsByEmail,
-  OpenLeadsByEmailBody,
   InternalContactMessage,
   InternalFollowUpsDue,
   InternalLeaseRequest,
   InternalLeadConversion,
-  LeaseRequestIdParam,
   InternalStaff,
 } from "@lease/contracts";
-import { contractRouter, notFound, parseOr400, requireInternal } from "@lease/platform";
+import { contractRouter, notFound, requireInternal } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 import type { LeadEmailsRepository } from "../repositories/lead-emails";
 import type { ResponseSettingsDomain } from "../domain/response-settings";
@@ -30,25 +26,25 @@ export function internalRoutes(deps: {
   const router = contractRouter("leads", requireInternal(deps.internalToken));
 
   router.get("/internal/lease-requests/{id}", async (ctx) => {
-    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const { id } = ctx.input.params;
     ctx.body = InternalLeaseRequest.parse(await deps.leads.get(id));
   });
 
   // The conversions service reads what a lead's events are sent with (job data holds ids only).
   router.get("/internal/lease-requests/{id}/conversion", async (ctx) => {
-    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const { id } = ctx.input.params;
     ctx.set("Cache-Control", "no-store");
     ctx.body = InternalLeadConversion.parse(await deps.leads.conversionData(id));
   });
 
   router.get("/internal/contact-messages/{id}", async (ctx) => {
-    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const { id } = ctx.input.params;
     ctx.body = InternalContactMessage.parse(await deps.leads.getContact(id));
   });
 
   // The mailer's notices to an admin (a late lead, the weekly summary): their address and choices.
   router.get("/internal/staff/{id}", async (ctx) => {
-    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const { id } = ctx.input.params;
     const row = await deps.owners.find(id);
     if (!row) throw notFound("Beheerder niet gevonden");
     ctx.set("Cache-Control", "no-store");
@@ -70,8 +66,8 @@ export function internalRoutes(deps: {
   // The mailer tells of each e-mail of a lead (a reply, a send, its delivery state): kept on the
   // lead's timeline; a bounce marks the address as not working.
   router.put("/internal/lease-requests/{id}/emails/{emailId}", async (ctx) => {
-    const { id, emailId } = parseOr400(LeadEmailParams, ctx.params);
-    const email = parseOr400(InternalLeadEmail, ctx.request.body);
+    const { id, emailId } = ctx.input.params;
+    const email = ctx.input.body;
     if (email.id !== emailId) throw notFound("E-mail niet gevonden");
     const { calendar } = await deps.settings.active();
     if (!(await deps.leadEmails.store(id, email, calendar))) throw notFound("Lease aanvraag niet gevonden");
@@ -81,7 +77,7 @@ export function internalRoutes(deps: {
 
   // A reply without a token or reference is matched by its sender: exactly one open lead.
   router.post("/internal/lease-requests/open-by-email", async (ctx) => {
-    const { email } = parseOr400(OpenLeadsByEmailBody, ctx.request.body);
+    const { email } = ctx.input.body;
     ctx.body = OpenLeadsByEmail.parse({ ids: await deps.leadEmails.openByEmail(email) });
   });
 

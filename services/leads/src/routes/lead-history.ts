@@ -1,11 +1,4 @@
-import { LeaseRequestIdParam, NoteBody, NoteIdParams } from "@lease/contracts";
-import {
-  contractRouter,
-  parseOr400,
-  requireAdmin,
-  type AdminClaims,
-  type SessionDeps,
-} from "@lease/platform";
+import { contractRouter, requireAdmin, type AdminClaims, type SessionDeps } from "@lease/platform";
 import type { LeadHistoryDomain } from "../domain/lead-history";
 
 /** A lease request's timeline and its notes; notes are written as the signed-in admin. */
@@ -18,25 +11,25 @@ export function leadHistoryRoutes(deps: { history: LeadHistoryDomain; session: S
   });
 
   router.get("/api/admin/lease-requests/{id}/history", async (ctx) => {
-    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
+    const { id } = ctx.input.params;
     ctx.body = await deps.history.history(id);
   });
 
   router.post("/api/admin/lease-requests/{id}/notes", async (ctx) => {
-    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
-    const { body } = parseOr400(NoteBody, ctx.request.body);
+    const { id } = ctx.input.params;
+    const { body } = ctx.input.body;
     ctx.status = 201;
     ctx.body = await deps.history.addNote(id, author(ctx.state), body);
   });
 
   router.put("/api/admin/lease-requests/{id}/notes/{noteId}", async (ctx) => {
-    const { id, noteId } = parseOr400(NoteIdParams, ctx.params);
-    const { body } = parseOr400(NoteBody, ctx.request.body);
+    const { id, noteId } = ctx.input.params;
+    const { body } = ctx.input.body;
     ctx.body = await deps.history.updateNote(id, noteId, author(ctx.state), body);
   });
 
   router.delete("/api/admin/lease-requests/{id}/notes/{noteId}", async (ctx) => {
-    const { id, noteId } = parseOr400(NoteIdParams, ctx.params);
+    const { id, noteId } = ctx.input.params;
     await deps.history.deleteNote(id, noteId, author(ctx.state));
     ctx.status = 204;
   });

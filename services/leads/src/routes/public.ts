@@ -1,6 +1,5 @@
 import type { Context } from "koa";
-import { ContactBody, CreateLeaseRequestBody } from "@lease/contracts";
-import { contractRouter, parseOr400, type RateLimiter } from "@lease/platform";
+import { contractRouter, type RateLimiter } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 
 export function publicRoutes(deps: {
@@ -11,7 +10,7 @@ export function publicRoutes(deps: {
   const router = contractRouter("leads");
 
   router.post("/api/lease-requests", async (ctx) => {
-    const body = parseOr400(CreateLeaseRequestBody, ctx.request.body);
+    const body = ctx.input.body;
     await deps.limiter.hit("lease-request", deps.clientIp(ctx), ctx.state.log);
     ctx.status = 201;
     ctx.body = await deps.leads.create(
@@ -23,7 +22,7 @@ export function publicRoutes(deps: {
   });
 
   router.post("/api/contact", async (ctx) => {
-    const body = parseOr400(ContactBody, ctx.request.body);
+    const body = ctx.input.body;
     await deps.limiter.hit("contact", deps.clientIp(ctx), ctx.state.log);
     ctx.status = 201;
     ctx.body = await deps.leads.createContact(body, ctx.state.requestId);

@@ -1,18 +1,4 @@
-import {
-  LeaseRequestIdParam,
-  LogCallBody,
-  ResponseReportQuery,
-  SetLeadOwnerBody,
-  UpdateResponseSettingsBody,
-} from "@lease/contracts";
-import {
-  HttpError,
-  contractRouter,
-  notFound,
-  parseOr400,
-  requireAdmin,
-  type SessionDeps,
-} from "@lease/platform";
+import { HttpError, contractRouter, notFound, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { ResponseReportDomain } from "../domain/response-report";
 import type { CallsRepository } from "../repositories/calls";
 import type { ResponseSettingsDomain } from "../domain/response-settings";
@@ -34,21 +20,21 @@ export function responseRoutes(deps: {
   });
 
   router.put("/api/admin/response-settings", async (ctx) => {
-    const settings = parseOr400(UpdateResponseSettingsBody, ctx.request.body);
+    const settings = ctx.input.body;
     ctx.body = await deps.settings.update(settings, ctx.state.admin!.username);
   });
 
   // Staff reassign a lead from its detail (audited, "Toegewezen aan …" on its timeline).
   router.patch("/api/admin/lease-requests/{id}/owner", async (ctx) => {
-    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
-    const { ownerId } = parseOr400(SetLeadOwnerBody, ctx.request.body);
+    const { id } = ctx.input.params;
+    const { ownerId } = ctx.input.body;
     ctx.body = await deps.leads.reassign(id, ownerId, ctx.state.admin!.username);
   });
 
   // "Bellen": the call staff made, logged when they come back to the panel.
   router.post("/api/admin/lease-requests/{id}/calls", async (ctx) => {
-    const { id } = parseOr400(LeaseRequestIdParam, ctx.params);
-    const call = parseOr400(LogCallBody, ctx.request.body);
+    const { id } = ctx.input.params;
+    const call = ctx.input.body;
     const { calendar } = await deps.settings.active();
     const logged = await deps.calls.log(id, ctx.state.admin!, call, calendar);
     if (!logged) throw notFound("Lease aanvraag niet gevonden");
@@ -59,12 +45,12 @@ export function responseRoutes(deps: {
 
   // How the promises are kept, over time: the report and its CSV.
   router.get("/api/admin/response-report", async (ctx) => {
-    const period = parseOr400(ResponseReportQuery, ctx.query);
+    const period = ctx.input.query;
     ctx.body = await reading(() => deps.report.report(period));
   });
 
   router.get("/api/admin/response-report.csv", async (ctx) => {
-    const period = parseOr400(ResponseReportQuery, ctx.query);
+    const period = ctx.input.query;
     const csv = await reading(() => deps.report.csv(period));
     ctx.type = "text/csv; charset=utf-8";
     ctx.set("Content-Disposition", `attachment; filename="reactietijden-${period.from}-${period.to}.csv"`);

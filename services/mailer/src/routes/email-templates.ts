@@ -1,5 +1,4 @@
-import { EmailTemplateBody, EmailTemplateIdParam } from "@lease/contracts";
-import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import { contractRouter, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { EmailTemplatesRepository } from "../repositories/email-templates";
 
 /** Staff keep their e-mail templates; the compose window offers them. */
@@ -11,22 +10,18 @@ export function emailTemplateRoutes(deps: { templates: EmailTemplatesRepository;
   });
 
   router.post("/api/admin/email-templates", async (ctx) => {
-    const body = parseOr400(EmailTemplateBody, ctx.request.body);
+    const body = ctx.input.body;
     ctx.status = 201;
     ctx.body = await deps.templates.create(body, ctx.state.admin!.username);
   });
 
   router.put("/api/admin/email-templates/{id}", async (ctx) => {
-    const { id } = parseOr400(EmailTemplateIdParam, ctx.params);
-    ctx.body = await deps.templates.update(
-      id,
-      parseOr400(EmailTemplateBody, ctx.request.body),
-      ctx.state.admin!.username,
-    );
+    const { id } = ctx.input.params;
+    ctx.body = await deps.templates.update(id, ctx.input.body, ctx.state.admin!.username);
   });
 
   router.delete("/api/admin/email-templates/{id}", async (ctx) => {
-    const { id } = parseOr400(EmailTemplateIdParam, ctx.params);
+    const { id } = ctx.input.params;
     await deps.templates.remove(id, ctx.state.admin!.username);
     ctx.status = 204;
   });

@@ -3,13 +3,9 @@ import {
   EVENT_WEBHOOK_BODY_LIMIT_BYTES,
   EVENT_WEBHOOK_SIGNATURE_HEADER,
   EVENT_WEBHOOK_TIMESTAMP_HEADER,
-  RotateInboundUrlBody,
-  UpdateEventWebhookBody,
-  UpdateInboundBody,
 } from "@lease/contracts";
 import {
   contractRouter,
-  parseOr400,
   readRawBytes,
   requireAdmin,
   type RateLimiter,
@@ -33,18 +29,17 @@ export function webhookSettingsRoutes(deps: {
   });
 
   router.post("/api/admin/email-settings/inbound-url", async (ctx) => {
-    parseOr400(RotateInboundUrlBody, ctx.request.body ?? {});
     ctx.set("Cache-Control", "no-store");
     ctx.body = await deps.inbound.rotateUrl(ctx.state.admin!.username, deps.origin(ctx));
   });
 
   router.put("/api/admin/email-settings/inbound", async (ctx) => {
-    const { replyAddress } = parseOr400(UpdateInboundBody, ctx.request.body);
+    const { replyAddress } = ctx.input.body;
     ctx.body = await deps.inbound.setReplyAddress(replyAddress, ctx.state.admin!.username);
   });
 
   router.put("/api/admin/email-settings/event-webhook", async (ctx) => {
-    const { verificationKey } = parseOr400(UpdateEventWebhookBody, ctx.request.body);
+    const { verificationKey } = ctx.input.body;
     ctx.body = await deps.events.setKey(verificationKey, ctx.state.admin!.username);
   });
 

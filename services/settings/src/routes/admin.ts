@@ -1,15 +1,4 @@
-import {
-  UpdateCompanySettingsBody,
-  UpdateConversionSettingsBody,
-  UpdateThemeSettingsBody,
-} from "@lease/contracts";
-import {
-  contractRouter,
-  parseOr400,
-  requireAdmin,
-  type ContractRouter,
-  type SessionDeps,
-} from "@lease/platform";
+import { contractRouter, requireAdmin, type ContractRouter, type SessionDeps } from "@lease/platform";
 import type { SettingsDomain } from "../domain/settings";
 
 /** Admin settings routes; every one needs a valid session (the gateway checked it too). */
@@ -20,7 +9,7 @@ export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Contr
     ctx.body = await domain.adminCompany();
   });
   router.put("/api/admin/company-settings", async (ctx) => {
-    const body = parseOr400(UpdateCompanySettingsBody, ctx.request.body ?? {});
+    const body = ctx.input.body;
     ctx.body = await domain.updateCompany(body, ctx.state.admin!.username);
     ctx.state.log.info(
       { admin: ctx.state.admin?.username, fields: Object.keys(body) },
@@ -32,11 +21,11 @@ export function adminRoutes(domain: SettingsDomain, session: SessionDeps): Contr
     ctx.body = await domain.conversionSettings();
   });
   router.put("/api/admin/conversion-settings", async (ctx) => {
-    const body = parseOr400(UpdateConversionSettingsBody, ctx.request.body ?? {});
+    const body = ctx.input.body;
     ctx.body = await domain.updateConversionSettings(body, ctx.state.admin!.username);
   });
   router.put("/api/admin/theme-settings", async (ctx) => {
-    const body = parseOr400(UpdateThemeSettingsBody, ctx.request.body ?? {});
+    const body = ctx.input.body;
     ctx.body = await domain.updateTheme(body, ctx.state.admin!.username);
   });
   router.post("/api/admin/theme-settings/reset", async (ctx) => {

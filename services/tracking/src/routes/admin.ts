@@ -1,13 +1,10 @@
 import {
   ACTIVE_VISITORS_TOTAL_HEADER,
-  ActiveVisitorsQuery,
-  AnalyticsQuery,
-  VisitorSeriesQuery,
   isFiltered,
   type Analytics,
   type VisitorSeries,
 } from "@lease/contracts";
-import { contractRouter, parseOr400, requireAdmin, type SessionDeps } from "@lease/platform";
+import { contractRouter, requireAdmin, type SessionDeps } from "@lease/platform";
 import type { Clock } from "../domain/clock";
 import { checkPeriod, today } from "../domain/periods";
 import type { AnalyticsReader } from "../repositories/analytics";
@@ -30,7 +27,7 @@ export function adminRoutes(deps: AdminDeps) {
     ctx.body = await visitorStats(deps);
   });
   router.get("/api/admin/active-visitors", async (ctx) => {
-    const { offset, limit } = parseOr400(ActiveVisitorsQuery, ctx.query);
+    const { offset, limit } = ctx.input.query;
     const now = deps.clock.now();
     const [visitors, total] = await Promise.all([
       deps.live.active(now, offset, limit),
@@ -40,12 +37,12 @@ export function adminRoutes(deps: AdminDeps) {
     ctx.body = visitors;
   });
   router.get("/api/admin/visitor-series", async (ctx) => {
-    const { range } = parseOr400(VisitorSeriesQuery, ctx.query);
+    const { range } = ctx.input.query;
     const series: VisitorSeries = { range, buckets: await deps.reader.series(range, deps.clock.now()) };
     ctx.body = series;
   });
   router.get("/api/admin/analytics", async (ctx) => {
-    const query = parseOr400(AnalyticsQuery, ctx.query);
+    const query = ctx.input.query;
     const now = deps.clock.now();
     const period = { from: query.from, to: query.to };
     checkPeriod(period, today(now), deps.retentionMonths);

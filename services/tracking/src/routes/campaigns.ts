@@ -1,25 +1,13 @@
 import {
   AD_PLATFORM_LABELS,
-  AdSpendEntryBody,
-  AdSpendImportBody,
-  AdSpendQuery,
-  CampaignReportQuery,
   type CampaignReport,
-  SpendLinkBody,
   dutchDay,
   euroText,
   toCents,
   type AdSpendImportResult,
   type AdSpendList,
 } from "@lease/contracts";
-import {
-  auditEvent,
-  contractRouter,
-  HttpError,
-  parseOr400,
-  requireAdmin,
-  type SessionDeps,
-} from "@lease/platform";
+import { auditEvent, contractRouter, HttpError, requireAdmin, type SessionDeps } from "@lease/platform";
 import { readSpendCsv, UnknownSpendFormat } from "../domain/spend-csv";
 import { TooManyCampaigns, type AdSpendRepository } from "../repositories/ad-spend";
 import { GateFull, type WorkGate } from "../domain/work-gate";
@@ -105,7 +93,7 @@ export function campaignRoutes(deps: {
   };
 
   router.get("/api/admin/campaign-report", async (ctx) => {
-    const period = parseOr400(CampaignReportQuery, ctx.query);
+    const period = ctx.input.query;
     checkPeriod(period, today(deps.clock.now()), deps.retentionMonths);
     const body: CampaignReport = await refusing("report", () =>
       deps.reportGate(`${period.from}/${period.to}`, () => deps.report.report(period)),
@@ -114,7 +102,7 @@ export function campaignRoutes(deps: {
   });
 
   router.post("/api/admin/ad-spend/import", async (ctx) => {
-    const { csv } = parseOr400(AdSpendImportBody, ctx.request.body);
+    const { csv } = ctx.input.body;
     let parsed;
     try {
       parsed = await readSpendCsv(csv);
@@ -155,7 +143,7 @@ export function campaignRoutes(deps: {
   });
 
   router.post("/api/admin/ad-spend", async (ctx) => {
-    const entry = parseOr400(AdSpendEntryBody, ctx.request.body);
+    const entry = ctx.input.body;
     const cents = toCents(entry.amount);
     const stored = await refusing("spend", () =>
       deps.spend.store(
@@ -176,13 +164,13 @@ export function campaignRoutes(deps: {
   });
 
   router.get("/api/admin/ad-spend", async (ctx) => {
-    const { from, to } = parseOr400(AdSpendQuery, ctx.query);
+    const { from, to } = ctx.input.query;
     const body: AdSpendList = { items: await refusing("spend", () => deps.spend.list(from, to)) };
     ctx.body = body;
   });
 
   router.put("/api/admin/ad-spend/links", async (ctx) => {
-    const link = parseOr400(SpendLinkBody, ctx.request.body);
+    const link = ctx.input.body;
     const to = link.utmCampaign === null || link.utmCampaign === link.campaign ? null : link.utmCampaign;
     await refusing("spend", () =>
       deps.spend.link(

@@ -1,17 +1,10 @@
-import type { Context } from "koa";
-import {
-  InternalTrackBatch,
-  TRACK_BATCH_PATH,
-  TrackHeartbeatBody,
-  TrackVisitBody,
-  type InternalTrackResult,
-} from "@lease/contracts";
+import { TRACK_BATCH_PATH, apiRoute, type InternalTrackResult } from "@lease/contracts";
 import {
   HttpError,
   contractRouter,
   notJson,
   parseJsonText,
-  parseOr400,
+  parseRouteBody,
   readRawBody,
   requireInternal,
   serviceUnavailable,
@@ -29,6 +22,10 @@ interface HitMeta {
   ip: string;
 }
 
+// The beacons' own routes: the gateway answers them and forwards their bodies unparsed.
+const VISIT = apiRoute("POST", "/api/track/visit");
+const HEARTBEAT = apiRoute("POST", "/api/track/heartbeat");
+
 const DROPPED_MESSAGE = "Het bezoek kon nu niet worden vastgelegd. Probeer het zo opnieuw.";
 
 /**
@@ -45,7 +42,7 @@ async function trackHit(
 ): Promise<void> {
   let outcome: HitOutcome;
   if (kind === "visit") {
-    const visit = parseOr400(TrackVisitBody, body);
+    const visit = parseRouteBody(VISIT, body);
     outcome = await recordHit(deps, {
       ...meta,
       sessionId: visit.sessionId,
@@ -54,7 +51,7 @@ async function trackHit(
       consented: visit.consented,
     });
   } else {
-    const beat = parseOr400(TrackHeartbeatBody, body);
+    const beat = parseRouteBody(HEARTBEAT, body);
     outcome = await recordHit(deps, { ...meta, sessionId: beat.sessionId });
   }
   counted(kind, outcome);
@@ -81,12 +78,12 @@ const BATCH_LIMIT_BYTES = 2 * 1024 * 1024;
  */
 export function trackBatchRoute(deps: IngestDeps, internalToken: string, counted: Counted) {
   const router = contractRouter("tracking", requireInternal(internalToken), { rawBody: true });
-  return router.post(TRACK_BATCH_PATH, async function trackBatch(ctx: Context) {
+  return router.post(TRACK_BATCH_PATH, async function trackBatch(ctx) {
     if (!ctx.is("application/json")) throw notJson();
     // Parsed without parseJsonText's NUL and depth checks: the batch's shape is fixed, and a
     // visitor's body (a string in it) is checked hit by hit below, so one hostile beacon gets its
     // own 400 instead of failing the batch of everyone who arrived with it.
-    const batch = parseOr400(InternalTrackBatch, parseBatchText(await readRawBody(ctx, BATCH_LIMIT_BYTES)));
+    const batch = ctx.input.parseBody(parseBatchText(await readRawBody(ctx, BATCH_LIMIT_BYTES)));
     const results = await Promise.all(
       batch.hits.map(async (hit): Promise<InternalTrackResult> => {
         try {
