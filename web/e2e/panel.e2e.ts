@@ -632,11 +632,16 @@ test("axe: no serious or critical violation on the login page, any admin tab or 
   await popup.close();
 });
 
-test('panel: a session that ends mid-work says "Sessie verlopen" and returns to the same tab', async ({
+test('panel: a session that ends mid-work says "Sessie verlopen", shows none of its notices, and returns to the same tab', async ({
   world,
 }) => {
   const page = await signedIn(world);
   await openTab(page, "E-mail Inbox");
+  // A lead's live notice is up when the session ends: the login page must not show it to whoever
+  // signs in next at this screen.
+  await postLead(world, `sessie-${randomBytes(3).toString("hex")}@panel-e2e.nl`);
+  const notice = page.getByRole("status").filter({ hasText: "Nieuwe Aanvraag" });
+  await notice.waitFor();
   const session = (await page.context().cookies()).find((cookie) => cookie.name === "admin_session");
   assert(session, "signed in");
   const ended = await fetch(`${world.baseUrl}/api/admin/logout`, {
@@ -655,6 +660,7 @@ test('panel: a session that ends mid-work says "Sessie verlopen" and returns to 
     .catch(() => undefined);
   await page.waitForURL("**/admin-login");
   await page.getByRole("alert").getByText("Sessie verlopen").waitFor();
+  assertEqual(await notice.count(), 0, "no notice of the ended session on the login page");
   await signIn(page, ADMIN_USERNAME, world.password);
   await page.waitForURL((url) => url.pathname === "/admin" && url.searchParams.get("tab") === "inbox");
   await waitFor(async () => (await selectedTab(page)) === "E-mail Inbox", 5000, "back on the same tab");

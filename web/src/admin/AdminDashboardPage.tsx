@@ -50,7 +50,7 @@ export default function AdminDashboardPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, clear: clearNotices } = useNotice();
   const [params, setParams] = useSearchParams();
   const urlTab = TABS.find((entry) => entry.id === params.get(TAB_PARAM))?.id ?? DEFAULT_TAB;
   // Shown at once on a click or key; the URL (a router navigation, rendered in a transition)
@@ -93,10 +93,21 @@ export default function AdminDashboardPage() {
       expired: hadSession,
       ended: endedFromError(me.error),
     };
-    // Nothing of the ended session may linger (nor make the login page think it is still valid).
+    // Nothing of the ended session may linger (nor make the login page think it is still valid):
+    // not its answers, nor a notice about a lead shown to whoever signs in next at this screen.
     queryClient.removeQueries({ predicate: (query) => isAdminQuery(query.queryKey[0]) });
+    clearNotices();
     navigate("/admin-login", { replace: true, state });
-  }, [me.isError, me.error, hadSession, location.pathname, location.search, navigate, queryClient]);
+  }, [
+    me.isError,
+    me.error,
+    hadSession,
+    location.pathname,
+    location.search,
+    navigate,
+    queryClient,
+    clearNotices,
+  ]);
 
   // A session that ends while the dashboard is open (expired, logged out elsewhere): any admin
   // call or save answered 401 re-checks the session.
@@ -136,6 +147,8 @@ export default function AdminDashboardPage() {
     onSettled: () => {
       // Forget every admin answer, so nothing of this session shows after the next login.
       queryClient.removeQueries({ predicate: (query) => isAdminQuery(query.queryKey[0]) });
+      // A lead's live notice waiting behind this one would show on the login page.
+      clearNotices();
       notify({ title: "Uitgelogd", description: "Je bent succesvol uitgelogd." });
       navigate("/admin-login", { replace: true });
     },

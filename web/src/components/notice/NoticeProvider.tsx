@@ -36,10 +36,14 @@ export function NoticeProvider({
   );
 }
 
-export function useNotice(): { notify: (input: NoticeInput) => number; dismiss: (id?: number) => void } {
+export function useNotice(): {
+  notify: (input: NoticeInput) => number;
+  dismiss: (id?: number) => void;
+  clear: () => void;
+} {
   const store = useContext(NoticeContext);
   if (!store) throw new Error("useNotice must be used inside <NoticeProvider>");
-  return { notify: store.show, dismiss: store.dismiss };
+  return { notify: store.show, dismiss: store.dismiss, clear: store.clear };
 }
 
 /** Keeps the notice in a corner where it covers no control, re-checked as the page scrolls or changes. */

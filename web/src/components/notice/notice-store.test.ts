@@ -33,6 +33,16 @@ describe("notice store", () => {
     expect(store.current()).toBeNull();
   });
 
+  it("clear closes the notice and drops a live one waiting behind it", () => {
+    const store = createNoticeStore(5000);
+    store.show({ title: "Succesvol ingelogd" });
+    store.show({ title: "Nieuwe Aanvraag voor jou", live: true });
+    store.clear();
+    expect(store.current()).toBeNull();
+    vi.advanceTimersByTime(10_000);
+    expect(store.current(), "the waiting one never shows").toBeNull();
+  });
+
   it("a live notice never replaces the answer to what the person did: it shows after it closes", () => {
     const store = createNoticeStore(5000);
     store.show({ title: "Tweestapsverificatie staat aan" });

@@ -27,6 +27,8 @@ export const NOTICE_DURATION_MS = 5000;
 export interface NoticeStore {
   show(input: NoticeInput): number;
   dismiss(id?: number): void;
+  /** Closes the visible notice and drops a waiting live one (a session ended: nothing of it may show). */
+  clear(): void;
   current(): Notice | null;
   subscribe(listener: () => void): () => void;
 }
@@ -78,6 +80,10 @@ export function createNoticeStore(durationMs = NOTICE_DURATION_MS): NoticeStore 
       return show(input);
     },
     dismiss,
+    clear() {
+      waiting = null;
+      dismiss();
+    },
     current: () => notice,
     subscribe(listener) {
       listeners.add(listener);
