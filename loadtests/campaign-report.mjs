@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The campaign report at scale (issue 35.3): p99 of GET /api/admin/campaign-report's read for 30
+// The campaign report at scale: p99 of GET /api/admin/campaign-report's read for 30
 // days, 12 months and two years, on a copy of a 10 M page-view history (bench_history_10m, made by
 // loadtests/analytics-history.mjs) with 1,000 campaigns, 100,000 leads with their stages and two
 // years of daily spend added. Beside it, the same two-year report read from the day rows alone

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What the campaign report's running totals cost the visit writer (issue 35.3). A change of a
+// What the campaign report's running totals cost the visit writer. A change of a
 // channel or campaign row of day d adds its difference to every running row from d to the month's
 // last day: up to 31 rows per changed row on the 1st of a month, one on its last day. Migration 0009
 // did that in the writer's transaction (a trigger on tracking.daily_dims); migration 0010's trigger

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The response report at scale (issue 43.4): p50/p99 of GET /api/admin/response-report through the
+// The response report at scale: p50/p99 of GET /api/admin/response-report through the
 // gateway over two years holding 100,000 quote requests (5 owners, 8 channels, 40 campaigns, nine in
 // ten answered), for two years, 12 months and 30 days. Beside it, from the same run and the same
 // data: the lead list (GET /api/admin/lease-requests, its first page) through the gateway, and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What do 100,000 visits with made-up UTM values and referrers do? (issue 33, item 3.) Runs the
+// What do 100,000 visits with made-up UTM values and referrers do? Runs the
 // writer's admission (services/tracking repositories/value-admission.ts, the Redis script every
 // replica's writer calls per batch) on 100,000 visits (VISITS to change) in batches of 500, as the
 // stream writer hands them over, against a real Redis, under a prefix of its own:

@@ -363,7 +363,7 @@ describe("conversions and lead attribution", () => {
   });
 });
 
-describe("what an anonymous visitor can write into the analytics (issue 33)", () => {
+describe("what an anonymous visitor can write into the analytics", () => {
   it("stores at most 5 of 100 made-up values from one address, and a campaign of before keeps its name", async () => {
     // The campaign has had a visitor today (on its own, too: the test needs no other test).
     await visit(session(), "/?utm_source=google&utm_medium=cpc&utm_campaign=najaar&utm_content=banner");

@@ -161,7 +161,7 @@ describe("scale-out", () => {
     expect(failed).toBe(0);
   });
 
-  it("a quote sent to one gateway reaches the admin sockets of both gateways within 2 s (issue 19)", async () => {
+  it("a quote sent to one gateway reaches the admin sockets of both gateways within 2 s", async () => {
     const [gwA, gwB] = stack.urls.gateway as [string, string];
     const sockets = await Promise.all(
       [gwA, gwB, gwB].map(async (gw) => {

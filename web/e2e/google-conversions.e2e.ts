@@ -1,12 +1,13 @@
-// Issue 44, "Done when", as a new user would try it: staff set Google up in the Pixels tab (the
-// Google Ads account, a conversion action per event, a service account's key), Meta beside it. A
-// visitor from a Google Ads click (gclid), one from a Meta ad (fbclid) and one from Google without a
-// click id each accept all cookies and send a quote through the browser: the local Google stand-in
-// (its token endpoint checks the key's JWT signature) receives an arrival for all three, with the
-// hashed e-mail and phone and consent granted, the first with its gclid; a contract later carries its
-// commission. A visitor who allows only analytical cookies causes nothing at either stand-in. The
-// lead's detail names the match keys each event carried, and "Testgebeurtenis versturen" reaches
-// Meta with its test code and Google as validate-only.
+// Google server-side conversions (docs/campaigns-and-ad-platforms.md), as a new user would try it:
+// staff set Google up in the Pixels tab (the Google Ads account, a conversion action per event, a
+// service account's key), Meta beside it. A visitor from a Google Ads click (gclid), one from a
+// Meta ad (fbclid) and one from Google without a click id each accept all cookies and send a quote
+// through the browser: the local Google stand-in (its token endpoint checks the key's JWT
+// signature) receives an arrival for all three, with the hashed e-mail and phone and consent
+// granted, the first with its gclid; a contract later carries its commission. A visitor who allows
+// only analytical cookies causes nothing at either stand-in. The lead's detail names the match keys
+// each event carried, and "Testgebeurtenis versturen" reaches Meta with its test code and Google as
+// validate-only.
 import { createHash, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import type { CreateLeaseRequestResponse } from "@lease/contracts";

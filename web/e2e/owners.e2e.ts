@@ -1,8 +1,8 @@
-// Issue 43 "Done when", in the panel against the real stack: two admins take new leads under
-// round-robin; four quote requests go to them alternately, each showing its deadline; one admin
-// logs a call that reached the customer (its first response); a lead left past its deadline is
-// shown late and announced to its owner; the list sorts by urgency; disabling the other admin hands
-// their open leads on, as the confirmation said.
+// Who answers and how fast (services/leads/README.md), in the panel against the real stack: two
+// admins take new leads under round-robin; four quote requests go to them alternately, each showing
+// its deadline; one admin logs a call that reached the customer (its first response); a lead left
+// past its deadline is shown late and announced to its owner; the list sorts by urgency; disabling
+// the other admin hands their open leads on, as the confirmation said.
 import type { Page } from "@playwright/test";
 import type { AdminUserList, CreatedAdminUser, LeaseRequest } from "@lease/contracts";
 import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, type AdminWorld } from "./fixtures";

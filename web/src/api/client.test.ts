@@ -26,7 +26,7 @@ const answer = (status: number, body: string, statusText = "") =>
   new Response(body || null, { status, statusText });
 
 describe("ApiError", () => {
-  it("carries the status, the contract body and SPEC §8's 'status: body' message", async () => {
+  it("carries the status, the contract body and the 'status: body' message", async () => {
     const error = await apiErrorOf(answer(400, JSON.stringify(VALIDATION)));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toBeInstanceOf(Error);

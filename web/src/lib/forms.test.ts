@@ -23,7 +23,7 @@ describe("lease request form checks", () => {
     expect(checkLeaseRequest(EMPTY_LEASE_REQUEST).body).toBeNull();
   });
 
-  it("gives the field messages of SPEC §5", () => {
+  it("gives the forms' field messages", () => {
     const check = checkLeaseRequest({ ...VALID, carUrl: "geen url", contactNumber: "06123", email: "jan@" });
     expect(check.fieldErrors).toEqual({
       carUrl: "Voer een geldige auto URL in",

@@ -154,7 +154,7 @@ describe("POST /api/lease-requests", () => {
     expect(bad["clickIds.fbclid"]).toBe("Een klik-id van de advertentie is ongeldig");
   });
 
-  it("answers every rule of SPEC §5 with its Dutch message", async () => {
+  it("answers every rule of the quote form with its Dutch message", async () => {
     expect(
       await fieldMessages({ ...validLead, carUrl: "geen url", contactNumber: "06123", email: "jan@" }),
     ).toEqual({

@@ -12,7 +12,7 @@ const company = {
   city: "Amsterdam",
 };
 
-describe("compose pre-fill (SPEC §2)", () => {
+describe("compose pre-fill", () => {
   it("addresses the request's e-mail with the follow-up subject and the company's name", () => {
     const draft = composeTemplate(request, company);
     expect(draft.to).toBe("klant@acme.nl");
@@ -49,7 +49,7 @@ describe("compose pre-fill (SPEC §2)", () => {
   });
 });
 
-describe("compose validation (SPEC §5)", () => {
+describe("compose validation", () => {
   it("gives the three Dutch messages", () => {
     expect(validateCompose({ to: "geen-adres", subject: " ", message: "kort" })).toEqual({
       to: "Voer een geldig e-mailadres in",

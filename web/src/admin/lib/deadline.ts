@@ -1,7 +1,8 @@
 import type { LeaseRequest } from "@lease/contracts";
 
-// A waiting lead's deadline as staff read it (issue 43): "Reageren vóór ma 10:00" and how much time
-// is left ("Nog 2 uur") or how late it is ("3 uur te laat"), in Amsterdam time.
+// A waiting lead's deadline as staff read it (services/leads/README.md, owners and response
+// promises): "Reageren vóór ma 10:00" and how much time is left ("Nog 2 uur") or how late it is
+// ("3 uur te laat"), in Amsterdam time.
 
 const PARTS = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Europe/Amsterdam",

@@ -12,7 +12,7 @@ import {
 
 const draft = (sendgridApiKey: string, fromEmailAddress: string) => ({ sendgridApiKey, fromEmailAddress });
 
-describe("e-mail settings status (SPEC §2)", () => {
+describe("e-mail settings status", () => {
   it("says why what is typed would not work: a missing field and each wrong format", () => {
     expect(draftProblems(draft("SG.x", "a@b.nl"))).toEqual([]);
     expect(draftProblems(draft("abc", "info"))).toEqual([

@@ -7,7 +7,7 @@ import {
   statusActions,
 } from "./lease-status";
 
-describe("lease request badge (SPEC §4)", () => {
+describe("lease request badge", () => {
   it('shows a red "Nieuw" for a new unread request', () => {
     expect(leaseStatusBadge({ status: "nieuw", isRead: false })).toEqual({ label: "Nieuw", tone: "red" });
   });

@@ -41,7 +41,7 @@ const update = {
   },
 };
 
-describe("live visitor connection (SPEC §4)", () => {
+describe("live visitor connection", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
@@ -109,7 +109,7 @@ describe("live visitor connection (SPEC §4)", () => {
   });
 });
 
-describe("lead-created on the admin socket (issue 19)", () => {
+describe("lead-created on the admin socket", () => {
   it("hands each new lead to onLeadCreated and nothing else to it", () => {
     const socket = new FakeSocket();
     const leads: unknown[] = [];
@@ -140,7 +140,7 @@ describe("lead-created on the admin socket (issue 19)", () => {
   });
 });
 
-describe("lead-attributed on the admin socket (issue 32)", () => {
+describe("lead-attributed on the admin socket", () => {
   it("hands a lead whose Herkomst was decided to onLeadAttributed, not to onLeadCreated", () => {
     const socket = new FakeSocket();
     const attributed: unknown[] = [];
