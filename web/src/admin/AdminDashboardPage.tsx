@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, useNavigationType, useSearchParams } fr
 import { useNotice } from "../components/notice";
 import { errorStatus } from "../api/client";
 import { ADMIN_KEYS, fetchMe, logout } from "./api";
-import { Button, TEXT_INPUT } from "../components/ui";
+import { Button, inputClass } from "../components/ui";
 import { AnalyticsTab } from "./tabs/AnalyticsTab";
 import { CompanySettingsTab } from "./tabs/CompanySettingsTab";
 import { EmailSettingsTab } from "./tabs/EmailSettingsTab";
@@ -198,7 +198,7 @@ export default function AdminDashboardPage() {
             </label>
             <select
               id="tab-menu"
-              className={`${TEXT_INPUT} flex-1`}
+              className={`${inputClass("admin")} flex-1`}
               value={tab}
               onChange={(event) => selectTab(event.target.value as TabId)}
             >

@@ -5,7 +5,7 @@ import { useLocation, useNavigate } from "react-router-dom";
 import { ApiError, fieldErrors, userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, fetchMe, login, loginWithCode, loginWithNewPassword } from "./api";
-import { Button, SettingsField, TEXT_INPUT } from "../components/ui";
+import { Button, Field, inputClass } from "../components/ui";
 import { returnPath, sessionEndedBy, sessionExpired, type SessionEnd } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";
@@ -125,29 +125,29 @@ export default function AdminLoginPage() {
             <p className="mt-1">Log opnieuw in om verder te gaan waar je was.</p>
           </div>
         )}
-        <SettingsField id="username" label="Gebruikersnaam" error={errors.username}>
+        <Field look="admin" id="username" label="Gebruikersnaam" error={errors.username}>
           <input
             id="username"
             name="username"
             autoComplete="username"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={username}
             disabled={pending}
             onChange={(event) => setUsername(event.target.value)}
           />
-        </SettingsField>
-        <SettingsField id="password" label="Wachtwoord" error={errors.password}>
+        </Field>
+        <Field look="admin" id="password" label="Wachtwoord" error={errors.password}>
           <input
             id="password"
             name="password"
             type="password"
             autoComplete="current-password"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={password}
             disabled={pending}
             onChange={(event) => setPassword(event.target.value)}
           />
-        </SettingsField>
+        </Field>
         <Button type="submit" className="w-full py-3" disabled={pending}>
           {pending ? "Inloggen..." : "Inloggen"}
         </Button>
@@ -191,19 +191,19 @@ function CodeStep({ ticket, onAnswer, onError }: StepProps) {
       <p className="text-sm text-gray-700">
         Vul de code uit je authenticator-app in. Telefoon niet bij de hand? Gebruik een van je herstelcodes.
       </p>
-      <SettingsField id="code" label="Verificatiecode" error={error}>
+      <Field look="admin" id="code" label="Verificatiecode" error={error}>
         <input
           id="code"
           name="code"
           autoComplete="one-time-code"
           inputMode="text"
           autoFocus
-          className={TEXT_INPUT}
+          className={inputClass("admin")}
           value={code}
           disabled={mutation.isPending}
           onChange={(event) => setCode(event.target.value)}
         />
-      </SettingsField>
+      </Field>
       <Button type="submit" className="w-full py-3" disabled={mutation.isPending}>
         {mutation.isPending ? "Controleren..." : "Bevestigen"}
       </Button>
@@ -243,29 +243,29 @@ function NewPasswordStep({ ticket, onAnswer, onError }: StepProps) {
         Je bent ingelogd met een eenmalig wachtwoord. Kies nu een eigen wachtwoord van minimaal{" "}
         {NEW_PASSWORD_MIN_LENGTH} tekens.
       </p>
-      <SettingsField id="new-password" label="Nieuw wachtwoord" error={errors.newPassword}>
+      <Field look="admin" id="new-password" label="Nieuw wachtwoord" error={errors.newPassword}>
         <input
           id="new-password"
           type="password"
           autoComplete="new-password"
           autoFocus
-          className={TEXT_INPUT}
+          className={inputClass("admin")}
           value={password}
           disabled={mutation.isPending}
           onChange={(event) => setPassword(event.target.value)}
         />
-      </SettingsField>
-      <SettingsField id="repeat-password" label="Herhaal nieuw wachtwoord" error={errors.repeat}>
+      </Field>
+      <Field look="admin" id="repeat-password" label="Herhaal nieuw wachtwoord" error={errors.repeat}>
         <input
           id="repeat-password"
           type="password"
           autoComplete="new-password"
-          className={TEXT_INPUT}
+          className={inputClass("admin")}
           value={repeat}
           disabled={mutation.isPending}
           onChange={(event) => setRepeat(event.target.value)}
         />
-      </SettingsField>
+      </Field>
       <Button type="submit" className="w-full py-3" disabled={mutation.isPending}>
         {mutation.isPending ? "Opslaan..." : "Opslaan en inloggen"}
       </Button>

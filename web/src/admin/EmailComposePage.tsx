@@ -14,7 +14,7 @@ import {
   retryEmail,
   sendEmail,
 } from "./api";
-import { Button, Panel, SettingsField, TEXT_INPUT } from "../components/ui";
+import { Button, Field, inputClass, Panel } from "../components/ui";
 import {
   COMPOSE_CLOSE_DELAY_MS,
   COMPOSE_FIELDS,
@@ -267,35 +267,35 @@ export default function EmailComposePage() {
                 setDraft({ ...draft, ...fillTemplate(template, ctx) });
               }}
             />
-            <SettingsField id="compose-to" label="Aan" error={errors.to}>
+            <Field look="admin" id="compose-to" label="Aan" error={errors.to}>
               <input
                 id="compose-to"
                 type="email"
-                className={TEXT_INPUT}
+                className={inputClass("admin")}
                 value={draft.to}
                 disabled={busy}
                 onChange={(event) => setDraft({ ...draft, to: event.target.value })}
               />
-            </SettingsField>
-            <SettingsField id="compose-subject" label="Onderwerp" error={errors.subject}>
+            </Field>
+            <Field look="admin" id="compose-subject" label="Onderwerp" error={errors.subject}>
               <input
                 id="compose-subject"
-                className={TEXT_INPUT}
+                className={inputClass("admin")}
                 value={draft.subject}
                 disabled={busy}
                 onChange={(event) => setDraft({ ...draft, subject: event.target.value })}
               />
-            </SettingsField>
-            <SettingsField id="compose-message" label="Bericht" error={errors.message}>
+            </Field>
+            <Field look="admin" id="compose-message" label="Bericht" error={errors.message}>
               <textarea
                 id="compose-message"
                 rows={12}
-                className={`${TEXT_INPUT} font-mono text-sm`}
+                className={`${inputClass("admin")} font-mono text-sm`}
                 value={draft.message}
                 disabled={busy}
                 onChange={(event) => setDraft({ ...draft, message: event.target.value })}
               />
-            </SettingsField>
+            </Field>
             <div
               className="rounded-card border border-blue-200 bg-blue-50 p-4 text-sm text-blue-900"
               data-testid="company-box"

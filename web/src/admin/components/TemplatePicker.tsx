@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { EmailTemplate } from "@lease/contracts";
 import { useId } from "react";
 import { fetchEmailTemplates } from "../api";
-import { TEXT_INPUT } from "../../components/ui";
+import { inputClass } from "../../components/ui";
 
 /** The compose window's "Sjabloon": staff's templates (E-mail Instellingen), chosen to fill the e-mail. */
 export function TemplatePicker({
@@ -22,7 +22,7 @@ export function TemplatePicker({
       </label>
       <select
         id={id}
-        className={TEXT_INPUT}
+        className={inputClass("admin")}
         value=""
         disabled={disabled}
         onChange={(event) => {

@@ -14,12 +14,12 @@ import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, addAdSpend, fetchAdSpend, importAdSpend, linkSpendCampaign } from "../api";
 import {
   Button,
+  inputClass,
   LoadingText,
   Panel,
   STACKED_CELL,
   STACKED_ROW,
   STACKED_TABLE,
-  TEXT_INPUT,
 } from "../../components/ui";
 import { formatEuro, parseEuroInput } from "../lib/format";
 import { amsterdamToday, formatDay } from "../lib/follow-up";
@@ -105,7 +105,7 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
               id="kosten-bestand"
               type="file"
               accept=".csv,.tsv,.txt,text/csv"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               aria-describedby={result ? IMPORT_OUTCOME_ID : undefined}
               aria-invalid={result?.fileError ? true : undefined}
               onChange={(event) => setFile(event.target.files?.[0] ?? null)}
@@ -244,7 +244,7 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
           </label>
           <input
             id={id}
-            className={`${TEXT_INPUT} mt-0 min-w-0 flex-1`}
+            className={`${inputClass("admin")} mt-0 min-w-0 flex-1`}
             maxLength={100}
             value={utm}
             onChange={(event) => setUtm(event.target.value)}
@@ -296,7 +296,7 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
       <h3 className="text-sm font-semibold text-gray-800 sm:col-span-5">Kosten van een dag invoeren</h3>
       <select
         aria-label="Platform"
-        className={`${TEXT_INPUT} mt-0`}
+        className={`${inputClass("admin")} mt-0`}
         value={platform}
         onChange={(event) => setPlatform(event.target.value as AdPlatform)}
       >
@@ -309,7 +309,7 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
       <input
         aria-label="Dag"
         type="date"
-        className={`${TEXT_INPUT} mt-0`}
+        className={`${inputClass("admin")} mt-0`}
         value={day}
         onChange={(event) => setDay(event.target.value)}
       />
@@ -317,7 +317,7 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
         aria-label="Campagne"
         placeholder="Campagne"
         maxLength={200}
-        className={`${TEXT_INPUT} mt-0`}
+        className={`${inputClass("admin")} mt-0`}
         value={campaign}
         onChange={(event) => setCampaign(event.target.value)}
       />
@@ -325,7 +325,7 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
         aria-label="Bedrag (€)"
         placeholder="0,00"
         inputMode="decimal"
-        className={`${TEXT_INPUT} mt-0`}
+        className={`${inputClass("admin")} mt-0`}
         value={amount}
         onChange={(event) => setAmount(event.target.value)}
       />

@@ -3,7 +3,7 @@ import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction, type AuditEntry }
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { ADMIN_KEYS, fetchAuditLog, findLeaseRequest } from "../api";
-import { Button, LoadError, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
+import { Button, inputClass, LoadError, LoadingText, Panel } from "../../components/ui";
 import { auditDetailText, leadTargetOf } from "../lib/audit-entry";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { leadHref, OPENS_TAB } from "../lib/lead-link";
@@ -65,7 +65,7 @@ export function AuditLogTab() {
           </label>
           <select
             id="logboek-actie"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={action}
             onChange={(event) => setAction(event.target.value as AuditAction | "")}
           >
@@ -83,7 +83,7 @@ export function AuditLogTab() {
           </label>
           <input
             id="logboek-beheerder"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={actor}
             maxLength={100}
             placeholder="Gebruikersnaam"
@@ -96,7 +96,7 @@ export function AuditLogTab() {
           </label>
           <input
             id="logboek-doel"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={target}
             maxLength={200}
             placeholder="Gebruikersnaam of ID"
@@ -110,7 +110,7 @@ export function AuditLogTab() {
           <input
             id="logboek-vanaf"
             type="date"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={fromDay}
             onChange={(event) => setFromDay(event.target.value)}
           />
@@ -122,7 +122,7 @@ export function AuditLogTab() {
           <input
             id="logboek-tot"
             type="date"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={toDay}
             onChange={(event) => setToDay(event.target.value)}
           />

@@ -3,7 +3,7 @@ import { channelLabel } from "@lease/contracts";
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchCampaignReport } from "../api";
-import { Button, LoadingText, Panel, TEXT_INPUT } from "../../components/ui";
+import { Button, inputClass, LoadingText, Panel } from "../../components/ui";
 import {
   SCREEN_COLUMNS,
   campaignReportCsv,
@@ -97,7 +97,7 @@ export function CampaignReportSection({
           Van
           <input
             type="date"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={draft.from}
             max={today}
             onChange={(event) => setDraft((d) => ({ ...d, from: event.target.value }))}
@@ -107,7 +107,7 @@ export function CampaignReportSection({
           Tot en met
           <input
             type="date"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={draft.to}
             max={today}
             onChange={(event) => setDraft((d) => ({ ...d, to: event.target.value }))}
@@ -119,7 +119,7 @@ export function CampaignReportSection({
         <label className="text-sm font-medium text-gray-700">
           Per
           <select
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={view}
             onChange={(event) => setView(event.target.value as "campagne" | "kanaal")}
           >
@@ -131,7 +131,7 @@ export function CampaignReportSection({
         <label className="text-sm font-medium text-gray-700 sm:hidden">
           Sorteer op
           <select
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={sort.key}
             onChange={(event) => setSort({ key: event.target.value as FigureKey, descending: true })}
           >

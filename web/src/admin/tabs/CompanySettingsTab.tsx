@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
-import { EditActions, LoadFailed, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
+import { EditActions, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
 import { senderCompanyName } from "../lib/compose-template";
 import {
   COMPANY_FIELDS,
@@ -60,12 +60,12 @@ export function CompanySettingsTab() {
         <div className="grid gap-4 sm:grid-cols-2">
           {COMPANY_FIELDS.map(({ key, label }) => (
             <div key={key} className={key === "description" ? "sm:col-span-2" : undefined}>
-              <SettingsField id={`company-${key}`} label={label} error={errors[key]}>
+              <Field look="admin" id={`company-${key}`} label={label} error={errors[key]}>
                 {key === "description" ? (
                   <textarea
                     id={`company-${key}`}
                     rows={3}
-                    className={TEXT_INPUT}
+                    className={inputClass("admin")}
                     readOnly={!editing}
                     value={shown[key]}
                     onChange={(event) => form.set(key, event.target.value)}
@@ -73,13 +73,13 @@ export function CompanySettingsTab() {
                 ) : (
                   <input
                     id={`company-${key}`}
-                    className={TEXT_INPUT}
+                    className={inputClass("admin")}
                     readOnly={!editing}
                     value={shown[key]}
                     onChange={(event) => form.set(key, event.target.value)}
                   />
                 )}
-              </SettingsField>
+              </Field>
             </div>
           ))}
         </div>

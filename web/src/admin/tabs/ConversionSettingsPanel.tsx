@@ -8,7 +8,16 @@ import {
 import { useState } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
-import { Badge, Button, LoadFailed, LoadingText, Panel, SaveForm, TEXT_INPUT } from "../../components/ui";
+import {
+  Badge,
+  Button,
+  fieldAria,
+  inputClass,
+  LoadFailed,
+  LoadingText,
+  Panel,
+  SaveForm,
+} from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
 import { ConversionTestButton } from "./ConversionTestButton";
 
@@ -162,8 +171,7 @@ export function ConversionSettingsPanel() {
                     id={`conversies-${p}-aan`}
                     type="checkbox"
                     checked={on}
-                    aria-invalid={Boolean(error)}
-                    aria-describedby={error ? `conversies-${p}-fout` : undefined}
+                    {...fieldAria(`conversies-${p}`, { error })}
                     onChange={(event) => {
                       setEnabled((current) => ({ ...current, [p]: event.target.checked }));
                       if (!event.target.checked) setErrors(({ [p]: _, ...rest }) => rest);
@@ -190,7 +198,7 @@ export function ConversionSettingsPanel() {
                   id={`conversies-${p}-token`}
                   type="password"
                   autoComplete="off"
-                  className={`${TEXT_INPUT} font-mono`}
+                  className={`${inputClass("admin")} font-mono`}
                   aria-describedby={data[p].tokenSet ? `conversies-${p}-token-uitleg` : undefined}
                   value={tokens[p] ?? ""}
                   onChange={(event) => setTokens((current) => ({ ...current, [p]: event.target.value }))}

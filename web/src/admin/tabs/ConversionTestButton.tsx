@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import type { ConversionPlatform, ConversionTestResult } from "@lease/contracts";
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
-import { Button, TEXT_INPUT } from "../../components/ui";
+import { Button, inputClass } from "../../components/ui";
 import { sendConversionTest } from "../api";
 import { matchKeysText } from "../lib/match-keys";
 
@@ -40,7 +40,7 @@ export function ConversionTestButton({ platform, name }: { platform: ConversionP
           </label>
           <input
             id={`${id}-code`}
-            className={`${TEXT_INPUT} font-mono`}
+            className={`${inputClass("admin")} font-mono`}
             autoComplete="off"
             maxLength={64}
             aria-describedby={`${id}-uitleg`}

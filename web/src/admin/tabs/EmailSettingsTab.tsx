@@ -4,15 +4,7 @@ import { errorStatus, userErrorMessage } from "../../api/client";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, sendTestEmail, updateCompanySettings } from "../api";
-import {
-  Badge,
-  Button,
-  LoadFailed,
-  LoadingText,
-  Panel,
-  SettingsField,
-  TEXT_INPUT,
-} from "../../components/ui";
+import { Badge, Button, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
 import {
   EMAIL_STATUS_TEXT,
   FORMAT_INVALID,
@@ -192,7 +184,8 @@ export function EmailSettingsTab() {
           </div>
         </div>
         <div className="grid gap-5 md:grid-cols-2">
-          <SettingsField
+          <Field
+            look="admin"
             id="sendgrid-key"
             label="SendGrid API key"
             error={
@@ -211,15 +204,16 @@ export function EmailSettingsTab() {
           >
             <input
               id="sendgrid-key"
-              className={`${TEXT_INPUT} font-mono`}
+              className={`${inputClass("admin")} font-mono`}
               autoComplete="off"
               spellCheck={false}
               placeholder="SG.xxxxxxxx"
               value={current.sendgridApiKey}
               onChange={(event) => form.set("sendgridApiKey", event.target.value)}
             />
-          </SettingsField>
-          <SettingsField
+          </Field>
+          <Field
+            look="admin"
             id="from-email"
             label="Afzender e-mail"
             error={errors.fromEmailAddress}
@@ -234,13 +228,13 @@ export function EmailSettingsTab() {
             <input
               id="from-email"
               type="email"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               autoComplete="off"
               placeholder="info@uwbedrijf.nl"
               value={current.fromEmailAddress}
               onChange={(event) => form.set("fromEmailAddress", event.target.value)}
             />
-          </SettingsField>
+          </Field>
         </div>
         <div className="mt-6 border-t border-gray-200 pt-5">
           <label htmlFor="notify-company" className="flex items-start gap-3">

@@ -4,15 +4,7 @@ import { useState } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { deleteEmailTemplate, fetchEmailTemplates, saveEmailTemplate } from "../api";
-import {
-  Badge,
-  Button,
-  LoadFailed,
-  LoadingText,
-  Panel,
-  SettingsField,
-  TEXT_INPUT,
-} from "../../components/ui";
+import { Badge, Button, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
 
 export const TEMPLATES_KEY = ["/api/admin/email-templates"];
 type Draft = { id?: string; name: string; subject: string; body: string };
@@ -119,23 +111,24 @@ export function EmailTemplatesPanel() {
             save.mutate(draft);
           }}
         >
-          <SettingsField id="template-name" label="Naam" error={errors.name}>
+          <Field look="admin" id="template-name" label="Naam" error={errors.name}>
             <input
               id="template-name"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={draft.name}
               onChange={(e) => setDraft({ ...draft, name: e.target.value })}
             />
-          </SettingsField>
-          <SettingsField id="template-subject" label="Onderwerp" error={errors.subject}>
+          </Field>
+          <Field look="admin" id="template-subject" label="Onderwerp" error={errors.subject}>
             <input
               id="template-subject"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={draft.subject}
               onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
             />
-          </SettingsField>
-          <SettingsField
+          </Field>
+          <Field
+            look="admin"
             id="template-body"
             label="Bericht"
             error={errors.body}
@@ -146,11 +139,11 @@ export function EmailTemplatesPanel() {
             <textarea
               id="template-body"
               rows={10}
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={draft.body}
               onChange={(e) => setDraft({ ...draft, body: e.target.value })}
             />
-          </SettingsField>
+          </Field>
           <div className="flex gap-2">
             <Button type="submit" disabled={save.isPending}>
               {save.isPending ? "Opslaan..." : "Opslaan"}

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, setFollowUp } from "../api";
-import { Badge, Button, TEXT_INPUT } from "../../components/ui";
+import { Badge, Button, fieldAria, inputClass } from "../../components/ui";
 import { amsterdamToday, followUpBadge, formatDay } from "../lib/follow-up";
 
 /** "Opvolgen op": the day staff mean to follow this request up (set, change, clear). */
@@ -53,10 +53,9 @@ export function FollowUpField({ request }: { request: LeaseRequest }) {
         <input
           id={fieldId}
           type="date"
-          className={`${TEXT_INPUT} w-auto`}
+          className={`${inputClass("admin")} w-auto`}
           value={day}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${fieldId}-fout` : undefined}
+          {...fieldAria(fieldId, { error: error || undefined })}
           onChange={(event) => setDay(event.target.value)}
         />
       </div>

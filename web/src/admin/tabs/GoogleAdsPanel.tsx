@@ -5,13 +5,13 @@ import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
   Button,
+  buttonClass,
+  Field,
+  inputClass,
   LoadFailed,
   LoadingText,
   Panel,
   SaveForm,
-  SettingsField,
-  TEXT_INPUT,
-  adminButtonClass,
 } from "../../components/ui";
 import {
   ADMIN_KEYS,
@@ -102,7 +102,7 @@ export function GoogleAdsPanel() {
     <Panel
       title="Google Ads"
       actions={
-        <a className={adminButtonClass("secondary")} href={GOOGLE_ADS_FILE_URL} download>
+        <a className={buttonClass("secondary", "", "small")} href={GOOGLE_ADS_FILE_URL} download>
           Conversiebestand downloaden (CSV)
         </a>
       }
@@ -116,7 +116,8 @@ export function GoogleAdsPanel() {
       <SaveForm onSave={() => save.mutate()}>
         <div className="grid gap-4 md:grid-cols-3">
           {CONVERSION_EVENTS.map((event) => (
-            <SettingsField
+            <Field
+              look="admin"
               key={event}
               id={`google-ads-${event}`}
               label={EVENT_LABELS[event]}
@@ -124,13 +125,13 @@ export function GoogleAdsPanel() {
             >
               <input
                 id={`google-ads-${event}`}
-                className={TEXT_INPUT}
+                className={inputClass("admin")}
                 value={names[event] ?? data.conversionNames[event]}
                 aria-invalid={Boolean(errors[`conversionNames.${event}`])}
                 aria-describedby="google-ads-namen-uitleg"
                 onChange={(change) => setNames((current) => ({ ...current, [event]: change.target.value }))}
               />
-            </SettingsField>
+            </Field>
           ))}
         </div>
         <p id="google-ads-namen-uitleg" className="text-xs text-gray-600">
@@ -164,7 +165,7 @@ export function GoogleAdsPanel() {
             <input
               id="google-ads-link"
               readOnly
-              className={`${TEXT_INPUT} font-mono text-xs`}
+              className={`${inputClass("admin")} font-mono text-xs`}
               value={newUrl}
               onFocus={(event) => event.target.select()}
             />

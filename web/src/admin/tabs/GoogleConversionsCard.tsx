@@ -3,7 +3,7 @@ import type { ConversionEvent, ConversionSettings, GoogleConversionSettingsInput
 import { useState } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
-import { Badge, Button, LoadFailed, LoadingText, Panel, SaveForm, TEXT_INPUT } from "../../components/ui";
+import { Badge, Button, inputClass, LoadFailed, LoadingText, Panel, SaveForm } from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
 import { ConversionTestButton } from "./ConversionTestButton";
 
@@ -120,7 +120,7 @@ export function GoogleConversionsCard() {
       </label>
       <input
         id={id}
-        className={TEXT_INPUT}
+        className={inputClass("admin")}
         autoComplete="off"
         value={value}
         onChange={(event) => onChange(event.target.value)}
@@ -215,7 +215,7 @@ export function GoogleConversionsCard() {
                   rows={4}
                   spellCheck={false}
                   autoComplete="off"
-                  className={`${TEXT_INPUT} font-mono text-xs`}
+                  className={`${inputClass("admin")} font-mono text-xs`}
                   maxLength={10_000}
                   value={draft.serviceAccountKey}
                   onChange={(event) => set({ serviceAccountKey: event.target.value })}

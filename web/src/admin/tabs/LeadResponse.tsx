@@ -10,7 +10,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchUsers, logCall, setLeadOwner } from "../api";
-import { adminButtonClass, Badge, Button, TEXT_INPUT } from "../../components/ui";
+import { Badge, Button, buttonClass, inputClass } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { deadlineText } from "../lib/deadline";
 
@@ -85,7 +85,7 @@ export function LeadResponse({
           </label>
           <select
             id={`eigenaar-${request.id}`}
-            className={`${TEXT_INPUT} mt-1`}
+            className={`${inputClass("admin")} mt-1`}
             value={request.owner?.id ?? ""}
             disabled={reassign.isPending || users.isPending}
             onChange={(event) => event.target.value && reassign.mutate(event.target.value)}
@@ -114,7 +114,11 @@ export function LeadResponse({
       </div>
       <div className="flex flex-wrap gap-2">
         {/* Dials, and asks how it went for when staff come back to the panel. */}
-        <a className={adminButtonClass("accent")} href={`tel:${tel}`} onClick={() => setCalling(true)}>
+        <a
+          className={buttonClass("accent", "", "small")}
+          href={`tel:${tel}`}
+          onClick={() => setCalling(true)}
+        >
           Bellen
         </a>
         <Button variant="secondary" onClick={() => setCalling(true)}>
@@ -226,7 +230,7 @@ function CallDialog({
             id={`gesprek-notitie-${request.id}`}
             rows={2}
             maxLength={CALL_NOTE_MAX_LENGTH}
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={note}
             onChange={(event) => setNote(event.target.value)}
           />

@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchAccount, fetchResponseSettings, setUserTakesNewLeads, updateAccount } from "../api";
-import { Button, LoadError, LoadingText, SettingsField, TEXT_INPUT } from "../../components/ui";
+import { Button, Field, inputClass, LoadError, LoadingText } from "../../components/ui";
 
 // "Gebruikers", the parts about who answers leads: each admin's switch for new leads, what a
 // disable or removal does to their open leads, and one's own notices (late leads, weekly summary).
@@ -112,19 +112,17 @@ export function NoticesForm() {
       <h3 id="meldingen-titel" className="font-semibold text-gray-900">
         Meldingen per e-mail
       </h3>
-      <SettingsField id="meldingen-email" label="E-mailadres voor meldingen" error={error}>
+      <Field look="admin" id="meldingen-email" label="E-mailadres voor meldingen" error={error}>
         <input
           id="meldingen-email"
           type="email"
           autoComplete="email"
           maxLength={254}
-          className={TEXT_INPUT}
+          className={inputClass("admin")}
           value={email}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? "meldingen-email-fout" : undefined}
           onChange={(event) => setEmail(event.target.value)}
         />
-      </SettingsField>
+      </Field>
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={overdue} onChange={(event) => setOverdue(event.target.checked)} />
         E-mail als een aanvraag van mij te laat is

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, updateLeaseStatus } from "../api";
-import { Button, TEXT_INPUT } from "../../components/ui";
+import { Button, fieldAria, inputClass } from "../../components/ui";
 import { formatEuro } from "../lib/format";
 import {
   amountText,
@@ -126,7 +126,7 @@ export function LeadStageForm({
         <Field id={id("stage")} label="Nieuwe fase">
           <select
             id={id("stage")}
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={fields.stage}
             onChange={(event) => {
               set("stage")(event.target.value);
@@ -163,7 +163,7 @@ export function LeadStageForm({
             <input
               id={id("looptijd")}
               inputMode="numeric"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={fields.term}
               aria-invalid={errors.term ? true : undefined}
               onChange={(event) => set("term")(event.target.value)}
@@ -175,7 +175,7 @@ export function LeadStageForm({
             <Field id={id("reden")} label="Reden" error={errors.lostReason}>
               <select
                 id={id("reden")}
-                className={TEXT_INPUT}
+                className={inputClass("admin")}
                 value={fields.lostReason}
                 onChange={(event) => set("lostReason")(event.target.value)}
               >
@@ -189,7 +189,7 @@ export function LeadStageForm({
             <Field id={id("toelichting")} label="Toelichting (optioneel)" error={errors.note} wide>
               <textarea
                 id={id("toelichting")}
-                className={TEXT_INPUT}
+                className={inputClass("admin")}
                 rows={2}
                 maxLength={1000}
                 value={fields.note}
@@ -247,10 +247,9 @@ function AmountField(props: {
         id={props.id}
         inputMode="decimal"
         placeholder="0,00"
-        className={TEXT_INPUT}
+        className={inputClass("admin")}
         value={props.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${props.id}-fout` : undefined}
+        {...fieldAria(props.id, { error: props.error })}
         onChange={(event) => props.onChange(event.target.value)}
       />
     </Field>

@@ -18,7 +18,7 @@ import {
   fetchMe,
   updateLeadNote,
 } from "../api";
-import { Badge, Button, LoadingText, TEXT_INPUT } from "../../components/ui";
+import { Badge, Button, fieldAria, inputClass, LoadingText } from "../../components/ui";
 import { DELIVERY_LABELS, deliveryOf } from "../lib/delivery";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { closeOnEscape, useReturnFocus } from "../lib/use-return-focus";
@@ -273,12 +273,11 @@ function NoteForm({
       <textarea
         ref={field}
         id={fieldId}
-        className={TEXT_INPUT}
+        className={inputClass("admin")}
         rows={3}
         maxLength={NOTE_MAX_LENGTH}
         value={body}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${fieldId}-teller${error ? ` ${fieldId}-fout` : ""}`}
+        {...fieldAria(fieldId, { error: error || undefined, describedBy: `${fieldId}-teller` })}
         onChange={(event) => setBody(event.target.value)}
       />
       <div className="flex flex-wrap items-center justify-between gap-2">

@@ -22,15 +22,15 @@ import {
   type LeaseRequestFilter,
 } from "../api";
 import {
-  adminButtonClass,
   Badge,
   Button,
+  buttonClass,
   Counter,
-  Pager,
+  inputClass,
   LoadingText,
+  Pager,
   Panel,
   RefreshFailed,
-  TEXT_INPUT,
 } from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { amsterdamToday, followUpBadge } from "../lib/follow-up";
@@ -209,7 +209,7 @@ export function LeaseRequestsTab() {
               <Button variant="secondary" onClick={() => void refresh()} disabled={list.isFetching}>
                 {list.isFetching ? "Vernieuwen..." : "Vernieuwen"}
               </Button>
-              <a className={adminButtonClass("secondary")} href={exportCsvUrl(filter)} download>
+              <a className={buttonClass("secondary", "", "small")} href={exportCsvUrl(filter)} download>
                 Exporteer CSV
               </a>
             </>
@@ -236,7 +236,7 @@ export function LeaseRequestsTab() {
                 type="search"
                 aria-describedby="lease-zoeken-uitleg"
                 maxLength={200}
-                className={`${TEXT_INPUT} mt-0 min-w-0 flex-1`}
+                className={`${inputClass("admin")} mt-0 min-w-0 flex-1`}
                 value={search}
                 onChange={(event) => setSearch(event.target.value)}
               />
@@ -253,7 +253,7 @@ export function LeaseRequestsTab() {
               </label>
               <select
                 id="lease-status-filter"
-                className={`${TEXT_INPUT} mt-0`}
+                className={`${inputClass("admin")} mt-0`}
                 value={filter.status}
                 onChange={(event) =>
                   setFilter((current) => ({
@@ -274,7 +274,7 @@ export function LeaseRequestsTab() {
               </label>
               <select
                 id="lease-channel-filter"
-                className={`${TEXT_INPUT} mt-0`}
+                className={`${inputClass("admin")} mt-0`}
                 value={filter.channel}
                 onChange={(event) =>
                   setFilter((current) => ({
@@ -299,7 +299,7 @@ export function LeaseRequestsTab() {
                 type="search"
                 placeholder="Campagne"
                 maxLength={100}
-                className={`${TEXT_INPUT} mt-0`}
+                className={`${inputClass("admin")} mt-0`}
                 value={campaign}
                 onChange={(event) => setCampaign(event.target.value)}
               />
@@ -332,7 +332,7 @@ export function LeaseRequestsTab() {
               </label>
               <select
                 id="lease-sort"
-                className={`${TEXT_INPUT} mt-0`}
+                className={`${inputClass("admin")} mt-0`}
                 value={filter.sort}
                 onChange={(event) =>
                   setFilter((current) => ({

@@ -3,15 +3,7 @@ import type { AdminCompanySettings } from "@lease/contracts";
 import { COMPANY_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
-import {
-  Badge,
-  EditActions,
-  LoadFailed,
-  LoadingText,
-  Panel,
-  SettingsField,
-  TEXT_INPUT,
-} from "../../components/ui";
+import { Badge, EditActions, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
 import { settingsFieldErrors } from "../lib/company-form";
 import { useSettingsForm } from "../lib/use-settings-form";
 import { ConversionSettingsPanel } from "./ConversionSettingsPanel";
@@ -99,17 +91,17 @@ export function PixelsTab() {
                   {isPixelActive(shown[pixel.key]) ? "Actief" : "Inactief"}
                 </Badge>
               </div>
-              <SettingsField id={`pixel-${pixel.key}-input`} label="Pixel ID" error={errors[pixel.key]}>
+              <Field look="admin" id={`pixel-${pixel.key}-input`} label="Pixel ID" error={errors[pixel.key]}>
                 <input
                   id={`pixel-${pixel.key}-input`}
-                  className={`${TEXT_INPUT} font-mono`}
+                  className={`${inputClass("admin")} font-mono`}
                   readOnly={!editing}
                   placeholder={pixel.placeholder}
                   value={shown[pixel.key]}
                   aria-invalid={Boolean(errors[pixel.key])}
                   onChange={(event) => form.set(pixel.key, event.target.value)}
                 />
-              </SettingsField>
+              </Field>
             </div>
           ))}
         </div>

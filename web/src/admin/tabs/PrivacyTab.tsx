@@ -9,7 +9,7 @@ import {
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { userErrorMessage } from "../../api/client";
 import { downloadPersonalData, erasePersonalData, searchPersonalData } from "../api";
-import { Button, Panel, TEXT_INPUT } from "../../components/ui";
+import { Button, fieldAria, inputClass, Panel } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 type Result = { tone: "ok" | "error"; text: string };
@@ -118,12 +118,11 @@ export function PrivacyTab() {
           <input
             id="privacy-email"
             type="email"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={input}
             maxLength={254}
             autoComplete="off"
-            aria-invalid={invalid ? true : undefined}
-            aria-describedby={invalid ? "privacy-email-fout" : undefined}
+            {...fieldAria("privacy-email", { error: invalid || undefined })}
             onChange={(event) => setInput(event.target.value)}
           />
           {invalid && (

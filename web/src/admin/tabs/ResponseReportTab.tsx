@@ -3,7 +3,7 @@ import { RESPONSE_REPORT_DAYS_MAX, daysInPeriod, dutchDay } from "@lease/contrac
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchResponseReport, responseReportCsvUrl } from "../api";
-import { Button, LoadingText, Panel, TEXT_INPUT, adminButtonClass } from "../../components/ui";
+import { Button, buttonClass, inputClass, LoadingText, Panel } from "../../components/ui";
 import { amsterdamToday } from "../lib/periods";
 import {
   FIGURE_COLUMNS,
@@ -48,7 +48,7 @@ export function ResponseReportTab() {
       actions={
         data && !report.isPlaceholderData ? (
           <a
-            className={adminButtonClass("secondary")}
+            className={buttonClass("secondary", "", "small")}
             href={responseReportCsvUrl(data.from, data.to)}
             download
           >
@@ -75,7 +75,7 @@ export function ResponseReportTab() {
         <label className="text-sm font-medium text-gray-700">
           Periode
           <select
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={preset}
             onChange={(event) => {
               const next = event.target.value as ResponsePeriod;
@@ -100,7 +100,7 @@ export function ResponseReportTab() {
               Van
               <input
                 type="date"
-                className={TEXT_INPUT}
+                className={inputClass("admin")}
                 value={draft.from}
                 max={today}
                 onChange={(event) => setDraft((d) => ({ ...d, from: event.target.value }))}
@@ -110,7 +110,7 @@ export function ResponseReportTab() {
               Tot en met
               <input
                 type="date"
-                className={TEXT_INPUT}
+                className={inputClass("admin")}
                 value={draft.to}
                 max={today}
                 onChange={(event) => setDraft((d) => ({ ...d, to: event.target.value }))}

@@ -9,7 +9,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchResponseSettings, updateResponseSettings } from "../api";
-import { Button, LoadError, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
+import { Button, Field, inputClass, LoadError, LoadingText, Panel } from "../../components/ui";
 
 const RULES: { value: AssignmentRule; label: string }[] = [
   { value: "round-robin", label: "Om de beurt (round-robin)" },
@@ -117,10 +117,10 @@ export function ResponseSettingsPanel() {
   return (
     <Panel title="Toewijzing en reactietijden">
       <form onSubmit={submit} noValidate className="space-y-5" data-testid="reactietijden">
-        <SettingsField id="toewijzing" label="Nieuwe aanvragen toewijzen">
+        <Field look="admin" id="toewijzing" label="Nieuwe aanvragen toewijzen">
           <select
             id="toewijzing"
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={draft.assignment}
             onChange={(event) => set({ assignment: event.target.value as AssignmentRule })}
           >
@@ -130,7 +130,7 @@ export function ResponseSettingsPanel() {
               </option>
             ))}
           </select>
-        </SettingsField>
+        </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <PromiseField
             id="termijn-offerte"
@@ -171,27 +171,28 @@ export function ResponseSettingsPanel() {
           </div>
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
-          <SettingsField id="werktijd-van" label="Werktijd van">
+          <Field look="admin" id="werktijd-van" label="Werktijd van">
             <input
               id="werktijd-van"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={draft.from}
               maxLength={5}
               onChange={(event) => set({ from: event.target.value })}
             />
-          </SettingsField>
-          <SettingsField id="werktijd-tot" label="Werktijd tot" hint="24:00 voor het eind van de dag">
+          </Field>
+          <Field look="admin" id="werktijd-tot" label="Werktijd tot" hint="24:00 voor het eind van de dag">
             <input
               id="werktijd-tot"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={draft.to}
               maxLength={5}
               aria-describedby="werktijd-tot-hint"
               onChange={(event) => set({ to: event.target.value })}
             />
-          </SettingsField>
+          </Field>
         </div>
-        <SettingsField
+        <Field
+          look="admin"
           id="gesloten-dagen"
           label="Extra gesloten dagen"
           hint="Eén datum per regel (JJJJ-MM-DD), naast de Nederlandse feestdagen"
@@ -200,12 +201,12 @@ export function ResponseSettingsPanel() {
             id="gesloten-dagen"
             rows={3}
             maxLength={5000}
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={draft.closedDays}
             aria-describedby="gesloten-dagen-hint"
             onChange={(event) => set({ closedDays: event.target.value })}
           />
-        </SettingsField>
+        </Field>
         {errors.length > 0 && (
           <ul role="alert" className="list-disc pl-5 text-sm text-red-700" data-testid="field-error">
             {errors.map((message) => (
@@ -251,23 +252,23 @@ function PromiseField({
   return (
     <div className="flex items-end gap-2">
       <div className="flex-1">
-        <SettingsField id={id} label={label}>
+        <Field look="admin" id={id} label={label}>
           <input
             id={id}
             inputMode="decimal"
             maxLength={8}
-            className={TEXT_INPUT}
+            className={inputClass("admin")}
             value={hours}
             onChange={(event) => onHours(event.target.value)}
           />
-        </SettingsField>
+        </Field>
       </div>
       <label className="sr-only" htmlFor={`${id}-basis`}>
         Geteld in
       </label>
       <select
         id={`${id}-basis`}
-        className={`${TEXT_INPUT} w-auto`}
+        className={`${inputClass("admin")} w-auto`}
         value={basis}
         onChange={(event) => onBasis(event.target.value as ResponseBasis)}
       >

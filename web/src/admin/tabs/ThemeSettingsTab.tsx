@@ -12,17 +12,17 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { THEME_SETTINGS_KEY } from "../../api/public";
 import { useNotice } from "../../components/notice";
-import { fieldAria } from "../../components/form";
 import { applyTheme, themeToCssVariables } from "../../lib/theme";
 import { fetchTheme, updateTheme } from "../api";
 import {
   Button,
   EditActions,
+  Field,
+  fieldAria,
+  inputClass,
   LoadFailed,
   LoadingText,
   Panel,
-  SettingsField,
-  TEXT_INPUT,
 } from "../../components/ui";
 import { contrastWarning } from "../lib/theme-contrast";
 import { useSettingsForm } from "../lib/use-settings-form";
@@ -183,7 +183,8 @@ export function ThemeSettingsTab() {
           {COLOR_FIELDS.map(({ key, label }) => {
             const warning = contrastWarning(key, shown[key]);
             return (
-              <SettingsField
+              <Field
+                look="admin"
                 key={key}
                 id={`theme-${key}`}
                 label={label}
@@ -207,7 +208,7 @@ export function ThemeSettingsTab() {
                   />
                   <input
                     id={`theme-${key}`}
-                    className={`${TEXT_INPUT} mt-0 font-mono uppercase`}
+                    className={`${inputClass("admin")} mt-0 font-mono uppercase`}
                     readOnly={!editing}
                     maxLength={7}
                     value={shown[key]}
@@ -226,7 +227,7 @@ export function ThemeSettingsTab() {
                     Gebruik {warning.suggestion}
                   </Button>
                 )}
-              </SettingsField>
+              </Field>
             );
           })}
           <RadiusSelect
@@ -270,10 +271,10 @@ function RadiusSelect({
   onChange: (value: string) => void;
 }) {
   return (
-    <SettingsField id={id} label={label}>
+    <Field look="admin" id={id} label={label}>
       <select
         id={id}
-        className={TEXT_INPUT}
+        className={inputClass("admin")}
         value={value}
         disabled={disabled}
         onChange={(event) => onChange(event.target.value)}
@@ -284,7 +285,7 @@ function RadiusSelect({
           </option>
         ))}
       </select>
-    </SettingsField>
+    </Field>
   );
 }
 

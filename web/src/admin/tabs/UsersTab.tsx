@@ -23,7 +23,7 @@ import {
   setUserDisabled,
   startTotpSetup,
 } from "../api";
-import { Badge, Button, LoadError, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
+import { Badge, Button, Field, inputClass, LoadError, LoadingText, Panel } from "../../components/ui";
 import { QrCode } from "../components/QrCode";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { NoticesForm, TakesNewLeadsSwitch, useHandOnText } from "./LeadRouting";
@@ -114,17 +114,17 @@ function ChangePasswordForm() {
     error: string | undefined,
     autoComplete: string,
   ) => (
-    <SettingsField id={id} label={label} error={error}>
+    <Field look="admin" id={id} label={label} error={error}>
       <input
         id={id}
         type="password"
         autoComplete={autoComplete}
-        className={TEXT_INPUT}
+        className={inputClass("admin")}
         value={value}
         disabled={mutation.isPending}
         onChange={(event) => set(event.target.value)}
       />
-    </SettingsField>
+    </Field>
   );
   return (
     <form onSubmit={submit} noValidate className="space-y-4" aria-labelledby="wachtwoord-wijzigen">
@@ -233,17 +233,17 @@ function TwoFactor() {
   });
 
   const passwordField = (id: string, label: string, pending: boolean) => (
-    <SettingsField id={id} label={label} error={passwordError}>
+    <Field look="admin" id={id} label={label} error={passwordError}>
       <input
         id={id}
         type="password"
         autoComplete="current-password"
-        className={TEXT_INPUT}
+        className={inputClass("admin")}
         value={password}
         disabled={pending}
         onChange={(event) => setPassword(event.target.value)}
       />
-    </SettingsField>
+    </Field>
   );
 
   if (account.isError && !account.data)
@@ -333,17 +333,17 @@ function TwoFactor() {
               {setup.secret}
             </code>
           </p>
-          <SettingsField id="totp-code" label="Code uit de app" error={codeError}>
+          <Field look="admin" id="totp-code" label="Code uit de app" error={codeError}>
             <input
               id="totp-code"
               inputMode="numeric"
               autoComplete="one-time-code"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={code}
               disabled={confirm.isPending}
               onChange={(event) => setCode(event.target.value)}
             />
-          </SettingsField>
+          </Field>
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={confirm.isPending}>
               Bevestigen en aanzetten
@@ -370,16 +370,16 @@ function TwoFactor() {
           }}
         >
           {passwordField("uitzetten-wachtwoord", "Je wachtwoord, om uit te zetten", turnOff.isPending)}
-          <SettingsField id="uitzetten-code" label="Code uit de app of herstelcode" error={offCodeError}>
+          <Field look="admin" id="uitzetten-code" label="Code uit de app of herstelcode" error={offCodeError}>
             <input
               id="uitzetten-code"
               autoComplete="one-time-code"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={offCode}
               disabled={turnOff.isPending}
               onChange={(event) => setOffCode(event.target.value)}
             />
-          </SettingsField>
+          </Field>
           <Button variant="danger" type="submit" disabled={turnOff.isPending}>
             Tweestapsverificatie uitzetten
           </Button>
@@ -546,7 +546,8 @@ function TeamPanel() {
     <Panel title="Beheerders">
       <form onSubmit={submit} noValidate className="mb-6 flex flex-wrap items-end gap-3">
         <div className="min-w-60 flex-1">
-          <SettingsField
+          <Field
+            look="admin"
             id="nieuwe-gebruiker"
             label="Nieuwe beheerder (gebruikersnaam)"
             error={usernameError}
@@ -554,12 +555,12 @@ function TeamPanel() {
             <input
               id="nieuwe-gebruiker"
               autoComplete="off"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={username}
               disabled={create.isPending}
               onChange={(event) => setUsername(event.target.value)}
             />
-          </SettingsField>
+          </Field>
         </div>
         <Button type="submit" disabled={create.isPending}>
           Beheerder aanmaken

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { fetchEmailSettings, rotateInboundUrl, saveEventWebhookKey, saveReplyAddress } from "../api";
-import { Button, LoadFailed, LoadingText, Panel, SettingsField, TEXT_INPUT } from "../../components/ui";
+import { Button, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 const KEY = ["/api/admin/email-settings"];
@@ -92,7 +92,8 @@ export function WebhookSettingsPanel() {
             reply.mutate();
           }}
         >
-          <SettingsField
+          <Field
+            look="admin"
             id="reply-address"
             label="Antwoordadres"
             error={errors.replyAddress}
@@ -101,12 +102,12 @@ export function WebhookSettingsPanel() {
             <input
               id="reply-address"
               type="email"
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={address}
               onChange={(event) => setReplyAddress(event.target.value)}
               aria-invalid={errors.replyAddress ? true : undefined}
             />
-          </SettingsField>
+          </Field>
           <Button type="submit" disabled={reply.isPending || replyAddress === null}>
             {reply.isPending ? "Opslaan..." : "Antwoordadres opslaan"}
           </Button>
@@ -150,7 +151,8 @@ export function WebhookSettingsPanel() {
             verification.mutate();
           }}
         >
-          <SettingsField
+          <Field
+            look="admin"
             id="event-webhook-key"
             label="Verificatiesleutel Event Webhook"
             error={errors.verificationKey}
@@ -163,12 +165,12 @@ export function WebhookSettingsPanel() {
             <textarea
               id="event-webhook-key"
               rows={3}
-              className={TEXT_INPUT}
+              className={inputClass("admin")}
               value={key}
               onChange={(event) => setKey(event.target.value)}
               aria-invalid={errors.verificationKey ? true : undefined}
             />
-          </SettingsField>
+          </Field>
           <Button type="submit" disabled={verification.isPending || key.trim() === ""}>
             {verification.isPending ? "Opslaan..." : "Sleutel opslaan"}
           </Button>

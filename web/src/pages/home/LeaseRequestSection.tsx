@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { CreateLeaseRequestResponse } from "@lease/contracts";
 import { apiRequest, userErrorMessage } from "../../api/client";
-import { Field, Honeypot } from "../../components/form";
 import { useNotice } from "../../components/notice";
-import { buttonClass, CheckIcon, Section, SectionHeading } from "../../components/ui";
+import { buttonClass, CheckIcon, Field, Honeypot, Section, SectionHeading } from "../../components/ui";
 import { LEASE_TERMS } from "../../lib/constants";
 import { useEarlyInput } from "../../lib/early-input";
 import { useHydrated } from "../../lib/hydrated";
