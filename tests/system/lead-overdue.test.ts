@@ -1,10 +1,10 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHANNELS, LeadOverdueEvent, type StaffJobData } from "@lease/contracts";
-import { createQueueClient, type RunningService } from "@lease/platform";
+import { CHANNELS, LeadOverdueEvent } from "@lease/contracts";
+import type { RunningService } from "@lease/platform";
 import { testAdmin, waitFor } from "@lease/platform/testing";
 import { startLeads } from "@lease/leads";
-import { postLead, startPipeline, type Pipeline } from "./mail-pipeline";
+import { postLead, staffState, startPipeline, tellStaff, type Pipeline } from "./mail-pipeline";
 
 // A lead that passes its deadline without a response is announced to its owner, once,
 // with two leads replicas scanning: a live notice (the lead-overdue event the admin WebSocket
@@ -16,30 +16,6 @@ let subscriber: Redis;
 const events: LeadOverdueEvent[] = [];
 const alice = testAdmin("alice");
 const bob = testAdmin("bob");
-
-async function tellStaff(data: StaffJobData) {
-  const redis = new Redis(p.env.REDIS_URL!, { maxRetriesPerRequest: null });
-  const queue = createQueueClient(redis, p.env.REDIS_PREFIX!);
-  await queue.enqueue("leads.staff", data, { jobId: `staff-${data.adminId}-${data.revision}` });
-  await queue.close();
-  redis.disconnect();
-  await waitFor(
-    async () =>
-      (await p.count("SELECT count(*) AS n FROM leads.staff WHERE revision = $1", [data.revision])) === 1,
-  );
-}
-
-const staff = (who: { id: string; username: string }, revision: number, overdueEmail: boolean) => ({
-  adminId: who.id,
-  username: who.username,
-  active: true,
-  removed: false,
-  takesNewLeads: true,
-  revision,
-  notifyEmail: `${who.username}@broker.nl`,
-  overdueEmail,
-  weeklySummary: false,
-});
 
 async function metric(url: string): Promise<number> {
   const text = await (await fetch(url)).text();
@@ -55,8 +31,8 @@ beforeAll(async () => {
   subscriber = new Redis(p.env.REDIS_URL!);
   await subscriber.subscribe(`${p.env.REDIS_PREFIX}:events:${CHANNELS.leadOverdue}`);
   subscriber.on("message", (_channel, raw: string) => events.push(LeadOverdueEvent.parse(JSON.parse(raw))));
-  await tellStaff(staff(alice, 1, true));
-  await tellStaff(staff(bob, 2, false));
+  await tellStaff(p, staffState(alice, 1, { overdueEmail: true }));
+  await tellStaff(p, staffState(bob, 2));
   await p.sql.query("SELECT setval('leads.assignment_turn', 1)");
 }, 60_000);
 

@@ -1,10 +1,13 @@
 import pg from "pg";
-import type { RunningService } from "@lease/platform";
+import { Redis } from "ioredis";
+import type { StaffJobData } from "@lease/contracts";
+import { createQueueClient, type RunningService } from "@lease/platform";
 import {
   adminCookie,
   createTestDatabase,
   startSendgridReceiver,
   testEnv,
+  waitFor,
   type SendgridReceiver,
   type TestDatabase,
 } from "@lease/platform/testing";
@@ -16,17 +19,18 @@ export type SettingsFixture = Awaited<ReturnType<typeof startSettingsFixture>>;
 
 /**
  * leads + mailer on one test database and one Redis prefix (they share the queue), with the local
- * SendGrid receiver and the settings stand-in. `startMailer: false` leaves the mailer to the test.
+ * SendGrid receiver and the settings stand-in. `startMailer: false` leaves the mailer to the test;
+ * `clock` is the time leads' weekly summary reads.
  */
 export async function startPipeline(
   overrides: Record<string, string> = {},
-  opts: { startMailer?: boolean } = {},
+  opts: { startMailer?: boolean; clock?: () => Date } = {},
 ) {
   const db: TestDatabase = await createTestDatabase("mail");
   const receiver: SendgridReceiver = await startSendgridReceiver();
   const base = testEnv({ DATABASE_URL: db.url, LEAD_RATE_LIMIT: "100000", ...overrides });
   const settings: SettingsFixture = await startSettingsFixture(base.INTERNAL_TOKEN!);
-  const leads: RunningService = await startLeads(base);
+  const leads: RunningService = await startLeads(base, { clock: opts.clock });
   const env: NodeJS.ProcessEnv = {
     ...base,
     LEADS_URL: leads.url,
@@ -74,4 +78,35 @@ export function postLead(url: string, body: Record<string, unknown>, ip = "203.0
     headers: { "content-type": "application/json", "x-forwarded-for": ip },
     body: JSON.stringify(body),
   });
+}
+
+/** An admin as the gateway tells leads of them (leads.staff), their notices going to `<name>@broker.nl`. */
+export const staffState = (
+  who: { id: string; username: string },
+  revision: number,
+  extra: Partial<StaffJobData> = {},
+): StaffJobData => ({
+  adminId: who.id,
+  username: who.username,
+  active: true,
+  removed: false,
+  takesNewLeads: true,
+  revision,
+  notifyEmail: `${who.username}@broker.nl`,
+  overdueEmail: false,
+  weeklySummary: false,
+  ...extra,
+});
+
+/** Tells leads of an admin as the gateway does, and waits until leads has that revision. */
+export async function tellStaff(p: Pipeline, data: StaffJobData) {
+  const redis = new Redis(p.env.REDIS_URL!, { maxRetriesPerRequest: null });
+  const queue = createQueueClient(redis, p.env.REDIS_PREFIX!);
+  await queue.enqueue("leads.staff", data, { jobId: `staff-${data.adminId}-${data.revision}` });
+  await queue.close();
+  redis.disconnect();
+  await waitFor(
+    async () =>
+      (await p.count("SELECT count(*) AS n FROM leads.staff WHERE revision = $1", [data.revision])) === 1,
+  );
 }

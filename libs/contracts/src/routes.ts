@@ -46,6 +46,7 @@ import {
 } from "./http/lease-requests";
 import { SetFollowUpBody } from "./http/follow-up";
 import { CampaignReport, CampaignReportQuery } from "./http/campaign-report";
+import { WeeklySummaryQuery } from "./http/weekly-summary";
 import {
   AD_SPEND_CSV_MAX_BYTES,
   AdSpendEntryBody,
@@ -1117,6 +1118,19 @@ export const INTERNAL_ROUTES = [
   { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
   // The mailer's notices to admins: who they are and what they chose (leads.staff).
   { method: "GET", path: "/internal/staff/{id}", service: "leads", request: idParams },
+  // The weekly summary: one admin's figures of a week (leads), the week's campaigns (tracking).
+  {
+    method: "GET",
+    path: "/internal/staff/{id}/weekly-summary",
+    service: "leads",
+    request: { params: idParams.params, query: WeeklySummaryQuery },
+  },
+  {
+    method: "GET",
+    path: "/internal/campaign-report",
+    service: "tracking",
+    request: { query: CampaignReportQuery },
+  },
   { method: "GET", path: "/internal/mail-settings", service: "settings" },
   // A lead's conversation: the mailer tells leads of each e-mail of a lead, and asks which open
   // lead a reply's sender is.

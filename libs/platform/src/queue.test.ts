@@ -148,3 +148,31 @@ describe("retries and the failed set", () => {
     }
   }, 20_000);
 });
+
+// A job on a cron pattern (the weekly summary): every replica upserts the same scheduler at start.
+describe("a scheduled job", () => {
+  it("is one scheduler however often it is upserted, its jobs retried like the catalog's", async () => {
+    const prefix = testRedisPrefix("queue-schedule");
+    const log = createLogger("test", "silent");
+    const bull = createRedis(baseRedisUrl(), "bullmq", log);
+    const queues = [createQueueClient(bull, prefix), createQueueClient(bull, prefix)];
+    try {
+      const repeat = { id: "weekly-summary", pattern: "0 8 * * 1", tz: "Europe/Amsterdam" };
+      const nexts = await Promise.all(queues.map((q) => q.schedule("leads.weekly-summary", {}, repeat)));
+      expect(nexts[0]).toEqual(nexts[1]);
+      const raw = queues[0]!.raw(QUEUES.leads);
+      expect(await raw.getJobSchedulersCount()).toBe(1);
+      const delayed = await raw.getDelayed();
+      expect(delayed).toHaveLength(1);
+      expect(delayed[0]!.timestamp + delayed[0]!.opts.delay!).toBe(nexts[0]!.getTime());
+      expect(delayed[0]!.opts).toMatchObject({
+        attempts: JOBS["leads.weekly-summary"].attempts,
+        backoff: JOBS["leads.weekly-summary"].backoff,
+      });
+    } finally {
+      for (const q of queues) await q.raw(QUEUES.leads).obliterate({ force: true });
+      for (const q of queues) await q.close();
+      await closeRedis(bull);
+    }
+  });
+});

@@ -26,6 +26,16 @@ export interface QueueClient {
   ): Promise<void>;
   /** Adds many jobs in one round trip per queue; a job id that already exists is left as it is. */
   enqueueMany(jobs: readonly BulkJob[]): Promise<void>;
+  /**
+   * A job queued by a job scheduler kept in Redis, at each time of a cron `pattern` in the time zone
+   * `tz`: one job per time, however many replicas call this (the scheduler `id` is the key; calling
+   * it again only updates it), and it survives restarts. Answers when the next job is due.
+   */
+  schedule<N extends JobName>(
+    name: N,
+    data: JobData<N>,
+    repeat: { id: string; pattern: string; tz: string },
+  ): Promise<Date | undefined>;
   close(): Promise<void>;
   raw(queue: string): Queue;
 }
@@ -149,6 +159,17 @@ export function createQueueClient(connection: Redis, redisPrefix: string): Queue
       } finally {
         for (const span of spans) span?.end();
       }
+    },
+    async schedule(name, data, repeat) {
+      const { queue, opts } = prepare(name, data, repeat.id);
+      const { jobId: _jobId, delay: _delay, ...template } = opts;
+      await get(queue).upsertJobScheduler(
+        repeat.id,
+        { pattern: repeat.pattern, tz: repeat.tz },
+        { name, data: JOBS[name].schema.parse(data), opts: template },
+      );
+      const next = (await get(queue).getJobScheduler(repeat.id))?.next;
+      return next === undefined ? undefined : new Date(next);
     },
     async close() {
       await Promise.all(

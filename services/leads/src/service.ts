@@ -6,6 +6,7 @@ import {
   LeadEmailEvent,
   LeadOverdueEvent,
   QUEUES,
+  WEEKLY_SUMMARY_LEADS_MAX,
 } from "@lease/contracts";
 import {
   createKit,
@@ -50,13 +51,21 @@ import { responseReportDomain } from "./domain/response-report";
 import { responseReportRepository } from "./repositories/response-report";
 import { ownersRepository } from "./repositories/owners";
 import { callsRepository } from "./repositories/calls";
+import { weeklySummaryDomain } from "./domain/weekly-summary";
+import { weeklySummaryRepository } from "./repositories/weekly-summary";
+import { startWeeklySummarySchedule, weeklySummaryPlanHandler } from "./jobs/weekly-summary";
 
 export const LEADS_MIGRATIONS = new URL("../migrations", import.meta.url);
 
 export async function startLeads(
   env: NodeJS.ProcessEnv = process.env,
-  opts: { logger?: Logger } = {},
+  opts: {
+    logger?: Logger;
+    /** The time the weekly summary reads (its week, what is late); tests move it instead of waiting. */
+    clock?: () => Date;
+  } = {},
 ): Promise<RunningService> {
+  const clock = opts.clock ?? (() => new Date());
   const config = loadConfig(leadsConfigSchema, env);
   const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
   const kit = await createKit("leads", config, { logger: opts.logger, migrationsFolder: LEADS_MIGRATIONS });
@@ -97,6 +106,15 @@ export async function startLeads(
     leadEmails,
     calls,
   );
+  const report = responseReportDomain(responseReportRepository(kit.pool), { now: clock });
+  const weeklyRepo = weeklySummaryRepository(kit.db);
+  const weekly = weeklySummaryDomain({
+    repo: weeklyRepo,
+    report,
+    settings: responseSettings,
+    now: clock,
+    listed: WEEKLY_SUMMARY_LEADS_MAX,
+  });
   // Tracking's answer to a conversion: the attribution of the visit that sent the lead.
   const attributionJobs = queueMetrics(queue, [QUEUES.leads]);
   const worker = createWorker({
@@ -129,6 +147,12 @@ export async function startLeads(
         const { handedOn } = await owners.apply(data);
         if (handedOn > 0) log.info({ adminId: data.adminId, handedOn }, "open leads handed on");
       },
+      // Monday 08:00 (the job scheduler): each opted-in admin's summary e-mail queued once a week.
+      "leads.weekly-summary": weeklySummaryPlanHandler({
+        repo: weeklyRepo,
+        now: clock,
+        nudge: () => relay.nudge(),
+      }),
     },
     logger: kit.logger.child({ component: "attribution-worker" }),
     concurrency: 4,
@@ -144,6 +168,10 @@ export async function startLeads(
     conversions,
     CLIENT_IP_RETENTION_DAYS,
     kit.logger.child({ component: "retention" }),
+  );
+  const stopWeeklySchedule = startWeeklySummarySchedule(
+    queue,
+    kit.logger.child({ component: "weekly-summary" }),
   );
   const overdueCount = overdueMetric();
   const stopOverdueScan = scheduleOverdueScan(overdueRepository(kit.db), {
@@ -171,7 +199,7 @@ export async function startLeads(
         settings: responseSettings,
         leads,
         calls,
-        report: responseReportDomain(responseReportRepository(kit.pool)),
+        report,
         session: kit.session,
         nudge: () => relay.nudge(),
       }),
@@ -180,6 +208,7 @@ export async function startLeads(
         owners,
         leadEmails,
         settings: responseSettings,
+        weekly,
         internalToken: config.INTERNAL_TOKEN,
         // Open panels reload the lead (a hint: a Redis failure is logged, the e-mail is kept).
         emailStored: (leaseRequestId, emailId) =>
@@ -201,6 +230,7 @@ export async function startLeads(
     ],
     onStop: [
       async () => stopOverdueScan(),
+      async () => stopWeeklySchedule(),
       async () => stopRetention(),
       async () => stopIpRetention(),
       () => relay.stop(),

@@ -10,6 +10,8 @@ export const mailerConfigSchema = baseConfigSchema.extend({
   SENDGRID_API_BASE_URL: z.url().default("https://api.sendgrid.com"),
   SETTINGS_URL: serviceUrl("SETTINGS_URL"),
   LEADS_URL: serviceUrl("LEADS_URL"),
+  /** The campaign report for the weekly summary; absent, the summary says campaign figures are unavailable. */
+  TRACKING_URL: serviceUrl("TRACKING_URL").optional(),
   /** The site's origin: the company's notification links to the lead in the admin panel there. */
   PUBLIC_ORIGIN: publicOriginSchema,
   /** How long the mail settings from the settings service are kept (also dropped on change events). */

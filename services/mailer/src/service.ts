@@ -25,6 +25,7 @@ import { outbox as outboxTable } from "./db/schema";
 import { SEND_OUTCOMES, delivery } from "./domain/delivery";
 import { emailsDomain } from "./domain/emails";
 import { httpLeadsSource, type LeadsSource } from "./repositories/leads-source";
+import { httpCampaignSource } from "./repositories/campaign-source";
 import {
   httpMailSettingsSource,
   invalidateOnSettingsChange,
@@ -131,6 +132,9 @@ export async function startMailer(
       leads,
       conversation,
       publicOrigin: config.PUBLIC_ORIGIN,
+      campaigns: config.TRACKING_URL
+        ? httpCampaignSource(config.TRACKING_URL, config.INTERNAL_TOKEN)
+        : undefined,
     }),
     logger: log.child({ component: "mail-worker" }),
     concurrency: config.WORKER_CONCURRENCY,

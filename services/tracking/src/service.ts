@@ -53,7 +53,7 @@ import { ConversionRecorder } from "./repositories/conversions";
 import { Reattribution } from "./repositories/reattribution";
 import { leadStagesRepository } from "./repositories/lead-stages";
 import { adSpendRepository } from "./repositories/ad-spend";
-import { campaignRoutes } from "./routes/campaigns";
+import { campaignReportInternalRoute, campaignRoutes } from "./routes/campaigns";
 import { campaignReportReader } from "./repositories/campaign-report";
 import { StreamWriter } from "./jobs/stream-writer";
 import { VisitorFeed } from "./routes/visitor-feed";
@@ -341,6 +341,13 @@ export async function startTracking(
   };
   const counted = (kind: string, outcome: HitOutcome) => hits.inc({ kind, outcome });
   const trackingPrivacy = privacyRepository(kit.pool);
+  const campaignReports = {
+    report: campaignReportReader(campaignPool),
+    // One report built at a time per replica, three more waiting; the same period built once.
+    reportGate: workGate(1, 3),
+    clock,
+    retentionMonths: config.RETENTION_MONTHS,
+  };
   const svc = await startService(kit, {
     routes: [
       trackBatchRoute(ingestDeps, config.INTERNAL_TOKEN, counted),
@@ -366,12 +373,10 @@ export async function startTracking(
             keptFrom: () => monthOf(retentionStart(amsterdamDate(clock.now()), config.RETENTION_MONTHS)),
           },
         ),
-        report: campaignReportReader(campaignPool),
-        // One report built at a time per replica, three more waiting; the same period built once.
-        reportGate: workGate(1, 3),
-        clock,
-        retentionMonths: config.RETENTION_MONTHS,
+        ...campaignReports,
       }),
+      // The mailer's weekly summary reads the week's campaigns (the same builds and gate).
+      campaignReportInternalRoute({ ...campaignReports, internalToken: config.INTERNAL_TOKEN }),
       adminRoutes({
         session: kit.session,
         live,

@@ -23,3 +23,4 @@ export * from "./response-settings";
 export * from "./email-templates";
 export * from "./calls";
 export * from "./response-report";
+export * from "./weekly-summary";

@@ -4,6 +4,7 @@ import { LeadAttribution, LeaseStatus } from "../entities/lease-request";
 import { AUDIT_ACTOR_MAX, AUDIT_DETAIL_MAX, AUDIT_TARGET_MAX, AuditAction } from "../http/audit-log";
 import { SessionId } from "../http/tracking";
 import { ConversionEvent, ConversionPlatform, ConversionStatus, MatchKey } from "../http/conversions";
+import { IsoWeek } from "../http/weekly-summary";
 import { QUEUES, type QueueName } from "./queues";
 
 // Job data holds ids only: BullMQ keeps job data in Redis in clear text (and in its failed-job
@@ -159,6 +160,22 @@ export const StaffJobData = z
   .describe("An admin was created, changed, disabled, enabled or removed: leads keeps who may own leads");
 export type StaffJobData = z.infer<typeof StaffJobData>;
 
+// The weekly summary: a job scheduler in Redis queues this job on Monday 08:00 Amsterdam time (one
+// job per run, whichever replicas upserted the scheduler); the leads worker that takes it records
+// one row per (admin, week) for every admin who chose the summary, each with its mail job in the
+// same transaction, so a job run twice queues no second e-mail.
+export const WeeklySummaryPlanJobData = z
+  .object({
+    week: IsoWeek.optional().describe("The week to sum up; absent: the last whole week before now"),
+  })
+  .describe("Queue the weekly summary e-mail of every admin who chose it, once per admin and week");
+export type WeeklySummaryPlanJobData = z.infer<typeof WeeklySummaryPlanJobData>;
+
+export const WeeklySummaryJobData = z
+  .object({ adminId: z.uuid(), week: IsoWeek })
+  .describe("E-mail one admin the weekly summary of this week (once: keyed by admin and week)");
+export type WeeklySummaryJobData = z.infer<typeof WeeklySummaryJobData>;
+
 // An admin's action in another service, for the gateway's audit log: ids and field names only
 // (never a lead's name or e-mail address, never a settings value). `eventId` is the audit row's id,
 // so a job delivered twice records one row.
@@ -238,6 +255,9 @@ export const JOBS = {
   "mail.lead-activity": { queue: QUEUES.mail, schema: MailActivityJobData, ...retried(1_000) },
   "leads.staff": { queue: QUEUES.leads, schema: StaffJobData, ...retried(1_000) },
   "mail.lead-overdue": { queue: QUEUES.mail, schema: LeadOverdueJobData, ...retried(5_000) },
+  "leads.weekly-summary": { queue: QUEUES.leads, schema: WeeklySummaryPlanJobData, ...retried(5_000) },
+  // SendGrid or leads down for hours is waited out: the e-mail goes when they are back.
+  "mail.weekly-summary": { queue: QUEUES.mail, schema: WeeklySummaryJobData, ...retried(5_000) },
 } as const satisfies Record<string, JobDefinition>;
 
 /**

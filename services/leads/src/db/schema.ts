@@ -45,6 +45,23 @@ export const staff = leads.table("staff", {
 });
 
 /**
+ * The weekly summary e-mails queued: one row per admin and ISO week ("2026-W13"), written in the
+ * transaction that queues the e-mail (outbox), so the weekly job run twice (two replicas, a retry,
+ * a restart) queues each admin's e-mail of a week once. Admin ids only; a few rows a week.
+ */
+export const weeklySummaries = leads.table(
+  "weekly_summaries",
+  {
+    adminId: uuid("admin_id")
+      .notNull()
+      .references(() => staff.adminId),
+    week: text("week").notNull(),
+    queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.adminId, t.week] })],
+);
+
+/**
  * Round-robin's turns: each new lead takes the next number, and the admin at that position (by
  * name) among those taking new leads. Two leads at once take two numbers, so two admins.
  */

@@ -5,12 +5,14 @@ import {
   InternalLeaseRequest,
   InternalLeadConversion,
   InternalStaff,
+  InternalWeeklySummary,
 } from "@lease/contracts";
 import { contractRouter, notFound, requireInternal } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 import type { LeadEmailsRepository } from "../repositories/lead-emails";
 import type { ResponseSettingsDomain } from "../domain/response-settings";
 import type { OwnersRepository } from "../repositories/owners";
+import type { WeeklySummaryDomain } from "../domain/weekly-summary";
 
 /** Lookups for the mailer (job data holds ids only; the mailer reads the content here). */
 export function internalRoutes(deps: {
@@ -19,6 +21,7 @@ export function internalRoutes(deps: {
   owners: OwnersRepository;
   /** The working calendar a first response is measured in. */
   settings: ResponseSettingsDomain;
+  weekly: WeeklySummaryDomain;
   /** Told once an e-mail is on a lead's timeline (open panels reload the lead); must not throw. */
   emailStored: (leaseRequestId: string, emailId: string) => Promise<void>;
   internalToken: string;
@@ -56,6 +59,15 @@ export function internalRoutes(deps: {
       overdueEmail: row.overdueEmail,
       weeklySummary: row.weeklySummary,
     });
+  });
+
+  // The weekly summary's figures for one admin and week (the mailer writes the e-mail).
+  router.get("/internal/staff/{id}/weekly-summary", async (ctx) => {
+    const { id } = ctx.input.params;
+    const { week } = ctx.input.query;
+    if (!(await deps.owners.find(id))) throw notFound("Beheerder niet gevonden");
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = InternalWeeklySummary.parse(await deps.weekly.summary(id, week));
   });
 
   // The company's new-lead e-mail says how many requests are to be followed up.

@@ -34,7 +34,7 @@ export function oneLine(value: string, max = 200): string {
   return out.replace(/ {2,}/g, " ").trim().slice(0, max);
 }
 
-const textToHtml = (text: string) =>
+export const textToHtml = (text: string) =>
   `<div style="font-family:Arial,sans-serif;font-size:14px;line-height:1.5">${escapeHtml(text).replace(/\r?\n/g, "<br>")}</div>`;
 
 // One formatter for the process: toLocaleString with options builds a new one on every call,
@@ -44,7 +44,7 @@ const AMSTERDAM = new Intl.DateTimeFormat("nl-NL", {
   dateStyle: "long",
   timeStyle: "short",
 });
-const amsterdam = (iso: string) => AMSTERDAM.format(new Date(iso));
+export const amsterdam = (iso: string) => AMSTERDAM.format(new Date(iso));
 
 export const companyName = (company: PublicCompanySettings) =>
   company.companyName?.trim() || DEFAULT_COMPANY_NAME;
@@ -104,13 +104,11 @@ export function renderContactMessage(msg: InternalContactMessage): RenderedMail 
 }
 
 /**
- * Where the admin panel shows a new lead: a quote request opens in the Lease Aanvragen tab
- * (`?tab=aanvragen&lead=<id>`), a contact message in the inbox. The origin is the site's
- * (PUBLIC_ORIGIN), else the company's website setting; undefined when neither is an http(s) URL.
+ * A page of the admin panel (`/admin?<query>`) on the site's origin (PUBLIC_ORIGIN), else the
+ * company's website setting; undefined when neither is an http(s) URL.
  */
-export function adminLeadLink(
-  source: "lease_request" | "contact_form",
-  id: string,
+export function adminPanelLink(
+  query: Record<string, string>,
   origins: (string | null | undefined)[],
 ): string | undefined {
   for (const candidate of origins) {
@@ -123,13 +121,24 @@ export function adminLeadLink(
     } catch {
       continue;
     }
-    const query =
-      source === "lease_request"
-        ? new URLSearchParams({ tab: "aanvragen", lead: id })
-        : new URLSearchParams({ tab: "inbox" });
-    return `${origin}/admin?${query.toString()}`;
+    return `${origin}/admin?${new URLSearchParams(query).toString()}`;
   }
   return undefined;
+}
+
+/**
+ * Where the admin panel shows a new lead: a quote request opens in the Lease Aanvragen tab
+ * (`?tab=aanvragen&lead=<id>`), a contact message in the inbox (adminPanelLink's origins).
+ */
+export function adminLeadLink(
+  source: "lease_request" | "contact_form",
+  id: string,
+  origins: (string | null | undefined)[],
+): string | undefined {
+  return adminPanelLink(
+    source === "lease_request" ? { tab: "aanvragen", lead: id } : { tab: "inbox" },
+    origins,
+  );
 }
 
 /** "Vandaag op te volgen: 3 aanvragen", for the company's notification; "" when none is due. */

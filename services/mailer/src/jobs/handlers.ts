@@ -3,7 +3,15 @@ import type { JobName, JobSource } from "@lease/contracts";
 import type { Delivery } from "../domain/delivery";
 import type { LeadsSource, SourceMessage } from "../repositories/leads-source";
 import { isConfigured, type MailSettingsSource } from "../repositories/mail-settings";
-import { adminLeadLink, followUpsLine, renderOverdueNotice, withAdminLink } from "../domain/templates";
+import {
+  adminLeadLink,
+  adminPanelLink,
+  followUpsLine,
+  renderOverdueNotice,
+  withAdminLink,
+} from "../domain/templates";
+import { cheapestCampaigns, renderWeeklySummary } from "../domain/weekly-summary";
+import type { CampaignSource } from "../repositories/campaign-source";
 import type { InboxRepository } from "../repositories/inbox";
 import type { OutgoingRepository } from "../repositories/outgoing";
 import type { ConversationRepository } from "../repositories/conversation";
@@ -17,7 +25,17 @@ export interface HandlerDeps {
   conversation: ConversationRepository;
   /** The site's origin (PUBLIC_ORIGIN) for the notification's link to the lead in the admin panel. */
   publicOrigin?: string;
+  /** The campaign report for the weekly summary; absent (no TRACKING_URL), the e-mail says so. */
+  campaigns?: CampaignSource;
 }
+
+/**
+ * The weekly summary waits this many attempts (about 35 s) for the campaign report, then goes
+ * without it (saying so): a tracking outage costs the e-mail its campaigns, not its send.
+ */
+export const WEEKLY_CAMPAIGN_WAIT_ATTEMPTS = 4;
+
+const weeklyKey = (adminId: string, week: string) => `weekly:${adminId}:${week}`;
 
 type SourceJob = { source: JobSource; sourceId: string };
 type MailSettings = Awaited<ReturnType<MailSettingsSource["get"]>>;
@@ -158,6 +176,57 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
       await deps.delivery.deliver(row.id, log);
     },
 
+    // The weekly summary, to an admin who chose it: written once per admin and week (the dedupe
+    // key), so a job run twice or retried after a failed send sends that one e-mail, once.
+    async "mail.weekly-summary"(data, { log, job, attempt }) {
+      const requestId = requestIdOf(job);
+      const written = await deps.outgoing.findByDedupeKey(weeklyKey(data.adminId, data.week));
+      if (written) return deps.delivery.deliver(written.id, log);
+      const admin = await deps.leads.staff?.(data.adminId, requestId);
+      if (!admin?.active || !admin.weeklySummary || !admin.notifyEmail) {
+        log.info(data, "weekly summary: the admin no longer chose it");
+        return;
+      }
+      const settings = await deps.settings.get(requestId);
+      if (!isConfigured(settings)) {
+        log.info(data, "weekly summary skipped: no provider key or sender configured");
+        return;
+      }
+      const summary = await deps.leads.weeklySummary?.(data.adminId, data.week, requestId);
+      if (!summary) {
+        log.info(data, "weekly summary: the admin is gone");
+        return;
+      }
+      const report = await deps.campaigns
+        ?.report({ from: summary.from, to: summary.to }, requestId)
+        .catch((err: Error) => {
+          if (attempt < WEEKLY_CAMPAIGN_WAIT_ATTEMPTS) throw err;
+          log.warn(
+            { ...data, err: err.message },
+            "weekly summary without campaigns: the report is unavailable",
+          );
+          return null;
+        });
+      const origins = [deps.publicOrigin, settings.company.website];
+      const mail = renderWeeklySummary({
+        username: admin.username,
+        summary,
+        campaigns: cheapestCampaigns(report ?? null),
+        leadLink: (source, id) => adminLeadLink(source, id, origins),
+        tabLink: (tab) => adminPanelLink({ tab }, origins),
+      });
+      const row = await deps.outgoing.recordOnce({
+        dedupeKey: weeklyKey(data.adminId, data.week),
+        kind: "notification",
+        toEmail: admin.notifyEmail,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html,
+        leaseRequestId: null,
+      });
+      await deps.delivery.deliver(row.id, log);
+    },
+
     async "mail.send"(data, { log }) {
       await deps.delivery.deliver(data.outgoingEmailId, log);
     },
@@ -188,6 +257,9 @@ export function onFinalFailure(deps: Pick<HandlerDeps, "delivery" | "outgoing">,
     }
     if (name === "mail.lead-overdue" && d.source && d.sourceId)
       id = (await deps.outgoing.findByDedupeKey(`overdue:${d.source}:${d.sourceId}`))?.id;
+    const weekly = data as { adminId?: string; week?: string };
+    if (name === "mail.weekly-summary" && weekly.adminId && weekly.week)
+      id = (await deps.outgoing.findByDedupeKey(weeklyKey(weekly.adminId, weekly.week)))?.id;
     if (id) await deps.delivery.giveUp(id, `gave up after retries: ${err.message}`);
     logger.error({ job: name, outgoingId: id, err: err.message }, "job failed for good");
   };

@@ -6,6 +6,7 @@ import {
   InternalFollowUpsDue,
   InternalLeaseRequest,
   InternalStaff,
+  InternalWeeklySummary,
   type JobSource,
 } from "@lease/contracts";
 import { InternalCallError, createInternalClient } from "@lease/platform";
@@ -29,6 +30,12 @@ export interface LeadsSource {
   openLeadsByEmail?(email: string): Promise<string[]>;
   /** An admin as leads knows them (address and choices for their notices); undefined: unknown. */
   staff?(adminId: string, requestId?: string): Promise<InternalStaff | undefined>;
+  /** One admin's figures of a week for the weekly summary; undefined: the admin is unknown. */
+  weeklySummary?(
+    adminId: string,
+    week: string,
+    requestId?: string,
+  ): Promise<InternalWeeklySummary | undefined>;
   /** Tells leads the e-mail of a lead as it is now; false when the lead is gone. */
   putLeadEmail?(leaseRequestId: string, email: InternalLeadEmail, requestId?: string): Promise<boolean>;
 }
@@ -64,6 +71,18 @@ export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsS
     async staff(adminId, requestId) {
       try {
         return await call(`/internal/staff/${adminId}`, InternalStaff, { requestId });
+      } catch (err) {
+        if (err instanceof InternalCallError && err.status === 404) return undefined;
+        throw err;
+      }
+    },
+    async weeklySummary(adminId, week, requestId) {
+      try {
+        return await call(
+          `/internal/staff/${adminId}/weekly-summary?${new URLSearchParams({ week })}`,
+          InternalWeeklySummary,
+          { requestId },
+        );
       } catch (err) {
         if (err instanceof InternalCallError && err.status === 404) return undefined;
         throw err;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { AdSpendImportResult, AdSpendList, CampaignReport } from "@lease/contracts";
-import { BROWSER_UA, ManualClock, startHarness, type Harness } from "../testing";
-import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-views";
+import { BROWSER_UA, ManualClock, pageView, startHarness, type Harness } from "../testing";
+import { insertBatch, writerDeps } from "../repositories/page-views";
 import { ConversionRecorder } from "../repositories/conversions";
 import { leadStagesRepository } from "../repositories/lead-stages";
 import { compactRunningTotals } from "../repositories/running-totals";
@@ -190,17 +190,7 @@ describe("the campaign report", () => {
     db = new pg.Pool({ connectionString: h.db.url, max: 2 });
     const deps = writerDeps(db);
     let n = 0;
-    const visit = (session: string, page: string, at: string): TrackEvent => ({
-      eventId: `c-${++n}`,
-      sessionId: session,
-      isView: true,
-      page,
-      referrer: null,
-      userAgent: BROWSER_UA,
-      country: "NL",
-      city: "Utrecht",
-      at: new Date(at),
-    });
+    const visit = (session: string, page: string, at: string) => pageView(`c-${++n}`, session, page, at);
     const lente = "/?utm_source=facebook&utm_medium=paid_social&utm_campaign=lente&fbclid=abc";
     await insertBatch(deps, [
       visit("s-done-1", lente, "2026-03-10T09:00:00Z"),

@@ -1,13 +1,21 @@
 import {
   AD_PLATFORM_LABELS,
   type CampaignReport,
+  type CampaignReportQuery,
   dutchDay,
   euroText,
   toCents,
   type AdSpendImportResult,
   type AdSpendList,
 } from "@lease/contracts";
-import { auditEvent, contractRouter, HttpError, requireAdmin, type SessionDeps } from "@lease/platform";
+import {
+  auditEvent,
+  contractRouter,
+  HttpError,
+  requireAdmin,
+  requireInternal,
+  type SessionDeps,
+} from "@lease/platform";
 import { readSpendCsv, UnknownSpendFormat } from "../domain/spend-csv";
 import { TooManyCampaigns, type AdSpendRepository } from "../repositories/ad-spend";
 import { GateFull, type WorkGate } from "../domain/work-gate";
@@ -69,19 +77,45 @@ function asRefusal(err: unknown, doing: "report" | "spend", retentionMonths: num
   return err;
 }
 
-/**
- * "Campagnes": the ad platforms' spend (imported from their exports or typed in, linked to
- * utm_campaigns) and the report that sets it against what each campaign brought.
- */
-export function campaignRoutes(deps: {
-  session: SessionDeps;
-  spend: AdSpendRepository;
+/** What builds a period's campaign report: the reader, behind the gate, within the kept months. */
+interface ReportDeps {
   report: CampaignReportReader;
   /** The report's builds: a few at a time per replica, the same period built once. */
   reportGate: WorkGate;
   clock: Clock;
   retentionMonths: number;
-}) {
+}
+
+/** The campaign report of a period (a refusal as staff can act on it, see asRefusal). */
+async function campaignReport(deps: ReportDeps, period: CampaignReportQuery): Promise<CampaignReport> {
+  checkPeriod(period, today(deps.clock.now()), deps.retentionMonths);
+  try {
+    return await deps.reportGate(`${period.from}/${period.to}`, () => deps.report.report(period));
+  } catch (err) {
+    throw asRefusal(err, "report", deps.retentionMonths);
+  }
+}
+
+/** The same report for the mailer's weekly summary (its cheapest campaigns), with the internal token. */
+export function campaignReportInternalRoute(deps: ReportDeps & { internalToken: string }) {
+  const router = contractRouter("tracking", requireInternal(deps.internalToken));
+  router.get("/internal/campaign-report", async (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = await campaignReport(deps, ctx.input.query);
+  });
+  return router;
+}
+
+/**
+ * "Campagnes": the ad platforms' spend (imported from their exports or typed in, linked to
+ * utm_campaigns) and the report that sets it against what each campaign brought.
+ */
+export function campaignRoutes(
+  deps: ReportDeps & {
+    session: SessionDeps;
+    spend: AdSpendRepository;
+  },
+) {
   const router = contractRouter("tracking", requireAdmin(deps.session));
   /** Runs a campaign route's work, answering its known failures as refusals. */
   const refusing = async <T>(doing: "report" | "spend", work: () => Promise<T>): Promise<T> => {
@@ -93,12 +127,7 @@ export function campaignRoutes(deps: {
   };
 
   router.get("/api/admin/campaign-report", async (ctx) => {
-    const period = ctx.input.query;
-    checkPeriod(period, today(deps.clock.now()), deps.retentionMonths);
-    const body: CampaignReport = await refusing("report", () =>
-      deps.reportGate(`${period.from}/${period.to}`, () => deps.report.report(period)),
-    );
-    ctx.body = body;
+    ctx.body = await campaignReport(deps, ctx.input.query);
   });
 
   router.post("/api/admin/ad-spend/import", async (ctx) => {

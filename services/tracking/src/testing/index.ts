@@ -9,6 +9,7 @@ import {
 } from "@lease/platform/testing";
 import { startTracking, type RunningTracking } from "../service";
 import type { Clock } from "../domain/clock";
+import type { TrackEvent } from "../repositories/page-views";
 
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
@@ -23,6 +24,19 @@ export class ManualClock implements Clock {
 
 export const BROWSER_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+/** A page view by a browser in Utrecht, as the visit writer takes it (insertBatch). */
+export const pageView = (eventId: string, session: string, page: string, at: string): TrackEvent => ({
+  eventId,
+  sessionId: session,
+  isView: true,
+  page,
+  referrer: null,
+  userAgent: BROWSER_UA,
+  country: "NL",
+  city: "Utrecht",
+  at: new Date(at),
+});
 
 let counter = 0;
 export const sessionId = () =>
