@@ -345,7 +345,7 @@ describe.each(["dev", "prod"])("overlay %s", (overlay) => {
       leads: [],
       settings: [],
       tracking: [],
-      mailer: ["settings", "leads"],
+      mailer: ["settings", "leads", "tracking"],
       conversions: ["settings", "leads"],
     };
 

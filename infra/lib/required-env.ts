@@ -47,7 +47,7 @@ const DESIGNED: Record<ServiceName, string[]> = {
   leads: ["LEAD_RATE_LIMIT", "LEAD_RATE_WINDOW_SECONDS"],
   settings: ["SETTINGS_ENCRYPTION_KEY"],
   tracking: ["PUBLIC_ORIGIN"],
-  mailer: ["SENDGRID_API_BASE_URL", "SETTINGS_URL", "LEADS_URL"],
+  mailer: ["SENDGRID_API_BASE_URL", "SETTINGS_URL", "LEADS_URL", "TRACKING_URL"],
   conversions: [
     "META_API_BASE_URL",
     "TIKTOK_API_BASE_URL",
