@@ -13,10 +13,12 @@ const SCHEDULE_RETRY_MS = 60_000;
  */
 export function startWeeklySummarySchedule(queue: QueueClient, logger: Logger): () => void {
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const upsert = () => {
     queue.schedule("leads.weekly-summary", {}, WEEKLY_SUMMARY_SCHEDULE).then(
       (next) => logger.info({ next: next?.toISOString() }, "weekly summary scheduled"),
       (err: Error) => {
+        if (stopped) return;
         logger.warn({ err: err.message }, "weekly summary not scheduled; tried again in a minute");
         timer = setTimeout(upsert, SCHEDULE_RETRY_MS);
         timer.unref();
@@ -24,7 +26,10 @@ export function startWeeklySummarySchedule(queue: QueueClient, logger: Logger): 
     );
   };
   upsert();
-  return () => clearTimeout(timer);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 /**
