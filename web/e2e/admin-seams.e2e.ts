@@ -6,9 +6,6 @@ import type { BrowserContext, Locator, Page, Route } from "@playwright/test";
 import { ADMIN_USERNAME, assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
 import { expectNotice, openTab, postLead as postQuote, signIn } from "./admin/helpers";
 
-/** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
-const eventually = (check: () => unknown, what: string, ms = 5000) => waitFor(check, ms, what);
-
 const UNAVAILABLE = { code: "service_unavailable", message: "De dienst is tijdelijk niet beschikbaar" };
 
 const signedIn = (world: AdminWorld) => world.signedIn();
@@ -75,9 +72,9 @@ test("seams: the open tab is in the URL; a reload keeps it, Back and Forward mov
   const { page } = await signedIn(world);
   assertEqual(tabParam(page), null, "Analytics, the default, has no parameter");
   await openTab(page, "Bedrijfsgegevens");
-  await eventually(() => tabParam(page) === "bedrijf", "Bedrijfsgegevens in the URL");
+  await waitFor(() => tabParam(page) === "bedrijf", 5000, "Bedrijfsgegevens in the URL");
   await openTab(page, "Social Media Pixels");
-  await eventually(() => tabParam(page) === "pixels", "Pixels in the URL");
+  await waitFor(() => tabParam(page) === "pixels", 5000, "Pixels in the URL");
 
   await page.reload();
   await page.getByTestId("welkom").waitFor();
@@ -85,14 +82,18 @@ test("seams: the open tab is in the URL; a reload keeps it, Back and Forward mov
   await page.getByTestId("pixel-facebookPixelId").waitFor();
 
   await page.goBack();
-  await eventually(async () => (await selectedTab(page)) === "Bedrijfsgegevens", "Back: the previous tab");
+  await waitFor(async () => (await selectedTab(page)) === "Bedrijfsgegevens", 5000, "Back: the previous tab");
   assertEqual(tabParam(page), "bedrijf", "Back: its URL");
   await page.getByLabel("Bedrijfsnaam").waitFor();
   await page.goBack();
-  await eventually(async () => (await selectedTab(page)) === "Analytics", "Back again: Analytics");
+  await waitFor(async () => (await selectedTab(page)) === "Analytics", 5000, "Back again: Analytics");
   assertEqual(new URL(page.url()).pathname, "/admin", "still in the panel");
   await page.goForward();
-  await eventually(async () => (await selectedTab(page)) === "Bedrijfsgegevens", "Forward: Bedrijfsgegevens");
+  await waitFor(
+    async () => (await selectedTab(page)) === "Bedrijfsgegevens",
+    5000,
+    "Forward: Bedrijfsgegevens",
+  );
 });
 
 test('seams: a failed "Vernieuwen" says so in Dutch and keeps the rows; the next one clears it', async ({
@@ -250,8 +251,9 @@ test("seams: a field the server refuses (a message over 5000 characters) is mark
   await form.getByRole("button", { name: "Bericht Versturen" }).click();
   await expectNotice(page, "Fout bij Versturen");
   const message = form.getByLabel("Bericht");
-  await eventually(
+  await waitFor(
     async () => (await message.getAttribute("aria-invalid")) === "true",
+    5000,
     "the field is marked",
   );
   assertEqual(await page.locator("#contact-bericht-fout").innerText(), "Maximaal 5000 tekens", "its message");
@@ -265,8 +267,9 @@ test("seams: a field the server refuses (a message over 5000 characters) is mark
   await page.locator("#aanvraag-email").fill("quote@seams-e2e.nl");
   await page.locator("#aanvraag-bericht").fill("y".repeat(5001));
   await page.getByRole("button", { name: "Aanvraag Versturen" }).click();
-  await eventually(
+  await waitFor(
     async () => (await page.locator("#aanvraag-bericht-fout").count()) === 1,
+    5000,
     "the quote's message is marked",
   );
   assertEqual(

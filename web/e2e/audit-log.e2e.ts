@@ -5,9 +5,6 @@ import { expectAccessible } from "./axe";
 import { ADMIN_USERNAME, assert, assertEqual, test, waitFor, type AdminWorld } from "./fixtures";
 import { dismissNotice, expectNotice, openTab, postLead as postQuote, signIn } from "./admin/helpers";
 
-/** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
-const eventually = (check: () => unknown, what: string, ms = 5000) => waitFor(check, ms, what);
-
 const postLead = (world: AdminWorld, email: string) =>
   postQuote(world, {
     carUrl: "https://www.autoscout24.nl/aanbod/logboek-e2e",
@@ -51,7 +48,7 @@ test("logboek: a status change and a settings change in the panel, by whom, filt
   await dismissNotice(page);
 
   // Both arrive over the queue; then the log shows them.
-  await eventually(
+  await waitFor(
     async () =>
       (
         await world.sql.query(
@@ -59,8 +56,8 @@ test("logboek: a status change and a settings change in the panel, by whom, filt
           [leadId, started],
         )
       ).rowCount === 2,
-    "both entries in the audit log",
     15_000,
+    "both entries in the audit log",
   );
   const rows = page.getByTestId("logboek-regel");
   await openTab(page, "Logboek");
@@ -83,8 +80,9 @@ test("logboek: a status change and a settings change in the panel, by whom, filt
 
   // By action: only settings entries.
   await page.getByLabel("Actie", { exact: true }).selectOption("settings.company_changed");
-  await eventually(
+  await waitFor(
     async () => (await rows.filter({ hasText: "Status aanvraag gewijzigd" }).count()) === 0,
+    5000,
     "the status change filtered out",
   );
   await rows.filter({ hasText: "Bedrijfsgegevens gewijzigd" }).first().waitFor();
@@ -92,8 +90,9 @@ test("logboek: a status change and a settings change in the panel, by whom, filt
 
   // By target: only this lead's entries, every one by this admin.
   await page.getByLabel("Waarop", { exact: true }).fill(leadId);
-  await eventually(
+  await waitFor(
     async () => (await rows.filter({ hasText: "Bedrijfsgegevens gewijzigd" }).count()) === 0,
+    5000,
     "the settings entry filtered out",
   );
   await statusRow.first().waitFor();

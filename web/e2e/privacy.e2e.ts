@@ -7,9 +7,6 @@ import { expectAccessible } from "./axe";
 import { ADMIN_USERNAME, assert, assertEqual, test, waitFor } from "./fixtures";
 import { dismissNotice, openTab, signIn } from "./admin/helpers";
 
-/** Polls `check` until it holds (the old runner's helper, on the kit's waitFor). */
-const eventually = (check: () => unknown, what: string, ms = 5000) => waitFor(check, ms, what);
-
 test("privacy: a quote request found by address, exported as JSON, erased, and then nothing found", async ({
   world,
 }) => {
@@ -19,14 +16,14 @@ test("privacy: a quote request found by address, exported as JSON, erased, and t
   // A visitor sends a quote request on the site.
   const { page: site } = await world.open("/");
   const form = site.locator("#aanvraag");
-  await eventually(() => form.locator('button[type="submit"]').isEnabled(), "the form hydrated", 15_000);
+  await waitFor(() => form.locator('button[type="submit"]').isEnabled(), 15_000, "the form hydrated");
   await form.getByLabel("Link naar de auto").fill(carUrl);
   await form.getByLabel("Telefoonnummer").fill("06 12345678");
   await form.getByLabel("E-mailadres").fill(email);
   await form.getByRole("button", { name: "Aanvraag Versturen" }).click();
   await site.getByTestId("aanvraag-succes").waitFor({ timeout: 30_000 });
   // The mailer logs it in the inbox too (the search below should count that as well).
-  await eventually(
+  await waitFor(
     async () =>
       (
         await world.sql.query(
@@ -34,8 +31,8 @@ test("privacy: a quote request found by address, exported as JSON, erased, and t
           [email],
         )
       ).rowCount === 1,
-    "the quote in the inbox",
     15_000,
+    "the quote in the inbox",
   );
 
   // The admin finds it by address, in other letter case and with spaces around it.
@@ -101,15 +98,17 @@ test("privacy: a quote request found by address, exported as JSON, erased, and t
   await expectAccessible(page, "Privacy's erasure confirmation");
   // The keyboard is in the confirmation at once, on its safe choice; Escape cancels it (34.12).
   const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
-  await eventually(
+  await waitFor(
     async () => (await focused()) === "Annuleren",
+    5000,
     "the focus on Annuleren in the confirmation",
   );
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "detached" });
-  await eventually(
+  await waitFor(
     () =>
       page.getByRole("button", { name: "Wissen", exact: true }).evaluate((b) => b === document.activeElement),
+    5000,
     "the focus back on Wissen",
   );
   await page.getByRole("button", { name: "Wissen", exact: true }).click();
