@@ -3,6 +3,7 @@
 // appears live in the open panel, on the lead and in the inbox; its HTML shows no script and loads
 // nothing remote until "Afbeeldingen tonen"; its attachment downloads.
 import { randomBytes } from "node:crypto";
+import type { Page } from "@playwright/test";
 import { eventWebhookKeys, inboundParseForm, signEventBatch } from "@lease/platform/testing";
 import type { InboundUrl } from "@lease/contracts";
 import { assert, assertEqual, expect, test, waitFor } from "./fixtures";
@@ -15,18 +16,24 @@ const REMOTE_IMAGE = "https://images.example.test/pixel.png";
 const PIPELINE_MS = 60_000;
 const PAGE_MS = 30_000;
 
+/** A lead of this test's own (its tag in the address and name), the mail provider set up for it. */
+async function leadWithMail(page: Page, word: string, company: string) {
+  const tag = randomBytes(3).toString("hex");
+  const lead = { email: `${word}.${tag}@example.nl`, companyName: `${company} ${tag} BV` };
+  await saveSettings(page, {
+    companyName: `${company} Lease E2E`,
+    sendgridApiKey: MAIL.key,
+    fromEmailAddress: MAIL.sender,
+  });
+  return { tag, lead };
+}
+
 test("admin: a customer's reply arrives live on the open lead and in the inbox, shown safely, its attachment downloads", async ({
   world,
   signedIn,
 }) => {
-  const tag = randomBytes(3).toString("hex");
-  const lead = { email: `antwoord.${tag}@example.nl`, companyName: `Antwoord ${tag} BV` };
   const page = signedIn.page;
-  await saveSettings(page, {
-    companyName: "Antwoord Lease E2E",
-    sendgridApiKey: MAIL.key,
-    fromEmailAddress: MAIL.sender,
-  });
+  const { tag, lead } = await leadWithMail(page, "antwoord", "Antwoord");
   assertEqual(
     (
       await adminApi(page, "PUT", "/api/admin/email-settings/inbound", {
@@ -168,14 +175,8 @@ test("admin: a template kept in E-mail Instellingen fills the compose window; a 
   world,
   signedIn,
 }) => {
-  const tag = randomBytes(3).toString("hex");
-  const lead = { email: `sjabloon.${tag}@example.nl`, companyName: `Sjabloon ${tag} BV` };
   const page = signedIn.page;
-  await saveSettings(page, {
-    companyName: "Sjabloon Lease E2E",
-    sendgridApiKey: MAIL.key,
-    fromEmailAddress: MAIL.sender,
-  });
+  const { tag, lead } = await leadWithMail(page, "sjabloon", "Sjabloon");
   await postLead(world, lead);
 
   await openTab(page, "E-mail Instellingen");
@@ -238,14 +239,8 @@ test("admin: a bounce marks the lead's address as not working, in the list and o
   world,
   signedIn,
 }) => {
-  const tag = randomBytes(3).toString("hex");
-  const lead = { email: `bounce.${tag}@example.nl`, companyName: `Bounce ${tag} BV` };
   const page = signedIn.page;
-  await saveSettings(page, {
-    companyName: "Bounce Lease E2E",
-    sendgridApiKey: MAIL.key,
-    fromEmailAddress: MAIL.sender,
-  });
+  const { tag, lead } = await leadWithMail(page, "bounce", "Bounce");
   const keys = eventWebhookKeys();
   assertEqual(
     (
