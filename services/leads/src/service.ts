@@ -24,6 +24,7 @@ import {
   requireInternal,
   startServiceOutbox,
   redisRateLimiter,
+  scheduleDaily,
 } from "@lease/platform";
 import { leadsConfigSchema } from "./config";
 import { CLIENT_IP_RETENTION_DAYS, leaseRequestsDomain } from "./domain/lease-requests";
@@ -106,7 +107,8 @@ export async function startLeads(
     leadEmails,
     calls,
   );
-  const report = responseReportDomain(responseReportRepository(kit.pool), { now: clock });
+  const reportRepo = responseReportRepository(kit.pool);
+  const report = responseReportDomain(reportRepo, { now: clock });
   const weeklyRepo = weeklySummaryRepository(kit.db);
   const weekly = weeklySummaryDomain({
     repo: weeklyRepo,
@@ -180,6 +182,14 @@ export async function startLeads(
     nudge: () => relay.nudge(),
     logger: kit.logger.child({ component: "overdue" }),
   });
+  // Weeks a migration or a bulk change (retention, erasure) left stale, packed again in the
+  // background: a report packs the stale weeks of its own period itself, the others wait here.
+  const stopReportRebuild = scheduleDaily(
+    "response report rebuild",
+    () => reportRepo.rebuild(),
+    kit.logger.child({ component: "response-report" }),
+    { firstRunMs: 60_000, everyMs: 15 * 60_000, describe: (weeks) => (weeks > 0 ? { weeks } : undefined) },
+  );
   // The public routes' limit per client address (the forms, the Google Ads file's secret URL).
   const limiter = redisRateLimiter(
     kit.redis,
@@ -231,6 +241,7 @@ export async function startLeads(
     onStop: [
       async () => stopOverdueScan(),
       async () => stopWeeklySchedule(),
+      async () => stopReportRebuild(),
       async () => stopRetention(),
       async () => stopIpRetention(),
       () => relay.stop(),

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { CalendarDate, Uuid } from "../entities/common";
+import { JobSource } from "../jobs/catalog";
 import { AnalyticsChannel } from "./tracking";
 
 // How the promises are kept, over time (services/leads/README.md, "The response report"): the
-// quote requests of a period, per Amsterdam week, owner, channel and campaign, with the time to
-// their first response in working and in clock minutes and the share answered within the promise.
+// quote requests and contact messages of a period, per Amsterdam week, owner, channel, campaign and
+// kind, with the time to their first response in working and in clock minutes and the share
+// answered within the promise.
 
 /** The longest period the report reads: two years (a leap day included). */
 export const RESPONSE_REPORT_DAYS_MAX = 731;
@@ -80,6 +82,11 @@ export const ResponseReportCampaign = ResponseFigures.extend({
 });
 export type ResponseReportCampaign = z.infer<typeof ResponseReportCampaign>;
 
+export const ResponseReportKind = ResponseFigures.extend({
+  kind: JobSource.describe("lease_request: quote requests; contact_form: contact messages"),
+});
+export type ResponseReportKind = z.infer<typeof ResponseReportKind>;
+
 export const ResponseReport = z
   .object({
     from: CalendarDate,
@@ -99,9 +106,14 @@ export const ResponseReport = z
       .object({ campaigns: count, leads: count })
       .nullable()
       .describe("The campaigns beyond `campaigns`: how many and their leads; null when none"),
+    kinds: z
+      .array(ResponseReportKind)
+      .describe("Quote requests and contact messages apart, each against its own promise (both always)"),
     totals: ResponseFigures,
   })
-  .describe("How the promised response times were kept for the quote requests of the period");
+  .describe(
+    "How the promised response times were kept for the quote requests and contact messages of the period",
+  );
 export type ResponseReport = z.infer<typeof ResponseReport>;
 
 /**

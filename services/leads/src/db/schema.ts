@@ -5,6 +5,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -193,6 +194,8 @@ export const contactMessages = leads.table(
     ...responseColumns(),
   },
   (t) => [
+    // By arrival: the response report's weeks (and the retention pass).
+    index("contact_messages_created_at_idx").on(t.createdAt),
     index("contact_messages_owner_idx").on(t.ownerId, t.createdAt),
     index("contact_messages_waiting_idx")
       .on(t.responseDueAt)
@@ -202,6 +205,43 @@ export const contactMessages = leads.table(
       .on(t.responseDueAt)
       .where(sql`${t.firstResponseAt} IS NULL AND ${t.overdueAnnouncedAt} IS NULL`),
   ],
+);
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+
+/**
+ * The response report's figures of one Amsterdam week and kind, packed (domain/response-pack.ts):
+ * one fixed-width record per lead with its day, owner, channel, campaign, first-response minutes
+ * and deadline, so a report over two years reads ~105 rows instead of every lead. A week is rebuilt
+ * from the leads while it has rows in response_report_stale; a week without leads has no row.
+ */
+export const responseReportWeeks = leads.table(
+  "response_report_weeks",
+  {
+    kind: text("kind").notNull(),
+    week: date("week", { mode: "string" }).notNull(),
+    /** The records' owner and campaign indexes point into these. */
+    owners: uuid("owners").array().notNull(),
+    campaigns: text("campaigns").array().notNull(),
+    records: bytea("records").notNull(),
+    builtAt: timestamp("built_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.week] })],
+);
+
+/**
+ * Weeks whose packed figures are out of date: a trigger on the leads' tables adds a row in the
+ * transaction of every change the report reads (arrival, owner, visit, deadline, first response,
+ * deletion); a rebuild deletes the rows it saw (migration 0017).
+ */
+export const responseReportStale = leads.table(
+  "response_report_stale",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind").notNull(),
+    week: date("week", { mode: "string" }).notNull(),
+  },
+  (t) => [index("response_report_stale_week_idx").on(t.week)],
 );
 
 /** Transactional outbox: written in the same transaction as the lead (libs/platform outboxTable). */

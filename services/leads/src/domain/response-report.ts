@@ -5,16 +5,19 @@ import {
   channelLabel,
   csvCell,
   type AnalyticsChannel,
+  type JobSource,
   type ResponseFigures,
   type ResponseReport,
   type ResponseReportQuery,
 } from "@lease/contracts";
 import { HttpError } from "@lease/platform";
-import { GROUPING, type ResponseReportRepository, type ResponseRow } from "../repositories/response-report";
+import type { ResponseReportRepository } from "../repositories/response-report";
+import { GROUPING, type ResponseRow } from "./response-aggregate";
 import { excelDay } from "./csv";
 import { ZONE } from "./working-hours";
 
-// How the promises are kept, over time: the report of a period from the repository's one aggregate.
+// How the promises are kept, over time: the report of a period from the repository's rows (quote
+// requests and contact messages, each measured against its own promise).
 // `report` is the reusable entry point (the panel's report, its CSV, the weekly summary e-mail).
 
 const figures = (row: ResponseRow | undefined): ResponseFigures => {
@@ -46,22 +49,35 @@ const figures = (row: ResponseRow | undefined): ResponseFigures => {
   };
 };
 
+/** Quote requests and contact messages, each against its own promise; both always listed. */
+const KINDS: readonly JobSource[] = ["lease_request", "contact_form"];
+export const KIND_LABELS: Record<JobSource, string> = {
+  lease_request: "Lease aanvragen",
+  contact_form: "Contactberichten",
+};
+
 const byLeads = (a: { leads: number }, b: { leads: number }) => b.leads - a.leads;
 
 /** Today in Amsterdam ("YYYY-MM-DD"). */
 export const amsterdamToday = (now: Date): string => DateTime.fromJSDate(now, { zone: ZONE }).toISODate()!;
 
-/** The Mondays of the Amsterdam weeks that overlap the period, oldest first. */
+const DAY_MS = 86_400_000;
+const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The Mondays of the Amsterdam weeks that overlap the period, oldest first (calendar days). */
 export function weeksOf(from: string, to: string): string[] {
   const weeks: string[] = [];
-  const last = DateTime.fromISO(to, { zone: ZONE });
-  for (
-    let week = DateTime.fromISO(from, { zone: ZONE }).startOf("week");
-    week <= last;
-    week = week.plus({ weeks: 1 })
-  )
-    weeks.push(week.toISODate()!);
+  const first = dayMs(from) - ((new Date(dayMs(from)).getUTCDay() + 6) % 7) * DAY_MS;
+  for (let week = first; week <= dayMs(to); week += 7 * DAY_MS) weeks.push(isoDay(week));
   return weeks;
+}
+
+/** The ISO week number of a Monday: the week of its Thursday, counted from its year's first. */
+export function isoWeekOf(monday: string): number {
+  const thursday = dayMs(monday) + 3 * DAY_MS;
+  const january = Date.UTC(new Date(thursday).getUTCFullYear(), 0, 1);
+  return Math.floor((thursday - january) / (7 * DAY_MS)) + 1;
 }
 
 export function responseReportDomain(repo: ResponseReportRepository, opts: { now?: () => Date } = {}) {
@@ -78,6 +94,7 @@ export function responseReportDomain(repo: ResponseReportRepository, opts: { now
     const rows = await repo.rows(period, at);
     const of = (grouping: number) => rows.filter((r) => r.grouping === grouping);
     const weekRows = new Map(of(GROUPING.week).map((r) => [r.week, r]));
+    const kindRows = new Map(of(GROUPING.kind).map((r) => [r.kind, r]));
     const campaigns = of(GROUPING.campaign)
       .filter((r) => r.campaign !== null)
       .map((r) => ({ campaign: r.campaign!, ...figures(r) }))
@@ -88,7 +105,7 @@ export function responseReportDomain(repo: ResponseReportRepository, opts: { now
       to: period.to,
       weeks: weeksOf(period.from, period.to).map((week) => ({
         week,
-        isoWeek: DateTime.fromISO(week, { zone: ZONE }).weekNumber,
+        isoWeek: isoWeekOf(week),
         ...figures(weekRows.get(week)),
       })),
       owners: of(GROUPING.owner)
@@ -111,6 +128,7 @@ export function responseReportDomain(repo: ResponseReportRepository, opts: { now
         beyond.length === 0
           ? null
           : { campaigns: beyond.length, leads: beyond.reduce((sum, c) => sum + c.leads, 0) },
+      kinds: KINDS.map((kind) => ({ kind, ...figures(kindRows.get(kind)) })),
       totals: figures(of(GROUPING.total)[0]),
     };
   }
@@ -151,6 +169,7 @@ export function responseReportCsv(report: ResponseReport): string {
   for (const c of report.channels)
     lines.push(line("Kanaal", c.channel ? channelLabel(c.channel) : "Onbekende herkomst", c));
   for (const c of report.campaigns) lines.push(line("Campagne", c.campaign, c));
+  for (const k of report.kinds) lines.push(line("Soort", KIND_LABELS[k.kind], k));
   lines.push(line("Totaal", `${excelDay(report.from)} t/m ${excelDay(report.to)}`, report.totals));
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }
