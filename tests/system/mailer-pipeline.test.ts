@@ -141,4 +141,57 @@ describe("a quote request end to end", () => {
     );
     expect(mail.html).toContain("Piet &lt;Jansen&gt;");
   });
+
+  it("an answer to a contact message's sender ('Beantwoorden' on its entry) is its first response once sent", async () => {
+    const res = await fetch(`${p.leads.url}/api/contact`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.32" },
+      body: JSON.stringify({ name: "Ans", email: "ans@example.nl", message: "Wat kost een Enyaq?" }),
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const entry = await waitFor(
+      async () =>
+        (await inbox()).find((m) => m.messageType === "contact_form" && m.senderEmail === "ans@example.nl"),
+      10_000,
+      "contact inbox entry",
+    );
+    const send = (to: string) =>
+      fetch(`${p.mailer!.url}/api/admin/send-email`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({
+          to,
+          subject: "Re: Nieuw bericht",
+          message: "Een Enyaq kost vanaf 650 euro per maand.",
+          inReplyToEmailId: entry.id,
+        }),
+      });
+    const firstResponse = async () =>
+      (
+        await p.sql.query<{ at: Date | null; kind: string | null }>(
+          "SELECT first_response_at AS at, first_response_kind AS kind FROM leads.contact_messages WHERE id = $1",
+          [id],
+        )
+      ).rows[0]!;
+    // Written to another address (a colleague): no answer to the sender.
+    expect((await send("collega@example.nl")).status).toBe(202);
+    await waitFor(() => p.receiver.accepted().find((m) => m.to[0] === "collega@example.nl"), 10_000, "sent");
+    expect(await firstResponse()).toEqual({ at: null, kind: null });
+    expect((await send("Ans@Example.nl")).status).toBe(202);
+    const answered = await waitFor(
+      async () => {
+        const row = await firstResponse();
+        return row.at ? row : undefined;
+      },
+      15_000,
+      "the contact message's first response",
+    );
+    expect(answered.kind).toBe("email");
+    const { rows } = await p.sql.query<{ sent_at: Date }>(
+      "SELECT sent_at FROM mailer.outgoing_emails WHERE contact_message_id = $1",
+      [id],
+    );
+    expect(rows.map((r) => r.sent_at.toISOString())).toEqual([answered.at!.toISOString()]);
+  });
 });

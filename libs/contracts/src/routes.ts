@@ -66,7 +66,7 @@ import {
 } from "./http/privacy";
 import { LeadHistory, LeadNote, NoteBody, NoteIdParams } from "./http/lead-history";
 import { UpdateCompanySettingsBody, UpdateThemeSettingsBody } from "./http/settings";
-import { InternalTrackBatch, TRACK_BATCH_PATH } from "./http/internal";
+import { InternalFirstResponseBody, InternalTrackBatch, TRACK_BATCH_PATH } from "./http/internal";
 import { InternalLeadEmail, LeadEmailParams, OpenLeadsByEmailBody } from "./http/lead-emails";
 import {
   Analytics,
@@ -1115,6 +1115,13 @@ export const INTERNAL_ROUTES = [
   { method: "GET", path: "/readyz", service: "all" },
   { method: "GET", path: "/internal/lease-requests/{id}", service: "leads", request: idParams },
   { method: "GET", path: "/internal/contact-messages/{id}", service: "leads", request: idParams },
+  // A contact message answered by e-mail from the panel: its first response.
+  {
+    method: "PUT",
+    path: "/internal/contact-messages/{id}/first-response",
+    service: "leads",
+    request: { params: idParams.params, body: InternalFirstResponseBody },
+  },
   { method: "GET", path: "/internal/follow-ups/due", service: "leads" },
   // The mailer's notices to admins: who they are and what they chose (leads.staff).
   { method: "GET", path: "/internal/staff/{id}", service: "leads", request: idParams },

@@ -120,7 +120,7 @@ describe("job handlers", () => {
   const noop = async () => undefined;
   it("refuse a queue with a job that has no handler", () => {
     expect(refusal(() => checkJobHandlers(QUEUES.mail, { "inbox.log": noop, "mail.send": noop }))).toBe(
-      'queue "mail": jobs without a handler: lead.received, mail.notify-company, mail.lead-activity, mail.lead-overdue, mail.weekly-summary',
+      'queue "mail": jobs without a handler: lead.received, mail.notify-company, mail.lead-activity, mail.contact-answered, mail.lead-overdue, mail.weekly-summary',
     );
   });
 
@@ -133,6 +133,7 @@ describe("job handlers", () => {
       "mail.lead-activity": noop,
       "mail.lead-overdue": noop,
       "mail.weekly-summary": noop,
+      "mail.contact-answered": noop,
     };
     expect(() => checkJobHandlers(QUEUES.mail, all)).not.toThrow();
     expect(refusal(() => checkJobHandlers(QUEUES.mail, { ...all, "mail.bogus": noop } as never))).toContain(

@@ -50,6 +50,7 @@ import { responseSettingsRepository } from "./repositories/response-settings";
 import { responseRoutes } from "./routes/response";
 import { responseReportDomain } from "./domain/response-report";
 import { responseReportRepository } from "./repositories/response-report";
+import { answerContactMessage } from "./repositories/responses";
 import { ownersRepository } from "./repositories/owners";
 import { callsRepository } from "./repositories/calls";
 import { weeklySummaryDomain } from "./domain/weekly-summary";
@@ -216,6 +217,7 @@ export async function startLeads(
       internalRoutes({
         leads,
         owners,
+        answerContact: (id, at, calendar) => answerContactMessage(kit.db, id, at, calendar),
         leadEmails,
         settings: responseSettings,
         weekly,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IsoDateTime } from "../entities/common";
 import { PublicCompanySettings } from "../entities/company-settings";
 import { LeaseRequest } from "../entities/lease-request";
 import { ApiError } from "./errors";
@@ -23,6 +24,13 @@ export const InternalLeaseRequest = LeaseRequest;
 export type InternalLeaseRequest = z.infer<typeof InternalLeaseRequest>;
 
 /** leads → mailer: one message of the public contact form. */
+/** mailer → leads: a contact message's sender was answered by e-mail at `at`. */
+export const InternalFirstResponseBody = z.strictObject({
+  at: IsoDateTime,
+  kind: z.literal("email"),
+});
+export type InternalFirstResponseBody = z.infer<typeof InternalFirstResponseBody>;
+
 export const InternalContactMessage = z.object({
   id: z.uuid(),
   name: z.string(),

@@ -141,6 +141,17 @@ export const MailActivityJobData = z
   .describe("An e-mail of a lead changed: tell leads, which keeps it on the lead's timeline");
 export type MailActivityJobData = z.infer<typeof MailActivityJobData>;
 
+// A contact message was answered: the e-mail "Beantwoorden" wrote to its sender from its inbox entry
+// was sent. The mailer's worker tells leads (PUT /internal/contact-messages/{id}/first-response),
+// retried until leads has it; leads keeps the earliest.
+export const ContactAnsweredJobData = z
+  .object({
+    contactMessageId: z.uuid(),
+    at: IsoDateTime.describe("When the answer was sent"),
+  })
+  .describe("A contact message's sender was answered by e-mail: its first response, if none came before");
+export type ContactAnsweredJobData = z.infer<typeof ContactAnsweredJobData>;
+
 // An admin as leads needs to know them (owners of leads): the gateway tells each change with the
 // admin's whole state, so the newest revision is all leads keeps. A username is no lead's data.
 export const StaffJobData = z
@@ -253,6 +264,7 @@ export const JOBS = {
   "conversions.send": { queue: QUEUES.conversions, schema: ConversionSendJobData, ...retried(5_000) },
   "leads.conversion-outcome": { queue: QUEUES.leads, schema: ConversionOutcomeJobData, ...retried(1_000) },
   "mail.lead-activity": { queue: QUEUES.mail, schema: MailActivityJobData, ...retried(1_000) },
+  "mail.contact-answered": { queue: QUEUES.mail, schema: ContactAnsweredJobData, ...retried(1_000) },
   "leads.staff": { queue: QUEUES.leads, schema: StaffJobData, ...retried(1_000) },
   "mail.lead-overdue": { queue: QUEUES.mail, schema: LeadOverdueJobData, ...retried(5_000) },
   "leads.weekly-summary": { queue: QUEUES.leads, schema: WeeklySummaryPlanJobData, ...retried(5_000) },

@@ -1,5 +1,7 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FirstResponseKind } from "@lease/contracts";
+import type { Database } from "@lease/platform";
+import { contactMessages } from "../db/schema";
 import type { Calendar } from "../domain/working-hours";
 import type { Tx } from "./lease-requests";
 
@@ -33,4 +35,26 @@ export async function markFirstResponse(
          WHERE id = ${id}`,
   );
   return true;
+}
+
+/**
+ * A contact message's sender was answered by e-mail at `at` (the mailer tells it once sent): its
+ * first response if none came before. False when the message does not exist (deleted, erased).
+ */
+export async function answerContactMessage(
+  db: Database,
+  id: string,
+  at: Date,
+  calendar: Calendar,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ id: contactMessages.id })
+      .from(contactMessages)
+      .where(eq(contactMessages.id, id))
+      .for("update");
+    if (!found) return false;
+    await markFirstResponse(tx, "contact_messages", id, at, "email", calendar);
+    return true;
+  });
 }

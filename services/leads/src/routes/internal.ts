@@ -12,6 +12,7 @@ import type { LeaseRequestsDomain } from "../domain/lease-requests";
 import type { LeadEmailsRepository } from "../repositories/lead-emails";
 import type { ResponseSettingsDomain } from "../domain/response-settings";
 import type { OwnersRepository } from "../repositories/owners";
+import type { Calendar } from "../domain/working-hours";
 import type { WeeklySummaryDomain } from "../domain/weekly-summary";
 
 /** Lookups for the mailer (job data holds ids only; the mailer reads the content here). */
@@ -22,6 +23,8 @@ export function internalRoutes(deps: {
   /** The working calendar a first response is measured in. */
   settings: ResponseSettingsDomain;
   weekly: WeeklySummaryDomain;
+  /** Records a contact message's answer by e-mail (its first response if none came before). */
+  answerContact: (id: string, at: Date, calendar: Calendar) => Promise<boolean>;
   /** Told once an e-mail is on a lead's timeline (open panels reload the lead); must not throw. */
   emailStored: (leaseRequestId: string, emailId: string) => Promise<void>;
   internalToken: string;
@@ -43,6 +46,16 @@ export function internalRoutes(deps: {
   router.get("/internal/contact-messages/{id}", async (ctx) => {
     const { id } = ctx.input.params;
     ctx.body = InternalContactMessage.parse(await deps.leads.getContact(id));
+  });
+
+  // "Beantwoorden" on a contact message's inbox entry was sent to its sender: its first response.
+  router.put("/internal/contact-messages/{id}/first-response", async (ctx) => {
+    const { id } = ctx.input.params;
+    const { at } = ctx.input.body;
+    const { calendar } = await deps.settings.active();
+    if (!(await deps.answerContact(id, new Date(at), calendar)))
+      throw notFound("Contactbericht niet gevonden");
+    ctx.status = 204;
   });
 
   // The mailer's notices to an admin (a late lead, the weekly summary): their address and choices.

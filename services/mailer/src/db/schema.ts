@@ -67,6 +67,8 @@ export const outgoingEmails = mailer.table(
     textBody: text("text_body").notNull(),
     htmlBody: text("html_body").notNull(),
     leaseRequestId: uuid("lease_request_id"),
+    /** The contact message it answers ("Beantwoorden" on its inbox entry): its first response once sent. */
+    contactMessageId: uuid("contact_message_id"),
     status: text("status").notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),

@@ -109,6 +109,12 @@ export function emailsDomain(deps: {
     if (!isConfigured(settings)) throw new HttpError(409, "mail_not_configured", MAIL_NOT_CONFIGURED_MESSAGE);
     const { to, mail, kind, leaseRequestId, inReplyToEmailId } = build(settings);
     const id = randomUUID();
+    // "Beantwoorden" on a contact message's entry, to its sender: once sent, its first response.
+    const answered = inReplyToEmailId ? await deps.inbox.contactMessageOf(inReplyToEmailId) : undefined;
+    const contactMessageId =
+      answered && answered.senderEmail.trim().toLowerCase() === to.trim().toLowerCase()
+        ? answered.contactMessageId
+        : null;
     const headers =
       (leaseRequestId || inReplyToEmailId) && deps.mailHeaders
         ? await deps.mailHeaders({
@@ -128,6 +134,7 @@ export function emailsDomain(deps: {
       textBody: mail.text,
       htmlBody: mail.html,
       leaseRequestId: leaseRequestId ?? null,
+      contactMessageId,
     };
     const { outgoingId, inboxId } = await deps.transaction(async (tx) => {
       const recorded = await tx.outgoing.recordWithInboxEntry(email, {

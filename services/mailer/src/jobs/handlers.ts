@@ -242,6 +242,13 @@ export function mailHandlers(deps: HandlerDeps): JobHandlers {
       const kept = await deps.leads.putLeadEmail(found.leaseRequestId, found.email, requestIdOf(job));
       if (!kept) log.info(data, "lead gone before it was told of its e-mail; nothing to do");
     },
+
+    // A contact message's sender was answered from the panel: leads keeps its first response.
+    async "mail.contact-answered"(data, { log, job }) {
+      if (!deps.leads.contactAnswered) return;
+      const kept = await deps.leads.contactAnswered(data.contactMessageId, data.at, requestIdOf(job));
+      if (!kept) log.info(data, "contact message gone before it was told of its answer; nothing to do");
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type {
+  ContactAnsweredJobData,
   DeliveryState,
   EmailAttachment,
   EmailDeliveryStatus,
@@ -25,6 +26,11 @@ export const REPLY_TOKEN = /^[a-z2-7]{16}$/;
  */
 export async function queueLeadActivity(tx: Tx | Database, job: MailActivityJobData): Promise<void> {
   await tx.insert(outbox).values({ jobName: "mail.lead-activity", payload: job });
+}
+
+/** Tells leads a contact message was answered (a mail.contact-answered job through the outbox). */
+export async function queueContactAnswered(tx: Tx | Database, job: ContactAnsweredJobData): Promise<void> {
+  await tx.insert(outbox).values({ jobName: "mail.contact-answered", payload: job });
 }
 
 /** An e-mail of a lead as leads keeps it, from the mailer's rows (inbox entry, send, reply). */

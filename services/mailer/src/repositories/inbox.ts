@@ -207,6 +207,17 @@ export function inboxRepository(db: Database) {
       return row ? { ...toEmailMessage(row as Row), html: row.html } : undefined;
     },
 
+    /** The contact message an inbox entry is (its form's entry), and its sender; undefined: none. */
+    async contactMessageOf(
+      id: string,
+    ): Promise<{ contactMessageId: string; senderEmail: string } | undefined> {
+      const [row] = await db
+        .select({ contactMessageId: emailMessages.sourceId, senderEmail: emailMessages.senderEmail })
+        .from(emailMessages)
+        .where(and(eq(emailMessages.id, id), eq(emailMessages.source, "contact_form")));
+      return row;
+    },
+
     async markRead(id: string): Promise<boolean> {
       const rows = await db
         .update(emailMessages)

@@ -38,10 +38,22 @@ export interface LeadsSource {
   ): Promise<InternalWeeklySummary | undefined>;
   /** Tells leads the e-mail of a lead as it is now; false when the lead is gone. */
   putLeadEmail?(leaseRequestId: string, email: InternalLeadEmail, requestId?: string): Promise<boolean>;
+  /** Tells leads a contact message's sender was answered at `at`; false when the message is gone. */
+  contactAnswered?(contactMessageId: string, at: string, requestId?: string): Promise<boolean>;
 }
 
 export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsSource {
   const call = createInternalClient(leadsUrl, internalToken);
+  /** A PUT that leads answers 204; false when it answers 404 (the lead or message is gone). */
+  const put = async (path: string, body: unknown, requestId?: string) => {
+    try {
+      await call(path, z.undefined(), { method: "PUT", body, requestId });
+      return true;
+    } catch (err) {
+      if (err instanceof InternalCallError && err.status === 404) return false;
+      throw err;
+    }
+  };
   return {
     async find(source, id, requestId) {
       try {
@@ -98,18 +110,9 @@ export function httpLeadsSource(leadsUrl: string, internalToken: string): LeadsS
       });
       return answer.ids;
     },
-    async putLeadEmail(leaseRequestId, email, requestId) {
-      try {
-        await call(`/internal/lease-requests/${leaseRequestId}/emails/${email.id}`, z.undefined(), {
-          method: "PUT",
-          body: email,
-          requestId,
-        });
-        return true;
-      } catch (err) {
-        if (err instanceof InternalCallError && err.status === 404) return false;
-        throw err;
-      }
-    },
+    putLeadEmail: (leaseRequestId, email, requestId) =>
+      put(`/internal/lease-requests/${leaseRequestId}/emails/${email.id}`, email, requestId),
+    contactAnswered: (contactMessageId, at, requestId) =>
+      put(`/internal/contact-messages/${contactMessageId}/first-response`, { at, kind: "email" }, requestId),
   };
 }

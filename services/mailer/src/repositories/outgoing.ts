@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "@lease/platform";
 import { emailMessages, outgoingEmails } from "../db/schema";
 import type { NewInboxEntry } from "./inbox";
-import { queueLeadActivity } from "./conversation";
+import { queueContactAnswered, queueLeadActivity } from "./conversation";
 
 export type OutgoingEmail = typeof outgoingEmails.$inferSelect;
 export type NewOutgoingEmail = Pick<
@@ -15,6 +15,7 @@ export type NewOutgoingEmail = Pick<
   | "textBody"
   | "htmlBody"
   | "leaseRequestId"
+  | "contactMessageId"
   | "replyTo"
   | "messageIdHeader"
   | "referencesHeader"
@@ -85,7 +86,10 @@ export function outgoingRepository(db: Database) {
       return row;
     },
 
-    /** Sent: a lead's e-mail is told to leads (its timeline) in the same transaction. */
+    /**
+     * Sent: a lead's e-mail is told to leads (its timeline), and an answer to a contact message
+     * (its first response), in the same transaction.
+     */
     async markSent(id: string, providerMessageId: string | null): Promise<Changed> {
       return db.transaction(async (tx) => {
         const [row] = await tx
@@ -98,12 +102,23 @@ export function outgoingRepository(db: Database) {
             updatedAt: sql`now()`,
           })
           .where(and(eq(outgoingEmails.id, id), eq(outgoingEmails.status, "sending")))
-          .returning({ inboxId: inboxEntryId, leaseRequestId: outgoingEmails.leaseRequestId });
+          .returning({
+            inboxId: inboxEntryId,
+            leaseRequestId: outgoingEmails.leaseRequestId,
+            contactMessageId: outgoingEmails.contactMessageId,
+            sentAt: outgoingEmails.sentAt,
+          });
         if (row?.inboxId && row.leaseRequestId)
           await queueLeadActivity(tx, {
             leaseRequestId: row.leaseRequestId,
             emailId: row.inboxId,
             kind: "sent",
+          });
+        // An answer to a contact message's sender: its first response, told to leads.
+        if (row?.contactMessageId && row.sentAt)
+          await queueContactAnswered(tx, {
+            contactMessageId: row.contactMessageId,
+            at: row.sentAt.toISOString(),
           });
         return row && { inboxId: row.inboxId };
       });

@@ -1,0 +1,1 @@
+ALTER TABLE "mailer"."outgoing_emails" ADD COLUMN "contact_message_id" uuid;
