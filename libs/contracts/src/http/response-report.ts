@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CalendarDate, Uuid } from "../entities/common";
-import { JobSource } from "../jobs/catalog";
+import { JobSource } from "../jobs/source";
 import { AnalyticsChannel } from "./tracking";
 
 // How the promises are kept, over time (services/leads/README.md, "The response report"): the
@@ -81,6 +81,12 @@ export const ResponseReportCampaign = ResponseFigures.extend({
   campaign: z.string().describe("utm_campaign of the visit"),
 });
 export type ResponseReportCampaign = z.infer<typeof ResponseReportCampaign>;
+
+/** What the panel and the CSV call each kind. */
+export const RESPONSE_KIND_LABELS: Record<JobSource, string> = {
+  lease_request: "Lease aanvragen",
+  contact_form: "Contactberichten",
+};
 
 export const ResponseReportKind = ResponseFigures.extend({
   kind: JobSource.describe("lease_request: quote requests; contact_form: contact messages"),

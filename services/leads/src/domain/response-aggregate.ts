@@ -35,6 +35,48 @@ export interface ResponseRow {
 /** Groups per lead: week, owner, channel, campaign (-1: none), kind, total. */
 const SLOTS = 6;
 
+/** A packed week's records as columns (decoded once per week object: cached weeks are reused). */
+interface Columns {
+  day: Uint8Array;
+  flags: Uint8Array;
+  channel: Uint8Array;
+  owner: Uint16Array;
+  campaign: Uint16Array;
+  working: Int32Array;
+  clock: Int32Array;
+  due: Float64Array;
+}
+const decoded = new WeakMap<PackedWeek, Columns>();
+
+function columnsOf(week: PackedWeek): Columns {
+  const known = decoded.get(week);
+  if (known) return known;
+  const r = week.records;
+  const n = r.length / RECORD_BYTES;
+  const c: Columns = {
+    day: new Uint8Array(n),
+    flags: new Uint8Array(n),
+    channel: new Uint8Array(n),
+    owner: new Uint16Array(n),
+    campaign: new Uint16Array(n),
+    working: new Int32Array(n),
+    clock: new Int32Array(n),
+    due: new Float64Array(n),
+  };
+  for (let i = 0, at = 0; i < n; i++, at += RECORD_BYTES) {
+    c.day[i] = r[at]!;
+    c.flags[i] = r[at + 1]!;
+    c.channel[i] = r[at + 2]!;
+    c.owner[i] = r.readUInt16LE(at + 4);
+    c.campaign[i] = r.readUInt16LE(at + 6);
+    c.working[i] = r.readInt32LE(at + 8);
+    c.clock[i] = r.readInt32LE(at + 12);
+    c.due[i] = r.readDoubleLE(at + 16);
+  }
+  decoded.set(week, c);
+  return c;
+}
+
 const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
 
 /** Buckets per group at most in the first pass of `percentiles`: few, so its counts stay in cache. */
@@ -205,13 +247,13 @@ export function aggregate(weeks: readonly PackedWeek[], period: { from: string; 
     const ownerG = w.owners.map((id) => group(`o${id}`, { grouping: GROUPING.owner, ownerId: id }));
     const campaignG = w.campaigns.map((c) => group(`p${c}`, { grouping: GROUPING.campaign, campaign: c }));
     let nobody = -1;
-    const r = w.records;
-    for (let at = 0; at < r.length; at += RECORD_BYTES) {
-      const day = r[at]!;
+    const c = columnsOf(w);
+    for (let i = 0; i < c.day.length; i++) {
+      const day = c.day[i]!;
       if (day < lo || day > hi) continue;
-      const flags = r[at + 1]!;
-      const o = r[at + 4]! | (r[at + 5]! << 8);
-      const p = r[at + 6]! | (r[at + 7]! << 8);
+      const flags = c.flags[i]!;
+      const o = c.owner[i]!;
+      const p = c.campaign[i]!;
       const og =
         o !== NONE16
           ? ownerG[o]!
@@ -221,17 +263,15 @@ export function aggregate(weeks: readonly PackedWeek[], period: { from: string; 
       const base = n * SLOTS;
       groups[base] = weekG;
       groups[base + 1] = og;
-      groups[base + 2] = channelGroup(r[at + 2]!);
+      groups[base + 2] = channelGroup(c.channel[i]!);
       groups[base + 3] = p === NONE16 ? -1 : campaignG[p]!;
       groups[base + 4] = kindG;
       groups[base + 5] = total;
-      working[n] = r.readInt32LE(at + 8);
-      clock[n] = r.readInt32LE(at + 12);
+      working[n] = c.working[i]!;
+      clock[n] = c.clock[i]!;
       const answered = (flags & FLAG.answered) !== 0;
       const within = (flags & FLAG.within) !== 0;
-      const late = answered
-        ? (flags & FLAG.late) !== 0
-        : (flags & FLAG.due) !== 0 && r.readDoubleLE(at + 16) < nowMs;
+      const late = answered ? (flags & FLAG.late) !== 0 : (flags & FLAG.due) !== 0 && c.due[i]! < nowMs;
       for (let s = 0; s < SLOTS; s++) {
         const g = groups[base + s]!;
         if (g < 0) continue;

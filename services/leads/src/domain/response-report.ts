@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import {
   ANALYTICS_CHANNELS,
+  RESPONSE_KIND_LABELS,
   RESPONSE_REPORT_CAMPAIGNS_MAX,
   channelLabel,
   csvCell,
@@ -51,10 +52,6 @@ const figures = (row: ResponseRow | undefined): ResponseFigures => {
 
 /** Quote requests and contact messages, each against its own promise; both always listed. */
 const KINDS: readonly JobSource[] = ["lease_request", "contact_form"];
-export const KIND_LABELS: Record<JobSource, string> = {
-  lease_request: "Lease aanvragen",
-  contact_form: "Contactberichten",
-};
 
 const byLeads = (a: { leads: number }, b: { leads: number }) => b.leads - a.leads;
 
@@ -169,7 +166,7 @@ export function responseReportCsv(report: ResponseReport): string {
   for (const c of report.channels)
     lines.push(line("Kanaal", c.channel ? channelLabel(c.channel) : "Onbekende herkomst", c));
   for (const c of report.campaigns) lines.push(line("Campagne", c.campaign, c));
-  for (const k of report.kinds) lines.push(line("Soort", KIND_LABELS[k.kind], k));
+  for (const k of report.kinds) lines.push(line("Soort", RESPONSE_KIND_LABELS[k.kind], k));
   lines.push(line("Totaal", `${excelDay(report.from)} t/m ${excelDay(report.to)}`, report.totals));
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }
