@@ -49,8 +49,10 @@ export const InternalWeeklySummary = z.object({
   from: CalendarDate.describe("The week's Monday (Amsterdam)"),
   to: CalendarDate.describe("The week's Sunday"),
   promise: z.object({ quoteMinutes: z.number().int().min(1), quoteBasis: ResponseBasis }),
-  totals: ResponseFigures.describe("Every quote request of the week (the response report's totals)"),
-  own: ResponseFigures.describe("The admin's own quote requests of the week"),
+  totals: ResponseFigures.describe(
+    "Every quote request and contact message of the week (the response report's totals)",
+  ),
+  own: ResponseFigures.describe("The admin's own quote requests and contact messages of the week"),
   open: z.object({
     total: z.number().int().min(0).describe("The admin's open leads now (lease requests and messages)"),
     late: z.number().int().min(0).describe("Of those, waiting past their deadline"),

@@ -6,13 +6,13 @@ import { SessionId } from "../http/tracking";
 import { ConversionEvent, ConversionPlatform, ConversionStatus, MatchKey } from "../http/conversions";
 import { IsoWeek } from "../http/weekly-summary";
 import { QUEUES, type QueueName } from "./queues";
+import { JobSource } from "./source";
 
 // Job data holds ids only: BullMQ keeps job data in Redis in clear text (and in its failed-job
 // history), so personal data stays in Postgres and the handler loads it by id. Delivery is at least
 // once, so every handler must be idempotent for the same ids.
 
-export const JobSource = z.enum(["lease_request", "contact_form"]);
-export type JobSource = z.infer<typeof JobSource>;
+export { JobSource };
 
 export const LeadReceivedJobData = z
   .object({ source: JobSource, sourceId: z.uuid() })
