@@ -1,8 +1,8 @@
 // How the promises are kept, as staff read it: three quote requests arrive, one is
 // answered by a call that reached the customer, one by a follow-up e-mail sent from the panel
-// (through the local SendGrid), one not at all; the "Reactietijden" tab shows them per week and
-// per owner, in working and clock time, as a table at 1280 px and as cards at 390 px, and its CSV
-// holds the same figures.
+// (through the local SendGrid), one not at all; the "Reactietijden" tab shows them per week, per
+// owner and per kind (quote requests apart from contact messages), in working and clock time, as a
+// table at 1280 px and as cards at 390 px, and its CSV holds the same figures.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { dutchDuration } from "@lease/contracts";
@@ -157,6 +157,14 @@ test("admin: the response report shows a call and an e-mail as first responses, 
   await expect(channels).toHaveCount(1);
   await expect(channels.getByRole("rowheader")).toHaveText("Onbekende herkomst");
   await expect(cell(channels, "leads")).toHaveText("3");
+  // Quote requests and contact messages apart, each against its own promise.
+  const kind = (label: string) =>
+    page
+      .getByTestId("response-soort")
+      .getByTestId("response-row")
+      .filter({ has: page.getByRole("rowheader", { name: label, exact: true }) });
+  await expect(cell(kind("Lease aanvragen"), "leads")).toHaveText("3");
+  await expect(kind("Contactberichten")).toHaveCount(1);
 
   // The CSV: the same figures, as the download staff open in Excel.
   const [download] = await Promise.all([

@@ -1,5 +1,11 @@
 // The response report's screen: its periods and how its figures read in Dutch.
-import { channelLabel, dutchDuration, type ResponseFigures, type ResponseReport } from "@lease/contracts";
+import {
+  RESPONSE_KIND_LABELS,
+  channelLabel,
+  dutchDuration,
+  type ResponseFigures,
+  type ResponseReport,
+} from "@lease/contracts";
 import { addDays } from "./periods";
 
 export const RESPONSE_PERIODS = [
@@ -70,6 +76,11 @@ export function reportSections(report: ResponseReport): { id: string; title: str
       id: "campagne",
       title: "Per campagne",
       rows: report.campaigns.map((c) => ({ key: c.campaign, label: c.campaign, figures: c })),
+    },
+    {
+      id: "soort",
+      title: "Per soort",
+      rows: report.kinds.map((k) => ({ key: k.kind, label: RESPONSE_KIND_LABELS[k.kind], figures: k })),
     },
   ];
 }
