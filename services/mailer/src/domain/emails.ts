@@ -227,7 +227,9 @@ export function emailsDomain(deps: {
       if (!(await deps.inbox.markRead(id))) throw notFound(NOT_FOUND_MESSAGE);
       const row = await deps.inbox.get(id);
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
-      return row;
+      // The inbox entry as the list shows it: a received e-mail's HTML is the detail's (GET …/{id}).
+      const { html: _html, ...message } = row;
+      return message;
     },
 
     async delete(id: string, log: Logger, actor: string): Promise<void> {
