@@ -160,7 +160,10 @@ export function routeErrors(route: ApiRoute): Map<number, { descriptions: string
   else if (route.webhook) generic(413);
   if (route.request?.query)
     add(400, GENERIC_ERRORS[400]!.description, ["validation_failed", "invalid_character"]);
-  if (route.request?.params) generic(404);
+  if (route.request?.params) {
+    add(400, GENERIC_ERRORS[400]!.description, ["validation_failed"]);
+    generic(404);
+  }
   if (route.auth === "public" && route.method === "POST" && !route.path.startsWith("/api/track/"))
     generic(429);
   for (const [status, codes] of Object.entries(LOGIN_ERRORS[route.path] ?? {}))

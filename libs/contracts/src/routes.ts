@@ -93,7 +93,7 @@ import {
   RotateGoogleAdsFeedBody,
   UpdateGoogleAdsSettingsBody,
 } from "./http/google-ads";
-import { EmailDetail, EmailMessage } from "./entities/email-message";
+import { EmailDetail } from "./entities/email-message";
 import {
   EmailTemplate,
   EmailTemplateBody,
@@ -166,6 +166,16 @@ export interface ApiRoute {
 }
 
 const noContent = { 204: { description: "Done; no body" } };
+
+/** What every route of the signed-in admin's own account may refuse besides its own answers. */
+const ACCOUNT_REFUSALS = {
+  403: { description: "The account was disabled meanwhile (code account_disabled)" },
+  404: { description: "The signed-in account no longer exists (code not_found)" },
+};
+/** Routes that check the current password: braked like a sign-in. */
+const PASSWORD_BRAKE = {
+  429: { description: "Too many wrong passwords or codes; wait Retry-After seconds (code rate_limited)" },
+};
 const idParams = { params: LeaseRequestIdParam };
 const emailIdParams = { params: EmailIdParam };
 
@@ -238,7 +248,7 @@ export const API_ROUTES = [
     service: "gateway",
     auth: "admin",
     summary: "The signed-in admin's own account: two-factor sign-in and recovery codes left",
-    responses: { 200: { description: "The account", schema: AdminAccount } },
+    responses: { 200: { description: "The account", schema: AdminAccount }, ...ACCOUNT_REFUSALS },
   },
   {
     method: "PUT",
@@ -251,6 +261,7 @@ export const API_ROUTES = [
     responses: {
       200: { description: "Saved", schema: AdminAccount },
       400: { description: "Not an e-mail address, or an e-mail chosen without an address" },
+      ...ACCOUNT_REFUSALS,
     },
   },
   {
@@ -260,7 +271,11 @@ export const API_ROUTES = [
     auth: "admin",
     summary: "Change one's own password (current one required); every other session of the admin ends",
     request: { body: ChangePasswordBody },
-    responses: { 200: { description: "Changed; a new session cookie is set", schema: AdminSession } },
+    responses: {
+      200: { description: "Changed; a new session cookie is set", schema: AdminSession },
+      ...ACCOUNT_REFUSALS,
+      ...PASSWORD_BRAKE,
+    },
   },
   {
     method: "POST",
@@ -272,7 +287,9 @@ export const API_ROUTES = [
     request: { body: TotpSetupBody },
     responses: {
       200: { description: "The secret, this once", schema: TotpSetup },
+      ...ACCOUNT_REFUSALS,
       409: { description: "Two-factor sign-in is on already" },
+      ...PASSWORD_BRAKE,
     },
   },
   {
@@ -283,7 +300,11 @@ export const API_ROUTES = [
     summary:
       "Turn two-factor sign-in on with a first code; answers ten one-time recovery codes; every other session of the admin ends",
     request: { body: TotpCodeBody },
-    responses: { 200: { description: "On; a new session cookie is set", schema: RecoveryCodes } },
+    responses: {
+      200: { description: "On; a new session cookie is set", schema: RecoveryCodes },
+      ...ACCOUNT_REFUSALS,
+      409: { description: "Two-factor sign-in is on already, or its setup was not started (code conflict)" },
+    },
   },
   {
     method: "POST",
@@ -292,7 +313,7 @@ export const API_ROUTES = [
     auth: "admin",
     summary: "Turn two-factor sign-in off (current password and a code or recovery code required)",
     request: { body: TotpDisableBody },
-    responses: { 200: { description: "Off", schema: AdminAccount } },
+    responses: { 200: { description: "Off", schema: AdminAccount }, ...ACCOUNT_REFUSALS, ...PASSWORD_BRAKE },
   },
   {
     method: "GET",
@@ -500,7 +521,7 @@ export const API_ROUTES = [
     request: { ...idParams, body: RetryConversionsBody, bodyOptional: true },
     responses: {
       200: { description: "The request, its conversions waiting again", schema: LeaseRequest },
-      409: { description: "Nothing failed to send again" },
+      409: { description: "Nothing failed to send again (code nothing_to_retry)" },
     },
   },
   {
@@ -650,6 +671,7 @@ export const API_ROUTES = [
         description:
           "The platform is not set up (pixel id, token, account or credentials missing; code conflict)",
       },
+      429: { description: "More than a few test events a minute from this admin; wait Retry-After seconds" },
     },
   },
   {
@@ -864,7 +886,10 @@ export const API_ROUTES = [
         schema: z.string(),
       },
       404: { description: "No such e-mail or attachment" },
-      410: { description: "Listed, but its bytes were not kept (the attachments' store was full)" },
+      410: {
+        description:
+          "Listed, but its bytes were not kept: the attachments' store was full (code attachment_not_kept)",
+      },
     },
   },
   {
@@ -876,7 +901,7 @@ export const API_ROUTES = [
     request: emailIdParams,
     responses: {
       202: { description: "Queued again", schema: RetryEmailResponse },
-      409: { description: "Not a failed outgoing e-mail" },
+      409: { description: "Not a failed outgoing e-mail (code not_retryable)" },
     },
   },
   {
@@ -891,7 +916,7 @@ export const API_ROUTES = [
         description: "Not sent; it counts as failed and can be sent again",
         schema: CancelEmailResponse,
       },
-      409: { description: "Being sent right now, or already sent or failed" },
+      409: { description: "Being sent right now, or already sent or failed (code not_cancellable)" },
     },
   },
   {
@@ -901,7 +926,7 @@ export const API_ROUTES = [
     auth: "admin",
     summary: "Mark an e-mail read",
     request: emailIdParams,
-    responses: { 200: { description: "Updated e-mail", schema: EmailMessage } },
+    responses: { 200: { description: "Updated e-mail, with a received one's HTML", schema: EmailDetail } },
   },
   {
     method: "DELETE",
@@ -919,7 +944,13 @@ export const API_ROUTES = [
     auth: "admin",
     summary: "Store an outgoing e-mail and queue it for sending",
     request: { body: SendEmailBody },
-    responses: { 202: { description: "Queued", schema: SendEmailResponse } },
+    responses: {
+      202: { description: "Queued", schema: SendEmailResponse },
+      409: {
+        description:
+          "No API key or sender address set, or the stored key cannot be decrypted (code mail_not_configured or mail_key_unreadable)",
+      },
+    },
   },
   {
     method: "GET",
@@ -1049,6 +1080,7 @@ export const API_ROUTES = [
     responses: {
       200: { description: "Stored, or stored before (same Message-ID)", schema: InboundParseResponse },
       400: { description: "No multipart/form-data, or no message in it (code invalid_message)" },
+      415: { description: "Not posted as multipart/form-data (code unsupported_media_type)" },
       404: { description: "No such URL (a wrong or replaced secret)" },
       413: { description: "The message is larger than SendGrid's 30 MB" },
       429: { description: "Too many posts from this address; SendGrid retries later" },
@@ -1067,7 +1099,10 @@ export const API_ROUTES = [
     summary: "Send a test e-mail to the configured sender address and wait for the provider's answer",
     responses: {
       200: { description: "The provider accepted it", schema: EmailSettingsTestResponse },
-      409: { description: "API key or sender address missing" },
+      409: {
+        description:
+          "API key or sender address missing, or the stored key cannot be decrypted (code conflict or mail_key_unreadable)",
+      },
       502: { description: "The provider refused it or did not answer in time (the reason, in Dutch)" },
       503: { description: "The e-mail settings could not be read just now" },
     },

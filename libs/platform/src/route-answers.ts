@@ -1,18 +1,21 @@
 import type { Middleware } from "koa";
 import type { z } from "zod";
-import type { HttpMethod, RouteResponse } from "@lease/contracts";
+import { routeErrors, type ApiRoute, type HttpMethod, type RouteResponse } from "@lease/contracts";
+import { HttpError } from "./errors";
 
 /**
  * In tests (NODE_ENV=test), every answer of a contract route is held against the route's declared
- * responses: a success status the route does not declare, a body its schema refuses, or a field
- * the schema does not name (one zod would strip) turns the answer into a 500 that says which, so
- * the test that provoked it fails. Production never pays for the check.
+ * responses: a success status the route does not declare, a body its schema refuses, a field the
+ * schema does not name (one zod would strip), or a refusal (4xx) whose status and code the OpenAPI
+ * document does not list for the route (routeErrors) turns the answer into a 500 that says which,
+ * so the test that provoked it fails. Production never pays for the check.
  */
 
 interface AnsweringRoute {
   method: HttpMethod;
   path: string;
   responses?: Record<number, RouteResponse>;
+  api?: ApiRoute;
 }
 
 /** Also written to stderr: the service's log is silent in most tests, and the 500 names nothing. */
@@ -64,8 +67,23 @@ const streamed = (body: unknown) =>
 /** The check in front of one route's chain; routes without declared responses (internal ones) pass. */
 export function answerCheck(route: AnsweringRoute): Middleware {
   const name = `${route.method} ${route.path}`;
+  const refusals = route.api ? routeErrors(route.api) : undefined;
   return async function contractAnswer(ctx, next) {
-    await next();
+    try {
+      await next();
+    } catch (err) {
+      if (
+        refusals &&
+        err instanceof HttpError &&
+        err.status < 500 &&
+        !refusals.get(err.status)?.codes.has(err.code)
+      )
+        throw new UndeclaredAnswer(
+          `${name} refused with ${err.status} ${err.code}, which the OpenAPI document does not list for it ` +
+            `(declare it in the route's responses, "(code ${err.code})" in the description)`,
+        );
+      throw err;
+    }
     if (!route.responses || ctx.respond === false) return;
     const status = ctx.status;
     const declared = route.responses[status];

@@ -24,12 +24,13 @@ const anyAdmin: Middleware = markGuard(async (ctx, next) => {
   return next();
 }, "admin");
 
-let answer: { status: number; body: unknown } = { status: 201, body: {} };
+let answer: { status: number; body: unknown; refusal?: HttpError } = { status: 201, body: {} };
 let seen: unknown[] = [];
 
 function groups(): ContractRouter[] {
   const pub = contractRouter("leads").post("/api/contact", (ctx) => {
     seen.push(ctx.input.body);
+    if (answer.refusal) throw answer.refusal;
     ctx.status = answer.status;
     ctx.body = answer.body;
   });
@@ -134,6 +135,14 @@ describe("in tests every answer is held against the route's declared responses",
     expect((await post("/api/contact", contact)).status).toBe(500);
     answer = { status: 201, body: { id } };
     expect((await post("/api/contact", contact)).status).toBe(201);
+  });
+
+  it("a refusal whose status and code the OpenAPI document does not list for the route fails too", async () => {
+    answer = { status: 201, body: {}, refusal: new HttpError(409, "conflict", "Bestaat al") };
+    expect((await post("/api/contact", contact)).status).toBe(500);
+    answer = { status: 201, body: {}, refusal: new HttpError(429, "rate_limited", "Te veel verzoeken") };
+    expect((await post("/api/contact", contact)).status).toBe(429);
+    answer = { status: 201, body: {} };
   });
 
   it("answerProblem names the field a schema would strip, nested too", () => {

@@ -26,6 +26,10 @@ import { routeInput, type PathOf, type RouteAt, type RouteHandler } from "./rout
  *
  * The admin and internal checks are part of the contract too: a route marked `auth: "admin"` must
  * have `requireAdmin` in its chain, an internal one `requireInternal`, a public one neither.
+ *
+ * The handler parses nothing itself: the router validates the params, query and body the entry
+ * declares (route-input.ts) and hands them over as `ctx.input`, typed from the entry. In tests
+ * every answer is held against the entry's responses (route-answers.ts).
  */
 
 /** What a route's chain must hold: the contract's `auth`, and "internal" for INTERNAL_ROUTES. */
@@ -46,6 +50,8 @@ interface ContractRoute {
   request?: RouteRequest;
   ownBody?: string;
   responses?: Record<number, RouteResponse>;
+  /** The public API's entry itself (its refusals are held against the OpenAPI document's). */
+  api?: ApiRoute;
 }
 
 /** Every route a service must answer: its API routes and its internal ones (not the probes). */
@@ -62,6 +68,7 @@ export function contractRoutesOf(service: ServiceName): ContractRoute[] {
         request: r.request,
         ownBody: r.ownBody,
         responses: r.responses,
+        api: r,
       })),
     ...internal
       .filter((r) => r.service === service)
