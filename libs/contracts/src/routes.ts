@@ -93,7 +93,7 @@ import {
   RotateGoogleAdsFeedBody,
   UpdateGoogleAdsSettingsBody,
 } from "./http/google-ads";
-import { EmailDetail } from "./entities/email-message";
+import { EmailDetail, EmailMessage } from "./entities/email-message";
 import {
   EmailTemplate,
   EmailTemplateBody,
@@ -926,7 +926,7 @@ export const API_ROUTES = [
     auth: "admin",
     summary: "Mark an e-mail read",
     request: emailIdParams,
-    responses: { 200: { description: "Updated e-mail, with a received one's HTML", schema: EmailDetail } },
+    responses: { 200: { description: "Updated e-mail", schema: EmailMessage } },
   },
   {
     method: "DELETE",
