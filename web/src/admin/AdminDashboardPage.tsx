@@ -13,6 +13,7 @@ import { LeaseRequestsTab } from "./tabs/LeaseRequestsTab";
 import { PixelsTab } from "./tabs/PixelsTab";
 import { ThemeSettingsTab } from "./tabs/ThemeSettingsTab";
 import { UsersTab } from "./tabs/UsersTab";
+import { OneTimePasswordsProvider } from "./lib/one-time-passwords";
 import { AuditLogTab } from "./tabs/AuditLogTab";
 import { PrivacyTab } from "./tabs/PrivacyTab";
 import { CampaignsTab } from "./tabs/CampaignsTab";
@@ -240,7 +241,9 @@ export default function AdminDashboardPage() {
         aria-labelledby={`tab-${tab}`}
         className="mx-auto max-w-7xl px-4 py-6 sm:px-6"
       >
-        <Active />
+        <OneTimePasswordsProvider key={me.data.admin.id}>
+          <Active />
+        </OneTimePasswordsProvider>
       </main>
     </div>
   );
