@@ -5,6 +5,7 @@ import {
   periodFromParams,
   periodInWords,
   presetPeriod,
+  rangeProblem,
   withPeriod,
 } from "./periods";
 
@@ -62,5 +63,16 @@ describe("analytics periods in the URL", () => {
     expect(periodInWords("2026-10-03", "2026-11-01")).toBe("3 oktober t/m 1 november 2026");
     expect(periodInWords("2025-12-28", "2026-01-03")).toBe("28 december 2025 t/m 3 januari 2026");
     expect(periodInWords("2026-11-01", "2026-11-01")).toBe("1 november 2026");
+  });
+
+  it("says why an own range cannot be shown", () => {
+    const today = "2026-11-24";
+    expect(rangeProblem({ from: "", to: today }, today)).toBe("Kies een begin- en einddatum");
+    expect(rangeProblem({ from: "2026-02-30", to: today }, today)).toBe("Kies een begin- en einddatum");
+    expect(rangeProblem({ from: today, to: "2026-11-01" }, today)).toBe("De begindatum ligt na de einddatum");
+    expect(rangeProblem({ from: today, to: "2026-11-25" }, today)).toBe(
+      "De einddatum ligt in de toekomst; kies uiterlijk vandaag",
+    );
+    expect(rangeProblem({ from: "2026-11-01", to: today }, today)).toBeNull();
   });
 });

@@ -38,6 +38,14 @@ export function isDate(value: string | null): value is string {
   return CalendarDate.safeParse(value).success;
 }
 
+/** Why an own range of days cannot be shown (in Dutch, as the API says it), or null when it can. */
+export function rangeProblem({ from, to }: { from: string; to: string }, today: string): string | null {
+  if (!isDate(from) || !isDate(to)) return "Kies een begin- en einddatum";
+  if (from > to) return "De begindatum ligt na de einddatum";
+  if (to > today) return "De einddatum ligt in de toekomst; kies uiterlijk vandaag";
+  return null;
+}
+
 export function addDays(day: string, n: number): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + n);

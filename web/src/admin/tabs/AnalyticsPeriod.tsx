@@ -4,13 +4,14 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
 import { ADMIN_KEYS, fetchAnalytics } from "../api";
 import { Button, LoadError, LoadingText, Panel } from "../../components/ui";
+import { DateRange } from "../components/DateRange";
 import { pageLabel } from "../lib/live";
 import {
   PERIOD_PRESETS,
   amsterdamToday,
   describePeriod,
-  isDate,
   periodFromParams,
+  rangeProblem,
   withPeriod,
   type ChosenPeriod,
 } from "../lib/periods";
@@ -234,9 +235,8 @@ function PeriodPicker({
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    if (!isDate(from) || !isDate(to)) return setProblem("Kies een begin- en einddatum");
-    if (from > to) return setProblem("De begindatum ligt na de einddatum");
-    if (to > today) return setProblem("De einddatum ligt in de toekomst; kies uiterlijk vandaag");
+    const found = rangeProblem({ from, to }, today);
+    if (found) return setProblem(found);
     setProblem("");
     onChange({ preset: "eigen", from, to });
   };
@@ -264,28 +264,16 @@ function PeriodPicker({
       </div>
       {own && (
         <form className="flex flex-wrap items-end justify-end gap-2" onSubmit={apply} noValidate>
-          <label className="text-sm text-gray-700" htmlFor={`${id}-from`}>
-            Van
-            <input
-              id={`${id}-from`}
-              type="date"
-              className="ml-1 rounded border border-gray-300 px-2 py-1"
-              value={from}
-              max={today}
-              onChange={(e) => setFrom(e.target.value)}
-            />
-          </label>
-          <label className="text-sm text-gray-700" htmlFor={`${id}-to`}>
-            Tot en met
-            <input
-              id={`${id}-to`}
-              type="date"
-              className="ml-1 rounded border border-gray-300 px-2 py-1"
-              value={to}
-              max={today}
-              onChange={(e) => setTo(e.target.value)}
-            />
-          </label>
+          <DateRange
+            id={id}
+            look="compact"
+            value={{ from, to }}
+            max={today}
+            onChange={(range) => {
+              setFrom(range.from);
+              setTo(range.to);
+            }}
+          />
           <Button type="submit">Toepassen</Button>
           {problem && (
             <p className="w-full text-right text-sm text-red-700" role="alert">

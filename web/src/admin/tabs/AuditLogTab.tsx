@@ -3,7 +3,7 @@ import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction, type AuditEntry }
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { ADMIN_KEYS, fetchAuditLog, findLeaseRequest } from "../api";
-import { Button, inputClass, LoadError, LoadingText, Panel } from "../../components/ui";
+import { Button, Field, inputClass, LoadError, LoadingText, Panel } from "../../components/ui";
 import { auditDetailText, leadTargetOf } from "../lib/audit-entry";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { leadHref, OPENS_TAB } from "../lib/lead-link";
@@ -59,10 +59,7 @@ export function AuditLogTab() {
         bewaard.
       </p>
       <div className="mb-4 flex flex-wrap gap-4">
-        <div>
-          <label htmlFor="logboek-actie" className="text-sm font-semibold text-gray-800">
-            Actie
-          </label>
+        <Field look="admin" id="logboek-actie" label="Actie">
           <select
             id="logboek-actie"
             className={inputClass("admin")}
@@ -76,57 +73,49 @@ export function AuditLogTab() {
               </option>
             ))}
           </select>
-        </div>
-        <div>
-          <label htmlFor="logboek-beheerder" className="text-sm font-semibold text-gray-800">
-            Beheerder
-          </label>
-          <input
-            id="logboek-beheerder"
-            className={inputClass("admin")}
-            value={actor}
-            maxLength={100}
-            placeholder="Gebruikersnaam"
-            onChange={(event) => setActor(event.target.value)}
-          />
-        </div>
-        <div>
-          <label htmlFor="logboek-doel" className="text-sm font-semibold text-gray-800">
-            Waarop
-          </label>
-          <input
-            id="logboek-doel"
-            className={inputClass("admin")}
-            value={target}
-            maxLength={200}
-            placeholder="Gebruikersnaam of ID"
-            onChange={(event) => setTarget(event.target.value)}
-          />
-        </div>
-        <div>
-          <label htmlFor="logboek-vanaf" className="text-sm font-semibold text-gray-800">
-            Vanaf
-          </label>
-          <input
-            id="logboek-vanaf"
-            type="date"
-            className={inputClass("admin")}
-            value={fromDay}
-            onChange={(event) => setFromDay(event.target.value)}
-          />
-        </div>
-        <div>
-          <label htmlFor="logboek-tot" className="text-sm font-semibold text-gray-800">
-            Tot en met
-          </label>
-          <input
-            id="logboek-tot"
-            type="date"
-            className={inputClass("admin")}
-            value={toDay}
-            onChange={(event) => setToDay(event.target.value)}
-          />
-        </div>
+        </Field>
+        <Field look="admin" id="logboek-beheerder" label="Beheerder">
+          {(control) => (
+            <input
+              {...control}
+              value={actor}
+              maxLength={100}
+              placeholder="Gebruikersnaam"
+              onChange={(event) => setActor(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field look="admin" id="logboek-doel" label="Waarop">
+          {(control) => (
+            <input
+              {...control}
+              value={target}
+              maxLength={200}
+              placeholder="Gebruikersnaam of ID"
+              onChange={(event) => setTarget(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field look="admin" id="logboek-vanaf" label="Vanaf">
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={fromDay}
+              onChange={(event) => setFromDay(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field look="admin" id="logboek-tot" label="Tot en met">
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={toDay}
+              onChange={(event) => setToDay(event.target.value)}
+            />
+          )}
+        </Field>
       </div>
       {log.isError && !log.data ? (
         <LoadError query={log} fallback="Het logboek kon niet worden geladen." />

@@ -11,6 +11,7 @@ import {
   sortRows,
   type FigureKey,
 } from "../lib/campaign-report";
+import { DateRange } from "../components/DateRange";
 import { OtherValueLegend, mentionsOther } from "../components/OtherValue";
 import { periodInWords } from "../lib/periods";
 import { CampaignCards, CampaignTable, type ReportLine, type ReportLines } from "./CampaignReportViews";
@@ -93,26 +94,7 @@ export function CampaignReportSection({
           onPeriod(draft);
         }}
       >
-        <label className="text-sm font-medium text-gray-700">
-          Van
-          <input
-            type="date"
-            className={inputClass("admin")}
-            value={draft.from}
-            max={today}
-            onChange={(event) => setDraft((d) => ({ ...d, from: event.target.value }))}
-          />
-        </label>
-        <label className="text-sm font-medium text-gray-700">
-          Tot en met
-          <input
-            type="date"
-            className={inputClass("admin")}
-            value={draft.to}
-            max={today}
-            onChange={(event) => setDraft((d) => ({ ...d, to: event.target.value }))}
-          />
-        </label>
+        <DateRange value={draft} max={today} onChange={(range) => setDraft((d) => ({ ...d, ...range }))} />
         <Button type="submit" variant="secondary">
           Toon
         </Button>

@@ -4,7 +4,8 @@ import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchResponseReport, responseReportCsvUrl } from "../api";
 import { Button, buttonClass, inputClass, LoadingText, Panel } from "../../components/ui";
-import { amsterdamToday } from "../lib/periods";
+import { DateRange } from "../components/DateRange";
+import { amsterdamToday, rangeProblem } from "../lib/periods";
 import {
   FIGURE_COLUMNS,
   RESPONSE_PERIODS,
@@ -32,15 +33,10 @@ export function ResponseReportTab() {
   const refreshing = report.isFetching && !report.isPending;
   // The own period checked here as the API checks it, so the admin reads why before asking.
   const draftProblem =
-    !draft.from || !draft.to
-      ? "Kies een begin- en einddatum"
-      : draft.from > draft.to
-        ? "De begindatum ligt na de einddatum"
-        : draft.to > today
-          ? "De einddatum ligt in de toekomst; kies uiterlijk vandaag"
-          : daysInPeriod(draft.from, draft.to) > RESPONSE_REPORT_DAYS_MAX
-            ? "Kies een periode van hoogstens twee jaar"
-            : null;
+    rangeProblem(draft, today) ??
+    (daysInPeriod(draft.from, draft.to) > RESPONSE_REPORT_DAYS_MAX
+      ? "Kies een periode van hoogstens twee jaar"
+      : null);
 
   return (
     <Panel
@@ -96,26 +92,11 @@ export function ResponseReportTab() {
         </label>
         {preset === "eigen" && (
           <>
-            <label className="text-sm font-medium text-gray-700">
-              Van
-              <input
-                type="date"
-                className={inputClass("admin")}
-                value={draft.from}
-                max={today}
-                onChange={(event) => setDraft((d) => ({ ...d, from: event.target.value }))}
-              />
-            </label>
-            <label className="text-sm font-medium text-gray-700">
-              Tot en met
-              <input
-                type="date"
-                className={inputClass("admin")}
-                value={draft.to}
-                max={today}
-                onChange={(event) => setDraft((d) => ({ ...d, to: event.target.value }))}
-              />
-            </label>
+            <DateRange
+              value={draft}
+              max={today}
+              onChange={(range) => setDraft((d) => ({ ...d, ...range }))}
+            />
             <Button type="submit" variant="secondary" disabled={draftProblem !== null}>
               Toon
             </Button>
