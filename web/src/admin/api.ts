@@ -1,15 +1,14 @@
 // The admin panel's calls, each made from its contract entry (route-call.ts): path, method and
 // the schema its answer is parsed with come from API_ROUTES.
+import type { ActiveVisitorList, LeaseRequest } from "@lease/contracts";
 import {
   type EmailTemplateBody,
   ACTIVE_VISITORS_TOTAL_HEADER,
-  ActiveVisitorList,
   PRIVACY_ERASE_CONFIRMATION,
   INBOX_CURSOR_HEADER,
   INBOX_PAGE,
   INBOX_TOTAL_HEADER,
   INBOX_UNREAD_HEADER,
-  LeaseRequest,
   type AnalyticsChannel,
   type ConversionPlatform,
   type ConversionTestBody,
