@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import {
   ANALYTICS_CHANNELS,
   RESPONSE_KIND_LABELS,
+  NO_RESPONSE_FIGURES,
   RESPONSE_REPORT_CAMPAIGNS_MAX,
   channelLabel,
   csvCell,
@@ -22,19 +23,7 @@ import { ZONE } from "./working-hours";
 // `report` is the reusable entry point (the panel's report, its CSV, the weekly summary e-mail).
 
 const figures = (row: ResponseRow | undefined): ResponseFigures => {
-  if (!row)
-    return {
-      leads: 0,
-      answered: 0,
-      unanswered: 0,
-      withinPromise: 0,
-      late: 0,
-      withinPromiseShare: null,
-      medianMinutes: null,
-      p90Minutes: null,
-      medianClockMinutes: null,
-      p90ClockMinutes: null,
-    };
+  if (!row) return { ...NO_RESPONSE_FIGURES };
   const decided = row.withinPromise + row.late;
   return {
     leads: row.leads,
