@@ -25,6 +25,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   dropDatabasesWithPrefix,
+  ensureChromium,
   ensureDatabase,
   provision,
   withDatabase,
@@ -64,10 +65,12 @@ const { lighthouse, chromeLauncher } = await loadTools();
 const reportPath = join(webDir, "lighthouse-report.md");
 // The full Lighthouse results (JSON, open in https://googlechrome.github.io/lighthouse/viewer/) go here.
 const lhrDir = join(repo, ".tmp", "lighthouse");
+// On a fresh machine neither is there: the browser tests' provisioning installs one (as root on
+// Debian) or says how to.
 const chromePath =
   process.env.CHROME_PATH ||
   ["/usr/bin/chromium", "/usr/bin/chromium-headless-shell"].find((path) => existsSync(path)) ||
-  "/usr/bin/chromium";
+  ensureChromium();
 const chromeFlags = [
   "--headless",
   "--no-sandbox",
