@@ -184,7 +184,7 @@ test("team: a second admin with a one-time password, an own password, a password
   // The colleague's open panel leaves by itself at once (the socket closes with 4401) and the
   // sign-in page says why; nobody reloads it.
   await colleague.waitForURL("**/admin-login", { timeout: 5000 });
-  await colleague.getByRole("alert").getByText("Je account is uitgeschakeld").waitFor({ timeout: 2000 });
+  await colleague.getByRole("alert").getByText("Je account is uitgeschakeld").waitFor({ timeout: 5000 });
   const [state] = await world.sql
     .query<{ disabled: boolean }>(
       "SELECT disabled_at IS NOT NULL AS disabled FROM gateway.admins WHERE username = $1",

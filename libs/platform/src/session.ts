@@ -98,18 +98,28 @@ export async function endAllSessions(
   /** Why, when another admin ended them: the ended sessions' 401 then says so. */
   reason?: SessionEndReason,
 ): Promise<void> {
-  const generation = await deps.redis.incr(generationKey(deps.keys, username));
   // One key per admin another admin disabled, removed or reset (never an anonymous request's), kept as
-  // long as a session of theirs could live.
+  // long as a session of theirs could live. Written in one step with the new generation: a request
+  // of the ended session between the two would otherwise get a 401 without its reason, and the
+  // panel would read "Sessie verlopen" instead of why.
   if (reason)
-    await deps.redis.set(
+    await deps.redis.eval(
+      END_WITH_REASON_LUA,
+      2,
+      generationKey(deps.keys, username),
       endReasonKey(deps.keys, username),
-      `${reason}:${generation}`,
-      "EX",
+      reason,
       SESSION_TTL_SECONDS,
     );
+  else await deps.redis.incr(generationKey(deps.keys, username));
   await announceSessionsEnded(deps, username, logger);
 }
+
+// KEYS[1] the generation, KEYS[2] the reason marker; ARGV[1] the reason, ARGV[2] its TTL in seconds.
+const END_WITH_REASON_LUA = `
+local generation = redis.call("INCR", KEYS[1])
+redis.call("SET", KEYS[2], ARGV[1] .. ":" .. generation, "EX", ARGV[2])
+return generation`;
 
 export type SessionEndReason = "disabled" | "removed" | "totp_reset";
 const endReasonKey = (keys: Keyspace, username: string) => keys("session-end-reason", username);
