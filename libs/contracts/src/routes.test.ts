@@ -8,6 +8,32 @@ import {
   loggedPath,
   metricRoute,
 } from "./routes";
+import { CONVERSIONS_ROUTES } from "./routes/conversions";
+import { GATEWAY_ROUTES } from "./routes/gateway";
+import { LEADS_ROUTES } from "./routes/leads";
+import { MAILER_ROUTES } from "./routes/mailer";
+import { SETTINGS_ROUTES } from "./routes/settings";
+import { TRACKING_ROUTES } from "./routes/tracking";
+
+describe("the route tables", () => {
+  const files = {
+    gateway: GATEWAY_ROUTES,
+    leads: LEADS_ROUTES,
+    settings: SETTINGS_ROUTES,
+    conversions: CONVERSIONS_ROUTES,
+    tracking: TRACKING_ROUTES,
+    mailer: MAILER_ROUTES,
+  };
+
+  it("declare each service's routes in routes/<service>.ts, and API_ROUTES is all of them once", () => {
+    for (const [service, routes] of Object.entries(files))
+      for (const route of routes) expect(route.service, `${route.method} ${route.path}`).toBe(service);
+    const joined = Object.values(files).flat();
+    expect(API_ROUTES).toEqual(joined);
+    const keys = API_ROUTES.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
 
 describe("route templates for metric labels", () => {
   const routeOf = createRouteMatcher();

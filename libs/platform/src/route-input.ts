@@ -4,7 +4,7 @@ import type { API_ROUTES, HttpMethod, INTERNAL_ROUTES, RouteRequest, ServiceName
 import { parseOr400 } from "./validate";
 
 /**
- * What a handler is given from its contract route (libs/contracts/src/routes.ts): the params,
+ * What a handler is given from its contract route (libs/contracts/src/routes/<service>.ts): the params,
  * query and body parsed with the route's schemas before the handler runs. A part the route does
  * not declare is undefined.
  */

@@ -48,7 +48,7 @@ describe("contractRouter refuses at startup", () => {
     // @ts-expect-error a path the contract does not have fails to compile as well
     const message = refusal(() => contractRouter("leads").post("/api/lease-request", ok));
     expect(message).toContain("POST /api/lease-request, which is not a leads route of the contract");
-    expect(message).toContain("libs/contracts/src/routes.ts");
+    expect(message).toContain("libs/contracts/src/routes/leads.ts");
   });
 
   it("a contract path under the wrong method, another service's route, or a Koa-style path", () => {

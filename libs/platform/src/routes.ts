@@ -18,7 +18,8 @@ import { routeInput, type PathOf, type RouteAt, type RouteHandler } from "./rout
 
 /**
  * The one way a service mounts its HTTP handlers. Every handler is registered under the path of its
- * route in the contracts (`API_ROUTES` or `INTERNAL_ROUTES` in libs/contracts/src/routes.ts), in
+ * route in the contracts (its service's file libs/contracts/src/routes/<service>.ts, or
+ * routes/internal.ts for INTERNAL_ROUTES), in
  * the same OpenAPI form ("/api/admin/lease-requests/{id}"), so searching a route's path finds its
  * contract entry and its handler. The service refuses to start when a handler has no contract route
  * (at registration) or a contract route of the service has no handler (`mountContractRoutes`, called
@@ -83,6 +84,9 @@ export function contractRoutesOf(service: ServiceName): ContractRoute[] {
 }
 
 const CONTRACT_FILE = "libs/contracts/src/routes.ts";
+/** Where a service's routes are declared: its public ones in its own file, the internal calls together. */
+const routesFile = (service: string) =>
+  `libs/contracts/src/routes/${service}.ts (public) or routes/internal.ts (/internal/*)`;
 const key = (method: string, path: string) => `${method} ${path}`;
 
 export interface MountedRoute {
@@ -144,7 +148,7 @@ export function contractRouter<S extends ServiceName>(
       if (!route) {
         throw new StartupError(
           `${service}: a handler is mounted for ${method} ${path}, which is not a ${service} route of the contract; ` +
-            `add it to API_ROUTES or INTERNAL_ROUTES (${CONTRACT_FILE}) with service "${service}", ` +
+            `add it to ${routesFile(service)} with service "${service}", ` +
             `or mount the handler under the contract's path (OpenAPI form, e.g. "/api/admin/lease-requests/{id}")`,
         );
       }
@@ -153,7 +157,7 @@ export function contractRouter<S extends ServiceName>(
       if (Boolean(route.ownBody) !== rawBody) {
         throw new StartupError(
           route.ownBody
-            ? `${service}: ${method} ${path} reads its own body (ownBody in ${CONTRACT_FILE}); mount it in a contractRouter with { rawBody: true }`
+            ? `${service}: ${method} ${path} reads its own body (ownBody in ${routesFile(service)}); mount it in a contractRouter with { rawBody: true }`
             : `${service}: ${method} ${path} is in a rawBody group, but its contract entry has no ownBody saying why it reads the body itself`,
         );
       }
@@ -225,7 +229,7 @@ export function mountContractRoutes(
   if (missing.length > 0) {
     throw new StartupError(
       `${service}: contract routes without a handler: ${missing.join(", ")}; ` +
-        `mount a handler for each (contractRouter("${service}", ...)) or remove the route from ${CONTRACT_FILE}`,
+        `mount a handler for each (contractRouter("${service}", ...)) or remove the route from ${routesFile(service)}`,
     );
   }
   const params = (path: string) => (path.match(/\{/g) ?? []).length;

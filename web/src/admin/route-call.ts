@@ -1,4 +1,4 @@
-// A call of the panel made from its contract entry (libs/contracts/src/routes.ts): the method and
+// A call of the panel made from its contract entry (libs/contracts/src/routes/<service>.ts): the method and
 // path template, the path's parameters filled in, and the answer parsed with the route's declared
 // success schema. A path the API does not have, or a missing parameter, fails to compile.
 import { apiRoute, type ApiPath, type ApiRoute, type ApiRouteAt, type HttpMethod } from "@lease/contracts";
