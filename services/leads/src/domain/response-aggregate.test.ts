@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JobSource } from "@lease/contracts";
-import { GROUPING, aggregate, percentiles, type ResponseRow } from "./response-aggregate";
+import { GROUPING, aggregate, percentilesOf, type ResponseRow } from "./response-aggregate";
 import { packWeek, type ReportLead } from "./response-pack";
 
 /** percentile_disc as PostgreSQL defines it: the value at rank ceil(p × n) of the sorted values. */
@@ -14,22 +14,23 @@ function stream(seed: number) {
   return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
-describe("percentiles", () => {
-  it("equal percentile_disc per group, whatever the spread of the values (one bucket or many)", () => {
+describe("percentilesOf", () => {
+  it("equal percentile_disc over the union of sorted arrays, whatever the spread of the values (one array or many)", () => {
     const random = stream(7);
     for (const spread of [1, 50, 5_000, 3_000_000]) {
-      const n = 2_000;
-      const values = new Int32Array(n).map(() => (random() < 0.1 ? -1 : Math.floor(random() ** 3 * spread)));
-      // Six slots per lead: groups 0-2 by lead, 3 for even leads only (-1: none), 4 and 5 for all.
-      const groups = new Int32Array(n * 6);
-      for (let i = 0; i < n; i++) groups.set([i % 3, i % 3, i % 3, i % 2 === 0 ? 3 : -1, 4, 5], i * 6);
-      const [at] = percentiles([values], groups, 7);
-      for (let g = 0; g < 6; g++) {
-        const mine = [...values].filter((v, i) => v >= 0 && groups.subarray(i * 6, i * 6 + 6).includes(g));
-        expect(at!(g)).toEqual([disc(mine, 0.5), disc(mine, 0.9)]);
+      for (const arrays of [1, 2, 7, 40]) {
+        // Arrays of uneven lengths, some empty, the values skewed (a long tail, as response times).
+        const sorted = Array.from({ length: arrays }, () =>
+          new Int32Array(random() < 0.15 ? 0 : Math.floor(random() * 300))
+            .map(() => Math.floor(random() ** 3 * spread))
+            .sort(),
+        );
+        const all = sorted.flatMap((s) => [...s]);
+        expect(percentilesOf(sorted)).toEqual(all.length === 0 ? null : [disc(all, 0.5), disc(all, 0.9)]);
       }
-      expect(at!(6)).toBeNull();
     }
+    expect(percentilesOf([])).toBeNull();
+    expect(percentilesOf([new Int32Array(0)])).toBeNull();
   });
 });
 
@@ -60,62 +61,77 @@ describe("aggregate", () => {
   it("counts and percentiles per week, owner, channel, campaign, kind and in total, the period's days only", () => {
     const random = stream(43);
     const kept: { kind: JobSource; week: string; lead: ReportLead }[] = [];
-    const packed = ["2026-03-02", "2026-03-09", "2026-03-16"].flatMap((week) =>
+    const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+    // 24 weeks from Monday 5 January 2026, each kind's leads of a week packed apart.
+    const mondays = Array.from({ length: 24 }, (_, i) =>
+      new Date(Date.UTC(2026, 0, 5 + 7 * i)).toISOString().slice(0, 10),
+    );
+    const packed = mondays.flatMap((week) =>
       (["lease_request", "contact_form"] as const).map((kind) => {
         const leads = leadsOf(random, 120);
         for (const lead of leads) kept.push({ kind, week, lead });
         return packWeek(kind, week, leads);
       }),
     );
-    // Wednesday 4 March to Tuesday 17 March: days cut from the first and the last week.
-    const rows = aggregate(packed, { from: "2026-03-04", to: "2026-03-17" }, now);
-    const inPeriod = kept.filter(
-      ({ week, lead }) =>
-        (week === "2026-03-02" && lead.day >= 2) ||
-        week === "2026-03-09" ||
-        (week === "2026-03-16" && lead.day <= 1),
-    );
-    const expected = (of: (k: (typeof kept)[number]) => boolean) => {
-      const mine = inPeriod.filter(of).map((k) => k.lead);
-      const working = mine.flatMap((l) => (l.workingMinutes === null ? [] : [l.workingMinutes]));
-      const clock = mine.flatMap((l) => (l.clockMinutes === null ? [] : [l.clockMinutes]));
-      return {
-        leads: mine.length,
-        answered: mine.filter((l) => l.answered).length,
-        withinPromise: mine.filter((l) => l.within).length,
-        late: mine.filter((l) => l.lateAnswer || (!l.answered && l.dueAt !== null && l.dueAt < now)).length,
-        working: working.length === 0 ? null : [disc(working, 0.5), disc(working, 0.9)],
-        clock: clock.length === 0 ? null : [disc(clock, 0.5), disc(clock, 0.9)],
+    // Wednesday 4 March to Tuesday 17 March: days cut from the first and the last week; and 22 weeks
+    // from Wednesday 7 January, cut too, holding whole blocks of weeks (merged once, then reused).
+    for (const period of [
+      { from: "2026-03-04", to: "2026-03-17" },
+      { from: "2026-01-07", to: "2026-06-09" },
+      { from: "2026-01-07", to: "2026-06-09" },
+    ])
+      expectRows(period);
+
+    function expectRows(period: { from: string; to: string }) {
+      const rows = aggregate(packed, period, now);
+      const inPeriod = kept.filter(
+        ({ week, lead }) =>
+          day(week) + lead.day >= day(period.from) && day(week) + lead.day <= day(period.to),
+      );
+      const expected = (of: (k: (typeof kept)[number]) => boolean) => {
+        const mine = inPeriod.filter(of).map((k) => k.lead);
+        const working = mine.flatMap((l) => (l.workingMinutes === null ? [] : [l.workingMinutes]));
+        const clock = mine.flatMap((l) => (l.clockMinutes === null ? [] : [l.clockMinutes]));
+        return {
+          leads: mine.length,
+          answered: mine.filter((l) => l.answered).length,
+          withinPromise: mine.filter((l) => l.within).length,
+          late: mine.filter((l) => l.lateAnswer || (!l.answered && l.dueAt !== null && l.dueAt < now)).length,
+          working: working.length === 0 ? null : [disc(working, 0.5), disc(working, 0.9)],
+          clock: clock.length === 0 ? null : [disc(clock, 0.5), disc(clock, 0.9)],
+        };
       };
-    };
-    const figures = (r: ResponseRow) => ({
-      leads: r.leads,
-      answered: r.answered,
-      withinPromise: r.withinPromise,
-      late: r.late,
-      working: r.working,
-      clock: r.clock,
-    });
-    const of = (grouping: number) => rows.filter((r) => r.grouping === grouping);
-    expect(of(GROUPING.total).map(figures)).toEqual([expected(() => true)]);
-    expect(of(GROUPING.week).map((r) => r.week)).toEqual(["2026-03-02", "2026-03-09", "2026-03-16"]);
-    for (const r of of(GROUPING.week)) expect(figures(r)).toEqual(expected((k) => k.week === r.week));
-    for (const r of of(GROUPING.kind)) expect(figures(r)).toEqual(expected((k) => k.kind === r.kind));
-    expect(of(GROUPING.owner)).toHaveLength(3);
-    for (const r of of(GROUPING.owner))
-      expect(figures(r)).toEqual(expected((k) => k.lead.ownerId === r.ownerId));
-    // A channel the report does not know counts as no known channel.
-    const known = (c: string | null) => (c === "Paid Search" || c === "Direct" ? c : null);
-    expect(of(GROUPING.channel)).toHaveLength(3);
-    for (const r of of(GROUPING.channel))
-      expect(figures(r)).toEqual(expected((k) => known(k.lead.channel) === r.channel));
-    expect(
-      of(GROUPING.campaign)
-        .map((r) => r.campaign)
-        .sort(),
-    ).toEqual(["c0", "c1", "c2"]);
-    for (const r of of(GROUPING.campaign))
-      expect(figures(r)).toEqual(expected((k) => k.lead.campaign === r.campaign));
+      const figures = (r: ResponseRow) => ({
+        leads: r.leads,
+        answered: r.answered,
+        withinPromise: r.withinPromise,
+        late: r.late,
+        working: r.working,
+        clock: r.clock,
+      });
+      const of = (grouping: number) => rows.filter((r) => r.grouping === grouping);
+      expect(of(GROUPING.total).map(figures)).toEqual([expected(() => true)]);
+      expect(of(GROUPING.week).map((r) => r.week)).toEqual(
+        mondays.filter((m) => day(m) + 6 >= day(period.from) && day(m) <= day(period.to)),
+      );
+      for (const r of of(GROUPING.week)) expect(figures(r)).toEqual(expected((k) => k.week === r.week));
+      for (const r of of(GROUPING.kind)) expect(figures(r)).toEqual(expected((k) => k.kind === r.kind));
+      expect(of(GROUPING.owner)).toHaveLength(3);
+      for (const r of of(GROUPING.owner))
+        expect(figures(r)).toEqual(expected((k) => k.lead.ownerId === r.ownerId));
+      // A channel the report does not know counts as no known channel.
+      const known = (c: string | null) => (c === "Paid Search" || c === "Direct" ? c : null);
+      expect(of(GROUPING.channel)).toHaveLength(3);
+      for (const r of of(GROUPING.channel))
+        expect(figures(r)).toEqual(expected((k) => known(k.lead.channel) === r.channel));
+      expect(
+        of(GROUPING.campaign)
+          .map((r) => r.campaign)
+          .sort(),
+      ).toEqual(["c0", "c1", "c2"]);
+      for (const r of of(GROUPING.campaign))
+        expect(figures(r)).toEqual(expected((k) => k.lead.campaign === r.campaign));
+    }
   });
 
   it("a period without leads has only an empty total", () => {

@@ -3,7 +3,13 @@ import { FLAG, NONE16, NONE8, RECORD_BYTES, type PackedWeek } from "./response-p
 
 // The response report's figures from the packed weeks of a period: counts and exact percentiles
 // (percentile_disc's: the first value whose position reaches the fraction, k = ceil(p × n)) per
-// week, owner, channel, campaign, kind and in total, in two passes over the leads per measure.
+// week, owner, channel, campaign, kind and in total.
+// Each week's leads are summed up once per group (counts, and the minutes and pending deadlines
+// sorted), kept with the cached week, and whole blocks of eight weeks merged once into one summary
+// per group, so a report over two years adds up ~30 summaries per group, not 100,000 leads: counts
+// add up, and a percentile is the rank's value in the union of the summaries' sorted minutes, found
+// by halving a range of minutes and counting in each summary by binary search (exact, no lead
+// re-read or re-sorted). A week the period cuts (its first or last) is summed up for its days alone.
 
 /** Which grouping a row is (the bits of SQL's GROUPING(week, owner, channel, campaign); kind apart). */
 export const GROUPING = {
@@ -31,9 +37,6 @@ export interface ResponseRow {
   working: [number, number] | null;
   clock: [number, number] | null;
 }
-
-/** Groups per lead: week, owner, channel, campaign (-1: none), kind, total. */
-const SLOTS = 6;
 
 /** A packed week's records as columns (decoded once per week object: cached weeks are reused). */
 interface Columns {
@@ -79,223 +82,432 @@ function columnsOf(week: PackedWeek): Columns {
 
 const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
 
-/** Buckets per group at most in the first pass of `percentiles`: few, so its counts stay in cache. */
-const BUCKETS = 128;
-const FRACTIONS = [0.5, 0.9] as const;
+/** One group's leads of one week (or of the period's days of it). */
+interface Part {
+  leads: number;
+  answered: number;
+  within: number;
+  /** Answered after the deadline. */
+  lateAnswers: number;
+  /** The deadlines of the leads not answered (that have one), ascending: late once passed. */
+  pending: Float64Array;
+  /** The minutes to the first response of the answered leads, ascending. */
+  working: Int32Array;
+  clock: Int32Array;
+}
 
-/** One measure's state in `percentiles`. */
-function measureOf(values: Int32Array, groupCount: number) {
-  let max = -1;
-  for (const v of values) if (v > max) max = v;
-  let shift = 0;
-  while (max >> shift >= BUCKETS) shift++;
-  const width = (max >> shift) + 1;
+/** A week's (or some of its days') leads per group; owners and campaigns as the week lists them. */
+interface Summary {
+  all: Part;
+  owners: Part[];
+  /** The leads without an owner; null if none. */
+  nobody: Part | null;
+  /** Per channel index (NONE8: none), in the order of their first lead. */
+  channels: { channel: number; part: Part }[];
+  campaigns: Part[];
+}
+
+/** The leads of `c` on days lo…hi (0 = Monday) summed up per group. */
+function summarize(week: PackedWeek, c: Columns, lo: number, hi: number): Summary {
+  // Groups: 0 all, 1 nobody, then the owners, the campaigns, the channels (by first lead).
+  const owners = week.owners.length;
+  const campaigns = week.campaigns.length;
+  const channelAt = new Int32Array(NONE8 + 1).fill(-1);
+  const channelOrder: number[] = [];
+  const base = 2 + owners + campaigns;
+  const size = base + NONE8 + 1;
+  const leads = new Int32Array(size);
+  const answered = new Int32Array(size);
+  const within = new Int32Array(size);
+  const lateAnswers = new Int32Array(size);
+  const pending = new Int32Array(size);
+  const working = new Int32Array(size);
+  const clock = new Int32Array(size);
+  const n = c.day.length;
+  const slots = new Int32Array(n * 4).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const day = c.day[i]!;
+    if (day < lo || day > hi) continue;
+    const o = c.owner[i]!;
+    const p = c.campaign[i]!;
+    const ch = c.channel[i]!;
+    if (channelAt[ch]! < 0) channelAt[ch] = channelOrder.push(ch) - 1;
+    const s = i * 4;
+    slots[s] = 0;
+    slots[s + 1] = o === NONE16 ? 1 : 2 + o;
+    slots[s + 2] = p === NONE16 ? -1 : 2 + owners + p;
+    slots[s + 3] = base + channelAt[ch]!;
+    const flags = c.flags[i]!;
+    const isAnswered = (flags & FLAG.answered) !== 0;
+    for (let k = s; k < s + 4; k++) {
+      const g = slots[k]!;
+      if (g < 0) continue;
+      leads[g]!++;
+      if (isAnswered) answered[g]!++;
+      if (flags & FLAG.within) within[g]!++;
+      if (isAnswered ? flags & FLAG.late : 0) lateAnswers[g]!++;
+      if (!isAnswered && flags & FLAG.due) pending[g]!++;
+      if (c.working[i]! >= 0) working[g]!++;
+      if (c.clock[i]! >= 0) clock[g]!++;
+    }
+  }
+  const parts: Part[] = Array.from({ length: base + channelOrder.length }, (_, g) => ({
+    leads: leads[g]!,
+    answered: answered[g]!,
+    within: within[g]!,
+    lateAnswers: lateAnswers[g]!,
+    pending: new Float64Array(pending[g]!),
+    working: new Int32Array(working[g]!),
+    clock: new Int32Array(clock[g]!),
+  }));
+  pending.fill(0);
+  working.fill(0);
+  clock.fill(0);
+  for (let i = 0; i < n; i++) {
+    const s = i * 4;
+    if (slots[s]! < 0) continue;
+    const flags = c.flags[i]!;
+    const due = !(flags & FLAG.answered) && flags & FLAG.due;
+    const w = c.working[i]!;
+    const k = c.clock[i]!;
+    for (let t = s; t < s + 4; t++) {
+      const g = slots[t]!;
+      if (g < 0) continue;
+      const part = parts[g]!;
+      if (due) part.pending[pending[g]!++] = c.due[i]!;
+      if (w >= 0) part.working[working[g]!++] = w;
+      if (k >= 0) part.clock[clock[g]!++] = k;
+    }
+  }
+  for (const part of parts) {
+    part.pending.sort();
+    part.working.sort();
+    part.clock.sort();
+  }
   return {
-    values,
-    shift,
-    width,
-    n: new Int32Array(groupCount),
-    hist: new Int32Array(max < 0 ? 0 : groupCount * width),
-    /** Per fraction and group: the bucket holding the rank (-1: none), and the rank within it. */
-    bucket: FRACTIONS.map(() => new Int32Array(groupCount).fill(-1)),
-    rank: FRACTIONS.map(() => new Int32Array(groupCount)),
-    /** The values of each group's bucket, group after group from start[g] (filled: next[g]). */
-    gathered: FRACTIONS.map(() => new Int32Array(0)),
-    start: FRACTIONS.map(() => new Int32Array(groupCount + 1)),
-    next: FRACTIONS.map(() => new Int32Array(groupCount)),
+    all: parts[0]!,
+    nobody: leads[1]! > 0 ? parts[1]! : null,
+    owners: parts.slice(2, 2 + owners),
+    campaigns: parts.slice(2 + owners, base),
+    channels: channelOrder.map((channel, i) => ({ channel, part: parts[base + i]! })),
   };
 }
 
-/**
- * Per measure and group, the values at ranks ceil(0.5 n) and ceil(0.9 n) of its leads with a value
- * (n of them), exact: a first pass counts each group's values in buckets of 2^shift minutes and
- * finds the bucket holding each rank, a second gathers those buckets' values alone and picks the
- * rank in them. Both read the leads in their order, so memory is read in sequence.
- */
-export function percentiles(measures: Int32Array[], groups: Int32Array, groupCount: number) {
-  const states = measures.map((values) => measureOf(values, groupCount));
-  const leads = groups.length / SLOTS;
-  const scan = (gather: boolean) => {
-    for (const m of states) {
-      const { values, shift, width, hist } = m;
-      const [b50, b90] = m.bucket as [Int32Array, Int32Array];
-      const [g50, g90] = m.gathered as [Int32Array, Int32Array];
-      const [n50, n90] = m.next as [Int32Array, Int32Array];
-      for (let i = 0; i < leads; i++) {
-        const v = values[i]!;
-        if (v < 0) continue;
-        const b = v >> shift;
-        for (let s = i * SLOTS; s < i * SLOTS + SLOTS; s++) {
-          const g = groups[s]!;
-          if (g < 0) continue;
-          if (!gather) hist[g * width + b]!++;
-          else {
-            if (b50[g] === b) g50[n50[g]!++] = v;
-            if (b90[g] === b) g90[n90[g]!++] = v;
-          }
-        }
-      }
-    }
-  };
-  scan(false);
-  for (const m of states) {
-    const { n, hist, width, bucket, rank } = m;
-    for (let g = 0; g < groupCount; g++) {
-      for (let b = 0; b < width; b++) n[g]! += hist[g * width + b]!;
-      if (n[g] === 0) continue;
-      FRACTIONS.forEach((q, f) => {
-        const k = Math.max(1, Math.ceil(q * n[g]!));
-        let below = 0;
-        for (let b = 0; b < width; b++) {
-          const here = hist[g * width + b]!;
-          if (below + here >= k) {
-            bucket[f]![g] = b;
-            rank[f]![g] = k - below;
-            return;
-          }
-          below += here;
-        }
-      });
-    }
-    // Room for each group's bucket: as many values as the first pass counted in it.
-    FRACTIONS.forEach((_, f) => {
-      const start = m.start[f]!;
-      for (let g = 0; g < groupCount; g++)
-        start[g + 1] = start[g]! + (bucket[f]![g]! < 0 ? 0 : hist[g * width + bucket[f]![g]!]!);
-      m.gathered[f] = new Int32Array(start[groupCount]!);
-      m.next[f] = start.slice(0, groupCount);
-    });
+/** Per week object: its summaries by the days read (lo × 8 + hi); most often the whole week alone. */
+const summaries = new WeakMap<PackedWeek, Map<number, Summary>>();
+
+function summaryOf(week: PackedWeek, lo: number, hi: number): Summary {
+  let kept = summaries.get(week);
+  if (!kept) summaries.set(week, (kept = new Map()));
+  const key = lo * 8 + hi;
+  let summary = kept.get(key);
+  if (!summary) kept.set(key, (summary = summarize(week, columnsOf(week), lo, hi)));
+  return summary;
+}
+
+/** How many values of the ascending `sorted` are below `value`. */
+function countBelow(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
   }
-  scan(true);
-  return states.map(({ n, gathered, start, rank }) => {
-    const at = FRACTIONS.map((_, f) => {
-      const picked = new Int32Array(groupCount);
-      for (let g = 0; g < groupCount; g++)
-        if (n[g]! > 0)
-          picked[g] = gathered[f]!.subarray(start[f]![g]!, start[f]![g + 1]!).sort()[rank[f]![g]! - 1]!;
-      return picked;
-    });
-    return (g: number): [number, number] | null => (n[g] === 0 ? null : [at[0]![g]!, at[1]![g]!]);
-  });
+  return lo;
+}
+
+/** The position in the ascending `sorted`, within [lo, hi), of the first value above `value`. */
+function upperBound(sorted: Int32Array, value: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Scratch positions for `rankOf`, per array (grown as needed, reused: a report is synchronous). */
+let below = new Int32Array(256);
+let upTo = new Int32Array(256);
+let counts = new Int32Array(256);
+
+/**
+ * The value at rank k (1-based) of the union of ascending integer arrays, exact: the least value v
+ * with at least k values ≤ v. It lies between the least and the greatest of the arrays' own values
+ * at the same fraction (`fraction`: k's); that range is halved, counting the values ≤ its middle in
+ * each array by binary search within the positions the earlier halvings left open.
+ */
+function rankOf(sorted: readonly Int32Array[], k: number, fraction: number): number {
+  const m = sorted.length;
+  if (m > below.length) {
+    below = new Int32Array(m * 2);
+    upTo = new Int32Array(m * 2);
+    counts = new Int32Array(m * 2);
+  }
+  let lo = Infinity;
+  let hi = -Infinity;
+  let filled = 0;
+  let last = -1;
+  for (let i = 0; i < m; i++) {
+    const s = sorted[i]!;
+    if (s.length === 0) continue;
+    filled++;
+    last = i;
+    const own = s[Math.max(1, Math.ceil(fraction * s.length)) - 1]!;
+    if (own < lo) lo = own;
+    if (own > hi) hi = own;
+  }
+  if (filled === 1) return sorted[last]![k - 1]!;
+  // Per array: its values < lo (below[i]) and ≤ hi (upTo[i]), as positions.
+  for (let i = 0; i < m; i++) {
+    const s = sorted[i]!;
+    below[i] = upperBound(s, lo - 1, 0, s.length);
+    upTo[i] = upperBound(s, hi, below[i]!, s.length);
+  }
+  while (lo < hi) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    let count = 0;
+    for (let i = 0; i < m; i++) count += counts[i] = upperBound(sorted[i]!, mid, below[i]!, upTo[i]!);
+    if (count >= k) {
+      hi = mid;
+      upTo.set(counts.subarray(0, m));
+    } else {
+      lo = mid + 1;
+      below.set(counts.subarray(0, m));
+    }
+  }
+  return lo;
+}
+
+/** A group of at most this many values, or of arrays this short on average, is sorted whole. */
+const SORT_AT_MOST = 2_048;
+const SORT_SHORT = 16;
+const EMPTY = new Int32Array(0);
+
+/** The median and 90th percentile (percentile_disc) of the union of ascending arrays; null if empty. */
+export function percentilesOf(sorted: readonly Int32Array[]): [number, number] | null {
+  let n = 0;
+  let filled: Int32Array | null = null;
+  for (const s of sorted) {
+    n += s.length;
+    if (s.length > 0) filled = filled === null ? s : EMPTY;
+  }
+  if (n === 0) return null;
+  const k50 = Math.max(1, Math.ceil(0.5 * n));
+  const k90 = Math.max(1, Math.ceil(0.9 * n));
+  // One array with values (a week's own row): the ranks are positions in it.
+  if (filled !== EMPTY) return [filled![k50 - 1]!, filled![k90 - 1]!];
+  if (n <= SORT_AT_MOST || n < SORT_SHORT * sorted.length) {
+    // Few values, or many short arrays (a campaign's few leads a week): sorting them all is cheaper.
+    const all = new Int32Array(n);
+    let at = 0;
+    for (const s of sorted) {
+      all.set(s, at);
+      at += s.length;
+    }
+    all.sort();
+    return [all[k50 - 1]!, all[k90 - 1]!];
+  }
+  return [rankOf(sorted, k50, 0.5), rankOf(sorted, k90, 0.9)];
+}
+
+/** Whole weeks merged into blocks of this many (aligned on the calendar, per kind). */
+const BLOCK_WEEKS = 8;
+/** The first day of block b (day numbers from 1 January 1970; day 4 was a Monday). */
+const blockStart = (b: number) => 4 + b * 7 * BLOCK_WEEKS;
+const blockOfDay = (day: number) => Math.floor((day - 4) / (7 * BLOCK_WEEKS));
+
+/** The groups of a block of whole weeks, each merged into one part. */
+interface Block {
+  all: Part;
+  owners: Map<string, Part>;
+  nobody: Part | null;
+  channels: Map<number, Part>;
+  campaigns: Map<string, Part>;
+}
+
+function joined<T extends Int32Array | Float64Array>(lists: T[], make: (n: number) => T): T {
+  if (lists.length === 1) return lists[0]!;
+  let n = 0;
+  for (const l of lists) n += l.length;
+  const all = make(n);
+  let at = 0;
+  for (const l of lists) {
+    all.set(l, at);
+    at += l.length;
+  }
+  all.sort();
+  return all;
+}
+
+function merged(parts: Part[]): Part {
+  if (parts.length === 1) return parts[0]!;
+  const part: Part = {
+    leads: 0,
+    answered: 0,
+    within: 0,
+    lateAnswers: 0,
+    pending: joined(
+      parts.map((p) => p.pending),
+      (n) => new Float64Array(n),
+    ),
+    working: joined(
+      parts.map((p) => p.working),
+      (n) => new Int32Array(n),
+    ),
+    clock: joined(
+      parts.map((p) => p.clock),
+      (n) => new Int32Array(n),
+    ),
+  };
+  for (const p of parts) {
+    part.leads += p.leads;
+    part.answered += p.answered;
+    part.within += p.within;
+    part.lateAnswers += p.lateAnswers;
+  }
+  return part;
+}
+
+/** Each week object's serial number, which names it in a block's key. */
+const serials = new WeakMap<PackedWeek, number>();
+let serial = 0;
+/** Blocks by their weeks' serial numbers; cleared when full (cached weeks come and go). */
+const blocks = new Map<string, Block>();
+const BLOCKS_MAX = 256;
+
+function blockOf(weeks: PackedWeek[]): Block {
+  const key = weeks
+    .map((w) => {
+      let n = serials.get(w);
+      if (n === undefined) serials.set(w, (n = serial++));
+      return n;
+    })
+    .join(",");
+  const known = blocks.get(key);
+  if (known) return known;
+  const byKey = <K>(pick: (s: Summary, w: PackedWeek) => [K, Part][]) => {
+    const lists = new Map<K, Part[]>();
+    for (const w of weeks)
+      for (const [k, part] of pick(summaryOf(w, 0, 6), w)) {
+        const list = lists.get(k);
+        if (list) list.push(part);
+        else lists.set(k, [part]);
+      }
+    return new Map([...lists].map(([k, list]) => [k, merged(list)]));
+  };
+  const summaries = weeks.map((w) => summaryOf(w, 0, 6));
+  const nobody = summaries.flatMap((s) => (s.nobody ? [s.nobody] : []));
+  const block: Block = {
+    all: merged(summaries.map((s) => s.all)),
+    owners: byKey((s, w) => w.owners.map((id, i) => [id, s.owners[i]!])),
+    nobody: nobody.length === 0 ? null : merged(nobody),
+    channels: byKey((s) => s.channels.map((c) => [c.channel, c.part])),
+    campaigns: byKey((s, w) => w.campaigns.map((c, i) => [c, s.campaigns[i]!])),
+  };
+  if (blocks.size >= BLOCKS_MAX) blocks.clear();
+  blocks.set(key, block);
+  return block;
 }
 
 /**
  * The rows of a period (`from`, `to`: Amsterdam days, inclusive) from its packed weeks; a lead not
  * answered and past its deadline at `now` is late. Owner names are left to the caller.
+ * Each group's parts: per week, its summary's (the period's days of a cut week); where the period
+ * holds a whole block of weeks, the block's merged parts instead (except for the weeks' own rows).
+ * The groups are made in the order of the weeks and their leads, as the rows are listed.
  */
 export function aggregate(weeks: readonly PackedWeek[], period: { from: string; to: string }, now: Date) {
   const nowMs = now.getTime();
   const rows: ResponseRow[] = [];
+  const parts: Part[][] = [];
   const keyed = new Map<string, number>();
   type Key = Pick<ResponseRow, "grouping" | "week" | "ownerId" | "channel" | "campaign" | "kind">;
   const blank: Key = { grouping: 0, week: null, ownerId: null, channel: null, campaign: null, kind: null };
-  const group = (key: string, row: Partial<Key>): number => {
-    let g = keyed.get(key);
-    if (g === undefined) {
-      g = rows.length;
-      rows.push({
-        ...blank,
-        ...row,
-        ownerName: null,
-        leads: 0,
-        answered: 0,
-        withinPromise: 0,
-        late: 0,
-        working: null,
-        clock: null,
-      });
-      keyed.set(key, g);
-    }
-    return g;
+  const make = (key: string, row: Partial<Key>): Part[] => {
+    keyed.set(key, rows.length);
+    rows.push({
+      ...blank,
+      ...row,
+      ownerName: null,
+      leads: 0,
+      answered: 0,
+      withinPromise: 0,
+      late: 0,
+      working: null,
+      clock: null,
+    });
+    const list: Part[] = [];
+    parts.push(list);
+    return list;
   };
-  const total = group("t", { grouping: GROUPING.total });
-  const channels = new Int32Array(NONE8 + 1).fill(-1);
-  const channelGroup = (c: number) =>
-    channels[c]! >= 0
-      ? channels[c]!
-      : (channels[c] = group(`c${c}`, {
-          grouping: GROUPING.channel,
-          channel: ANALYTICS_CHANNELS[c] ?? null,
-        }));
-
-  // Room for every group the weeks can name, and for each lead its groups and minutes.
-  let leads = 0;
-  let room = NONE8 + 4;
-  for (const w of weeks) {
-    leads += w.records.length / RECORD_BYTES;
-    room += 1 + w.owners.length + 1 + w.campaigns.length;
-  }
-  const count = {
-    leads: new Int32Array(room),
-    answered: new Int32Array(room),
-    within: new Int32Array(room),
-    late: new Int32Array(room),
+  const of = (key: string) => {
+    const g = keyed.get(key);
+    return g === undefined ? undefined : parts[g]!;
   };
-  const groups = new Int32Array(leads * SLOTS);
-  const working = new Int32Array(leads);
-  const clock = new Int32Array(leads);
+  const total = make("t", { grouping: GROUPING.total });
   const first = dayNumber(period.from);
   const last = dayNumber(period.to);
-  let n = 0;
+  const whole = (b: number) => first <= blockStart(b) && last >= blockStart(b + 1) - 1;
+  /** The weeks of each whole block, by kind and block. */
+  const blocked = new Map<string, PackedWeek[]>();
+  const none: Part[] = [];
   for (const w of weeks) {
     const monday = dayNumber(w.week);
     const lo = first - monday;
     const hi = last - monday;
     if (hi < 0 || lo > 6) continue;
-    const weekG = group(`w${w.week}`, { grouping: GROUPING.week, week: w.week });
-    const kindG = group(`k${w.kind}`, { grouping: GROUPING.kind, kind: w.kind });
-    const ownerG = w.owners.map((id) => group(`o${id}`, { grouping: GROUPING.owner, ownerId: id }));
-    const campaignG = w.campaigns.map((c) => group(`p${c}`, { grouping: GROUPING.campaign, campaign: c }));
-    let nobody = -1;
-    const c = columnsOf(w);
-    for (let i = 0; i < c.day.length; i++) {
-      const day = c.day[i]!;
-      if (day < lo || day > hi) continue;
-      const flags = c.flags[i]!;
-      const o = c.owner[i]!;
-      const p = c.campaign[i]!;
-      const og =
-        o !== NONE16
-          ? ownerG[o]!
-          : nobody >= 0
-            ? nobody
-            : (nobody = group("o", { grouping: GROUPING.owner }));
-      const base = n * SLOTS;
-      groups[base] = weekG;
-      groups[base + 1] = og;
-      groups[base + 2] = channelGroup(c.channel[i]!);
-      groups[base + 3] = p === NONE16 ? -1 : campaignG[p]!;
-      groups[base + 4] = kindG;
-      groups[base + 5] = total;
-      working[n] = c.working[i]!;
-      clock[n] = c.clock[i]!;
-      const answered = (flags & FLAG.answered) !== 0;
-      const within = (flags & FLAG.within) !== 0;
-      const late = answered ? (flags & FLAG.late) !== 0 : (flags & FLAG.due) !== 0 && c.due[i]! < nowMs;
-      for (let s = 0; s < SLOTS; s++) {
-        const g = groups[base + s]!;
-        if (g < 0) continue;
-        count.leads[g]!++;
-        if (answered) count.answered[g]!++;
-        if (within) count.within[g]!++;
-        if (late) count.late[g]!++;
-      }
-      n++;
+    const s = summaryOf(w, Math.max(lo, 0), Math.min(hi, 6));
+    const b = blockOfDay(monday);
+    let into: Part[] | null = null;
+    if (whole(b)) {
+      const key = `${w.kind}:${b}`;
+      const list = blocked.get(key);
+      if (list) list.push(w);
+      else blocked.set(key, [w]);
+      // The groups are made here all the same; the block's parts are added after.
+      into = none;
     }
+    const put = (list: Part[], part: Part) => {
+      if (into !== none) list.push(part);
+    };
+    (of(`w${w.week}`) ?? make(`w${w.week}`, { grouping: GROUPING.week, week: w.week })).push(s.all);
+    put(of(`k${w.kind}`) ?? make(`k${w.kind}`, { grouping: GROUPING.kind, kind: w.kind }), s.all);
+    put(total, s.all);
+    w.owners.forEach((id, i) =>
+      put(of(`o${id}`) ?? make(`o${id}`, { grouping: GROUPING.owner, ownerId: id }), s.owners[i]!),
+    );
+    w.campaigns.forEach((c, i) =>
+      put(of(`p${c}`) ?? make(`p${c}`, { grouping: GROUPING.campaign, campaign: c }), s.campaigns[i]!),
+    );
+    if (s.nobody) put(of("o") ?? make("o", { grouping: GROUPING.owner }), s.nobody);
+    for (const { channel, part } of s.channels)
+      put(
+        of(`c${channel}`) ??
+          make(`c${channel}`, { grouping: GROUPING.channel, channel: ANALYTICS_CHANNELS[channel] ?? null }),
+        part,
+      );
   }
-  const used = groups.subarray(0, n * SLOTS);
-  const [workingAt, clockAt] = percentiles(
-    [working.subarray(0, n), clock.subarray(0, n)],
-    used,
-    rows.length,
-  ) as [(g: number) => [number, number] | null, (g: number) => [number, number] | null];
+  for (const [key, list] of blocked) {
+    const block = blockOf(list);
+    of(`k${key.slice(0, key.indexOf(":"))}`)!.push(block.all);
+    total.push(block.all);
+    for (const [id, part] of block.owners) of(`o${id}`)!.push(part);
+    if (block.nobody) of("o")!.push(block.nobody);
+    for (const [channel, part] of block.channels) of(`c${channel}`)!.push(part);
+    for (const [campaign, part] of block.campaigns) of(`p${campaign}`)!.push(part);
+  }
   rows.forEach((row, g) => {
-    row.leads = count.leads[g]!;
-    row.answered = count.answered[g]!;
-    row.withinPromise = count.within[g]!;
-    row.late = count.late[g]!;
-    row.working = workingAt(g);
-    row.clock = clockAt(g);
+    const mine = parts[g]!;
+    for (const p of mine) {
+      row.leads += p.leads;
+      row.answered += p.answered;
+      row.withinPromise += p.within;
+      row.late += p.lateAnswers + countBelow(p.pending, nowMs);
+    }
+    row.working = percentilesOf(mine.map((p) => p.working));
+    row.clock = percentilesOf(mine.map((p) => p.clock));
   });
   return rows;
 }

@@ -19,6 +19,22 @@ const WEEKS_PER_READ = 8;
 
 const WEEK_RANGE = `week >= (date_trunc('week', $1::date))::date AND week <= $2::date`;
 
+/** The report's reads of the cache tables (`where`: a WHERE clause or nothing), named for the benchmark's plans. */
+export const REPORT_READS_SQL = {
+  /** The weeks between the Mondays of $1 and $2 (a WHERE clause). */
+  period: `WHERE ${WEEK_RANGE}`,
+  stale: (where: string) =>
+    `SELECT id, kind, to_char(week, 'YYYY-MM-DD') AS week FROM leads.response_report_stale ${where}`,
+  built: (where: string) =>
+    `SELECT kind, to_char(week, 'YYYY-MM-DD') AS week, built_at::text FROM leads.response_report_weeks ${where}`,
+  /** The packed weeks named by kind ($1) and Monday ($2). */
+  records: `SELECT w.kind, to_char(w.week, 'YYYY-MM-DD') AS week, w.owners, w.campaigns,
+                    w.records, w.built_at::text
+               FROM leads.response_report_weeks w JOIN unnest($1::text[], $2::date[]) AS m(kind, week)
+                 ON w.kind = m.kind AND w.week = m.week`,
+  owners: "SELECT admin_id, username FROM leads.staff WHERE admin_id = ANY($1::uuid[])",
+};
+
 /** The leads of some weeks, one row each, as the report reads them: one statement per kind. */
 export const LEADS_OF_WEEKS_SQL: Record<JobSource, string> = {
   // The covering index by arrival (lease_requests_response_report_idx) holds every column read.
@@ -106,19 +122,16 @@ async function keptWeeks(
   params: unknown[],
 ): Promise<PackedWeek[]> {
   const { rows: built } = await client.query<{ kind: JobSource; week: string; built_at: string }>(
-    `SELECT kind, to_char(week, 'YYYY-MM-DD') AS week, built_at::text FROM leads.response_report_weeks ${where}`,
+    REPORT_READS_SQL.built(where),
     params,
   );
   const key = (w: { kind: string; week: string }) => `${w.kind}:${w.week}`;
   const missing = built.filter((b) => cache.get(key(b))?.builtAt !== b.built_at);
   if (missing.length > 0) {
-    const { rows } = await client.query<PackedWeek & { built_at: string }>(
-      `SELECT w.kind, to_char(w.week, 'YYYY-MM-DD') AS week, w.owners, w.campaigns,
-                    w.records, w.built_at::text
-               FROM leads.response_report_weeks w JOIN unnest($1::text[], $2::date[]) AS m(kind, week)
-                 ON w.kind = m.kind AND w.week = m.week`,
-      [missing.map((m) => m.kind), missing.map((m) => m.week)],
-    );
+    const { rows } = await client.query<PackedWeek & { built_at: string }>(REPORT_READS_SQL.records, [
+      missing.map((m) => m.kind),
+      missing.map((m) => m.week),
+    ]);
     if (cache.size + rows.length > CACHE_MAX) cache.clear();
     for (const { built_at, ...week } of rows) cache.set(key(week), { builtAt: built_at, week });
   }
@@ -138,12 +151,9 @@ async function weeksOf(
   range: { from: string; to: string } | null,
   cache: WeekCache | null,
 ) {
-  const where = range ? `WHERE ${WEEK_RANGE}` : "";
+  const where = range ? REPORT_READS_SQL.period : "";
   const params = range ? [range.from, range.to] : [];
-  const { rows: stale } = await client.query<Stale>(
-    `SELECT id, kind, to_char(week, 'YYYY-MM-DD') AS week FROM leads.response_report_stale ${where}`,
-    params,
-  );
+  const { rows: stale } = await client.query<Stale>(REPORT_READS_SQL.stale(where), params);
   const kept = cache ? await keptWeeks(client, cache, where, params) : [];
   const staleKeys = new Set(stale.map((s) => `${s.kind}:${s.week}`));
   const weeks = kept.filter((w) => !staleKeys.has(`${w.kind}:${w.week}`));
@@ -217,7 +227,7 @@ export function responseReportRepository(pool: pg.Pool) {
         const owners = rows.flatMap((r) => (r.ownerId ? [r.ownerId] : []));
         if (owners.length > 0) {
           const { rows: staff } = await client.query<{ admin_id: string; username: string }>(
-            "SELECT admin_id, username FROM leads.staff WHERE admin_id = ANY($1::uuid[])",
+            REPORT_READS_SQL.owners,
             [owners],
           );
           const names = new Map(staff.map((s) => [s.admin_id, s.username]));

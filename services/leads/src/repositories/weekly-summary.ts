@@ -21,6 +21,17 @@ const openLeadsSql = (admin: string) => sql`
     FROM leads.contact_messages
    WHERE owner_id = ${admin} AND first_response_at IS NULL`;
 
+/** An admin's open leads now: the first `limit` (late first), each with how many and how many late. */
+export const openLeadsQuery = (adminId: string, now: Date, limit: number) =>
+  sql`WITH open AS (${openLeadsSql(adminId)}),
+        marked AS (SELECT *, (first_response_at IS NULL AND response_due_at < ${now}) AS overdue FROM open)
+      SELECT source, id, name, created_at, response_due_at, first_response_at IS NOT NULL AS answered, overdue,
+             count(*) OVER () AS total, count(*) FILTER (WHERE overdue) OVER () AS late
+        FROM marked
+       ORDER BY overdue DESC, (first_response_at IS NULL AND response_due_at IS NOT NULL) DESC,
+                response_due_at, created_at, id
+       LIMIT ${Math.trunc(limit)}`;
+
 export function weeklySummaryRepository(db: Database) {
   return {
     /**
@@ -62,16 +73,7 @@ export function weeklySummaryRepository(db: Database) {
         overdue: boolean;
         total: string;
         late: string;
-      }>(
-        sql`WITH open AS (${openLeadsSql(adminId)}),
-              marked AS (SELECT *, (first_response_at IS NULL AND response_due_at < ${now}) AS overdue FROM open)
-            SELECT source, id, name, created_at, response_due_at, first_response_at IS NOT NULL AS answered, overdue,
-                   count(*) OVER () AS total, count(*) FILTER (WHERE overdue) OVER () AS late
-              FROM marked
-             ORDER BY overdue DESC, (first_response_at IS NULL AND response_due_at IS NOT NULL) DESC,
-                      response_due_at, created_at, id
-             LIMIT ${Math.trunc(limit)}`,
-      );
+      }>(openLeadsQuery(adminId, now, limit));
       const iso = (at: Date | string) => new Date(at).toISOString();
       return {
         total: Number(rows[0]?.total ?? 0),
