@@ -132,4 +132,85 @@ describe("tracking migrations", () => {
     const day = await pool.query("SELECT views, visitors FROM tracking.daily WHERE day = '2026-11-20'");
     expect(day.rows).toEqual([{ views: 1, visitors: 1 }]);
   });
+
+  it("moves page views into the narrow layout of 0014, keyed by session, refusing a redelivery still", async () => {
+    const other = await createTestDatabase("trkmig14");
+    const p = new pg.Pool({ connectionString: other.url, max: 2 });
+    const before = firstMigrations(14);
+    try {
+      await runMigrations(p, "tracking", before);
+      await p.query("SELECT tracking.ensure_month('2026-10-01'), tracking.ensure_month('2026-11-01')");
+      await p.query(
+        `INSERT INTO tracking.page_views (occurred_at, event_key, session_key, page_id) VALUES
+           ('2026-10-31T10:00:00Z', 1, tracking.key64('s1'), 7),
+           ('2026-11-02T10:00:00Z', 2, tracking.key64('s1'), 8),
+           ('2026-11-02T10:00:00Z', 3, tracking.key64('s2'), 7)`,
+      );
+
+      await runMigrations(p, "tracking", FOLDER);
+
+      const rows = await p.query(
+        `SELECT tableoid::regclass::text AS part, occurred_at, session_key = tracking.key64('s1') AS s1,
+                event_key, page_id FROM tracking.page_views ORDER BY occurred_at, event_key`,
+      );
+      expect(rows.rows).toEqual([
+        {
+          part: "tracking.page_views_m2026_10",
+          occurred_at: new Date("2026-10-31T10:00:00Z"),
+          s1: true,
+          event_key: 1,
+          page_id: 7,
+        },
+        {
+          part: "tracking.page_views_m2026_11",
+          occurred_at: new Date("2026-11-02T10:00:00Z"),
+          s1: true,
+          event_key: 2,
+          page_id: 8,
+        },
+        {
+          part: "tracking.page_views_m2026_11",
+          occurred_at: new Date("2026-11-02T10:00:00Z"),
+          s1: false,
+          event_key: 3,
+          page_id: 7,
+        },
+      ]);
+      // The 8-byte columns first: no padding in the row.
+      const columns = await p.query(
+        `SELECT attname FROM pg_attribute WHERE attrelid = 'tracking.page_views'::regclass AND attnum > 0 ORDER BY attnum`,
+      );
+      expect(columns.rows.map((r) => r.attname)).toEqual([
+        "occurred_at",
+        "session_key",
+        "event_key",
+        "page_id",
+      ]);
+      const key = await p.query(
+        `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+         WHERE i.indrelid = 'tracking.page_views'::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`,
+      );
+      expect(key.rows.map((r) => r.attname)).toEqual(["session_key", "occurred_at", "event_key"]);
+      const indexes = await p.query(
+        "SELECT count(*)::int AS n FROM pg_index WHERE indrelid = 'tracking.page_views_m2026_11'::regclass",
+      );
+      expect(indexes.rows[0].n).toBe(2); // the key and the BRIN index, nothing of before
+      await expect(
+        p.query(
+          `INSERT INTO tracking.page_views (occurred_at, session_key, event_key, page_id)
+           VALUES ('2026-11-02T10:00:00Z', tracking.key64('s2'), 3, 7)`,
+        ),
+      ).rejects.toThrow(/duplicate key/);
+      // A month made after the migration gets the same indexes.
+      await p.query("SELECT tracking.ensure_month('2026-12-01')");
+      const made = await p.query(
+        "SELECT count(*)::int AS n FROM pg_index WHERE indrelid = 'tracking.page_views_m2026_12'::regclass",
+      );
+      expect(made.rows[0].n).toBe(2);
+    } finally {
+      await p.end();
+      await other.drop();
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
 });
