@@ -1,0 +1,1 @@
+CREATE INDEX "lease_requests_duplicate_of_idx" ON "leads"."lease_requests" USING btree ("duplicate_of") WHERE "leads"."lease_requests"."duplicate_of" IS NOT NULL;
