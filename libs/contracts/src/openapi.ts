@@ -2,7 +2,7 @@ import { z } from "zod";
 import * as entities from "./entities";
 import * as http from "./http";
 import { ErrorCode } from "./http/errors";
-import { API_ROUTES, type ApiRoute } from "./routes";
+import { API_ROUTES, INTERNAL_ROUTES, type ApiRoute, type InternalRoute } from "./routes";
 import { ServerWsMessage, WS_PATH } from "./ws";
 
 type Io = "input" | "output";
@@ -237,13 +237,23 @@ function operation(route: ApiRoute, components: Components): JsonObject {
   };
 }
 
-/** The probes and the admin WebSocket: answered by every service or the gateway, not in API_ROUTES. */
+/**
+ * The probes (their answers as INTERNAL_ROUTES declares them) and the admin WebSocket: answered by
+ * every service or the gateway, not in API_ROUTES.
+ */
 function outsideTheApi(components: Components): Record<string, Record<string, JsonObject>> {
   const json = (description: string, schema: JsonObject) => ({
     description,
     content: { "application/json": { schema } },
   });
-  const status = (...values: string[]) => ({ type: "string", enum: values });
+  const probes: readonly InternalRoute[] = INTERNAL_ROUTES;
+  const probeResponses = (path: "/healthz" | "/readyz") =>
+    Object.fromEntries(
+      Object.entries(probes.find((r) => r.path === path)!.responses).map(([status, r]) => [
+        status,
+        json(r.description, r.schema ? components.ref(r.schema, "output") : { type: "object" }),
+      ]),
+    );
   // The upgrade is refused with a bare HTTP answer (no body) before any WebSocket exists.
   const bare = (description: string) => ({ description });
   return {
@@ -253,13 +263,7 @@ function outsideTheApi(components: Components): Record<string, Record<string, Js
         summary: "Liveness: the process answers (every service, on its port)",
         tags: ["probes"],
         security: [],
-        responses: {
-          200: json("Alive", {
-            type: "object",
-            properties: { status: status("ok"), service: { type: "string" } },
-            required: ["status", "service"],
-          }),
-        },
+        responses: probeResponses("/healthz"),
       },
     },
     "/readyz": {
@@ -269,18 +273,7 @@ function outsideTheApi(components: Components): Record<string, Record<string, Js
           "Readiness, up or down only (a result at most a second old); which check failed is answered on the metrics port only",
         tags: ["probes"],
         security: [],
-        responses: {
-          200: json("PostgreSQL and Redis answer", {
-            type: "object",
-            properties: { status: status("ready") },
-            required: ["status"],
-          }),
-          503: json("A dependency does not answer", {
-            type: "object",
-            properties: { status: status("not_ready") },
-            required: ["status"],
-          }),
-        },
+        responses: probeResponses("/readyz"),
       },
     },
     [WS_PATH]: {

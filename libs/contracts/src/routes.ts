@@ -105,6 +105,8 @@ export interface InternalRoute {
   path: string;
   service: ServiceName | "all";
   request?: RouteRequest;
+  /** As ApiRoute's: what it answers, held against every answer in tests. */
+  responses: Record<number, RouteResponse>;
   /** As ApiRoute's: the handler reads the body itself, and why. */
   ownBody?: string;
 }

@@ -2,9 +2,11 @@ import http from "node:http";
 import Router from "@koa/router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { INTERNAL_ROUTES } from "@lease/contracts";
 import { createApp } from "./app";
 import { createLogger } from "./logger";
 import { startMetricsServer, type MetricsServer } from "./metrics";
+import { answerProblem } from "./route-answers";
 import { startHttpServer, type RunningServer } from "./server";
 import { parseOr400 } from "./validate";
 
@@ -175,6 +177,16 @@ describe("the Koa app factory", () => {
     const probe = await fetch(metrics.url.replace("/metrics", "/readyz"));
     expect(await probe.json()).toEqual({ status: "ready", service: "test", checks: { dependency: "ok" } });
     expect(dependencyPings - before).toBeLessThanOrEqual(seconds + 2);
+  });
+
+  it("answers the probes as their INTERNAL_ROUTES entries declare", async () => {
+    for (const path of ["/healthz", "/readyz"]) {
+      const res = await fetch(`${server.url}${path}`);
+      const declared = INTERNAL_ROUTES.find((r) => r.path === path)!.responses;
+      const response = (declared as Record<number, { schema: z.ZodType }>)[res.status];
+      expect(response, `${path} ${res.status}`).toBeDefined();
+      expect(answerProblem(response!.schema, await res.json()), path).toBeUndefined();
+    }
   });
 
   it("answers /metrics on the public port with 404", async () => {

@@ -64,7 +64,10 @@ const isJson = (response: RouteResponse) => (response.contentType ?? "applicatio
 const streamed = (body: unknown) =>
   Buffer.isBuffer(body) || (typeof body === "object" && body !== null && "pipe" in body);
 
-/** The check in front of one route's chain; routes without declared responses (internal ones) pass. */
+/**
+ * The check in front of one route's chain, public or internal. Refusals are held against the
+ * OpenAPI document's for public routes only (`api`): an internal route's callers read its status.
+ */
 export function answerCheck(route: AnsweringRoute): Middleware {
   const name = `${route.method} ${route.path}`;
   const refusals = route.api ? routeErrors(route.api) : undefined;

@@ -26,6 +26,8 @@ const anyAdmin: Middleware = markGuard(async (ctx, next) => {
 
 let answer: { status: number; body: unknown; refusal?: HttpError } = { status: 201, body: {} };
 let seen: unknown[] = [];
+let internalAnswer: unknown = { due: 0 };
+const anyService: Middleware = markGuard((_ctx, next) => next(), "internal");
 
 function groups(): ContractRouter[] {
   const pub = contractRouter("leads").post("/api/contact", (ctx) => {
@@ -41,7 +43,10 @@ function groups(): ContractRouter[] {
       throw new HttpError(409, "nothing_to_retry", "Niets om opnieuw te versturen.");
     },
   );
-  return [pub, admin];
+  const internal = contractRouter("leads", anyService).get("/internal/follow-ups/due", (ctx) => {
+    ctx.body = internalAnswer;
+  });
+  return [pub, admin, internal];
 }
 
 /** Every other leads route answers 204 (not called here): mountContractRoutes wants them all. */
@@ -51,7 +56,7 @@ function rest(taken: ContractRouter[]): ContractRouter[] {
   const guards: Record<string, Middleware | undefined> = {
     public: undefined,
     admin: anyAdmin,
-    internal: markGuard((_ctx, next) => next(), "internal"),
+    internal: anyService,
   };
   for (const route of contractRoutesOf("leads")) {
     if (mounted.has(`${route.method} ${route.path}`)) continue;
@@ -143,6 +148,18 @@ describe("in tests every answer is held against the route's declared responses",
     answer = { status: 201, body: {}, refusal: new HttpError(429, "rate_limited", "Te veel verzoeken") };
     expect((await post("/api/contact", contact)).status).toBe(429);
     answer = { status: 201, body: {} };
+  });
+
+  it("an internal route's answer too: a field its entry does not declare fails the call", async () => {
+    const due = () => fetch(`${server.url}/internal/follow-ups/due`);
+    internalAnswer = { due: 2, overdue: [] };
+    expect((await due()).status).toBe(500);
+    internalAnswer = { due: -1 };
+    expect((await due()).status).toBe(500);
+    internalAnswer = { due: 2 };
+    const res = await due();
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ due: 2 });
   });
 
   it("answerProblem names the field a schema would strip, nested too", () => {

@@ -50,7 +50,7 @@ interface ContractRoute {
   access: RouteAccess;
   request?: RouteRequest;
   ownBody?: string;
-  responses?: Record<number, RouteResponse>;
+  responses: Record<number, RouteResponse>;
   /** The public API's entry itself (its refusals are held against the OpenAPI document's). */
   api?: ApiRoute;
 }
@@ -79,6 +79,7 @@ export function contractRoutesOf(service: ServiceName): ContractRoute[] {
         access: "internal" as const,
         request: r.request,
         ownBody: r.ownBody,
+        responses: r.responses,
       })),
   ];
 }

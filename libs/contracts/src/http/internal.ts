@@ -7,6 +7,14 @@ import { ApiError } from "./errors";
 // Service-to-service answers on /internal/* routes (never reached through the gateway; they need
 // the INTERNAL_TOKEN header). They may carry data the public API never shows.
 
+/** Every service's liveness probe (GET /healthz): the process answers. */
+export const HealthAnswer = z.object({ status: z.literal("ok"), service: z.string() });
+export type HealthAnswer = z.infer<typeof HealthAnswer>;
+
+/** Every service's readiness probe (GET /readyz), up or down only: which check failed is the metrics port's. */
+export const ReadinessAnswer = z.object({ status: z.enum(["ready", "not_ready"]) });
+export type ReadinessAnswer = z.infer<typeof ReadinessAnswer>;
+
 /** settings → mailer: the decrypted provider key and sender, plus the company details for mail bodies. */
 export const InternalMailSettings = z.object({
   sendgridApiKey: z.string().nullable(),
@@ -23,7 +31,6 @@ export type InternalMailSettings = z.infer<typeof InternalMailSettings>;
 export const InternalLeaseRequest = LeaseRequest;
 export type InternalLeaseRequest = z.infer<typeof InternalLeaseRequest>;
 
-/** leads → mailer: one message of the public contact form. */
 /** mailer → leads: a contact message's sender was answered by e-mail at `at`. */
 export const InternalFirstResponseBody = z.strictObject({
   at: IsoDateTime,
@@ -31,6 +38,7 @@ export const InternalFirstResponseBody = z.strictObject({
 });
 export type InternalFirstResponseBody = z.infer<typeof InternalFirstResponseBody>;
 
+/** leads → mailer: one message of the public contact form. */
 export const InternalContactMessage = z.object({
   id: z.uuid(),
   name: z.string(),
