@@ -422,15 +422,23 @@ export function aggregate(weeks: readonly PackedWeek[], period: { from: string; 
   const nowMs = now.getTime();
   const rows: ResponseRow[] = [];
   const parts: Part[][] = [];
-  const keyed = new Map<string, number>();
-  type Key = Pick<ResponseRow, "grouping" | "week" | "ownerId" | "channel" | "campaign" | "kind">;
-  const blank: Key = { grouping: 0, week: null, ownerId: null, channel: null, campaign: null, kind: null };
-  const make = (key: string, row: Partial<Key>): Part[] => {
-    keyed.set(key, rows.length);
+  const make = (
+    grouping: number,
+    week: string | null,
+    ownerId: string | null,
+    channel: string | null,
+    campaign: string | null,
+    kind: JobSource | null,
+  ): Part[] => {
+    // One literal, so every row has the same shape (cheap to add to below).
     rows.push({
-      ...blank,
-      ...row,
+      grouping,
+      week,
+      ownerId,
       ownerName: null,
+      channel,
+      campaign,
+      kind,
       leads: 0,
       answered: 0,
       withinPromise: 0,
@@ -442,17 +450,26 @@ export function aggregate(weeks: readonly PackedWeek[], period: { from: string; 
     parts.push(list);
     return list;
   };
-  const of = (key: string) => {
-    const g = keyed.get(key);
-    return g === undefined ? undefined : parts[g]!;
-  };
-  const total = make("t", { grouping: GROUPING.total });
+  // Each grouping's groups by their own key (no key strings made per week).
+  const byWeek = new Map<string, Part[]>();
+  const byKind = new Map<string, Part[]>();
+  const byOwner = new Map<string, Part[]>();
+  const byCampaign = new Map<string, Part[]>();
+  const byChannel: (Part[] | undefined)[] = [];
+  let nobodys: Part[] | undefined;
+  const owner = (id: string) =>
+    byOwner.get(id) ?? byOwner.set(id, make(GROUPING.owner, null, id, null, null, null)).get(id)!;
+  const campaign = (c: string) =>
+    byCampaign.get(c) ?? byCampaign.set(c, make(GROUPING.campaign, null, null, null, c, null)).get(c)!;
+  const channel = (c: number) =>
+    (byChannel[c] ??= make(GROUPING.channel, null, null, ANALYTICS_CHANNELS[c] ?? null, null, null));
+  const nobody = () => (nobodys ??= make(GROUPING.owner, null, null, null, null, null));
+  const total = make(GROUPING.total, null, null, null, null, null);
   const first = dayNumber(period.from);
   const last = dayNumber(period.to);
   const whole = (b: number) => first <= blockStart(b) && last >= blockStart(b + 1) - 1;
   /** The weeks of each whole block, by kind and block. */
-  const blocked = new Map<string, PackedWeek[]>();
-  const none: Part[] = [];
+  const blocked = new Map<string, { kind: JobSource; weeks: PackedWeek[] }>();
   for (const w of weeks) {
     const monday = dayNumber(w.week);
     const lo = first - monday;
@@ -460,54 +477,63 @@ export function aggregate(weeks: readonly PackedWeek[], period: { from: string; 
     if (hi < 0 || lo > 6) continue;
     const s = summaryOf(w, Math.max(lo, 0), Math.min(hi, 6));
     const b = blockOfDay(monday);
-    let into: Part[] | null = null;
-    if (whole(b)) {
+    // In a whole block, the groups are made here all the same; the block's parts are added after.
+    const own = !whole(b);
+    if (!own) {
       const key = `${w.kind}:${b}`;
-      const list = blocked.get(key);
-      if (list) list.push(w);
-      else blocked.set(key, [w]);
-      // The groups are made here all the same; the block's parts are added after.
-      into = none;
+      const block = blocked.get(key);
+      if (block) block.weeks.push(w);
+      else blocked.set(key, { kind: w.kind, weeks: [w] });
     }
-    const put = (list: Part[], part: Part) => {
-      if (into !== none) list.push(part);
-    };
-    (of(`w${w.week}`) ?? make(`w${w.week}`, { grouping: GROUPING.week, week: w.week })).push(s.all);
-    put(of(`k${w.kind}`) ?? make(`k${w.kind}`, { grouping: GROUPING.kind, kind: w.kind }), s.all);
-    put(total, s.all);
-    w.owners.forEach((id, i) =>
-      put(of(`o${id}`) ?? make(`o${id}`, { grouping: GROUPING.owner, ownerId: id }), s.owners[i]!),
-    );
-    w.campaigns.forEach((c, i) =>
-      put(of(`p${c}`) ?? make(`p${c}`, { grouping: GROUPING.campaign, campaign: c }), s.campaigns[i]!),
-    );
-    if (s.nobody) put(of("o") ?? make("o", { grouping: GROUPING.owner }), s.nobody);
-    for (const { channel, part } of s.channels)
-      put(
-        of(`c${channel}`) ??
-          make(`c${channel}`, { grouping: GROUPING.channel, channel: ANALYTICS_CHANNELS[channel] ?? null }),
-        part,
-      );
+    let weekParts = byWeek.get(w.week);
+    if (!weekParts) byWeek.set(w.week, (weekParts = make(GROUPING.week, w.week, null, null, null, null)));
+    weekParts.push(s.all);
+    let kindParts = byKind.get(w.kind);
+    if (!kindParts) byKind.set(w.kind, (kindParts = make(GROUPING.kind, null, null, null, null, w.kind)));
+    if (own) kindParts.push(s.all);
+    if (own) total.push(s.all);
+    for (let i = 0; i < w.owners.length; i++) {
+      const list = owner(w.owners[i]!);
+      if (own) list.push(s.owners[i]!);
+    }
+    for (let i = 0; i < w.campaigns.length; i++) {
+      const list = campaign(w.campaigns[i]!);
+      if (own) list.push(s.campaigns[i]!);
+    }
+    if (s.nobody) {
+      const list = nobody();
+      if (own) list.push(s.nobody);
+    }
+    for (const c of s.channels) {
+      const list = channel(c.channel);
+      if (own) list.push(c.part);
+    }
   }
-  for (const [key, list] of blocked) {
+  for (const { kind, weeks: list } of blocked.values()) {
     const block = blockOf(list);
-    of(`k${key.slice(0, key.indexOf(":"))}`)!.push(block.all);
+    byKind.get(kind)!.push(block.all);
     total.push(block.all);
-    for (const [id, part] of block.owners) of(`o${id}`)!.push(part);
-    if (block.nobody) of("o")!.push(block.nobody);
-    for (const [channel, part] of block.channels) of(`c${channel}`)!.push(part);
-    for (const [campaign, part] of block.campaigns) of(`p${campaign}`)!.push(part);
+    for (const [id, part] of block.owners) owner(id).push(part);
+    if (block.nobody) nobody().push(block.nobody);
+    for (const [c, part] of block.channels) channel(c).push(part);
+    for (const [c, part] of block.campaigns) campaign(c).push(part);
   }
-  rows.forEach((row, g) => {
+  const working: Int32Array[] = [];
+  const clock: Int32Array[] = [];
+  for (let g = 0; g < rows.length; g++) {
+    const row = rows[g]!;
     const mine = parts[g]!;
+    working.length = clock.length = 0;
     for (const p of mine) {
       row.leads += p.leads;
       row.answered += p.answered;
       row.withinPromise += p.within;
       row.late += p.lateAnswers + countBelow(p.pending, nowMs);
+      working.push(p.working);
+      clock.push(p.clock);
     }
-    row.working = percentilesOf(mine.map((p) => p.working));
-    row.clock = percentilesOf(mine.map((p) => p.clock));
-  });
+    row.working = percentilesOf(working);
+    row.clock = percentilesOf(clock);
+  }
   return rows;
 }

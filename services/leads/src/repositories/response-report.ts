@@ -192,7 +192,11 @@ async function weeksOf(
       stale.map((s) => s.id),
     ]);
   };
-  return { weeks: [...weeks, ...rebuilt.filter((w) => w.records.length > 0)], store };
+  return {
+    weeks: [...weeks, ...rebuilt.filter((w) => w.records.length > 0)],
+    stale: stale.length > 0,
+    store,
+  };
 }
 
 /** 40001 serialization failure, 40P01 deadlock: another rebuild of the same week got there first. */
@@ -222,7 +226,7 @@ export function responseReportRepository(pool: pg.Pool) {
     /** The period's figures per grouping (`from`, `to`: Amsterdam days, inclusive; `now`: what is late). */
     async rows(period: { from: string; to: string }, now: Date): Promise<ResponseRow[]> {
       return snapshot(async (client) => {
-        const { weeks, store } = await weeksOf(client, period, cache);
+        const { weeks, stale, store } = await weeksOf(client, period, cache);
         const rows = aggregate(weeks, period, now);
         const owners = rows.flatMap((r) => (r.ownerId ? [r.ownerId] : []));
         if (owners.length > 0) {
@@ -234,6 +238,7 @@ export function responseReportRepository(pool: pg.Pool) {
           for (const r of rows) if (r.ownerId) r.ownerName = names.get(r.ownerId) ?? null;
         }
         // The figures are the snapshot's either way; keeping the weeks packed is a saving only.
+        if (!stale) return rows;
         await client.query("SAVEPOINT store");
         try {
           await store();
