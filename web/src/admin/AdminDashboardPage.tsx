@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, useNavigationType, useSearchParams } fr
 import { useNotice } from "../components/notice";
 import { errorStatus } from "../api/client";
 import { ADMIN_KEYS, fetchMe, logout } from "./api";
-import { Button, inputClass } from "../components/ui";
+import { Button, Select } from "../components/ui";
 import { AnalyticsTab } from "./tabs/AnalyticsTab";
 import { CompanySettingsTab } from "./tabs/CompanySettingsTab";
 import { EmailSettingsTab } from "./tabs/EmailSettingsTab";
@@ -197,18 +197,13 @@ export default function AdminDashboardPage() {
             <label htmlFor="tab-menu" className="text-sm font-semibold text-gray-700">
               Tabblad
             </label>
-            <select
+            <Select
               id="tab-menu"
-              className={`${inputClass("admin")} flex-1`}
+              className="flex-1"
               value={tab}
-              onChange={(event) => selectTab(event.target.value as TabId)}
-            >
-              {TABS.map((entry) => (
-                <option key={entry.id} value={entry.id}>
-                  {entry.label}
-                </option>
-              ))}
-            </select>
+              onChange={selectTab}
+              options={TABS.map((entry) => ({ value: entry.id, label: entry.label }))}
+            />
           </div>
           <div role="tablist" className="hidden flex-wrap gap-x-1 sm:flex" onKeyDown={onTabKey}>
             {TABS.map((entry) => (

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { LOGIN_FAILED_MESSAGE, NEW_PASSWORD_MIN_LENGTH, type LoginResponse } from "@lease/contracts";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { ApiError, fieldErrors, userErrorMessage } from "../api/client";
+import { ApiError, fieldErrors } from "../api/client";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, fetchMe, login, loginWithCode, loginWithNewPassword } from "./api";
-import { Button, Field, inputClass } from "../components/ui";
+import { Button, TextField } from "../components/ui";
 import { returnPath, sessionEndedBy, sessionExpired, type SessionEnd } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";
@@ -34,7 +34,7 @@ export default function AdminLoginPage() {
   const navigate = useNavigate();
   const { state } = useLocation();
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
@@ -59,11 +59,7 @@ export default function AdminLoginPage() {
   const failed = (error: unknown) => {
     // An expired or used-up sign-in starts over at the password.
     if (error instanceof ApiError && error.status === 401 && error.code === "login_expired") setStep(null);
-    notify({
-      title: "Inloggen mislukt",
-      description: userErrorMessage(error, LOGIN_FAILED_MESSAGE),
-      variant: "destructive",
-    });
+    notifyError("Inloggen mislukt", error, LOGIN_FAILED_MESSAGE);
   };
   const mutation = useMutation({ mutationFn: login, onSuccess: signedInNow, onError: failed });
 
@@ -101,15 +97,14 @@ export default function AdminLoginPage() {
   }
   return (
     <main className="flex min-h-screen items-center justify-center bg-gray-50 px-4 py-12">
-      <form
+      <SignInForm
+        titleId="admin-login-titel"
+        title="Admin Login"
         onSubmit={submit}
-        noValidate
-        className="w-full max-w-sm space-y-5 rounded-card border border-gray-200 bg-white p-6 shadow-sm sm:p-8"
-        aria-labelledby="admin-login-titel"
+        pending={pending}
+        submitLabel="Inloggen"
+        pendingLabel="Inloggen..."
       >
-        <h1 id="admin-login-titel" className="text-center text-2xl font-bold text-gray-900">
-          Admin Login
-        </h1>
         {sessionEndedBy(state) && (
           <div role="alert" className="rounded-card border border-red-300 bg-red-50 p-3 text-sm text-red-900">
             <p className="font-semibold">{SESSION_END_TEXT[sessionEndedBy(state)!].title}</p>
@@ -125,39 +120,59 @@ export default function AdminLoginPage() {
             <p className="mt-1">Log opnieuw in om verder te gaan waar je was.</p>
           </div>
         )}
-        <Field look="admin" id="username" label="Gebruikersnaam" error={errors.username}>
-          <input
-            id="username"
-            name="username"
-            autoComplete="username"
-            className={inputClass("admin")}
-            value={username}
-            disabled={pending}
-            onChange={(event) => setUsername(event.target.value)}
-          />
-        </Field>
-        <Field look="admin" id="password" label="Wachtwoord" error={errors.password}>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            className={inputClass("admin")}
-            value={password}
-            disabled={pending}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </Field>
-        <Button type="submit" className="w-full py-3" disabled={pending}>
-          {pending ? "Inloggen..." : "Inloggen"}
-        </Button>
-      </form>
+        <TextField
+          id="username"
+          label="Gebruikersnaam"
+          error={errors.username}
+          name="username"
+          autoComplete="username"
+          value={username}
+          disabled={pending}
+          onChange={setUsername}
+        />
+        <TextField
+          id="password"
+          label="Wachtwoord"
+          error={errors.password}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          disabled={pending}
+          onChange={setPassword}
+        />
+      </SignInForm>
     </main>
   );
 }
 
-const STEP_FORM =
-  "w-full max-w-sm space-y-5 rounded-card border border-gray-200 bg-white p-6 shadow-sm sm:p-8";
+/** A sign-in step's card: its heading, its fields, and a full-width submit button held while pending. */
+function SignInForm(props: {
+  titleId: string;
+  title: string;
+  onSubmit: (event: FormEvent) => void;
+  pending: boolean;
+  submitLabel: string;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      onSubmit={props.onSubmit}
+      noValidate
+      className="w-full max-w-sm space-y-5 rounded-card border border-gray-200 bg-white p-6 shadow-sm sm:p-8"
+      aria-labelledby={props.titleId}
+    >
+      <h1 id={props.titleId} className="text-center text-2xl font-bold text-gray-900">
+        {props.title}
+      </h1>
+      {props.children}
+      <Button type="submit" className="w-full py-3" disabled={props.pending}>
+        {props.pending ? props.pendingLabel : props.submitLabel}
+      </Button>
+    </form>
+  );
+}
 
 interface StepProps {
   ticket: string;
@@ -184,30 +199,30 @@ function CodeStep({ ticket, onAnswer, onError }: StepProps) {
     if (value) mutation.mutate(value);
   };
   return (
-    <form onSubmit={submit} noValidate className={STEP_FORM} aria-labelledby="code-titel">
-      <h1 id="code-titel" className="text-center text-2xl font-bold text-gray-900">
-        Tweestapsverificatie
-      </h1>
+    <SignInForm
+      titleId="code-titel"
+      title="Tweestapsverificatie"
+      onSubmit={submit}
+      pending={mutation.isPending}
+      submitLabel="Bevestigen"
+      pendingLabel="Controleren..."
+    >
       <p className="text-sm text-gray-700">
         Vul de code uit je authenticator-app in. Telefoon niet bij de hand? Gebruik een van je herstelcodes.
       </p>
-      <Field look="admin" id="code" label="Verificatiecode" error={error}>
-        <input
-          id="code"
-          name="code"
-          autoComplete="one-time-code"
-          inputMode="text"
-          autoFocus
-          className={inputClass("admin")}
-          value={code}
-          disabled={mutation.isPending}
-          onChange={(event) => setCode(event.target.value)}
-        />
-      </Field>
-      <Button type="submit" className="w-full py-3" disabled={mutation.isPending}>
-        {mutation.isPending ? "Controleren..." : "Bevestigen"}
-      </Button>
-    </form>
+      <TextField
+        id="code"
+        label="Verificatiecode"
+        error={error}
+        name="code"
+        autoComplete="one-time-code"
+        inputMode="text"
+        autoFocus
+        value={code}
+        disabled={mutation.isPending}
+        onChange={setCode}
+      />
+    </SignInForm>
   );
 }
 
@@ -235,40 +250,39 @@ function NewPasswordStep({ ticket, onAnswer, onError }: StepProps) {
     if (!next.newPassword && !next.repeat) mutation.mutate();
   };
   return (
-    <form onSubmit={submit} noValidate className={STEP_FORM} aria-labelledby="nieuw-titel">
-      <h1 id="nieuw-titel" className="text-center text-2xl font-bold text-gray-900">
-        Kies je wachtwoord
-      </h1>
+    <SignInForm
+      titleId="nieuw-titel"
+      title="Kies je wachtwoord"
+      onSubmit={submit}
+      pending={mutation.isPending}
+      submitLabel="Opslaan en inloggen"
+      pendingLabel="Opslaan..."
+    >
       <p className="text-sm text-gray-700">
         Je bent ingelogd met een eenmalig wachtwoord. Kies nu een eigen wachtwoord van minimaal{" "}
         {NEW_PASSWORD_MIN_LENGTH} tekens.
       </p>
-      <Field look="admin" id="new-password" label="Nieuw wachtwoord" error={errors.newPassword}>
-        <input
-          id="new-password"
-          type="password"
-          autoComplete="new-password"
-          autoFocus
-          className={inputClass("admin")}
-          value={password}
-          disabled={mutation.isPending}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </Field>
-      <Field look="admin" id="repeat-password" label="Herhaal nieuw wachtwoord" error={errors.repeat}>
-        <input
-          id="repeat-password"
-          type="password"
-          autoComplete="new-password"
-          className={inputClass("admin")}
-          value={repeat}
-          disabled={mutation.isPending}
-          onChange={(event) => setRepeat(event.target.value)}
-        />
-      </Field>
-      <Button type="submit" className="w-full py-3" disabled={mutation.isPending}>
-        {mutation.isPending ? "Opslaan..." : "Opslaan en inloggen"}
-      </Button>
-    </form>
+      <TextField
+        id="new-password"
+        label="Nieuw wachtwoord"
+        error={errors.newPassword}
+        type="password"
+        autoComplete="new-password"
+        autoFocus
+        value={password}
+        disabled={mutation.isPending}
+        onChange={setPassword}
+      />
+      <TextField
+        id="repeat-password"
+        label="Herhaal nieuw wachtwoord"
+        error={errors.repeat}
+        type="password"
+        autoComplete="new-password"
+        value={repeat}
+        disabled={mutation.isPending}
+        onChange={setRepeat}
+      />
+    </SignInForm>
   );
 }

@@ -41,7 +41,7 @@ const POLL_WHILE_OFFLINE_MS = 5_000;
 export default function EmailComposePage() {
   const [params] = useSearchParams();
   const requestId = params.get("requestId");
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [draft, setDraft] = useState<ComposeDraft>(EMPTY);
   const [errors, setErrors] = useState<ComposeErrors>({});
   // A send the server refused stays said on the page (the notice goes after a few seconds).
@@ -187,22 +187,14 @@ export default function EmailComposePage() {
       queuedNotice();
     },
     onError: (error) =>
-      notify({
-        title: "Fout bij Verzenden",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het verzenden"),
-        variant: "destructive",
-      }),
+      notifyError("Fout bij Verzenden", error, "Er is een fout opgetreden bij het verzenden"),
   });
   // "Verzenden annuleren" of an e-mail that is queued or keeps failing: it is then not sent.
   const cancel = useMutation({
     mutationFn: cancelEmail,
     onSuccess: ({ id, reason }) => setDelivery({ id, status: "failed", reason }),
     onError: (error) => {
-      notify({
-        title: "Annuleren mislukt",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het annuleren"),
-        variant: "destructive",
-      });
+      notifyError("Annuleren mislukt", error, "Er is een fout opgetreden bij het annuleren");
       if (delivery) void refetchStored();
     },
   });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "../lib/link";
 import { ACCEPT_ALL, NECESSARY_ONLY, type ConsentChoice } from "../lib/consent";
 import { saveConsent, useConsent } from "../lib/consent-store";
-import { buttonClass } from "./ui";
+import { Button } from "./ui";
 
 /**
  * First-visit cookie banner; reopened by "Cookie-instellingen" in every page's footer and the
@@ -94,32 +94,25 @@ function BannerDialog({ choice }: { choice: ConsentChoice | null }) {
         )}
         <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:justify-end">
           {showSettings ? (
-            <button
-              type="button"
-              className={buttonClass("outline", "py-2")}
+            <Button
+              size="large"
+              variant="outline"
+              className="py-2"
               onClick={() => save({ analytics, marketing })}
             >
               Voorkeuren Opslaan
-            </button>
+            </Button>
           ) : (
-            <button
-              type="button"
-              className={buttonClass("outline", "py-2")}
-              onClick={() => setShowSettings(true)}
-            >
+            <Button size="large" variant="outline" className="py-2" onClick={() => setShowSettings(true)}>
               Instellingen
-            </button>
+            </Button>
           )}
-          <button
-            type="button"
-            className={buttonClass("outline", "py-2")}
-            onClick={() => save(NECESSARY_ONLY)}
-          >
+          <Button size="large" variant="outline" className="py-2" onClick={() => save(NECESSARY_ONLY)}>
             Weigeren
-          </button>
-          <button type="button" className={buttonClass("primary", "py-2")} onClick={() => save(ACCEPT_ALL)}>
+          </Button>
+          <Button size="large" variant="primary" className="py-2" onClick={() => save(ACCEPT_ALL)}>
             Accepteren
-          </button>
+          </Button>
         </div>
       </div>
     </div>

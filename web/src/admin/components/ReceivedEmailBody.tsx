@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import { ADMIN_KEYS, fetchEmailDetail } from "../api";
 import { Button } from "../../components/ui";
 import { cleanEmailHtml } from "../lib/email-html";
+import { AttachmentLink } from "./AttachmentLink";
 import { formatBytes } from "../lib/format";
 
 /**
@@ -57,17 +58,11 @@ export function ReceivedEmailBody({ email }: { email: EmailMessage }) {
           <ul className="mt-1 space-y-1 text-sm" data-testid="attachments">
             {email.attachments.map((a) => (
               <li key={a.id} className="wrap-anywhere">
-                {a.kept ? (
-                  <a
-                    className="text-primary-strong underline"
-                    href={`/api/admin/emails/${email.id}/attachments/${a.id}`}
-                    download={a.fileName}
-                  >
-                    {a.fileName}
-                  </a>
-                ) : (
-                  <span>{a.fileName} (niet bewaard: de opslag voor bijlagen was vol)</span>
-                )}{" "}
+                <AttachmentLink
+                  emailId={email.id}
+                  attachment={a}
+                  notKept={<span>{a.fileName} (niet bewaard: de opslag voor bijlagen was vol)</span>}
+                />{" "}
                 <span className="text-gray-600">
                   ({a.contentType}, {formatBytes(a.sizeBytes)})
                 </span>

@@ -1,5 +1,6 @@
 import type { LeadEmail } from "@lease/contracts";
 import { Button } from "../../components/ui";
+import { AttachmentLink } from "./AttachmentLink";
 import { formatBytes } from "../lib/format";
 import { openComposeWindow } from "../lib/inbox";
 
@@ -13,17 +14,7 @@ export function ReplyBody({ email }: { email: LeadEmail }) {
         <ul className="space-y-0.5">
           {email.attachments.map((a) => (
             <li key={a.id} className="wrap-anywhere">
-              {a.kept ? (
-                <a
-                  className="text-primary-strong underline"
-                  href={`/api/admin/emails/${email.id}/attachments/${a.id}`}
-                  download={a.fileName}
-                >
-                  {a.fileName}
-                </a>
-              ) : (
-                `${a.fileName} (niet bewaard)`
-              )}{" "}
+              <AttachmentLink emailId={email.id} attachment={a} notKept={`${a.fileName} (niet bewaard)`} />{" "}
               <span className="text-gray-600">({formatBytes(a.sizeBytes)})</span>
             </li>
           ))}

@@ -1,19 +1,22 @@
 import type { MailOutcomeEvent } from "@lease/contracts";
 import { useEffect, useRef, useState } from "react";
 import { liveSocketUrl } from "./live";
-import { startLiveConnection } from "./live-connection";
+import { startLiveConnection, type LiveConnectionOptions } from "./live-connection";
 import { stillSignedIn } from "../api";
 
+/** What the panel's pages take from the admin WebSocket. */
+export type AdminSocketHandlers = Pick<LiveConnectionOptions, "onUpdate" | "onMailOutcome">;
+
 /**
- * The admin WebSocket for the mailer's outcomes (compose window, sent mail): calls `onOutcome` for
- * each, reconnects like the live visitor feed, and tells whether it is connected (callers poll
- * while it is not).
+ * The admin WebSocket of a page: hands each message to the latest `handlers` (they may change on
+ * every render), reconnects after a close (stopping once the session has ended), and tells whether
+ * it is connected (callers poll while it is not).
  */
-export function useMailOutcomes(onOutcome: (outcome: MailOutcomeEvent) => void): boolean {
+export function useAdminSocket(handlers: AdminSocketHandlers): boolean {
   const [connected, setConnected] = useState(false);
-  const handler = useRef(onOutcome);
+  const latest = useRef(handlers);
   useEffect(() => {
-    handler.current = onOutcome;
+    latest.current = handlers;
   });
   useEffect(
     () =>
@@ -21,9 +24,18 @@ export function useMailOutcomes(onOutcome: (outcome: MailOutcomeEvent) => void):
         url: liveSocketUrl(window.location),
         onSessionEnded: stillSignedIn,
         onConnected: setConnected,
-        onMailOutcome: (outcome) => handler.current(outcome),
+        onUpdate: (data) => latest.current.onUpdate?.(data),
+        onMailOutcome: (outcome) => latest.current.onMailOutcome?.(outcome),
       }),
     [],
   );
   return connected;
+}
+
+/**
+ * The admin WebSocket for the mailer's outcomes (compose window, sent mail): calls `onOutcome` for
+ * each, reconnects like the live visitor feed, and tells whether it is connected.
+ */
+export function useMailOutcomes(onOutcome: (outcome: MailOutcomeEvent) => void): boolean {
+  return useAdminSocket({ onMailOutcome: onOutcome });
 }

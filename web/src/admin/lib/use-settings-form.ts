@@ -3,7 +3,7 @@
 // server's validation_failed fields), and one save that ends the draft or keeps it with the errors.
 import { useMutation } from "@tanstack/react-query";
 import { useReducer } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 
 /** Messages by field key (the server's field path); a key without a message has none. */
@@ -79,7 +79,7 @@ export interface SettingsFormOptions<T, R> {
 }
 
 export function useSettingsForm<T extends object, R>(options: SettingsFormOptions<T, R>) {
-  const { notify } = useNotice();
+  const { notifyError } = useNotice();
   const [state, dispatch] = useReducer(settingsFormReducer<T>, { draft: null, errors: {} });
   const mutation = useMutation({
     mutationFn: options.save,
@@ -91,12 +91,7 @@ export function useSettingsForm<T extends object, R>(options: SettingsFormOption
       // The server's field messages show at their fields, the notice says what failed.
       dispatch({ type: "errors", errors: fieldErrors(error) });
       if (options.onFailed) options.onFailed(error);
-      else
-        notify({
-          title: SAVE_FAILED_TITLE,
-          description: userErrorMessage(error, SAVE_FAILED_FALLBACK),
-          variant: "destructive",
-        });
+      else notifyError(SAVE_FAILED_TITLE, error, SAVE_FAILED_FALLBACK);
     },
   });
   const values = state.draft ?? options.stored;

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { NEW_PASSWORD_MIN_LENGTH } from "@lease/contracts";
 import { useState, type FormEvent } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
-import { Button, Field, inputClass, LoadError, Panel } from "../../components/ui";
+import { Button, LoadError, Panel, TextField } from "../../components/ui";
 import { ADMIN_KEYS, changePassword, fetchAccount } from "../api";
 import { NoticesForm } from "./LeadRouting";
 import { TwoFactorSection } from "./TwoFactorSection";
@@ -35,7 +35,7 @@ export function AccountPanel() {
 
 function ChangePasswordForm() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [repeat, setRepeat] = useState("");
@@ -57,12 +57,7 @@ function ChangePasswordForm() {
     onError: (error) => {
       const fields = fieldErrors(error);
       if (fields.currentPassword || fields.newPassword) setErrors(fields);
-      else
-        notify({
-          title: "Wijzigen mislukt",
-          description: userErrorMessage(error, "Het wachtwoord kon niet worden gewijzigd."),
-          variant: "destructive",
-        });
+      else notifyError("Wijzigen mislukt", error, "Het wachtwoord kon niet worden gewijzigd.");
     },
   });
   const submit = (event: FormEvent) => {
@@ -83,17 +78,16 @@ function ChangePasswordForm() {
     error: string | undefined,
     autoComplete: string,
   ) => (
-    <Field look="admin" id={id} label={label} error={error}>
-      <input
-        id={id}
-        type="password"
-        autoComplete={autoComplete}
-        className={inputClass("admin")}
-        value={value}
-        disabled={mutation.isPending}
-        onChange={(event) => set(event.target.value)}
-      />
-    </Field>
+    <TextField
+      id={id}
+      label={label}
+      error={error}
+      type="password"
+      autoComplete={autoComplete}
+      value={value}
+      disabled={mutation.isPending}
+      onChange={set}
+    />
   );
   return (
     <form onSubmit={submit} noValidate className="space-y-4" aria-labelledby="wachtwoord-wijzigen">

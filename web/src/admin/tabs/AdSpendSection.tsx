@@ -17,6 +17,7 @@ import {
   inputClass,
   LoadingText,
   Panel,
+  Select,
   STACKED_CELL,
   STACKED_ROW,
   STACKED_TABLE,
@@ -192,7 +193,7 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
 const SPEND_COLUMNS = ["Platform", "Campagne", "Kosten", "Telt voor utm_campaign"] as const;
 
 function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => void }) {
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [utm, setUtm] = useState(item.utmCampaign);
   const link = useMutation({
     mutationFn: () =>
@@ -208,12 +209,7 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
       });
       onLinked();
     },
-    onError: (error) =>
-      notify({
-        title: "Fout bij Opslaan",
-        description: userErrorMessage(error, "Kon de koppeling niet opslaan"),
-        variant: "destructive",
-      }),
+    onError: (error) => notifyError("Fout bij Opslaan", error, "Kon de koppeling niet opslaan"),
   });
   const id = `utm-${item.platform}-${item.campaign}`.replace(/[^\w-]/g, "_");
   return (
@@ -294,18 +290,13 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
       }}
     >
       <h3 className="text-sm font-semibold text-gray-800 sm:col-span-5">Kosten van een dag invoeren</h3>
-      <select
+      <Select
         aria-label="Platform"
-        className={`${inputClass("admin")} mt-0`}
+        className="mt-0"
         value={platform}
-        onChange={(event) => setPlatform(event.target.value as AdPlatform)}
-      >
-        {AD_PLATFORMS.map((p) => (
-          <option key={p} value={p}>
-            {AD_PLATFORM_LABELS[p]}
-          </option>
-        ))}
-      </select>
+        onChange={setPlatform}
+        options={AD_PLATFORMS.map((p) => ({ value: p, label: AD_PLATFORM_LABELS[p] }))}
+      />
       <input
         aria-label="Dag"
         type="date"

@@ -3,7 +3,7 @@ import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction, type AuditEntry }
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { ADMIN_KEYS, fetchAuditLog, findLeaseRequest } from "../api";
-import { Button, Field, inputClass, LoadError, LoadingText, Panel } from "../../components/ui";
+import { Button, Field, LoadError, LoadingText, Panel, Select } from "../../components/ui";
 import { auditDetailText, leadTargetOf } from "../lib/audit-entry";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { leadHref, OPENS_TAB } from "../lib/lead-link";
@@ -60,19 +60,14 @@ export function AuditLogTab() {
       </p>
       <div className="mb-4 flex flex-wrap gap-4">
         <Field look="admin" id="logboek-actie" label="Actie">
-          <select
+          <Select
             id="logboek-actie"
-            className={inputClass("admin")}
             value={action}
-            onChange={(event) => setAction(event.target.value as AuditAction | "")}
+            onChange={setAction}
+            options={AUDIT_ACTIONS.map((value) => ({ value, label: AUDIT_ACTION_LABELS[value] }))}
           >
             <option value="">Alle acties</option>
-            {AUDIT_ACTIONS.map((value) => (
-              <option key={value} value={value}>
-                {AUDIT_ACTION_LABELS[value]}
-              </option>
-            ))}
-          </select>
+          </Select>
         </Field>
         <Field look="admin" id="logboek-beheerder" label="Beheerder">
           {(control) => (

@@ -3,7 +3,7 @@ import { channelLabel } from "@lease/contracts";
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchCampaignReport } from "../api";
-import { Button, inputClass, LoadingText, Panel } from "../../components/ui";
+import { Button, LoadingText, Panel, Select } from "../../components/ui";
 import {
   SCREEN_COLUMNS,
   campaignReportCsv,
@@ -35,6 +35,11 @@ function download(name: string, text: string) {
  * The campaign report: what each campaign (or channel) cost and brought, sortable, with the
  * previous period. A table from the sm breakpoint, a card per campaign on a phone.
  */
+const VIEWS: { value: "campagne" | "kanaal"; label: string }[] = [
+  { value: "campagne", label: "campagne" },
+  { value: "kanaal", label: "kanaal" },
+];
+
 export function CampaignReportSection({
   period,
   onPeriod,
@@ -100,29 +105,19 @@ export function CampaignReportSection({
         </Button>
         <label className="text-sm font-medium text-gray-700">
           Per
-          <select
-            className={inputClass("admin")}
-            value={view}
-            onChange={(event) => setView(event.target.value as "campagne" | "kanaal")}
-          >
-            <option value="campagne">campagne</option>
-            <option value="kanaal">kanaal</option>
-          </select>
+          <Select value={view} onChange={setView} options={VIEWS} />
         </label>
         {/* The table sorts by its column headings; a phone's cards by this list. */}
         <label className="text-sm font-medium text-gray-700 sm:hidden">
           Sorteer op
-          <select
-            className={inputClass("admin")}
+          <Select
             value={sort.key}
-            onChange={(event) => setSort({ key: event.target.value as FigureKey, descending: true })}
-          >
-            {SCREEN_COLUMNS.map((column) => (
-              <option key={column.key} value={column.key}>
-                {column.label} (hoogste eerst)
-              </option>
-            ))}
-          </select>
+            onChange={(key) => setSort({ key, descending: true })}
+            options={SCREEN_COLUMNS.map((column) => ({
+              value: column.key,
+              label: `${column.label} (hoogste eerst)`,
+            }))}
+          />
         </label>
         <label className="flex items-center gap-2 text-sm text-gray-700">
           <input type="checkbox" checked={compare} onChange={(event) => setCompare(event.target.checked)} />

@@ -44,19 +44,7 @@ export function CompanySettingsTab() {
 
   return (
     <div className="grid gap-6 lg:grid-cols-3">
-      <Panel
-        className="lg:col-span-2"
-        title="Bedrijfsgegevens"
-        actions={
-          <EditActions
-            editing={editing}
-            saving={form.saving}
-            onEdit={form.edit}
-            onSave={() => void form.submit()}
-            onCancel={form.cancel}
-          />
-        }
-      >
+      <Panel className="lg:col-span-2" title="Bedrijfsgegevens" actions={<EditActions form={form} />}>
         <div className="grid gap-4 sm:grid-cols-2">
           {COMPANY_FIELDS.map(({ key, label }) => (
             <div key={key} className={key === "description" ? "sm:col-span-2" : undefined}>

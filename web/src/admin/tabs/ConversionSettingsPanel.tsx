@@ -6,7 +6,7 @@ import {
   type UpdateConversionSettingsBody,
 } from "@lease/contracts";
 import { useState } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
   Badge,
@@ -60,7 +60,7 @@ const removeQuestion = (p: TokenPlatform) =>
  */
 export function ConversionSettingsPanel() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.conversionSettings, queryFn: fetchConversionSettings });
   const [enabled, setEnabled] = useState<Partial<Record<TokenPlatform, boolean>>>({});
   const [tokens, setTokens] = useState<Partial<Record<TokenPlatform, string>>>({});
@@ -75,11 +75,7 @@ export function ConversionSettingsPanel() {
         }),
       ),
     );
-    notify({
-      title: "Fout bij Opslaan",
-      description: userErrorMessage(failure, "Kon de conversie-instellingen niet opslaan"),
-      variant: "destructive",
-    });
+    notifyError("Fout bij Opslaan", failure, "Kon de conversie-instellingen niet opslaan");
   };
   const stored = (answer: ConversionSettings) =>
     queryClient.setQueryData(ADMIN_KEYS.conversionSettings, answer);

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TEMPLATE_PLACEHOLDERS, type EmailTemplate } from "@lease/contracts";
 import { useState } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { deleteEmailTemplate, fetchEmailTemplates, saveEmailTemplate } from "../api";
 import { Badge, Button, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
@@ -13,7 +13,7 @@ const EMPTY: Draft = { name: "", subject: "", body: "" };
 /** E-mail Instellingen' templates: staff keep them here, the compose window offers them. */
 export function EmailTemplatesPanel() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const templates = useQuery({ queryKey: TEMPLATES_KEY, queryFn: fetchEmailTemplates, staleTime: 0 });
   const [draft, setDraft] = useState<Draft | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -28,11 +28,7 @@ export function EmailTemplatesPanel() {
     },
     onError: (error) => {
       setErrors(fieldErrors(error));
-      notify({
-        title: "Fout bij Opslaan",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
-        variant: "destructive",
-      });
+      notifyError("Fout bij Opslaan", error, "Er is een fout opgetreden bij het opslaan");
     },
   });
   const remove = useMutation({
@@ -41,12 +37,7 @@ export function EmailTemplatesPanel() {
       notify({ title: "Sjabloon Verwijderd", description: "Het sjabloon is verwijderd." });
       reload();
     },
-    onError: (error) =>
-      notify({
-        title: "Fout bij Verwijderen",
-        description: userErrorMessage(error, "Er is een fout opgetreden"),
-        variant: "destructive",
-      }),
+    onError: (error) => notifyError("Fout bij Verwijderen", error, "Er is een fout opgetreden"),
   });
 
   if (templates.isPending) return <LoadingText />;

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CONVERSION_EVENTS, type ConversionEvent } from "@lease/contracts";
 import { useState } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
   Button,
@@ -38,7 +38,7 @@ const ROTATE_QUESTION =
  */
 export function GoogleAdsPanel() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.googleAdsSettings, queryFn: fetchGoogleAdsSettings });
   const [names, setNames] = useState<Partial<Record<ConversionEvent, string>>>({});
   const [newUrl, setNewUrl] = useState<string | null>(null);
@@ -52,12 +52,7 @@ export function GoogleAdsPanel() {
         description: "Het bestand voor Google Ads gebruikt de nieuwe namen.",
       });
     },
-    onError: (failure) =>
-      notify({
-        title: "Fout bij Opslaan",
-        description: userErrorMessage(failure, "Kon de conversienamen niet opslaan"),
-        variant: "destructive",
-      }),
+    onError: (failure) => notifyError("Fout bij Opslaan", failure, "Kon de conversienamen niet opslaan"),
   });
   const rotate = useMutation({
     mutationFn: rotateGoogleAdsFeed,
@@ -65,12 +60,7 @@ export function GoogleAdsPanel() {
       setNewUrl(`${window.location.origin}${path}`);
       void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.googleAdsSettings });
     },
-    onError: (failure) =>
-      notify({
-        title: "Fout bij Maken Link",
-        description: userErrorMessage(failure, "Kon geen nieuwe link maken"),
-        variant: "destructive",
-      }),
+    onError: (failure) => notifyError("Fout bij Maken Link", failure, "Kon geen nieuwe link maken"),
   });
 
   /** The clipboard is there on HTTPS (and localhost) only; elsewhere the field is selected to copy by hand. */

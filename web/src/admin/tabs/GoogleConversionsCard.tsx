@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ConversionEvent, ConversionSettings, GoogleConversionSettingsInput } from "@lease/contracts";
 import { useState } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Badge, Button, inputClass, LoadFailed, LoadingText, Panel, SaveForm } from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
@@ -63,7 +63,7 @@ function bodyOf(draft: Draft, data: ConversionSettings["google"]): GoogleConvers
  */
 export function GoogleConversionsCard() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.conversionSettings, queryFn: fetchConversionSettings });
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -74,11 +74,7 @@ export function GoogleConversionsCard() {
   };
   const failed = (failure: unknown) => {
     setErrors(fieldErrors(failure));
-    notify({
-      title: "Fout bij Opslaan",
-      description: userErrorMessage(failure, "Kon de instellingen voor Google niet opslaan"),
-      variant: "destructive",
-    });
+    notifyError("Fout bij Opslaan", failure, "Kon de instellingen voor Google niet opslaan");
   };
   const save = useMutation({
     mutationFn: (body: GoogleConversionSettingsInput) => updateConversionSettings({ google: body }),

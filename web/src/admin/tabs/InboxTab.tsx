@@ -35,7 +35,7 @@ const FOLDERS: { id: EmailFolder; label: string }[] = [
 
 export function InboxTab() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   // Received mail and the mail sent from the panel (with its delivery state) are kept apart.
   const [folder, setFolder] = useState<EmailFolder>("inbox");
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -62,12 +62,7 @@ export function InboxTab() {
       notify({ title: "E-mail Verwijderd", description: "De e-mail is verwijderd." });
       void refresh();
     },
-    onError: (error) =>
-      notify({
-        title: "Fout bij Verwijderen",
-        description: userErrorMessage(error, "Er is een fout opgetreden"),
-        variant: "destructive",
-      }),
+    onError: (error) => notifyError("Fout bij Verwijderen", error, "Er is een fout opgetreden"),
   });
 
   const retry = useMutation({
@@ -77,11 +72,7 @@ export function InboxTab() {
       void refresh();
     },
     onError: (error) =>
-      notify({
-        title: "Fout bij Verzenden",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het verzenden"),
-        variant: "destructive",
-      }),
+      notifyError("Fout bij Verzenden", error, "Er is een fout opgetreden bij het verzenden"),
   });
 
   const cancel = useMutation({
@@ -91,11 +82,7 @@ export function InboxTab() {
       void refresh();
     },
     onError: (error) => {
-      notify({
-        title: "Annuleren mislukt",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het annuleren"),
-        variant: "destructive",
-      });
+      notifyError("Annuleren mislukt", error, "Er is een fout opgetreden bij het annuleren");
       void refresh();
     },
   });

@@ -7,7 +7,6 @@ import {
   type LeaseRequest,
 } from "@lease/contracts";
 import { useState } from "react";
-import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Badge, Button } from "../../components/ui";
 import { ADMIN_KEYS, findLeaseRequest, retryConversions } from "../api";
@@ -41,7 +40,7 @@ const STATUS: Record<ConversionDelivery["status"], { label: string; tone: "green
  */
 export function LeadConversions({ request }: { request: LeaseRequest }) {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [shown] = useState(() => Date.now());
   const detail = useQuery({
     queryKey: ADMIN_KEYS.leadConversions(request.id),
@@ -62,11 +61,7 @@ export function LeadConversions({ request }: { request: LeaseRequest }) {
       });
     },
     onError: (failure) =>
-      notify({
-        title: "Fout bij Opnieuw Versturen",
-        description: userErrorMessage(failure, "Kon de conversies niet opnieuw versturen"),
-        variant: "destructive",
-      }),
+      notifyError("Fout bij Opnieuw Versturen", failure, "Kon de conversies niet opnieuw versturen"),
   });
   if (!request.marketingConsent) {
     return (

@@ -52,7 +52,7 @@ export function LeadResponse({
   onUpdated: (updated: LeaseRequest) => void;
 }) {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const now = useMinuteClock();
   const users = useQuery({ queryKey: ADMIN_KEYS.users, queryFn: fetchUsers, staleTime: 30_000 });
   const candidates = (users.data?.items ?? []).filter((user) => !user.disabled);
@@ -68,12 +68,7 @@ export function LeadResponse({
       onUpdated(updated);
       void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
     },
-    onError: (error) =>
-      notify({
-        title: "Toewijzen mislukt",
-        description: userErrorMessage(error, "Kon de aanvraag niet toewijzen"),
-        variant: "destructive",
-      }),
+    onError: (error) => notifyError("Toewijzen mislukt", error, "Kon de aanvraag niet toewijzen"),
   });
 
   return (

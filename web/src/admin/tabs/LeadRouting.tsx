@@ -12,7 +12,7 @@ import { Button, Field, inputClass, LoadError, LoadingText } from "../../compone
 /** The switch "Krijgt nieuwe aanvragen" of one admin (audited; leads hears of it). */
 export function TakesNewLeadsSwitch({ user }: { user: AdminUser }) {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   // Shown switched at once; back as it was when the change fails.
   const [on, setOn] = useState(user.takesNewLeads);
   useEffect(() => setOn(user.takesNewLeads), [user.takesNewLeads]);
@@ -29,11 +29,7 @@ export function TakesNewLeadsSwitch({ user }: { user: AdminUser }) {
     },
     onError: (error) => {
       setOn(user.takesNewLeads);
-      notify({
-        title: "Wijzigen mislukt",
-        description: userErrorMessage(error, "Probeer het opnieuw."),
-        variant: "destructive",
-      });
+      notifyError("Wijzigen mislukt", error, "Probeer het opnieuw.");
     },
   });
   return (

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, updateLeaseStatus } from "../api";
-import { Button, fieldAria, inputClass } from "../../components/ui";
+import { Button, fieldAria, inputClass, Select } from "../../components/ui";
 import { formatEuro } from "../lib/format";
 import {
   amountText,
@@ -124,21 +124,15 @@ export function LeadStageForm({
         }}
       >
         <Field id={id("stage")} label="Nieuwe fase">
-          <select
+          <Select
             id={id("stage")}
-            className={inputClass("admin")}
             value={fields.stage}
-            onChange={(event) => {
-              set("stage")(event.target.value);
+            onChange={(stage) => {
+              set("stage")(stage);
               setErrors({});
             }}
-          >
-            {STAGE_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
+            options={STAGE_OPTIONS}
+          />
         </Field>
         {fields.stage === "getekend" && (
           <AmountField
@@ -173,18 +167,12 @@ export function LeadStageForm({
         {fields.stage === "verloren" && (
           <>
             <Field id={id("reden")} label="Reden" error={errors.lostReason}>
-              <select
+              <Select
                 id={id("reden")}
-                className={inputClass("admin")}
                 value={fields.lostReason}
-                onChange={(event) => set("lostReason")(event.target.value)}
-              >
-                {LOST_REASONS.map((reason) => (
-                  <option key={reason} value={reason}>
-                    {reason}
-                  </option>
-                ))}
-              </select>
+                onChange={set("lostReason")}
+                options={LOST_REASONS.map((reason) => ({ value: reason, label: reason }))}
+              />
             </Field>
             <Field id={id("toelichting")} label="Toelichting (optioneel)" error={errors.note} wide>
               <textarea

@@ -160,7 +160,7 @@ function NoteBody({
   mine: boolean;
   onChanged: () => void;
 }) {
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [editing, setEditing] = useState(false);
   // Editing opens in place: focus into the text, and back to "Bewerken" once saved or cancelled.
   const editButton = useRef<HTMLButtonElement>(null);
@@ -172,12 +172,7 @@ function NoteBody({
       notify({ title: "Notitie Verwijderd", description: "De notitie is verwijderd." });
       onChanged();
     },
-    onError: (error) =>
-      notify({
-        title: "Fout bij Verwijderen",
-        description: userErrorMessage(error, "Kon de notitie niet verwijderen"),
-        variant: "destructive",
-      }),
+    onError: (error) => notifyError("Fout bij Verwijderen", error, "Kon de notitie niet verwijderen"),
   });
   if (editing)
     return (

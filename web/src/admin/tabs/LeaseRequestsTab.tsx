@@ -31,6 +31,7 @@ import {
   Pager,
   Panel,
   RefreshFailed,
+  Select,
 } from "../../components/ui";
 import { formatAmsterdamDateTime, formatLeaseTerm } from "../lib/format";
 import { amsterdamToday, followUpBadge } from "../lib/follow-up";
@@ -51,9 +52,19 @@ const STATUS_FILTERS: { value: LeaseStatus | ""; label: string }[] = [
   { value: "verloren", label: "Verloren" },
 ];
 
+const CHANNEL_FILTERS: { value: AnalyticsChannel | ""; label: string }[] = [
+  { value: "", label: "Alle kanalen" },
+  ...ANALYTICS_CHANNELS.map((channel) => ({ value: channel, label: channelLabel(channel) })),
+];
+
+const SORTS: { value: "urgency" | ""; label: string }[] = [
+  { value: "", label: "Nieuwste eerst" },
+  { value: "urgency", label: "Urgentie (te laat eerst)" },
+];
+
 export function LeaseRequestsTab() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [filter, setFilter] = useState<LeaseRequestFilter>({
     q: "",
     status: "",
@@ -99,12 +110,7 @@ export function LeaseRequestsTab() {
     // A lead another admin moved on meanwhile (into a stage): the server refuses and says why; the
     // refreshed list shows where the lead stands now.
     onError: (error, input) => {
-      if (!input.silent)
-        notify({
-          title: "Status Niet Gewijzigd",
-          description: userErrorMessage(error, "Kon de status niet wijzigen"),
-          variant: "destructive",
-        });
+      if (!input.silent) notifyError("Status Niet Gewijzigd", error, "Kon de status niet wijzigen");
       void refresh();
     },
   });
@@ -116,12 +122,7 @@ export function LeaseRequestsTab() {
       notify({ title: "Aanvraag Verwijderd", description: "De lease aanvraag is verwijderd." });
       void refresh();
     },
-    onError: (error) =>
-      notify({
-        title: "Fout bij Verwijderen",
-        description: userErrorMessage(error, "Er is een fout opgetreden"),
-        variant: "destructive",
-      }),
+    onError: (error) => notifyError("Fout bij Verwijderen", error, "Er is een fout opgetreden"),
   });
 
   // Each opening moves focus to the detail's heading once it shows that request, so keyboard and
@@ -175,12 +176,7 @@ export function LeaseRequestsTab() {
             variant: "destructive",
           });
       },
-      (error: unknown) =>
-        notify({
-          title: "Fout",
-          description: userErrorMessage(error, "Kon de aanvraag niet laden"),
-          variant: "destructive",
-        }),
+      (error: unknown) => notifyError("Fout", error, "Kon de aanvraag niet laden"),
     );
     setParams(
       (now) => {
@@ -251,46 +247,23 @@ export function LeaseRequestsTab() {
               <label className="sr-only" htmlFor="lease-status-filter">
                 Status
               </label>
-              <select
+              <Select
                 id="lease-status-filter"
-                className={`${inputClass("admin")} mt-0`}
+                className="mt-0"
                 value={filter.status}
-                onChange={(event) =>
-                  setFilter((current) => ({
-                    ...current,
-                    status: event.target.value as LeaseStatus | "",
-                    page: 1,
-                  }))
-                }
-              >
-                {STATUS_FILTERS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
+                onChange={(status) => setFilter((current) => ({ ...current, status, page: 1 }))}
+                options={STATUS_FILTERS}
+              />
               <label className="sr-only" htmlFor="lease-channel-filter">
                 Kanaal
               </label>
-              <select
+              <Select
                 id="lease-channel-filter"
-                className={`${inputClass("admin")} mt-0`}
+                className="mt-0"
                 value={filter.channel}
-                onChange={(event) =>
-                  setFilter((current) => ({
-                    ...current,
-                    channel: event.target.value as AnalyticsChannel | "",
-                    page: 1,
-                  }))
-                }
-              >
-                <option value="">Alle kanalen</option>
-                {ANALYTICS_CHANNELS.map((channel) => (
-                  <option key={channel} value={channel}>
-                    {channelLabel(channel)}
-                  </option>
-                ))}
-              </select>
+                onChange={(channel) => setFilter((current) => ({ ...current, channel, page: 1 }))}
+                options={CHANNEL_FILTERS}
+              />
               <label className="sr-only" htmlFor="lease-campaign-filter">
                 Campagne
               </label>
@@ -330,21 +303,13 @@ export function LeaseRequestsTab() {
               <label className="sr-only" htmlFor="lease-sort">
                 Sorteren
               </label>
-              <select
+              <Select
                 id="lease-sort"
-                className={`${inputClass("admin")} mt-0`}
+                className="mt-0"
                 value={filter.sort}
-                onChange={(event) =>
-                  setFilter((current) => ({
-                    ...current,
-                    sort: event.target.value as "urgency" | "",
-                    page: 1,
-                  }))
-                }
-              >
-                <option value="">Nieuwste eerst</option>
-                <option value="urgency">Urgentie (te laat eerst)</option>
-              </select>
+                onChange={(sort) => setFilter((current) => ({ ...current, sort, page: 1 }))}
+                options={SORTS}
+              />
             </div>
           </form>
           {list.isError && data && (

@@ -66,18 +66,7 @@ export function PixelsTab() {
   const { values: shown, editing, errors } = form;
   return (
     <div className="space-y-6">
-      <Panel
-        title="Social Media Pixels"
-        actions={
-          <EditActions
-            editing={editing}
-            saving={form.saving}
-            onEdit={form.edit}
-            onSave={() => void form.submit()}
-            onCancel={form.cancel}
-          />
-        }
-      >
+      <Panel title="Social Media Pixels" actions={<EditActions form={form} />}>
         <div className="grid gap-4 md:grid-cols-3">
           {PIXELS.map((pixel) => (
             <div

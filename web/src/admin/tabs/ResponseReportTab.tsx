@@ -3,7 +3,7 @@ import { RESPONSE_REPORT_DAYS_MAX, daysInPeriod, dutchDay } from "@lease/contrac
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchResponseReport, responseReportCsvUrl } from "../api";
-import { Button, buttonClass, inputClass, LoadingText, Panel } from "../../components/ui";
+import { Button, buttonClass, LoadingText, Panel, Select } from "../../components/ui";
 import { DateRange } from "../components/DateRange";
 import { amsterdamToday, rangeProblem } from "../lib/periods";
 import {
@@ -70,11 +70,9 @@ export function ResponseReportTab() {
       >
         <label className="text-sm font-medium text-gray-700">
           Periode
-          <select
-            className={inputClass("admin")}
+          <Select
             value={preset}
-            onChange={(event) => {
-              const next = event.target.value as ResponsePeriod;
+            onChange={(next) => {
               setPreset(next);
               if (next !== "eigen") {
                 const chosen = responsePeriod(next, today);
@@ -82,13 +80,8 @@ export function ResponseReportTab() {
                 setDraft(chosen);
               }
             }}
-          >
-            {RESPONSE_PERIODS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </select>
+            options={RESPONSE_PERIODS}
+          />
         </label>
         {preset === "eigen" && (
           <>

@@ -6,10 +6,9 @@ import {
   type ResponseSettingsResponse,
 } from "@lease/contracts";
 import { useEffect, useState, type FormEvent } from "react";
-import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchResponseSettings, updateResponseSettings } from "../api";
-import { Button, Field, inputClass, LoadError, LoadingText, Panel } from "../../components/ui";
+import { Button, Field, inputClass, LoadError, LoadingText, Panel, Select } from "../../components/ui";
 
 const RULES: { value: AssignmentRule; label: string }[] = [
   { value: "round-robin", label: "Om de beurt (round-robin)" },
@@ -70,7 +69,7 @@ function bodyOf(draft: Draft) {
 /** "Toewijzing en reactietijden": the assignment rule, the promises, working hours and closed days. */
 export function ResponseSettingsPanel() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const saved = useQuery({ queryKey: ADMIN_KEYS.responseSettings, queryFn: fetchResponseSettings });
   const [draft, setDraft] = useState<Draft>();
   const [errors, setErrors] = useState<string[]>([]);
@@ -83,12 +82,7 @@ export function ResponseSettingsPanel() {
       queryClient.setQueryData(ADMIN_KEYS.responseSettings, answer);
       notify({ title: "Opgeslagen", description: "Toewijzing en reactietijden zijn bijgewerkt." });
     },
-    onError: (error) =>
-      notify({
-        title: "Fout bij Opslaan",
-        description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
-        variant: "destructive",
-      }),
+    onError: (error) => notifyError("Fout bij Opslaan", error, "Er is een fout opgetreden bij het opslaan"),
   });
   if (saved.isError && !saved.data)
     return (
@@ -118,18 +112,12 @@ export function ResponseSettingsPanel() {
     <Panel title="Toewijzing en reactietijden">
       <form onSubmit={submit} noValidate className="space-y-5" data-testid="reactietijden">
         <Field look="admin" id="toewijzing" label="Nieuwe aanvragen toewijzen">
-          <select
+          <Select
             id="toewijzing"
-            className={inputClass("admin")}
             value={draft.assignment}
-            onChange={(event) => set({ assignment: event.target.value as AssignmentRule })}
-          >
-            {RULES.map((rule) => (
-              <option key={rule.value} value={rule.value}>
-                {rule.label}
-              </option>
-            ))}
-          </select>
+            onChange={(assignment) => set({ assignment })}
+            options={RULES}
+          />
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <PromiseField
@@ -266,18 +254,7 @@ function PromiseField({
       <label className="sr-only" htmlFor={`${id}-basis`}>
         Geteld in
       </label>
-      <select
-        id={`${id}-basis`}
-        className={`${inputClass("admin")} w-auto`}
-        value={basis}
-        onChange={(event) => onBasis(event.target.value as ResponseBasis)}
-      >
-        {BASES.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
+      <Select id={`${id}-basis`} className="w-auto" value={basis} onChange={onBasis} options={BASES} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { ADMIN_USERNAME_MESSAGE, ADMIN_USERNAME_PATTERN, type AdminUser } from "
 import { useState, type FormEvent } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
-import { Button, Field, inputClass, LoadError, LoadingText, Panel } from "../../components/ui";
+import { Button, LoadError, LoadingText, Panel, TextField } from "../../components/ui";
 import {
   ADMIN_KEYS,
   createUser,
@@ -151,21 +151,15 @@ export function TeamPanel() {
     <Panel title="Beheerders">
       <form onSubmit={submit} noValidate className="mb-6 flex flex-wrap items-end gap-3">
         <div className="min-w-60 flex-1">
-          <Field
-            look="admin"
+          <TextField
             id="nieuwe-gebruiker"
             label="Nieuwe beheerder (gebruikersnaam)"
             error={usernameError}
-          >
-            <input
-              id="nieuwe-gebruiker"
-              autoComplete="off"
-              className={inputClass("admin")}
-              value={username}
-              disabled={create.isPending}
-              onChange={(event) => setUsername(event.target.value)}
-            />
-          </Field>
+            autoComplete="off"
+            value={username}
+            disabled={create.isPending}
+            onChange={setUsername}
+          />
         </div>
         <Button type="submit" disabled={create.isPending}>
           Beheerder aanmaken

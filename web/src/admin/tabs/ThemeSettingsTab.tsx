@@ -23,6 +23,7 @@ import {
   LoadFailed,
   LoadingText,
   Panel,
+  Select,
 } from "../../components/ui";
 import { contrastWarning } from "../lib/theme-contrast";
 import { useSettingsForm } from "../lib/use-settings-form";
@@ -120,10 +121,7 @@ export function ThemeSettingsTab() {
         title="Theme Instellingen"
         actions={
           <EditActions
-            editing={editing}
-            saving={busy}
-            onEdit={form.edit}
-            onSave={() => void form.submit()}
+            form={form}
             onCancel={cancel}
             between={
               <Button variant="secondary" onClick={preview} disabled={busy}>
@@ -272,19 +270,16 @@ function RadiusSelect({
 }) {
   return (
     <Field look="admin" id={id} label={label}>
-      <select
+      <Select
         id={id}
-        className={inputClass("admin")}
         value={value}
         disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.value} - {option.label}
-          </option>
-        ))}
-      </select>
+        onChange={onChange}
+        options={options.map((option) => ({
+          value: option.value,
+          label: `${option.value} - ${option.label}`,
+        }))}
+      />
     </Field>
   );
 }

@@ -3,7 +3,7 @@ import type { TotpSetup } from "@lease/contracts";
 import { useState } from "react";
 import { fieldErrors, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
-import { Button, Field, inputClass, LoadError, LoadingText } from "../../components/ui";
+import { Button, LoadError, LoadingText, TextField } from "../../components/ui";
 import { ADMIN_KEYS, confirmTotp, disableTotp, fetchAccount, startTotpSetup } from "../api";
 import { QrCode } from "../components/QrCode";
 
@@ -84,17 +84,16 @@ export function TwoFactorSection() {
   });
 
   const passwordField = (id: string, label: string, pending: boolean) => (
-    <Field look="admin" id={id} label={label} error={passwordError}>
-      <input
-        id={id}
-        type="password"
-        autoComplete="current-password"
-        className={inputClass("admin")}
-        value={password}
-        disabled={pending}
-        onChange={(event) => setPassword(event.target.value)}
-      />
-    </Field>
+    <TextField
+      id={id}
+      label={label}
+      error={passwordError}
+      type="password"
+      autoComplete="current-password"
+      value={password}
+      disabled={pending}
+      onChange={setPassword}
+    />
   );
 
   if (account.isError && !account.data)
@@ -184,17 +183,16 @@ export function TwoFactorSection() {
               {setup.secret}
             </code>
           </p>
-          <Field look="admin" id="totp-code" label="Code uit de app" error={codeError}>
-            <input
-              id="totp-code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              className={inputClass("admin")}
-              value={code}
-              disabled={confirm.isPending}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          </Field>
+          <TextField
+            id="totp-code"
+            label="Code uit de app"
+            error={codeError}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            disabled={confirm.isPending}
+            onChange={setCode}
+          />
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={confirm.isPending}>
               Bevestigen en aanzetten
@@ -221,16 +219,15 @@ export function TwoFactorSection() {
           }}
         >
           {passwordField("uitzetten-wachtwoord", "Je wachtwoord, om uit te zetten", turnOff.isPending)}
-          <Field look="admin" id="uitzetten-code" label="Code uit de app of herstelcode" error={offCodeError}>
-            <input
-              id="uitzetten-code"
-              autoComplete="one-time-code"
-              className={inputClass("admin")}
-              value={offCode}
-              disabled={turnOff.isPending}
-              onChange={(event) => setOffCode(event.target.value)}
-            />
-          </Field>
+          <TextField
+            id="uitzetten-code"
+            label="Code uit de app of herstelcode"
+            error={offCodeError}
+            autoComplete="one-time-code"
+            value={offCode}
+            disabled={turnOff.isPending}
+            onChange={setOffCode}
+          />
           <Button variant="danger" type="submit" disabled={turnOff.isPending}>
             Tweestapsverificatie uitzetten
           </Button>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { fetchEmailSettings, rotateInboundUrl, saveEventWebhookKey, saveReplyAddress } from "../api";
 import { Button, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
@@ -18,7 +18,7 @@ const when = (at: string | null, never: string) => (at ? formatAmsterdamDateTime
  */
 export function WebhookSettingsPanel() {
   const queryClient = useQueryClient();
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const state = useQuery({ queryKey: KEY, queryFn: fetchEmailSettings, staleTime: 0 });
   const [replyAddress, setReplyAddress] = useState<string | null>(null);
   const [key, setKey] = useState("");
@@ -26,11 +26,7 @@ export function WebhookSettingsPanel() {
   const [errors, setErrors] = useState<{ replyAddress?: string; verificationKey?: string }>({});
   const saved = () => void queryClient.invalidateQueries({ queryKey: KEY });
   const failed = (error: unknown) =>
-    notify({
-      title: "Fout bij Opslaan",
-      description: userErrorMessage(error, "Er is een fout opgetreden bij het opslaan"),
-      variant: "destructive",
-    });
+    notifyError("Fout bij Opslaan", error, "Er is een fout opgetreden bij het opslaan");
 
   const reply = useMutation({
     mutationFn: () => saveReplyAddress(replyAddress?.trim() || null),

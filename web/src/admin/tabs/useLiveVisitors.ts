@@ -1,15 +1,8 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ACTIVE_VISITORS_PAGE } from "@lease/contracts";
-import { useEffect, useState } from "react";
-import {
-  ADMIN_KEYS,
-  fetchActiveVisitors,
-  fetchVisitorStats,
-  stillSignedIn,
-  type ActiveVisitorsPage,
-} from "../api";
-import { POLL_INTERVAL_MS, liveSocketUrl } from "../lib/live";
-import { startLiveConnection } from "../lib/live-connection";
+import { ADMIN_KEYS, fetchActiveVisitors, fetchVisitorStats, type ActiveVisitorsPage } from "../api";
+import { POLL_INTERVAL_MS } from "../lib/live";
+import { useAdminSocket } from "../lib/use-admin-socket";
 
 /**
  * Visitor stats and one page (from 0) of the active visitors: polled every 10 s while
@@ -19,24 +12,15 @@ import { startLiveConnection } from "../lib/live-connection";
  */
 export function useLiveVisitors(page: number) {
   const queryClient = useQueryClient();
-  const [connected, setConnected] = useState(false);
-
-  useEffect(
-    () =>
-      startLiveConnection({
-        url: liveSocketUrl(window.location),
-        onSessionEnded: stillSignedIn,
-        onConnected: setConnected,
-        onUpdate: (data) => {
-          queryClient.setQueryData(ADMIN_KEYS.visitorStats, data.stats);
-          queryClient.setQueryData<ActiveVisitorsPage>([...ADMIN_KEYS.activeVisitors, 0], {
-            visitors: data.activeVisitors,
-            total: data.stats.currentActive,
-          });
-        },
-      }),
-    [queryClient],
-  );
+  const connected = useAdminSocket({
+    onUpdate: (data) => {
+      queryClient.setQueryData(ADMIN_KEYS.visitorStats, data.stats);
+      queryClient.setQueryData<ActiveVisitorsPage>([...ADMIN_KEYS.activeVisitors, 0], {
+        visitors: data.activeVisitors,
+        total: data.stats.currentActive,
+      });
+    },
+  });
 
   const poll = connected ? false : POLL_INTERVAL_MS;
   const stats = useQuery({

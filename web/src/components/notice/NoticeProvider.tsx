@@ -8,6 +8,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from "react";
+import { userErrorMessage } from "../../api/client";
 import { createNoticeStore, type NoticeInput, type NoticeStore } from "./notice-store";
 import { PLACEMENT_CLASSES, placementFor, rememberFocus, type Placement } from "./placement";
 
@@ -38,12 +39,16 @@ export function NoticeProvider({
 
 export function useNotice(): {
   notify: (input: NoticeInput) => number;
+  /** A failure's notice: `title`, and the server's message about `error` (or `fallback`). */
+  notifyError: (title: string, error: unknown, fallback: string) => number;
   dismiss: (id?: number) => void;
   clear: () => void;
 } {
   const store = useContext(NoticeContext);
   if (!store) throw new Error("useNotice must be used inside <NoticeProvider>");
-  return { notify: store.show, dismiss: store.dismiss, clear: store.clear };
+  const notifyError = (title: string, error: unknown, fallback: string) =>
+    store.show({ title, description: userErrorMessage(error, fallback), variant: "destructive" });
+  return { notify: store.show, notifyError, dismiss: store.dismiss, clear: store.clear };
 }
 
 /** Keeps the notice in a corner where it covers no control, re-checked as the page scrolls or changes. */

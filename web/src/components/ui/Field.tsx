@@ -1,4 +1,4 @@
-import { cloneElement, isValidElement, type ReactNode } from "react";
+import { cloneElement, isValidElement, type ComponentProps, type ReactNode } from "react";
 import { inputClass, type InputLook } from "./Input";
 
 /**
@@ -20,23 +20,16 @@ export function fieldAria(
 }
 
 /** What a Field hands the control it renders. */
-export interface FieldControlProps {
-  id: string;
-  "aria-invalid": boolean;
-  "aria-describedby"?: string;
-  required?: boolean;
-  "aria-required"?: boolean;
-  className: string;
-}
+export type FieldControlProps = ReturnType<typeof fieldAria> & FieldControlExtras;
+type FieldControlExtras = { id: string; className: string; required?: boolean; "aria-required"?: boolean };
 
-const LABEL: Record<InputLook, string> = {
-  site: "font-semibold text-ink",
-  admin: "text-sm font-semibold text-gray-800",
-};
+/** A field: its control's id, its label, hint and error, and whether it is required. */
+type FieldProps = { id: string; label: string; error?: string; hint?: ReactNode; required?: boolean };
 
-const HINT: Record<InputLook, string> = {
-  site: "mt-1 text-sm text-muted",
-  admin: "mt-1 text-xs text-gray-600",
+/** The label's and the hint's classes in each look. */
+const LOOK_TEXT: Record<InputLook, { label: string; hint: string }> = {
+  site: { label: "font-semibold text-ink", hint: "mt-1 text-sm text-muted" },
+  admin: { label: "text-sm font-semibold text-gray-800", hint: "mt-1 text-xs text-gray-600" },
 };
 
 /**
@@ -47,22 +40,11 @@ const HINT: Record<InputLook, string> = {
  * announced when it appears (role=alert).
  */
 export function Field({
-  id,
-  label,
-  error,
-  hint,
-  required,
   look = "site",
   children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  hint?: ReactNode;
-  required?: boolean;
-  look?: InputLook;
-  children: ReactNode | ((props: FieldControlProps) => ReactNode);
-}) {
+  ...field
+}: FieldProps & { look?: InputLook; children: ReactNode | ((props: FieldControlProps) => ReactNode) }) {
+  const { id, label, error, hint, required } = field;
   const aria = (describedBy?: string) => fieldAria(id, { error, hint: Boolean(hint), describedBy });
   const control =
     typeof children === "function"
@@ -80,7 +62,7 @@ export function Field({
   const Hint = look === "admin" ? "div" : "p";
   return (
     <div>
-      <label htmlFor={id} className={LABEL[look]}>
+      <label htmlFor={id} className={LOOK_TEXT[look].label}>
         {label}
         {required && (
           <span className="text-red-700" aria-hidden="true">
@@ -91,7 +73,7 @@ export function Field({
       </label>
       {control}
       {hint && (
-        <Hint id={`${id}-hint`} className={HINT[look]}>
+        <Hint id={`${id}-hint`} className={LOOK_TEXT[look].hint}>
           {hint}
         </Hint>
       )}
@@ -105,5 +87,28 @@ export function Field({
         </p>
       )}
     </div>
+  );
+}
+
+/** What a TextField passes on to its input (all but what the field itself sets). */
+type TextInputProps = Omit<ComponentProps<"input">, "id" | "value" | "onChange" | "className" | "children">;
+
+/**
+ * A labelled text (or password, or code) input in the panel's look unless `look` says otherwise:
+ * a Field whose control is an input holding `value`, handing each change to `onChange` as text.
+ */
+export function TextField({
+  look = "admin",
+  value,
+  onChange,
+  ...props
+}: FieldProps & { look?: InputLook; value: string; onChange: (value: string) => void } & TextInputProps) {
+  const { id, label, error, hint, required, ...input } = props;
+  return (
+    <Field look={look} id={id} label={label} error={error} hint={hint} required={required}>
+      {(control) => (
+        <input {...input} {...control} value={value} onChange={(event) => onChange(event.target.value)} />
+      )}
+    </Field>
   );
 }

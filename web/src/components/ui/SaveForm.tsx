@@ -20,35 +20,39 @@ export function SaveForm({ onSave, children }: { onSave: () => void; children: R
   );
 }
 
+/** What EditActions needs of a settings form (the settings-form hook's result). */
+export interface EditableForm {
+  editing: boolean;
+  saving: boolean;
+  edit: () => void;
+  submit: () => unknown;
+  cancel: () => void;
+}
+
 /**
  * A settings panel's buttons: "Bewerken", or while editing "Opslaan" and "Annuleren" (with the
- * tab's own buttons `between` and `after` them), all held while a save is under way.
+ * tab's own buttons `between` and `after` them), all held while a save is under way. `onCancel`
+ * replaces the form's own cancel.
  */
 export function EditActions({
-  editing,
-  saving,
-  onEdit,
-  onSave,
-  onCancel,
+  form,
+  onCancel = form.cancel,
   between,
   after,
 }: {
-  editing: boolean;
-  saving: boolean;
-  onEdit: () => void;
-  onSave: () => void;
-  onCancel: () => void;
+  form: EditableForm;
+  onCancel?: () => void;
   between?: ReactNode;
   after?: ReactNode;
 }) {
-  if (!editing) return <Button onClick={onEdit}>Bewerken</Button>;
+  if (!form.editing) return <Button onClick={form.edit}>Bewerken</Button>;
   return (
     <>
-      <Button onClick={onSave} disabled={saving}>
-        {saving ? "Opslaan..." : "Opslaan"}
+      <Button onClick={() => void form.submit()} disabled={form.saving}>
+        {form.saving ? "Opslaan..." : "Opslaan"}
       </Button>
       {between}
-      <Button variant="secondary" disabled={saving} onClick={onCancel}>
+      <Button variant="secondary" disabled={form.saving} onClick={onCancel}>
         Annuleren
       </Button>
       {after}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import type { ContactResponse } from "@lease/contracts";
-import { apiRequest, userErrorMessage } from "../../api/client";
+import { apiRequest } from "../../api/client";
 import { useCompanySettings } from "../../api/public";
 import { useNotice } from "../../components/notice";
 import { buttonClass, Field, Honeypot, Section, SectionHeading } from "../../components/ui";
@@ -103,7 +103,7 @@ const FIELD_IDS = {
 } satisfies Partial<Record<keyof ContactValues, string>>;
 
 function ContactForm() {
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [values, setValues] = useState<ContactValues>(EMPTY_CONTACT);
   const [errors, setErrors] = useState<FieldErrors<"name" | "email" | "phone" | "message">>({});
   const [sending, setSending] = useState(false);
@@ -141,11 +141,7 @@ function ContactForm() {
         setErrors(refused);
         focusFirstError(refused, FIELD_IDS);
       }
-      notify({
-        title: "Fout bij Versturen",
-        description: userErrorMessage(error, LEASE_REQUEST_FAILED_FALLBACK),
-        variant: "destructive",
-      });
+      notifyError("Fout bij Versturen", error, LEASE_REQUEST_FAILED_FALLBACK);
     } finally {
       setSending(false);
     }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { CreateLeaseRequestResponse } from "@lease/contracts";
-import { apiRequest, userErrorMessage } from "../../api/client";
+import { apiRequest } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { buttonClass, CheckIcon, Field, Honeypot, Section, SectionHeading } from "../../components/ui";
 import { LEASE_TERMS } from "../../lib/constants";
@@ -39,7 +39,7 @@ const REQUIRED_FIELDS: LeaseRequestField[] = ["carUrl", "contactNumber", "email"
 export const FIELD_REQUIRED_MESSAGE = "Dit veld is verplicht";
 
 export function LeaseRequestSection() {
-  const { notify } = useNotice();
+  const { notify, notifyError } = useNotice();
   const [values, setValues] = useState<LeaseRequestValues>(EMPTY_LEASE_REQUEST);
   const [errors, setErrors] = useState<FieldErrors<LeaseRequestField>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -117,11 +117,7 @@ export function LeaseRequestSection() {
         setErrors(refused);
         focusFirstError(refused, FIELD_IDS);
       }
-      notify({
-        title: "Fout bij Versturen",
-        description: userErrorMessage(error, LEASE_REQUEST_FAILED_FALLBACK),
-        variant: "destructive",
-      });
+      notifyError("Fout bij Versturen", error, LEASE_REQUEST_FAILED_FALLBACK);
     }
   };
 
