@@ -35,14 +35,15 @@ import { overdueRepository } from "./repositories/overdue";
 import { leadHistoryRepository } from "./repositories/lead-history";
 import { leaseRequestsRepository } from "./repositories/lease-requests";
 import { conversionsRepository } from "./repositories/conversions";
-import { adminRoutes } from "./routes/admin";
 import { googleAdsDomain } from "./domain/google-ads";
 import { googleAdsRepository } from "./repositories/google-ads";
 import { googleAdsAdminRoutes, googleAdsFeedRoutes } from "./routes/google-ads";
 import { internalRoutes } from "./routes/internal";
 import { leadHistoryRoutes } from "./routes/lead-history";
+import { leaseRequestStatusRoutes } from "./routes/lease-request-status";
+import { leaseRequestRoutes } from "./routes/lease-requests";
 import { leadEmailsRepository } from "./repositories/lead-emails";
-import { publicRoutes } from "./routes/public";
+import { formRoutes } from "./routes/forms";
 import { privacyRepository } from "./repositories/privacy";
 import { scheduleClientIpRetention, scheduleLeadRetention } from "./jobs/retention";
 import { responseSettingsDomain } from "./domain/response-settings";
@@ -201,9 +202,10 @@ export async function startLeads(
   const clientAddress = (ctx: Context) => clientIp(ctx.req, trusted);
   const running = await startService(kit, {
     routes: [
-      publicRoutes({ leads, limiter, clientIp: clientAddress }),
+      formRoutes({ leads, limiter, clientIp: clientAddress }),
       googleAdsFeedRoutes({ googleAds, limiter, clientIp: clientAddress }),
-      adminRoutes({ leads, conversions, session: kit.session }),
+      leaseRequestRoutes({ leads, conversions, session: kit.session }),
+      leaseRequestStatusRoutes({ leads, session: kit.session }),
       googleAdsAdminRoutes({ googleAds, session: kit.session }),
       leadHistoryRoutes({ history, session: kit.session }),
       responseRoutes({

@@ -2,7 +2,8 @@ import type { Context } from "koa";
 import { contractRouter, type RateLimiter } from "@lease/platform";
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 
-export function publicRoutes(deps: {
+/** The website's two forms: a quote request and a contact message (rate limited per address). */
+export function formRoutes(deps: {
   leads: LeaseRequestsDomain;
   limiter: RateLimiter;
   clientIp: (ctx: Context) => string;

@@ -2,7 +2,12 @@ import { HttpError, contractRouter, requireAdmin, type SessionDeps } from "@leas
 import type { LeaseRequestsDomain } from "../domain/lease-requests";
 import type { ConversionsRepository } from "../repositories/conversions";
 
-export function adminRoutes(deps: {
+/**
+ * The panel's lease requests: the list and its CSV, one request, its follow-up day, a failed
+ * conversion sent again and deletion. Its status (and stage) is lease-request-status.ts's; its
+ * history and notes lead-history.ts's; its owner and calls response.ts's.
+ */
+export function leaseRequestRoutes(deps: {
   leads: LeaseRequestsDomain;
   conversions: ConversionsRepository;
   session: SessionDeps;
@@ -36,12 +41,6 @@ export function adminRoutes(deps: {
       throw new HttpError(409, "nothing_to_retry", "Er is geen mislukte conversie om opnieuw te versturen.");
     deps.leads.nudge();
     ctx.body = { ...lead, conversions: await deps.conversions.forLead(id) };
-  });
-
-  router.patch("/api/admin/lease-requests/{id}/status", async (ctx) => {
-    const { id } = ctx.input.params;
-    const body = ctx.input.body;
-    ctx.body = await deps.leads.updateStatus(id, body, ctx.state.admin!.username);
   });
 
   router.put("/api/admin/lease-requests/{id}/follow-up", async (ctx) => {
