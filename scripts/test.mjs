@@ -20,6 +20,8 @@ import {
 } from "./lib/provision.mjs";
 
 const results = [];
+// The titles of the tests that failed, repeated at the end (a CI log's tail names them).
+const failedTests = [];
 // Where the run's time went, printed before the last line (one entry per phase).
 const started = Date.now();
 const times = [];
@@ -109,6 +111,10 @@ async function vitest(env, only) {
   const report = existsSync(".tmp/vitest.json")
     ? JSON.parse(readFileSync(".tmp/vitest.json", "utf8"))
     : undefined;
+  for (const file of report?.testResults ?? [])
+    for (const t of file.assertionResults ?? [])
+      if (t.status === "failed")
+        failedTests.push(`vitest: ${file.name.replace(`${process.cwd()}/`, "")} > ${t.fullName}`);
   const passed = report?.numPassedTests ?? 0;
   const failed = (report?.numFailedTests ?? 0) + (ok || report?.numFailedTests ? 0 : 1);
   step("unit and integration tests (vitest)", ok && failed === 0, passed, failed);
@@ -132,9 +138,18 @@ async function browserTests(env, chromium) {
     },
   );
   process.stdout.write(`\n[test] browser tests:\n${output}`);
-  const e2e = existsSync(".tmp/e2e/report.json")
-    ? JSON.parse(readFileSync(".tmp/e2e/report.json", "utf8")).stats
+  const report = existsSync(".tmp/e2e/report.json")
+    ? JSON.parse(readFileSync(".tmp/e2e/report.json", "utf8"))
     : undefined;
+  const e2e = report?.stats;
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === "unexpected" || t.status === "flaky")
+          failedTests.push(`browser (${t.status}): ${spec.file} > ${[...titles, spec.title].join(" > ")}`);
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, []);
   const p = e2e?.expected ?? 0;
   // A skipped browser test is one that did not run; a flaky one failed and passed only on
   // its retry (the retry is there to record a trace, not to forgive a failure).
@@ -214,6 +229,7 @@ async function main() {
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   for (const r of results) if (!r.ok) console.log(`[test] failed step: ${r.name}`);
+  for (const t of failedTests) console.log(`[test] failed test: ${t}`);
   timed("in all", started);
   console.log(`[test] time: ${times.join(", ")}`);
   console.log(`${passed} passed, ${failed} failed`);
