@@ -12,18 +12,18 @@ import {
   validateCompany,
   type CompanyDraft,
 } from "../lib/company-form";
-import { useSettingsForm } from "../lib/use-settings-form";
+import { useForm } from "../../lib/use-form";
 
 export function CompanySettingsTab() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
-  const form = useSettingsForm({
-    stored: companyDraft(settings.data),
+  const form = useForm({
+    initial: companyDraft(settings.data),
     validate: validateCompany,
     recheck: (values) => ({ ...settingsFieldErrors(values), ...validateCompany(values) }),
-    save: (values: CompanyDraft) => updateCompanySettings(companyUpdateBody(values)),
-    onSaved: (stored) => {
+    submit: (values: CompanyDraft) => updateCompanySettings(companyUpdateBody(values)),
+    onSuccess: (stored) => {
       queryClient.setQueryData(ADMIN_KEYS.companySettings, stored);
       void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
       notify({

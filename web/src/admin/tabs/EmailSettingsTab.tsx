@@ -21,7 +21,7 @@ import {
   type EmailSettingsDraft,
 } from "../lib/email-settings";
 import { formatAmsterdamTime } from "../lib/format";
-import { useSettingsForm } from "../lib/use-settings-form";
+import { useForm } from "../../lib/use-form";
 import { WebhookSettingsPanel } from "./WebhookSettingsPanel";
 import { EmailTemplatesPanel } from "./EmailTemplatesPanel";
 
@@ -39,10 +39,10 @@ export function EmailSettingsTab() {
   const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
   const stored = draftFromSettings(settings.data);
   // Always editable: the stored values until the admin types; Herstel puts them back.
-  const form = useSettingsForm({
-    stored,
-    save: (values: EmailSettingsDraft) => updateCompanySettings(changedEmailFields(stored, values)),
-    onSaved: (saved) => {
+  const form = useForm({
+    initial: stored,
+    submit: (values: EmailSettingsDraft) => updateCompanySettings(changedEmailFields(stored, values)),
+    onSuccess: (saved) => {
       queryClient.setQueryData(ADMIN_KEYS.companySettings, saved);
       void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
       notify({
@@ -111,7 +111,7 @@ export function EmailSettingsTab() {
   const draftStatus = emailSettingsStatus(current, keyUnreadable);
   const problems = draftProblems(current, keyUnreadable);
   const testable = canSendTest(current, keyUnreadable);
-  const busy = form.saving || test.isPending;
+  const busy = form.pending || test.isPending;
   const startTest = () => {
     if (!testable) {
       notify(
@@ -135,7 +135,7 @@ export function EmailSettingsTab() {
         actions={
           <>
             <Button onClick={() => void form.submit()} disabled={!unsaved || busy}>
-              {form.saving ? "Opslaan..." : "Opslaan"}
+              {form.pending ? "Opslaan..." : "Opslaan"}
             </Button>
             <Button variant="secondary" disabled={!unsaved || busy} onClick={form.cancel}>
               Herstel

@@ -5,7 +5,7 @@ import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchCompanySettings, updateCompanySettings } from "../api";
 import { Badge, EditActions, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
 import { settingsFieldErrors } from "../lib/company-form";
-import { useSettingsForm } from "../lib/use-settings-form";
+import { useForm } from "../../lib/use-form";
 import { ConversionSettingsPanel } from "./ConversionSettingsPanel";
 import { GoogleAdsPanel } from "./GoogleAdsPanel";
 import { GoogleConversionsCard } from "./GoogleConversionsCard";
@@ -35,16 +35,16 @@ export function PixelsTab() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.companySettings, queryFn: fetchCompanySettings });
-  const form = useSettingsForm({
-    stored: pixelDraft(settings.data),
+  const form = useForm({
+    initial: pixelDraft(settings.data),
     recheck: settingsFieldErrors,
-    save: (values: PixelDraft) =>
+    submit: (values: PixelDraft) =>
       updateCompanySettings({
         facebookPixelId: values.facebookPixelId.trim(),
         snapchatPixelId: values.snapchatPixelId.trim(),
         tiktokPixelId: values.tiktokPixelId.trim(),
       }),
-    onSaved: (stored) => {
+    onSuccess: (stored) => {
       queryClient.setQueryData(ADMIN_KEYS.companySettings, stored);
       void queryClient.invalidateQueries({ queryKey: COMPANY_SETTINGS_KEY });
       // The conversion cards say whether each platform has its pixel id.

@@ -26,7 +26,7 @@ import {
   Select,
 } from "../../components/ui";
 import { contrastWarning } from "../lib/theme-contrast";
-import { useSettingsForm } from "../lib/use-settings-form";
+import { useForm } from "../../lib/use-form";
 
 const COLOR_FIELDS: { key: keyof ThemeValues; label: string }[] = [
   { key: "primaryColor", label: "Primaire kleur" },
@@ -60,10 +60,10 @@ export function ThemeSettingsTab() {
   const [previewing, setPreviewing] = useState(false);
   // "Standaard herstellen" fills in the defaults; Save stores them, Cancel keeps the stored theme.
   const [resetting, setResetting] = useState(false);
-  const form = useSettingsForm({
-    stored,
-    save: updateTheme,
-    onSaved: (saved) => {
+  const form = useForm({
+    initial: stored,
+    submit: updateTheme,
+    onSuccess: (saved) => {
       queryClient.setQueryData(THEME_SETTINGS_KEY, saved);
       void queryClient.invalidateQueries({ queryKey: THEME_SETTINGS_KEY });
       applyTheme(saved);
@@ -93,7 +93,7 @@ export function ThemeSettingsTab() {
 
   const { values: shown, editing, errors } = form;
   const set = (key: keyof ThemeValues, value: string) => form.set(key, value);
-  const busy = form.saving;
+  const busy = form.pending;
   const cancel = () => {
     applyTheme(stored);
     form.cancel();

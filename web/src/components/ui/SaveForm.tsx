@@ -20,10 +20,10 @@ export function SaveForm({ onSave, children }: { onSave: () => void; children: R
   );
 }
 
-/** What EditActions needs of a settings form (the settings-form hook's result). */
+/** What EditActions needs of a settings form (the form hook's result). */
 export interface EditableForm {
   editing: boolean;
-  saving: boolean;
+  pending: boolean;
   edit: () => void;
   submit: () => unknown;
   cancel: () => void;
@@ -48,11 +48,11 @@ export function EditActions({
   if (!form.editing) return <Button onClick={form.edit}>Bewerken</Button>;
   return (
     <>
-      <Button onClick={() => void form.submit()} disabled={form.saving}>
-        {form.saving ? "Opslaan..." : "Opslaan"}
+      <Button onClick={() => void form.submit()} disabled={form.pending}>
+        {form.pending ? "Opslaan..." : "Opslaan"}
       </Button>
       {between}
-      <Button variant="secondary" disabled={form.saving} onClick={onCancel}>
+      <Button variant="secondary" disabled={form.pending} onClick={onCancel}>
         Annuleren
       </Button>
       {after}
