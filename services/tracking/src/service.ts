@@ -67,7 +67,7 @@ import { writerDeps } from "./repositories/page-views";
 import { SharedValueGate } from "./repositories/value-admission";
 import { FirstValuesGate } from "./domain/admission";
 import { compactRunningTotals, compactSpendTotals } from "./repositories/running-totals";
-import { compactSketches } from "./repositories/sketches";
+import { buildPendingWeeks, compactSketches } from "./repositories/sketches";
 import { trackBatchRoute } from "./routes/track";
 import { privacyRepository } from "./repositories/privacy";
 import type { HitOutcome } from "./domain/ingest";
@@ -319,6 +319,11 @@ export async function startTracking(
     );
   }, config.SKETCH_COMPACT_INTERVAL_MS);
   compaction.unref();
+  // Week sketches of the months of before migration 0015, built once in the background (readers
+  // take those weeks' day sketches meanwhile).
+  const weeks = buildPendingWeeks(kit.pool).catch((err: Error) =>
+    logger.warn({ err: err.message }, "week sketches of before not built; retried at the next start"),
+  );
   // Rows of before the partitioned tables, moved in the background (see repositories/backfill.ts).
   let stopped = false;
   // Old rows carry no address block: the first values of a day are kept, as for an import.
@@ -395,6 +400,7 @@ export async function startTracking(
         clearInterval(compaction);
         publish.stop();
         await backfill;
+        await weeks;
         await streamWriter.stop();
         await conversionWorker.close();
         await outbox.relay.stop();

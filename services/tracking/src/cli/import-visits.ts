@@ -7,7 +7,7 @@ import { retentionStart } from "../domain/periods";
 import { amsterdamDate, dayStart } from "../domain/calendar";
 import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-views";
 import { compactRunningTotals } from "../repositories/running-totals";
-import { compactAll } from "../repositories/sketches";
+import { buildPendingWeeks, compactAll } from "../repositories/sketches";
 
 /** Lines per transaction: large enough to amortise a round trip, small enough to keep memory flat. */
 const BATCH = 5000;
@@ -99,6 +99,7 @@ export async function importVisits(
     await Promise.all(inFlight);
     if (failure) throw failure;
     await compactAll(pool);
+    await buildPendingWeeks(pool);
     await compactRunningTotals(pool);
     if (summary.written > 0) await vacuumRollups(pool);
   } finally {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addDays, addMonths, dayOf, dayStart, weekStart } from "./calendar";
-import { bucketOf, checkPeriod, coverOf, slotsOf } from "./periods";
+import { bucketOf, checkPeriod, coverOf, sketchCoverOf, slotsOf, weekPieceOf } from "./periods";
 
 describe("Amsterdam calendar", () => {
   it("starts days at local midnight, in winter and in summer time", () => {
@@ -43,6 +43,42 @@ describe("analytics periods", () => {
       days: ["2026-01-30", "2026-01-31"],
     });
     expect(coverOf({ from: "2026-02-01", to: "2026-02-27" }).months).toEqual([]);
+  });
+
+  it("reads a cover's loose days as whole week pieces where they fill one, never across a month", () => {
+    // Monday 30 November 2026: its ISO week is two pieces, 30 November and 1-6 December.
+    expect(weekPieceOf("2026-12-03")).toEqual({ start: "2026-12-01", end: "2026-12-06" });
+    expect(weekPieceOf("2026-11-30")).toEqual({ start: "2026-11-30", end: "2026-11-30" });
+    expect(weekPieceOf("2026-11-18")).toEqual({ start: "2026-11-16", end: "2026-11-22" });
+    const thirty = coverOf({ from: "2026-11-04", to: "2026-12-03" });
+    expect(sketchCoverOf(thirty)).toEqual({
+      months: [],
+      weeks: ["2026-11-09", "2026-11-16", "2026-11-23"],
+      days: [
+        "2026-11-04",
+        "2026-11-05",
+        "2026-11-06",
+        "2026-11-07",
+        "2026-11-08",
+        "2026-11-30",
+        "2026-12-01",
+        "2026-12-02",
+        "2026-12-03",
+      ],
+    });
+    // Every day of the cover once: in a piece or by itself.
+    const sc = sketchCoverOf(coverOf({ from: "2025-12-04", to: "2026-12-03" }));
+    const days = [
+      ...sc.days,
+      ...sc.weeks.flatMap((w) => {
+        const out = [];
+        for (let d = w; d <= weekPieceOf(w).end; d = addDays(d, 1)) out.push(d);
+        return out;
+      }),
+    ].sort();
+    expect(days).toEqual(coverOf({ from: "2025-12-04", to: "2026-12-03" }).days);
+    expect(sc.months).toHaveLength(11);
+    expect(sc.weeks.length + sc.days.length).toBeLessThan(12);
   });
 
   it("lists the buckets of a period up to now, 23 or 25 hours on the days the clocks change", () => {

@@ -1,6 +1,15 @@
 import type { AnalyticsBucket } from "@lease/contracts";
 import { HttpError } from "@lease/platform";
-import { HOUR_MS, addDays, addMonths, amsterdamDate, dayStart, daysBetween, monthOf } from "./calendar";
+import {
+  HOUR_MS,
+  addDays,
+  addMonths,
+  amsterdamDate,
+  dayStart,
+  daysBetween,
+  monthOf,
+  weekStart,
+} from "./calendar";
 
 /** A period of whole Amsterdam days, both inclusive. */
 export interface Period {
@@ -67,6 +76,46 @@ export function coverOf(period: Period): Cover {
     }
   }
   return { months, days };
+}
+
+/**
+ * The part of a day's ISO week that lies in the day's month (a week across two months is two
+ * pieces), named by its first day: the period of a week sketch (kind 'w'). Pieces never cross a
+ * month, so a cover's loose days, which lie in the months at its edges, group into whole pieces.
+ */
+export function weekPieceOf(day: string): { start: string; end: string } {
+  const monday = weekStart(day);
+  const month = monthOf(day);
+  const lastOfMonth = addDays(addMonths(month, 1), -1);
+  const sunday = addDays(monday, 6);
+  return { start: monday < month ? month : monday, end: sunday > lastOfMonth ? lastOfMonth : sunday };
+}
+
+/**
+ * The sketches that cover a cover exactly: its months, the week pieces its loose days fill whole
+ * (of two days or more), and the days left over. 30 days read some 12 sketches instead of 30.
+ */
+export interface SketchCover {
+  months: string[];
+  weeks: string[];
+  days: string[];
+}
+
+export function sketchCoverOf(cover: Cover): SketchCover {
+  const loose = new Set(cover.days);
+  const weeks = new Set<string>();
+  for (const day of loose) {
+    const piece = weekPieceOf(day);
+    if (piece.start !== day || piece.end === day || weeks.has(day)) continue;
+    let whole = true;
+    for (let d = addDays(day, 1); d <= piece.end && whole; d = addDays(d, 1)) whole = loose.has(d);
+    if (whole) weeks.add(day);
+  }
+  return {
+    months: cover.months,
+    weeks: [...weeks],
+    days: cover.days.filter((day) => !weeks.has(weekPieceOf(day).start)),
+  };
 }
 
 /** One bucket of a series: where it starts and which days (or hours) it covers. */

@@ -10,7 +10,15 @@ import type { Pool } from "@lease/platform";
 import { HOUR_MS, addDays, addMonths, amsterdamDate, dayStart, monthOf, weekStart } from "../domain/calendar";
 import { Hll } from "../domain/hll";
 import { DIMS, dimScope, type Dim } from "../domain/breakdowns";
-import { bucketOf, coverOf, previousPeriod, slotsOf, type Cover, type Period } from "../domain/periods";
+import {
+  bucketOf,
+  coverOf,
+  previousPeriod,
+  sketchCoverOf,
+  slotsOf,
+  type Cover,
+  type Period,
+} from "../domain/periods";
 import { breakdownTables, dimValueNames } from "./breakdown-tables";
 import type { PageDirectory } from "./dictionary";
 import { SITE_SCOPE, precisionOf } from "./sketches";
@@ -22,8 +30,8 @@ const BREAKDOWN_ROWS = 10;
 /** A stored sketch or an unmerged delta, as read for a cover. */
 interface SketchRow {
   scope: number;
-  /** 'm' month sketch, 'd' day sketch, 'x' a delta of one day not merged yet */
-  kind: "m" | "d" | "x";
+  /** 'm' month sketch, 'w' week piece sketch, 'd' day sketch, 'x' a delta of one day not merged yet */
+  kind: "m" | "w" | "d" | "x";
   period: string;
   regs: Buffer;
 }
@@ -270,23 +278,35 @@ export class AnalyticsReader {
     }));
   }
 
-  /** Month sketches of the cover's months, day sketches of its days, and deltas of either. */
+  /**
+   * Month sketches of the cover's months, week piece sketches of the whole pieces among its loose
+   * days (or those pieces' day sketches, in a month whose week sketches are not built yet: kind
+   * 'p'), day sketches of the days left, and deltas of any of them.
+   */
   private async sketchRows(cover: Cover, scopes: number[]): Promise<SketchRow[]> {
     if (scopes.length === 0) return [];
+    const sc = sketchCoverOf(cover);
+    const weekDays = cover.days.filter((d) => !sc.days.includes(d));
     const first = cover.months[0] ?? "1970-01-01";
     const last = cover.months.length > 0 ? addDays(addMonths(cover.months.at(-1)!, 1), -1) : "1970-01-01";
     // base64 text: a third of the bytes of bytea's hex output, and decoded natively.
     const r = await this.pool.query<Omit<SketchRow, "regs"> & { regs: string }>(
-      `SELECT scope, kind, to_char(period, 'YYYY-MM-DD') AS period, encode(regs, 'base64') AS regs
+      `WITH pending AS (SELECT period AS month FROM tracking.sketches WHERE kind = 'p')
+       SELECT scope, kind, to_char(period, 'YYYY-MM-DD') AS period, encode(regs, 'base64') AS regs
        FROM tracking.sketches
        WHERE scope = ANY($3::int[])
-         AND ((kind = 'm' AND period = ANY($1::date[])) OR (kind = 'd' AND period = ANY($2::date[])))
+         AND ((kind = 'm' AND period = ANY($1::date[]))
+              OR (kind = 'd' AND period = ANY($2::date[]))
+              OR (kind = 'w' AND period = ANY($6::date[])
+                  AND date_trunc('month', period)::date NOT IN (SELECT month FROM pending))
+              OR (kind = 'd' AND period = ANY($7::date[])
+                  AND date_trunc('month', period)::date IN (SELECT month FROM pending)))
        UNION ALL
        SELECT scope, 'x', to_char(day, 'YYYY-MM-DD'), encode(regs, 'base64') FROM tracking.sketch_deltas
        WHERE scope = ANY($3::int[])
-         AND (day = ANY($2::date[])
+         AND (day = ANY($2::date[]) OR day = ANY($7::date[])
               OR (day BETWEEN $4::date AND $5::date AND date_trunc('month', day)::date = ANY($1::date[])))`,
-      [cover.months, cover.days, scopes, first, last],
+      [cover.months, sc.days, scopes, first, last, sc.weeks, weekDays],
     );
     return r.rows.map((row) => ({ ...row, regs: Buffer.from(row.regs, "base64") }));
   }
@@ -411,18 +431,25 @@ function point(start: number, row: Counts | undefined): AnalyticsPoint {
   return { start: new Date(start).toISOString(), visitors: row?.visitors ?? 0, pageViews: row?.views ?? 0 };
 }
 
-/** Distinct visitors of one scope over a cover, from the rows read for a cover that contains it. */
+/**
+ * Distinct visitors of one scope over a cover, from the rows read for a cover that contains it: a
+ * week piece's sketch stands for its days (union is idempotent, so a day read as well as its piece
+ * counts once).
+ */
 function union(rows: SketchRow[], cover: Cover, scope: number): number {
   const months = new Set(cover.months);
   const days = new Set(cover.days);
+  const weeks = new Set(sketchCoverOf(cover).weeks);
   const wanted = rows.filter(
     (row) =>
       row.scope === scope &&
       (row.kind === "m"
         ? months.has(row.period)
-        : row.kind === "d"
-          ? days.has(row.period)
-          : days.has(row.period) || months.has(monthOf(row.period))),
+        : row.kind === "w"
+          ? weeks.has(row.period)
+          : row.kind === "d"
+            ? days.has(row.period)
+            : days.has(row.period) || months.has(monthOf(row.period))),
   );
   return Hll.union(
     precisionOf(scope),

@@ -10,7 +10,8 @@ import { runRetention } from "../domain/retention";
 import { ManualClock, startHarness, type Harness } from "../testing";
 import { insertBatch, writerDeps, type TrackEvent, type WriterDeps } from "./page-views";
 import { Partitions } from "./partitions";
-import { compactAll } from "./sketches";
+import { Hll } from "../domain/hll";
+import { buildPendingWeeks, compactAll } from "./sketches";
 
 // History written through the batch writer, checked against counts over the raw rows it wrote.
 // The data spans both clock changes (25 Oct 2026: 25 hours; 28 Mar 2027: 23 hours).
@@ -208,6 +209,46 @@ describe("rollups written with the raw rows", () => {
     );
     expect(half.topPages.map((p) => [p.page, p.views])).toEqual(top.map((t) => [t.path, Number(t.views)]));
     for (const [i, page] of half.topPages.entries()) near(page.visitors, Number(top[i]!.visitors), 0.05);
+  });
+
+  it("reads whole weeks from week sketches, the same as from their day sketches, also before they are built", async () => {
+    // 2-29 November 2026: four whole ISO weeks, each one week piece of November.
+    const weeks = await rows<{ period: string }>(
+      `SELECT to_char(period, 'YYYY-MM-DD') AS period FROM tracking.sketches
+       WHERE kind = 'w' AND scope = 0 AND period BETWEEN '2026-11-02' AND '2026-11-29' ORDER BY period`,
+    );
+    expect(weeks.map((w) => w.period)).toEqual(["2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23"]);
+    const exact = (
+      await rows<{ visitors: string }>(
+        `SELECT count(DISTINCT session_key) AS visitors FROM tracking.page_views
+         WHERE (occurred_at AT TIME ZONE 'Europe/Amsterdam')::date BETWEEN '2026-11-02' AND '2026-11-29'`,
+      )
+    )[0]!;
+    const fromWeeks = await analytics("2026-11-02", "2026-11-29");
+    near(fromWeeks.totals.visitors, Number(exact.visitors));
+    // As migration 0015 leaves a month of before: no week sketches and a 'p' row. Readers take the
+    // day sketches meanwhile, and buildPendingWeeks builds the same sketches again.
+    const before = await rows<{ period: string; scope: number; regs: Buffer }>(
+      `SELECT to_char(period, 'YYYY-MM-DD') AS period, scope, regs FROM tracking.sketches
+       WHERE kind = 'w' AND period >= '2026-11-01' AND period < '2026-12-01' ORDER BY period, scope`,
+    );
+    await db.query(
+      `DELETE FROM tracking.sketches WHERE kind = 'w' AND period >= '2026-11-01' AND period < '2026-12-01'`,
+    );
+    await db.query(`INSERT INTO tracking.sketches VALUES ('p', '2026-11-01', 0, '\\x'::bytea)`);
+    const fromDays = await analytics("2026-11-02", "2026-11-29");
+    expect(fromDays.totals).toEqual(fromWeeks.totals);
+    expect(fromDays.topPages).toEqual(fromWeeks.topPages);
+    expect(await buildPendingWeeks(db)).toBe(1);
+    expect(await rows("SELECT 1 FROM tracking.sketches WHERE kind = 'p'")).toEqual([]);
+    const rebuilt = await rows<{ period: string; scope: number; regs: Buffer }>(
+      `SELECT to_char(period, 'YYYY-MM-DD') AS period, scope, regs FROM tracking.sketches
+       WHERE kind = 'w' AND period >= '2026-11-01' AND period < '2026-12-01' ORDER BY period, scope`,
+    );
+    expect(rebuilt.map((r) => [r.period, r.scope, Hll.deserialize(r.regs).estimate()])).toEqual(
+      before.map((r) => [r.period, r.scope, Hll.deserialize(r.regs).estimate()]),
+    );
+    expect((await analytics("2026-11-02", "2026-11-29")).totals).toEqual(fromWeeks.totals);
   });
 
   it("keeps the old live counters working from the same rollups", async () => {

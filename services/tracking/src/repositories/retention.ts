@@ -3,7 +3,7 @@ import { addMonths, dayStart, monthOf } from "../domain/calendar";
 import { Hll } from "../domain/hll";
 import { partitionName, type Partitions } from "./partitions";
 import { compactRunningTotalsIn } from "./running-totals";
-import { precisionOf } from "./sketches";
+import { precisionOf, rebuildWeeks } from "./sketches";
 import { DIMS } from "../domain/breakdowns";
 
 export interface RetentionReport {
@@ -83,7 +83,8 @@ export async function applyRetention(
             dv AS (DELETE FROM tracking.daily_visits WHERE day < $2 RETURNING 1),
             mv AS (DELETE FROM tracking.monthly_visits WHERE month < $3 RETURNING 1),
             s AS (DELETE FROM tracking.sketches
-                  WHERE (kind = 'd' AND period < $2) OR (kind = 'm' AND period < $3) RETURNING 1),
+                  WHERE (kind = 'd' AND period < $2) OR (kind IN ('m', 'w', 'p') AND period < $3)
+                  RETURNING 1),
             x AS (DELETE FROM tracking.sketch_deltas WHERE day < $2 RETURNING 1),
             cv AS (DELETE FROM tracking.conversions WHERE day < $2 RETURNING lead_id),
             ls AS (DELETE FROM tracking.lead_stages WHERE lead_id IN (SELECT lead_id FROM cv) RETURNING 1)
@@ -207,4 +208,6 @@ async function rebuildMonth(client: PoolClient, month: string): Promise<void> {
      SELECT 'm', $1, * FROM unnest($2::int[], $3::bytea[])`,
     [month, scopes, scopes.map((s) => unions.get(s)!.serialize())],
   );
+  // Its week pieces too: the first may have lost days.
+  await rebuildWeeks(client, month);
 }

@@ -1,6 +1,7 @@
 import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
-import { monthOf } from "../domain/calendar";
+import { addMonths, monthOf } from "../domain/calendar";
 import { Hll } from "../domain/hll";
+import { weekPieceOf } from "../domain/periods";
 
 /** Scope of the whole site's visitors; any other scope is a page id. */
 export const SITE_SCOPE = 0;
@@ -17,7 +18,8 @@ export function precisionOf(scope: number): number {
 }
 
 /**
- * Folds the sketch additions that batches appended (sketch_deltas) into the day and month sketches.
+ * Folds the sketch additions that batches appended (sketch_deltas) into the day, week piece
+ * (domain/periods.ts weekPieceOf) and month sketches.
  * Appending keeps the writer's transaction cheap (a few hundred bytes a batch instead of rewriting
  * 16 KB sketches); union is idempotent, so a delta merged twice would change nothing, and readers
  * union sketches and unmerged deltas in one snapshot, so they never miss a batch. One compactor at
@@ -47,6 +49,7 @@ export async function compactSketches(pool: Pool, limit = 5000): Promise<number>
     };
     for (const row of taken.rows) {
       add("d", row.day, row.scope, row.regs);
+      add("w", weekPieceOf(row.day).start, row.scope, row.regs);
       add("m", monthOf(row.day), row.scope, row.regs);
     }
     await mergeInto(client, merged);
@@ -86,5 +89,61 @@ export async function compactAll(pool: Pool): Promise<number> {
     const n = await compactSketches(pool);
     total += n;
     if (n === 0) return total;
+  }
+}
+
+/**
+ * Builds the week piece sketches of a month from its day sketches, replacing any there were. The
+ * caller holds the compactor's lock (deltas merged meanwhile would be lost otherwise).
+ */
+export async function rebuildWeeks(client: PoolClient, month: string): Promise<void> {
+  const days = await client.query<{ day: string; scope: number; regs: Buffer }>(
+    `SELECT to_char(period, 'YYYY-MM-DD') AS day, scope, regs FROM tracking.sketches
+     WHERE kind = 'd' AND period >= $1 AND period < $2`,
+    [month, addMonths(month, 1)],
+  );
+  const merged = new Map<string, Hll>();
+  for (const row of days.rows) {
+    const id = `${weekPieceOf(row.day).start}|${row.scope}`;
+    const into = merged.get(id);
+    if (into) into.merge(Hll.deserialize(row.regs));
+    else merged.set(id, Hll.deserialize(row.regs));
+  }
+  const keys = [...merged.keys()].sort();
+  await client.query(
+    `DELETE FROM tracking.sketches WHERE kind IN ('w', 'p') AND period >= $1 AND period < $2`,
+    [month, addMonths(month, 1)],
+  );
+  await client.query(
+    `INSERT INTO tracking.sketches (kind, period, scope, regs)
+     SELECT 'w', * FROM unnest($1::date[], $2::int[], $3::bytea[])`,
+    [
+      keys.map((k) => k.split("|")[0]),
+      keys.map((k) => Number(k.split("|")[1])),
+      keys.map((k) => merged.get(k)!.serialize()),
+    ],
+  );
+}
+
+/**
+ * Months whose week piece sketches are still to be built (kind 'p' rows, left by migration 0015
+ * for the months of before it; until then readers take those pieces' day sketches): built one
+ * month a transaction. Returns the months built.
+ */
+export async function buildPendingWeeks(pool: Pool): Promise<number> {
+  let built = 0;
+  for (;;) {
+    const done = await withTransaction(pool, async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('tracking:sketches'))");
+      const next = await client.query<{ month: string }>(
+        `SELECT to_char(period, 'YYYY-MM-DD') AS month FROM tracking.sketches
+         WHERE kind = 'p' ORDER BY period LIMIT 1`,
+      );
+      if (next.rows.length === 0) return true;
+      await rebuildWeeks(client, next.rows[0]!.month);
+      return false;
+    });
+    if (done) return built;
+    built++;
   }
 }
