@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { NEW_PASSWORD_MIN_LENGTH } from "@lease/contracts";
-import { useState, type FormEvent } from "react";
-import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Button, LoadError, Panel, TextField } from "../../components/ui";
+import { useForm } from "../../lib/use-form";
 import { ADMIN_KEYS, changePassword, fetchAccount } from "../api";
 import { NoticesForm } from "./LeadRouting";
 import { TwoFactorSection } from "./TwoFactorSection";
@@ -33,87 +32,61 @@ export function AccountPanel() {
   );
 }
 
+interface PasswordValues {
+  currentPassword: string;
+  newPassword: string;
+  repeat: string;
+}
+const NO_PASSWORDS: PasswordValues = { currentPassword: "", newPassword: "", repeat: "" };
+
+function checkPasswords(values: PasswordValues) {
+  return {
+    currentPassword: values.currentPassword ? undefined : "Huidig wachtwoord is verplicht",
+    newPassword: values.newPassword.length < NEW_PASSWORD_MIN_LENGTH ? NEW_PASSWORD_TOO_SHORT : undefined,
+    repeat: values.repeat !== values.newPassword ? PASSWORDS_DIFFER : undefined,
+  };
+}
+
 function ChangePasswordForm() {
   const queryClient = useQueryClient();
   const { notify, notifyError } = useNotice();
-  const [current, setCurrent] = useState("");
-  const [next, setNext] = useState("");
-  const [repeat, setRepeat] = useState("");
-  const [errors, setErrors] = useState<{ currentPassword?: string; newPassword?: string; repeat?: string }>(
-    {},
-  );
-  const mutation = useMutation({
-    mutationFn: () => changePassword(current, next),
+  const form = useForm({
+    initial: NO_PASSWORDS,
+    validate: checkPasswords,
+    submit: (values: PasswordValues) => changePassword(values.currentPassword, values.newPassword),
     onSuccess: (session) => {
       queryClient.setQueryData(ADMIN_KEYS.me, session);
-      setCurrent("");
-      setNext("");
-      setRepeat("");
       notify({
         title: "Wachtwoord gewijzigd",
         description: "Je andere sessies zijn beëindigd; hier blijf je ingelogd.",
       });
     },
-    onError: (error) => {
-      const fields = fieldErrors(error);
-      if (fields.currentPassword || fields.newPassword) setErrors(fields);
-      else notifyError("Wijzigen mislukt", error, "Het wachtwoord kon niet worden gewijzigd.");
+    onFailed: (error, fields) => {
+      if (!fields.currentPassword && !fields.newPassword)
+        notifyError("Wijzigen mislukt", error, "Het wachtwoord kon niet worden gewijzigd.");
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = {
-      currentPassword: current ? undefined : "Huidig wachtwoord is verplicht",
-      newPassword: next.length < NEW_PASSWORD_MIN_LENGTH ? NEW_PASSWORD_TOO_SHORT : undefined,
-      repeat: repeat !== next ? PASSWORDS_DIFFER : undefined,
-    };
-    setErrors(found);
-    if (!found.currentPassword && !found.newPassword && !found.repeat) mutation.mutate();
-  };
-  const field = (
-    id: string,
-    label: string,
-    value: string,
-    set: (value: string) => void,
-    error: string | undefined,
-    autoComplete: string,
-  ) => (
+  const field = (key: keyof PasswordValues, id: string, label: string, autoComplete: string) => (
     <TextField
       id={id}
       label={label}
-      error={error}
       type="password"
       autoComplete={autoComplete}
-      value={value}
-      disabled={mutation.isPending}
-      onChange={set}
+      disabled={form.pending}
+      {...form.text(key)}
     />
   );
   return (
-    <form onSubmit={submit} noValidate className="space-y-4" aria-labelledby="wachtwoord-wijzigen">
+    <form onSubmit={form.onSubmit} noValidate className="space-y-4" aria-labelledby="wachtwoord-wijzigen">
       <h3 id="wachtwoord-wijzigen" className="font-semibold text-gray-900">
         Wachtwoord wijzigen
       </h3>
-      {field(
-        "huidig-wachtwoord",
-        "Huidig wachtwoord",
-        current,
-        setCurrent,
-        errors.currentPassword,
-        "current-password",
-      )}
-      {field("nieuw-wachtwoord", "Nieuw wachtwoord", next, setNext, errors.newPassword, "new-password")}
-      {field(
-        "herhaal-wachtwoord",
-        "Herhaal nieuw wachtwoord",
-        repeat,
-        setRepeat,
-        errors.repeat,
-        "new-password",
-      )}
+      {field("currentPassword", "huidig-wachtwoord", "Huidig wachtwoord", "current-password")}
+      {field("newPassword", "nieuw-wachtwoord", "Nieuw wachtwoord", "new-password")}
+      {field("repeat", "herhaal-wachtwoord", "Herhaal nieuw wachtwoord", "new-password")}
       <p className="text-xs text-gray-600">Al je andere sessies worden daarbij beëindigd.</p>
-      <Button type="submit" disabled={mutation.isPending}>
-        {mutation.isPending ? "Opslaan..." : "Wachtwoord wijzigen"}
+      <Button type="submit" disabled={form.pending}>
+        {form.pending ? "Opslaan..." : "Wachtwoord wijzigen"}
       </Button>
     </form>
   );

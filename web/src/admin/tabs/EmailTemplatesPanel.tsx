@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TEMPLATE_PLACEHOLDERS, type EmailTemplate } from "@lease/contracts";
-import { useState } from "react";
-import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { deleteEmailTemplate, fetchEmailTemplates, saveEmailTemplate } from "../api";
 import { Badge, Button, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
+import { useForm } from "../../lib/use-form";
 
 export const TEMPLATES_KEY = ["/api/admin/email-templates"];
 type Draft = { id?: string; name: string; subject: string; body: string };
@@ -15,22 +14,18 @@ export function EmailTemplatesPanel() {
   const queryClient = useQueryClient();
   const { notify, notifyError } = useNotice();
   const templates = useQuery({ queryKey: TEMPLATES_KEY, queryFn: fetchEmailTemplates, staleTime: 0 });
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const reload = () => void queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY });
-  const save = useMutation({
-    mutationFn: saveEmailTemplate,
+  // Not editing until "Nieuw sjabloon" (from EMPTY) or a template's "Bewerken" (from its text).
+  const form = useForm({
+    initial: EMPTY,
+    submit: saveEmailTemplate,
     onSuccess: (saved) => {
-      setDraft(null);
-      setErrors({});
       notify({ title: "Sjabloon Opgeslagen", description: `"${saved.name}" is opgeslagen.` });
       reload();
     },
-    onError: (error) => {
-      setErrors(fieldErrors(error));
-      notifyError("Fout bij Opslaan", error, "Er is een fout opgetreden bij het opslaan");
-    },
   });
+  const draft = form.editing ? form.values : null;
+  const errors = form.errors;
   const remove = useMutation({
     mutationFn: deleteEmailTemplate,
     onSuccess: () => {
@@ -43,7 +38,8 @@ export function EmailTemplatesPanel() {
   if (templates.isPending) return <LoadingText />;
   if (templates.isError)
     return <LoadFailed title="E-mailsjablonen" query={templates} fallback="Kon de sjablonen niet laden" />;
-  const edit = (t: EmailTemplate) => setDraft({ id: t.id, name: t.name, subject: t.subject, body: t.body });
+  const edit = (t: EmailTemplate) =>
+    form.change({ id: t.id, name: t.name, subject: t.subject, body: t.body });
   const dirty = (d: Draft) => {
     const saved = templates.data.find((t) => t.id === d.id);
     return saved
@@ -56,7 +52,7 @@ export function EmailTemplatesPanel() {
       title="E-mailsjablonen"
       actions={
         !draft && (
-          <Button variant="secondary" onClick={() => setDraft(EMPTY)}>
+          <Button variant="secondary" onClick={form.edit}>
             Nieuw sjabloon
           </Button>
         )
@@ -97,17 +93,14 @@ export function EmailTemplatesPanel() {
           className="mt-4 space-y-3"
           data-testid="email-template-form"
           noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            save.mutate(draft);
-          }}
+          onSubmit={form.onSubmit}
         >
           <Field look="admin" id="template-name" label="Naam" error={errors.name}>
             <input
               id="template-name"
               className={inputClass("admin")}
               value={draft.name}
-              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+              onChange={(e) => form.set("name", e.target.value)}
             />
           </Field>
           <Field look="admin" id="template-subject" label="Onderwerp" error={errors.subject}>
@@ -115,7 +108,7 @@ export function EmailTemplatesPanel() {
               id="template-subject"
               className={inputClass("admin")}
               value={draft.subject}
-              onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+              onChange={(e) => form.set("subject", e.target.value)}
             />
           </Field>
           <Field
@@ -132,12 +125,12 @@ export function EmailTemplatesPanel() {
               rows={10}
               className={inputClass("admin")}
               value={draft.body}
-              onChange={(e) => setDraft({ ...draft, body: e.target.value })}
+              onChange={(e) => form.set("body", e.target.value)}
             />
           </Field>
           <div className="flex gap-2">
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? "Opslaan..." : "Opslaan"}
+            <Button type="submit" disabled={form.pending}>
+              {form.pending ? "Opslaan..." : "Opslaan"}
             </Button>
             <Button
               variant="secondary"
@@ -145,10 +138,8 @@ export function EmailTemplatesPanel() {
                 if (
                   !dirty(draft) ||
                   window.confirm("Uw wijzigingen in dit sjabloon gaan verloren. Annuleren?")
-                ) {
-                  setDraft(null);
-                  setErrors({});
-                }
+                )
+                  form.cancel();
               }}
             >
               Annuleren

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type AdminUser, type AssignmentRule } from "@lease/contracts";
-import { useEffect, useState, type FormEvent } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { useEffect, useState } from "react";
+import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchAccount, fetchResponseSettings, setUserTakesNewLeads, updateAccount } from "../api";
-import { Button, Field, inputClass, LoadError, LoadingText } from "../../components/ui";
+import { Button, LoadError, LoadingText, TextField } from "../../components/ui";
+import { useForm } from "../../lib/use-form";
 
 // "Gebruikers", the parts about who answers leads: each admin's switch for new leads, what a
 // disable or removal does to their open leads, and one's own notices (late leads, weekly summary).
@@ -64,71 +65,78 @@ export function useHandOnText(): (username: string) => string {
     `De open aanvragen van ${username} ${rule ? HANDED_ON[rule] : "worden doorgegeven volgens de toewijzingsregel"}.`;
 }
 
+interface NoticeValues {
+  notifyEmail: string;
+  overdueEmail: boolean;
+  weeklySummary: boolean;
+}
+
+const checkNotices = (values: NoticeValues) => ({
+  notifyEmail:
+    (values.overdueEmail || values.weeklySummary) && !values.notifyEmail.trim()
+      ? "Vul eerst een e-mailadres in om e-mails te ontvangen"
+      : undefined,
+});
+
 /** "Mijn account": where one's own notices go, and which e-mails one wants. */
 export function NoticesForm() {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
   const account = useQuery({ queryKey: ADMIN_KEYS.account, queryFn: fetchAccount });
-  const [email, setEmail] = useState("");
-  const [overdue, setOverdue] = useState(false);
-  const [weekly, setWeekly] = useState(false);
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    if (!account.data) return;
-    setEmail(account.data.notifyEmail ?? "");
-    setOverdue(account.data.overdueEmail);
-    setWeekly(account.data.weeklySummary);
-  }, [account.data]);
-  const save = useMutation({
-    mutationFn: () =>
-      updateAccount({ notifyEmail: email.trim() || null, overdueEmail: overdue, weeklySummary: weekly }),
+  const form = useForm({
+    initial: {
+      notifyEmail: account.data?.notifyEmail ?? "",
+      overdueEmail: account.data?.overdueEmail ?? false,
+      weeklySummary: account.data?.weeklySummary ?? false,
+    },
+    validate: checkNotices,
+    submit: (values: NoticeValues) =>
+      updateAccount({ ...values, notifyEmail: values.notifyEmail.trim() || null }),
     onSuccess: (saved) => {
       queryClient.setQueryData(ADMIN_KEYS.account, saved);
       notify({ title: "Opgeslagen", description: "Je meldingen zijn bijgewerkt." });
     },
-    onError: (failure) =>
-      setError(
-        fieldErrors(failure).notifyEmail ?? userErrorMessage(failure, "Kon je meldingen niet opslaan"),
-      ),
+    // What failed is said at the address field, without a notice.
+    onFailed: (failure, fields) => {
+      if (!fields.notifyEmail)
+        form.setErrors({ notifyEmail: userErrorMessage(failure, "Kon je meldingen niet opslaan") });
+    },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem =
-      (overdue || weekly) && !email.trim()
-        ? "Vul eerst een e-mailadres in om e-mails te ontvangen"
-        : undefined;
-    setError(problem);
-    if (!problem) save.mutate();
-  };
+  const { values } = form;
   if (account.isError && !account.data)
     return <LoadError query={account} fallback="Je meldingen konden niet worden geladen." />;
   if (!account.data) return <LoadingText />;
   return (
-    <form onSubmit={submit} noValidate className="space-y-3" aria-labelledby="meldingen-titel">
+    <form onSubmit={form.onSubmit} noValidate className="space-y-3" aria-labelledby="meldingen-titel">
       <h3 id="meldingen-titel" className="font-semibold text-gray-900">
         Meldingen per e-mail
       </h3>
-      <Field look="admin" id="meldingen-email" label="E-mailadres voor meldingen" error={error}>
-        <input
-          id="meldingen-email"
-          type="email"
-          autoComplete="email"
-          maxLength={254}
-          className={inputClass("admin")}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </Field>
+      <TextField
+        id="meldingen-email"
+        label="E-mailadres voor meldingen"
+        type="email"
+        autoComplete="email"
+        maxLength={254}
+        {...form.text("notifyEmail")}
+      />
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={overdue} onChange={(event) => setOverdue(event.target.checked)} />
+        <input
+          type="checkbox"
+          checked={values.overdueEmail}
+          onChange={(event) => form.set("overdueEmail", event.target.checked)}
+        />
         E-mail als een aanvraag van mij te laat is
       </label>
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={weekly} onChange={(event) => setWeekly(event.target.checked)} />
+        <input
+          type="checkbox"
+          checked={values.weeklySummary}
+          onChange={(event) => form.set("weeklySummary", event.target.checked)}
+        />
         Wekelijkse samenvatting (maandag 08:00)
       </label>
-      <Button type="submit" disabled={save.isPending}>
-        {save.isPending ? "Opslaan..." : "Meldingen opslaan"}
+      <Button type="submit" disabled={form.pending}>
+        {form.pending ? "Opslaan..." : "Meldingen opslaan"}
       </Button>
     </form>
   );

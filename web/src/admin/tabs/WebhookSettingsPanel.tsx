@@ -3,7 +3,8 @@ import { useState } from "react";
 import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { fetchEmailSettings, rotateInboundUrl, saveEventWebhookKey, saveReplyAddress } from "../api";
-import { Button, Field, inputClass, LoadFailed, LoadingText, Panel } from "../../components/ui";
+import { Button, Field, LoadFailed, LoadingText, Panel, TextField } from "../../components/ui";
+import { useForm } from "../../lib/use-form";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 const KEY = ["/api/admin/email-settings"];
@@ -20,41 +21,30 @@ export function WebhookSettingsPanel() {
   const queryClient = useQueryClient();
   const { notify, notifyError } = useNotice();
   const state = useQuery({ queryKey: KEY, queryFn: fetchEmailSettings, staleTime: 0 });
-  const [replyAddress, setReplyAddress] = useState<string | null>(null);
-  const [key, setKey] = useState("");
   const [newUrl, setNewUrl] = useState<string | null>(null);
-  const [errors, setErrors] = useState<{ replyAddress?: string; verificationKey?: string }>({});
   const saved = () => void queryClient.invalidateQueries({ queryKey: KEY });
   const failed = (error: unknown) =>
     notifyError("Fout bij Opslaan", error, "Er is een fout opgetreden bij het opslaan");
-
-  const reply = useMutation({
-    mutationFn: () => saveReplyAddress(replyAddress?.trim() || null),
+  // The stored reply address until the admin types; the key field starts empty each time.
+  const reply = useForm({
+    initial: { replyAddress: state.data?.replyAddress ?? "" },
+    submit: (values) => saveReplyAddress(values.replyAddress.trim() || null),
+    serverErrors: (error) => ({ replyAddress: fieldErrors(error).replyAddress }),
     onSuccess: () => {
-      setErrors({});
-      setReplyAddress(null);
       notify({ title: "Opgeslagen", description: "Het antwoordadres is bijgewerkt." });
       saved();
     },
-    onError: (error) => {
-      setErrors({ replyAddress: fieldErrors(error).replyAddress });
-      failed(error);
-    },
   });
-  const verification = useMutation({
-    mutationFn: () => saveEventWebhookKey(key),
+  const verification = useForm({
+    initial: { verificationKey: "" },
+    submit: (values) => saveEventWebhookKey(values.verificationKey),
+    serverErrors: (error) => ({ verificationKey: fieldErrors(error).verificationKey }),
     onSuccess: () => {
-      setErrors({});
-      setKey("");
       notify({
         title: "Opgeslagen",
         description: "De verificatiesleutel van de Event Webhook is ingesteld.",
       });
       saved();
-    },
-    onError: (error) => {
-      setErrors({ verificationKey: fieldErrors(error).verificationKey });
-      failed(error);
     },
   });
   const rotate = useMutation({
@@ -76,36 +66,20 @@ export function WebhookSettingsPanel() {
       />
     );
   const data = state.data;
-  const address = replyAddress ?? data.replyAddress ?? "";
 
   return (
     <Panel title="Antwoorden en afleverstatus (SendGrid)">
       <div className="space-y-6" data-testid="webhook-settings">
-        <form
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            reply.mutate();
-          }}
-        >
-          <Field
-            look="admin"
+        <form className="space-y-2" onSubmit={reply.onSubmit}>
+          <TextField
             id="reply-address"
             label="Antwoordadres"
-            error={errors.replyAddress}
+            type="email"
+            {...reply.text("replyAddress")}
             hint="Een adres op het domein waarvan het MX-record naar SendGrid wijst, bijv. antwoord@reply.uwbedrijf.nl. E-mails vanuit het beheer krijgen dit adres (met een kenmerk van de aanvraag) als antwoordadres."
-          >
-            <input
-              id="reply-address"
-              type="email"
-              className={inputClass("admin")}
-              value={address}
-              onChange={(event) => setReplyAddress(event.target.value)}
-              aria-invalid={errors.replyAddress ? true : undefined}
-            />
-          </Field>
-          <Button type="submit" disabled={reply.isPending || replyAddress === null}>
-            {reply.isPending ? "Opslaan..." : "Antwoordadres opslaan"}
+          />
+          <Button type="submit" disabled={reply.pending || !reply.editing}>
+            {reply.pending ? "Opslaan..." : "Antwoordadres opslaan"}
           </Button>
         </form>
 
@@ -140,35 +114,32 @@ export function WebhookSettingsPanel() {
           </Button>
         </div>
 
-        <form
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            verification.mutate();
-          }}
-        >
+        <form className="space-y-2" onSubmit={verification.onSubmit}>
           <Field
             look="admin"
             id="event-webhook-key"
             label="Verificatiesleutel Event Webhook"
-            error={errors.verificationKey}
+            error={verification.errors.verificationKey}
             hint={
               data.eventWebhookKeySet
                 ? `Ingesteld op ${when(data.eventWebhookKeySetAt, "onbekend")}; laatst ontvangen: ${when(data.eventWebhookLastReceivedAt, "nog niets")}. Plak een nieuwe sleutel om hem te vervangen.`
                 : "Plak de Verification Key van de Signed Event Webhook uit SendGrid (Settings → Mail Settings → Event Webhook)."
             }
           >
-            <textarea
-              id="event-webhook-key"
-              rows={3}
-              className={inputClass("admin")}
-              value={key}
-              onChange={(event) => setKey(event.target.value)}
-              aria-invalid={errors.verificationKey ? true : undefined}
-            />
+            {(control) => (
+              <textarea
+                {...control}
+                rows={3}
+                value={verification.values.verificationKey}
+                onChange={(event) => verification.set("verificationKey", event.target.value)}
+              />
+            )}
           </Field>
-          <Button type="submit" disabled={verification.isPending || key.trim() === ""}>
-            {verification.isPending ? "Opslaan..." : "Sleutel opslaan"}
+          <Button
+            type="submit"
+            disabled={verification.pending || verification.values.verificationKey.trim() === ""}
+          >
+            {verification.pending ? "Opslaan..." : "Sleutel opslaan"}
           </Button>
         </form>
       </div>
