@@ -1,9 +1,11 @@
-// Accessibility (WCAG 2.2 AA) of the public site: axe on every page, the cookie
-// banner taking focus, and readable theme colours. The admin tabs are checked in panel.e2e.ts.
+// Accessibility (WCAG 2.2 AA): axe on every page of the public site, the cookie banner taking
+// focus, and readable theme colours; axe on the panel's login page, every admin tab and the compose
+// window.
 import { contrastRatio } from "../src/lib/contrast";
 import { PUBLIC_PATHS } from "../src/lib/url";
 import { expectAccessible } from "./axe";
 import { assert, assertEqual, waitFor, MOBILE, test } from "./fixtures";
+import { TABS, openTab, postLeadFrom, signedInPage } from "./admin/helpers";
 
 const PAGES = [...PUBLIC_PATHS, "/deze-pagina-bestaat-niet"];
 
@@ -90,4 +92,38 @@ test("the cookie banner takes focus when it opens: one Tab reaches its first con
     5000,
     "focus back on Cookie Instellingen",
   );
+});
+
+test("axe: no serious or critical violation on the login page, any admin tab or the compose window", async ({
+  world,
+}) => {
+  // axe over every admin tab and the compose window.
+  test.slow();
+  // A request in the list and its e-mail in the inbox, to open on their tabs.
+  await postLeadFrom(world, "axe@panel-e2e.nl", "Axe BV");
+  await waitFor(
+    async () =>
+      (
+        await world.sql.query("SELECT 1 FROM mailer.email_messages WHERE sender_email = $1", [
+          "axe@panel-e2e.nl",
+        ])
+      ).rowCount,
+    15_000,
+    "the request's inbox entry",
+  );
+  const { page: login } = await world.open("/admin-login");
+  await expectAccessible(login, "/admin-login");
+  const page = await signedInPage(world);
+  for (const [, label] of TABS) {
+    await openTab(page, label);
+    await page.waitForLoadState("networkidle");
+    if (label === "Lease Aanvragen") await page.getByTestId("lease-item").first().click();
+    if (label === "E-mail Inbox") await page.getByTestId("inbox-item").first().click();
+    await expectAccessible(page, label);
+  }
+  const popup = await page.context().newPage();
+  await popup.goto(`${world.baseUrl}/email-compose`);
+  await popup.getByLabel("Aan").waitFor();
+  await expectAccessible(popup, "/email-compose");
+  await popup.close();
 });

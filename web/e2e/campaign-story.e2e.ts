@@ -136,7 +136,7 @@ test("campaign story: three visitors from a Meta campaign, its spend, a contract
   const admin = signedIn.page;
   const meta = world.meta;
 
-  // Staff switch Meta on: the pixel id (the Pixels tab's own test is in admin.e2e.ts) and, in
+  // Staff switch Meta on: the pixel id (the Pixels tab's own test is in site-settings.e2e.ts) and, in
   // "Conversies via de server", the switch and the Conversions API token.
   await saveSettings(admin, { facebookPixelId: PIXEL_ID });
   await openTab(admin, "Social Media Pixels");
@@ -322,7 +322,7 @@ test("campaign story: three visitors from a Meta campaign, its spend, a contract
     .waitFor();
   assertEqual(purchases().length, 1, "the contract's event sent once");
 
-  // The worker's stack is shared: Meta off again, and no pixel id (admin.e2e.ts starts from none).
+  // The worker's stack is shared: Meta off again, and no pixel id (site-settings.e2e.ts starts from none).
   const off = await adminApi(admin, "PUT", "/api/admin/conversion-settings", { meta: { enabled: false } });
   assertEqual(off.status, 200, "Meta's conversions switched off");
   await saveSettings(admin, { facebookPixelId: "" });

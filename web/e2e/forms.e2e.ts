@@ -1,5 +1,9 @@
+// The public site's quote and contact forms: their client messages, the honeypot, a request sent
+// and confirmed, a failure and a field the server refuses said in Dutch, the visitor id sent with
+// consent, and what was typed before the page hydrated.
 import type { Page } from "@playwright/test";
 import { assert, assertEqual, waitFor, isApiRequest, test } from "./fixtures";
+import { expectNotice } from "./admin/helpers";
 
 const FALLBACK =
   "Er is een onverwachte fout opgetreden. Probeer het opnieuw of neem contact op via telefoon.";
@@ -253,4 +257,43 @@ test("what a visitor typed before the page hydrated is kept and sent", async ({ 
   // Adopted once: a new request starts empty.
   await page.getByRole("button", { name: "Nieuwe Aanvraag" }).click();
   assertEqual(await form.getByLabel("E-mailadres").inputValue(), "", "a new request starts empty");
+});
+
+test("seams: a field the server refuses (a message over 5000 characters) is marked at the field too", async ({
+  site: t,
+}) => {
+  const { page } = await t.open("/");
+  const form = page.locator("#contact form");
+  await form.getByLabel("Naam").fill("Petra de Vries");
+  await form.getByLabel("E-mailadres").fill("petra@seams-e2e.nl");
+  await form.getByLabel("Bericht").fill("x".repeat(5001));
+  await form.getByRole("button", { name: "Bericht Versturen" }).click();
+  await expectNotice(page, "Fout bij Versturen");
+  const message = form.getByLabel("Bericht");
+  await waitFor(
+    async () => (await message.getAttribute("aria-invalid")) === "true",
+    5000,
+    "the field is marked",
+  );
+  assertEqual(await page.locator("#contact-bericht-fout").innerText(), "Maximaal 5000 tekens", "its message");
+  assert(await message.evaluate((element) => element === document.activeElement), "the cursor is in it");
+  // Correcting the field takes its message away.
+  await message.fill("Kunt u mij terugbellen?");
+  await page.locator("#contact-bericht-fout").waitFor({ state: "detached" });
+
+  await page.locator("#aanvraag-auto").fill("https://www.autoscout24.nl/aanbod/seams");
+  await page.locator("#aanvraag-telefoon").fill("0611223344");
+  await page.locator("#aanvraag-email").fill("quote@seams-e2e.nl");
+  await page.locator("#aanvraag-bericht").fill("y".repeat(5001));
+  await page.getByRole("button", { name: "Aanvraag Versturen" }).click();
+  await waitFor(
+    async () => (await page.locator("#aanvraag-bericht-fout").count()) === 1,
+    5000,
+    "the quote's message is marked",
+  );
+  assertEqual(
+    await page.locator("#aanvraag-bericht-fout").innerText(),
+    "Maximaal 5000 tekens",
+    "its message",
+  );
 });

@@ -4,15 +4,17 @@
 // the offer out of the campaign report. As staff would: the lead arrives from an ad through the form.
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { assert, assertEqual, MOBILE, test, waitFor } from "./fixtures";
+import { assert, assertEqual, MOBILE, test, waitFor, ADMIN_USERNAME } from "./fixtures";
 import {
   adminApi,
   counter,
   dismissNotice,
   expectNotice,
+  newLead,
   openLead,
   openTab,
   postLead,
+  postNewLead,
   saveStage,
   sendQuoteForm,
   todaysReportRow,
@@ -218,4 +220,55 @@ test("lead counters: one per stage, adding up to Totaal; an opened lead counts a
     await page.getByTestId("lead-counters").scrollIntoViewIfNeeded();
     await page.screenshot({ path: test.info().outputPath(`tellers-${viewport.width}.png`) });
   }
+});
+
+test("admin: a lead's road to a contract: an offer, then a signed contract with its commission, in Dutch notation", async ({
+  world,
+  signedIn,
+}) => {
+  const LEAD = newLead();
+  await postNewLead(world, LEAD);
+  const page = signedIn.page;
+  await openTab(page, "Lease Aanvragen");
+  await page.getByRole("button", { name: "Vernieuwen" }).click();
+  const detail = await openLead(page, LEAD.company);
+
+  const stage = await saveStage(
+    page,
+    detail,
+    "Offerte verstuurd",
+    { "Maandbedrag (€)": "349,50" },
+    "Offerte",
+  );
+  await stage.getByTestId("stage-summary").filter({ hasText: "€ 349,50" }).waitFor();
+
+  // A contract needs its commission: the form says so in Dutch before anything is sent.
+  await stage.getByLabel("Nieuwe fase").selectOption({ label: "Contract getekend" });
+  await stage.getByRole("button", { name: "Fase opslaan" }).click();
+  await stage.getByRole("alert").filter({ hasText: "Vul de commissie in, bijvoorbeeld 1.200,00" }).waitFor();
+  await stage.getByLabel("Commissie (€)").fill("1.200");
+  await stage.getByLabel("Looptijd (maanden, optioneel)").fill("48");
+  await stage.getByRole("button", { name: "Fase opslaan" }).click();
+  await detail.getByTestId("badge").filter({ hasText: "Getekend" }).waitFor();
+  await stage.getByTestId("stage-summary").filter({ hasText: "€ 1.200,00" }).waitFor();
+  await detail
+    .getByTestId("timeline-item")
+    .filter({ hasText: `naar Getekend door ${ADMIN_USERNAME}` })
+    .filter({ hasText: "Commissie € 1.200,00 · Maandbedrag € 349,50 · Looptijd 48 maanden" })
+    .waitFor();
+  const { rows } = await world.sql.query<{ commission_cents: number; monthly_amount_cents: number }>(
+    "SELECT commission_cents, monthly_amount_cents FROM leads.lease_requests WHERE email = $1",
+    [LEAD.email],
+  );
+  assertEqual(rows[0], { commission_cents: 120000, monthly_amount_cents: 34950 }, "stored in cents");
+
+  // The list filters by stage.
+  await page.locator("#lease-status-filter").selectOption({ label: "Getekend" });
+  await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).waitFor();
+  await page.locator("#lease-status-filter").selectOption({ label: "Offerte" });
+  await waitFor(
+    async () => (await page.getByTestId("lease-item").filter({ hasText: LEAD.company }).count()) === 0,
+    5000,
+    "the signed lead is not among the offers",
+  );
 });

@@ -1,5 +1,5 @@
 // At 375 px: the comparison, cost and legal tables are read without scrolling
-// sideways; each value keeps its column's name. (The admin's active visitors: panel.e2e.ts.)
+// sideways; each value keeps its column's name. (The admin's active visitors: live-visitors.e2e.ts.)
 import { assert, assertEqual, MOBILE, test } from "./fixtures";
 
 for (const path of ["/financiele-lease", "/operationele-lease", "/privacy-beleid", "/cookie-beleid"]) {

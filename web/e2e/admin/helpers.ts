@@ -1,7 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import type { CampaignReport, CampaignReportRow, CreateLeaseRequestResponse } from "@lease/contracts";
-import { assert, assertEqual, isApiRequest, waitFor, DESKTOP_CHROME_UA, type AdminWorld } from "../fixtures";
+import {
+  assert,
+  assertEqual,
+  isApiRequest,
+  waitFor,
+  ADMIN_USERNAME,
+  DESKTOP_CHROME_UA,
+  type AdminWorld,
+} from "../fixtures";
 
 const WAIT_MS = 10_000;
 
@@ -241,3 +249,105 @@ export async function converted(world: Pick<AdminWorld, "sql">, ids: string[]): 
     "tracking to count the quotes",
   );
 }
+
+/** The panel's tabs: the `tab` parameter each has in the URL, and its label. */
+export const TABS = [
+  ["analytics", "Analytics"],
+  ["aanvragen", "Lease Aanvragen"],
+  ["reactietijden", "Reactietijden"],
+  ["campagnes", "Campagnes"],
+  ["bedrijf", "Bedrijfsgegevens"],
+  ["theme", "Theme Instellingen"],
+  ["email", "E-mail Instellingen"],
+  ["inbox", "E-mail Inbox"],
+  ["pixels", "Social Media Pixels"],
+  ["gebruikers", "Gebruikers"],
+  ["logboek", "Logboek"],
+] as const;
+
+/** The label of the selected tab. */
+export const selectedTab = (page: Page) => page.locator('[role="tab"][aria-selected="true"]').innerText();
+
+/** The open tab's `tab` parameter in the URL (none for Analytics, the default). */
+export const tabParam = (page: Page) => new URL(page.url()).searchParams.get("tab");
+
+/** A signed-in admin on a loaded dashboard, in a browser of the test's own. */
+export async function signedInPage(world: AdminWorld): Promise<Page> {
+  return (await world.signedIn()).page;
+}
+
+/**
+ * A signed-in admin in a browser that caches as a person's does. (Playwright turns the HTTP cache
+ * off in a context with request routing, and world.open routes every other host away; the site
+ * loads nothing from other hosts without consent, so none is needed here.)
+ */
+export async function cachingBrowser(world: AdminWorld): Promise<Page> {
+  const context = await world.newContext({ locale: "nl-NL", timezoneId: "Europe/Amsterdam" });
+  const page = await context.newPage();
+  await page.goto(`${world.baseUrl}/admin-login`);
+  await signIn(page, ADMIN_USERNAME, world.password);
+  await page.getByTestId("welkom").waitFor();
+  return page;
+}
+
+/** The company details replies are written with and the public site shows. */
+export const COMPANY = { name: "Lease Centrum E2E", phone: "020 765 4321", email: "info@lease-e2e.nl" };
+
+/** A quote of the test's own: its company name and address are found only in its test. */
+export function newLead() {
+  const tag = randomBytes(3).toString("hex");
+  return {
+    carUrl: `https://www.autoscout24.nl/aanbod/tesla-model-3-${tag}`,
+    phone: "0612345678",
+    email: `klant.${tag}@example.nl`,
+    company: `E2E Transport ${tag} BV`,
+  };
+}
+export type Lead = ReturnType<typeof newLead>;
+
+/** Posts a newLead() quote, for 48 months, as the public form does; answers its id. */
+export const postNewLead = (world: AdminWorld, lead: Lead) =>
+  postLead(world, {
+    carUrl: lead.carUrl,
+    contactNumber: lead.phone,
+    email: lead.email,
+    companyName: lead.company,
+    leaseTerm: 48,
+  });
+
+/** Counting from zero: the stack's quote requests removed (their notes and history go with them). */
+export const removeAllLeads = (world: AdminWorld) => world.sql.query("DELETE FROM leads.lease_requests");
+
+/** A quote from `email` (and `companyName`), without a phone number; answers its id. */
+export const postLeadFrom = (world: AdminWorld, email: string, companyName?: string) =>
+  postLead(world, { carUrl: "https://www.autoscout24.nl/aanbod/panel-e2e", email, companyName });
+
+/** The mail provider and the company's address the e-mail about each new request goes to. */
+export const ALERT_MAIL = {
+  key: "SG.staff-e2e-key-0123456789",
+  sender: "noreply@staff-e2e.nl",
+  company: "verkoop@staff-e2e.nl",
+};
+
+/** A signed-in admin in a browser of the test's own, with SendGrid and the company's e-mail set. */
+export async function signedInWithAlerts(world: AdminWorld): Promise<Page> {
+  const { page } = await world.signedIn();
+  // A provider, the company's address and the site's own address (the origin of the e-mail's link).
+  await saveSettings(page, {
+    sendgridApiKey: ALERT_MAIL.key,
+    fromEmailAddress: ALERT_MAIL.sender,
+    emailAddress: ALERT_MAIL.company,
+    website: world.baseUrl,
+    notifyCompanyEmail: true,
+  });
+  return page;
+}
+
+/** A quote from `email` and `companyName` with a phone number; answers its id. */
+export const postLeadWithPhone = (world: AdminWorld, email: string, companyName: string) =>
+  postLead(world, {
+    carUrl: "https://www.autoscout24.nl/aanbod/staff-e2e",
+    contactNumber: "0612121212",
+    email,
+    companyName,
+  });
