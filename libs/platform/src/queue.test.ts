@@ -111,6 +111,25 @@ describe("retries and the failed set", () => {
       expect(delayed.delay).toBe(JOBS["audit.record"].backoff.delay);
       expect(lines.some((l) => l.msg === "job failed; retried" && l.level === 40)).toBe(true);
 
+      // A job of a newer version (queued during a rolling deploy) is not failed for good by an
+      // older worker: it waits its backoff like any failure, for a replica that knows it.
+      const future = randomUUID();
+      await q.add(
+        "audit.future",
+        { eventId: future },
+        { jobId: future, attempts: 5, backoff: { type: "exponential", delay: 60_000 } },
+      );
+      const waiting = await waitFor(
+        async () => ((await q.getJobState(future)) === "delayed" ? q.getJob(future) : undefined),
+        5000,
+        "the unknown job waiting for its retry",
+      );
+      expect(waiting!.attemptsMade).toBe(1);
+      expect(waiting!.failedReason).toBe(
+        "job audit.future is unknown to this version; left for a newer replica",
+      );
+      await waiting!.remove();
+
       // Two jobs that fail for good at once: data no handler can read, and one given a single attempt.
       const bad = randomUUID();
       await q.add("audit.record", { eventId: "not-a-uuid" }, { jobId: bad });

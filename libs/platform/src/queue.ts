@@ -289,7 +289,11 @@ export function createWorker(opts: WorkerOptions): Worker {
         jobId: job.id,
         reqId: (job.data as { requestId?: string }).requestId,
       });
-      if (!spec || !handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+      // A job this version does not know comes from a newer one (a rolling deploy: the new
+      // replicas queue it while old ones still take work): it waits its backoff and is tried
+      // again, by then most likely by a replica that knows it, instead of failing for good here.
+      if (!spec || !handler)
+        throw new Error(`job ${job.name} is unknown to this version; left for a newer replica`);
       const parsed = spec.schema.safeParse(job.data);
       if (!parsed.success) throw new UnrecoverableError(`invalid data for job ${job.name}`);
       const run = async () => {
