@@ -1,10 +1,18 @@
+// The panel's lease requests (lease-requests.ts): the list with its counters, search, filters and
+// paging; one request; deletion; the CSV export and its audit; a request's follow-up day and the
+// list of those due. Every route refuses a request without a session at the service itself.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import type { RunningService } from "@lease/platform";
-import { ConversionJobData, type LeaseRequestListResponse } from "@lease/contracts";
+import {
+  FOLLOW_UP_RANGE_MESSAGE,
+  InternalFollowUpsDue,
+  LeaseRequest,
+  LeaseRequestListResponse,
+} from "@lease/contracts";
 import { startLeads } from "../service";
-import { adminCookie, postJson, validLead } from "../testing";
+import { adminCookie, postJson, startLeadsHarness, validLead, type LeadsHarness } from "../testing";
 
 let db: TestDatabase;
 let svc: RunningService;
@@ -34,248 +42,7 @@ const admin = (path: string, init: RequestInit = {}) =>
     ...init,
     headers: { cookie, "content-type": "application/json", ...(init.headers ?? {}) },
   });
-const count = async (table: string) =>
-  Number((await sql.query(`SELECT count(*) AS n FROM leads.${table}`)).rows[0].n);
-
-async function fieldMessages(body: unknown): Promise<Record<string, string>> {
-  const res = await post(body);
-  expect(res.status).toBe(400);
-  const json = (await res.json()) as { code: string; fields: { path: string; message: string }[] };
-  expect(json.code).toBe("validation_failed");
-  return Object.fromEntries(json.fields.map((f) => [f.path, f.message]));
-}
-
-describe("POST /api/lease-requests", () => {
-  it("stores a valid quote request with its outbox rows and answers 201 {id}", async () => {
-    const res = await post(validLead);
-    expect(res.status).toBe(201);
-    const { id } = (await res.json()) as { id: string };
-    const { rows } = await sql.query("SELECT * FROM leads.lease_requests WHERE id = $1", [id]);
-    expect(rows[0]).toMatchObject({
-      email: validLead.email,
-      status: "nieuw",
-      is_read: false,
-      lease_term: 48,
-    });
-    const outbox = await sql.query(
-      "SELECT job_name, payload FROM leads.outbox WHERE payload->>'sourceId' = $1",
-      [id],
-    );
-    expect(outbox.rows.map((r) => r.job_name).sort()).toEqual(["lead.received", "tracking.conversion"]);
-  });
-
-  it("queues the conversion with the visitor session the form sent, or none", async () => {
-    const sessionId = "session-abc123-1764000000000";
-    const withSession = (await (await post({ ...validLead, sessionId })).json()) as { id: string };
-    const without = (await (await post(validLead)).json()) as { id: string };
-    const payload = async (id: string) =>
-      (
-        await sql.query(
-          "SELECT payload FROM leads.outbox WHERE job_name = 'tracking.conversion' AND payload->>'sourceId' = $1",
-          [id],
-        )
-      ).rows[0].payload;
-    const created = async (id: string) =>
-      (await sql.query("SELECT created_at FROM leads.lease_requests WHERE id = $1", [id])).rows[0].created_at;
-    const queued = await payload(withSession.id);
-    expect(queued).toEqual({
-      source: "lease_request",
-      sourceId: withSession.id,
-      sessionId,
-      at: expect.any(String),
-    });
-    // The lead's own arrival time, in microseconds (JavaScript's Date keeps milliseconds).
-    expect(ConversionJobData.parse(queued).at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-    expect(Math.abs(Date.parse(queued.at) - (await created(withSession.id)).getTime())).toBeLessThan(1);
-    expect(await payload(without.id)).toMatchObject({ sessionId: null });
-    expect(await fieldMessages({ ...validLead, sessionId: "geen-sessie" })).toEqual({
-      sessionId: "sessionId heeft niet de vorm session-<letters en cijfers>-<tijdstip>",
-    });
-  });
-
-  it("keeps click ids, event id, user agent and page only with the page's marketing consent", async () => {
-    const eventId = "5b0e8c1e-7a7f-4d8e-9d41-2f6f4a1c0b11";
-    const clickIds = { fbclid: "IwAR1abc-_x", gclid: "Cj0KCQ", clickedAt: 1_764_000_000_000 };
-    const page = "https://lease.example.nl/?utm_source=facebook#aanvraag";
-    const consented = await postJson(
-      `${svc.url}/api/lease-requests`,
-      {
-        ...validLead,
-        marketingConsent: true,
-        clickIds,
-        eventId,
-        pageUrl: page,
-      },
-      freshIp(),
-      { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Test" },
-    );
-    expect(consented.status).toBe(201);
-    const yes = (await consented.json()) as { id: string; eventId?: string };
-    expect(yes.eventId).toBe(eventId);
-    // Without consent the same ids are dropped: the server never infers consent from them.
-    const refused = await post({ ...validLead, marketingConsent: false, clickIds, eventId, pageUrl: page });
-    const no = (await refused.json()) as { id: string; eventId?: string };
-    expect(no.eventId).toBeUndefined();
-    const absent = (await (await post({ ...validLead, clickIds })).json()) as {
-      id: string;
-      eventId?: string;
-    };
-    // Consent without an event id from the page: the server makes one and answers it.
-    const made = (await (await post({ ...validLead, marketingConsent: true })).json()) as {
-      eventId?: string;
-    };
-    expect(made.eventId).toMatch(/^[0-9a-f-]{36}$/);
-    const row = async (id: string) =>
-      (
-        await sql.query(
-          "SELECT marketing_consent, click_ids, event_id, user_agent, page_url FROM leads.lease_requests WHERE id = $1",
-          [id],
-        )
-      ).rows[0];
-    expect(await row(yes.id)).toEqual({
-      marketing_consent: true,
-      click_ids: clickIds,
-      event_id: eventId,
-      user_agent: "Mozilla/5.0 (X11; Linux x86_64) Test",
-      page_url: "https://lease.example.nl/",
-    });
-    const none = {
-      marketing_consent: false,
-      click_ids: null,
-      event_id: null,
-      user_agent: null,
-      page_url: null,
-    };
-    expect(await row(no.id)).toEqual(none);
-    expect(await row(absent.id)).toEqual(none);
-    const detail = (await (await admin(`/${yes.id}`)).json()) as { marketingConsent: boolean };
-    expect(detail.marketingConsent).toBe(true);
-    const bad = await fieldMessages({ ...validLead, marketingConsent: true, clickIds: { fbclid: "a b" } });
-    expect(bad["clickIds.fbclid"]).toBe("Een klik-id van de advertentie is ongeldig");
-  });
-
-  it("answers every rule of the quote form with its Dutch message", async () => {
-    expect(
-      await fieldMessages({ ...validLead, carUrl: "geen url", contactNumber: "06123", email: "jan@" }),
-    ).toEqual({
-      carUrl: "Voer een geldige auto URL in",
-      contactNumber: "Voer een geldig telefoonnummer in",
-      email: "Voer een geldig e-mailadres in",
-    });
-    expect(await fieldMessages({})).toEqual({
-      carUrl: "Voer een geldige auto URL in",
-      contactNumber: "Voer een geldig telefoonnummer in",
-      email: "Voer een geldig e-mailadres in",
-    });
-    expect(await fieldMessages({ ...validLead, leaseTerm: 72 })).toEqual({
-      leaseTerm: "Kies een looptijd van 24, 36, 48 of 60 maanden",
-    });
-  });
-
-  it.each([
-    "javascript:alert(1)",
-    "data:text/html,<script>alert(1)</script>",
-    "file:///etc/passwd",
-    "//evil.example/car",
-    "https://exa mple.com",
-    `https://example.com/${"a".repeat(2100)}`,
-  ])("refuses the hostile car URL %s", async (carUrl) => {
-    expect(await fieldMessages({ ...validLead, carUrl })).toEqual({ carUrl: "Voer een geldige auto URL in" });
-  });
-
-  it("refuses unknown fields and stores nothing", async () => {
-    const before = await count("lease_requests");
-    expect(await fieldMessages({ ...validLead, status: "gereageerd", isRead: true })).toEqual({
-      "(body)": "Onbekend veld: status, isRead",
-    });
-    expect(await count("lease_requests")).toBe(before);
-  });
-
-  it("refuses a NUL character with 400 and a Dutch message instead of failing in Postgres", async () => {
-    const before = await count("lease_requests");
-    const res = await post({ ...validLead, companyName: "Jansen\u0000BV" });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toContain("ongeldig teken (NUL)");
-    expect(await count("lease_requests")).toBe(before);
-  });
-
-  it("gives a filled honeypot the normal 201 answer and stores nothing", async () => {
-    const [leads, outbox] = [await count("lease_requests"), await count("outbox")];
-    const res = await post({ ...validLead, website: "http://spam.example" });
-    expect(res.status).toBe(201);
-    expect((await res.json()) as { id: string }).toHaveProperty("id");
-    expect(await count("lease_requests")).toBe(leads);
-    expect(await count("outbox")).toBe(outbox);
-  });
-
-  it("limits each client IP to LEAD_RATE_LIMIT submissions per window with 429, Retry-After and a Dutch message", async () => {
-    const ip = freshIp();
-    for (let i = 0; i < 3; i++) expect((await post(validLead, ip)).status).toBe(201);
-    const res = await post(validLead, ip);
-    expect(res.status).toBe(429);
-    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(500);
-    expect(((await res.json()) as { message: string }).message).toMatch(/te veel aanvragen/);
-    expect((await post(validLead, freshIp())).status).toBe(201);
-  });
-
-  it("marks a request as duplicate of the newest earlier one with the same e-mail (any case) or phone digits", async () => {
-    const first = (await (
-      await post({ ...validLead, email: "Dup@Example.nl", contactNumber: "0611111111" })
-    ).json()) as { id: string };
-    const second = (await (
-      await post({ ...validLead, email: "other@example.nl", contactNumber: "06-1111 1111" })
-    ).json()) as { id: string };
-    const third = (await (
-      await post({ ...validLead, email: "dup@example.NL", contactNumber: "0622222222" })
-    ).json()) as { id: string };
-    const fresh = (await (
-      await post({ ...validLead, email: "new@example.nl", contactNumber: "0633333333" })
-    ).json()) as { id: string };
-    const list = (await (await admin("?pageSize=200")).json()) as LeaseRequestListResponse;
-    const byId = new Map(list.items.map((r) => [r.id, r]));
-    expect(byId.get(first.id)?.duplicateOf).toBeNull();
-    expect(byId.get(second.id)?.duplicateOf).toBe(first.id);
-    expect(byId.get(third.id)?.duplicateOf).toBe(first.id);
-    expect(byId.get(fresh.id)?.duplicateOf).toBeNull();
-  });
-});
-
-describe("POST /api/contact", () => {
-  const contact = { name: "Piet", email: "piet@example.nl", message: "Bel mij eens terug aub" };
-  const postContact = (body: unknown, ip = freshIp()) => postJson(`${svc.url}/api/contact`, body, ip);
-
-  it("stores a contact message and logs it as contact_form through the outbox", async () => {
-    const res = await postContact(contact);
-    expect(res.status).toBe(201);
-    const { id } = (await res.json()) as { id: string };
-    const outbox = await sql.query("SELECT payload FROM leads.outbox WHERE payload->>'sourceId' = $1", [id]);
-    expect(outbox.rows.map((r) => r.payload.source)).toEqual(["contact_form", "contact_form"]);
-  });
-
-  it("validates with Dutch messages, refuses unknown fields and drops honeypot submissions", async () => {
-    const bad = await postContact({ name: "", email: "x", message: "kort", extra: 1 });
-    expect(bad.status).toBe(400);
-    const fields = ((await bad.json()) as { fields: { path: string; message: string }[] }).fields;
-    expect(fields).toEqual(
-      expect.arrayContaining([
-        { path: "name", message: "Naam is verplicht" },
-        { path: "email", message: "Voer een geldig e-mailadres in" },
-        { path: "message", message: "Bericht moet minimaal 10 karakters bevatten" },
-      ]),
-    );
-    const before = await count("contact_messages");
-    expect((await postContact({ ...contact, website: "bot" })).status).toBe(201);
-    expect(await count("contact_messages")).toBe(before);
-  });
-
-  it("is rate limited per client IP", async () => {
-    const ip = freshIp();
-    for (let i = 0; i < 3; i++) expect((await postContact(contact, ip)).status).toBe(201);
-    expect((await postContact(contact, ip)).status).toBe(429);
-  });
-});
-
-describe("admin lease requests", () => {
+describe("GET /api/admin/lease-requests · GET /api/admin/lease-requests/export.csv · GET /api/admin/lease-requests/{id} · PATCH /api/admin/lease-requests/{id}/status · DELETE /api/admin/lease-requests/{id}", () => {
   it("refuse every admin route without a session (401) at the service itself", async () => {
     const id = "00000000-0000-4000-8000-000000000000";
     const calls: [string, string][] = [
@@ -290,7 +57,9 @@ describe("admin lease requests", () => {
       expect(res.status, `${method} ${path}`).toBe(401);
     }
   });
+});
 
+describe("GET /api/admin/lease-requests", () => {
   it("lists newest first with counters, search, status filter and paging", async () => {
     const ids: string[] = [];
     for (const company of ["Zoek Alpha BV", "Zoek Beta BV", "Zoek Gamma BV"]) {
@@ -339,40 +108,21 @@ describe("admin lease requests", () => {
     expect(byPhone.total).toBeGreaterThan(0);
   });
 
-  it("updates status and read flag; a malformed id is 400 and an unknown one 404", async () => {
-    const { id } = (await (await post(validLead)).json()) as { id: string };
-    const res = await admin(`/${id}/status`, {
-      method: "PATCH",
-      body: JSON.stringify({ status: "bekeken", isRead: true }),
-    });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ id, status: "bekeken", isRead: true });
-    expect(
-      (
-        await admin(`/not-a-uuid/status`, {
-          method: "PATCH",
-          body: JSON.stringify({ status: "bekeken", isRead: true }),
-        })
-      ).status,
-    ).toBe(400);
-    expect(
-      (
-        await admin(`/${id}/status`, {
-          method: "PATCH",
-          body: JSON.stringify({ status: "weg", isRead: true }),
-        })
-      ).status,
-    ).toBe(400);
-    expect(
-      (
-        await admin(`/00000000-0000-4000-8000-000000000000/status`, {
-          method: "PATCH",
-          body: JSON.stringify({ status: "bekeken", isRead: true }),
-        })
-      ).status,
-    ).toBe(404);
+  it("answers a bad search or page with 400 and a Dutch message", async () => {
+    for (const [query, message] of [
+      [`?q=${"x".repeat(201)}`, "De zoekterm mag hoogstens 200 tekens zijn"],
+      ["?q=%00", "De zoekterm bevat een ongeldig teken"],
+      ["?page=abc", "page moet een getal zijn"],
+      ["?pageSize=500", "pageSize mag hoogstens 200 zijn"],
+    ]) {
+      const res = await admin(query!);
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { message: string }).message, query).toContain(message);
+    }
   });
+});
 
+describe("GET /api/admin/lease-requests/{id}", () => {
   it("reads one request by id; a malformed id is 400 and an unknown one 404", async () => {
     const { id } = (await (await post(validLead)).json()) as { id: string };
     const res = await admin(`/${id}`);
@@ -405,20 +155,9 @@ describe("admin lease requests", () => {
     };
     expect(list.items.find((item) => item.id === belgian.id)?.contactNumberE164).toBe("+32470123456");
   });
+});
 
-  it("answers a bad search or page with 400 and a Dutch message", async () => {
-    for (const [query, message] of [
-      [`?q=${"x".repeat(201)}`, "De zoekterm mag hoogstens 200 tekens zijn"],
-      ["?q=%00", "De zoekterm bevat een ongeldig teken"],
-      ["?page=abc", "page moet een getal zijn"],
-      ["?pageSize=500", "pageSize mag hoogstens 200 zijn"],
-    ]) {
-      const res = await admin(query!);
-      expect(res.status, query).toBe(400);
-      expect(((await res.json()) as { message: string }).message, query).toContain(message);
-    }
-  });
-
+describe("DELETE /api/admin/lease-requests/{id}", () => {
   it("deletes a request (204), then 404", async () => {
     const { id } = (await (await post(validLead)).json()) as { id: string };
     expect((await admin(`/${id}`, { method: "DELETE" })).status).toBe(204);
@@ -426,7 +165,9 @@ describe("admin lease requests", () => {
     expect((await admin(`/${id}`, { method: "DELETE" })).status).toBe(404);
     expect((await admin(`/nope`, { method: "DELETE" })).status).toBe(400);
   });
+});
 
+describe("GET /api/admin/lease-requests/export.csv", () => {
   it("exports CSV with BOM, semicolons and every cell quoted and formula-safe", async () => {
     await post({
       ...validLead,
@@ -531,14 +272,99 @@ describe("admin lease requests", () => {
   });
 });
 
-describe("internal lookups", () => {
-  it("serve a lease request to holders of the internal token only", async () => {
-    const { id } = (await (await post(validLead)).json()) as { id: string };
-    expect((await fetch(`${svc.url}/internal/lease-requests/${id}`)).status).toBe(403);
-    const res = await fetch(`${svc.url}/internal/lease-requests/${id}`, {
-      headers: { "x-internal-token": env.INTERNAL_TOKEN! },
+describe("PUT /api/admin/lease-requests/{id}/follow-up", () => {
+  // "Opvolgen op" per request, the list filtered to "Vandaag opvolgen" (overdue included),
+  // the count of those due, and that count for the mailer's new-lead e-mail.
+
+  let h: LeadsHarness;
+  let ipSeq = 0;
+
+  beforeAll(async () => {
+    h = await startLeadsHarness("followup", { LEAD_RATE_LIMIT: "100" });
+  });
+  afterAll(async () => h?.stop());
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${h.svc.url}/api/admin/lease-requests${path}`, {
+      method,
+      headers: { cookie: h.cookie, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ id, email: validLead.email });
+
+  async function newLead(email: string): Promise<string> {
+    const res = await postJson(
+      `${h.svc.url}/api/lease-requests`,
+      { ...validLead, email },
+      `198.51.100.${++ipSeq}`,
+    );
+    return ((await res.json()) as { id: string }).id;
+  }
+
+  /** A day relative to today in Amsterdam, as Postgres computes it. */
+  async function day(offset: number): Promise<string> {
+    const { rows } = await h.sql.query<{ d: string }>(
+      "SELECT to_char((now() AT TIME ZONE 'Europe/Amsterdam')::date + $1::int, 'YYYY-MM-DD') AS d",
+      [offset],
+    );
+    return rows[0]!.d;
+  }
+
+  const list = async (query = "") => LeaseRequestListResponse.parse(await (await admin("GET", query)).json());
+
+  describe("follow-up days", () => {
+    it("are set, shown on the request and cleared", async () => {
+      const id = await newLead("opvolgen@bedrijf.nl");
+      const tomorrow = await day(1);
+      const set = await admin("PUT", `/${id}/follow-up`, { followUpOn: tomorrow });
+      expect(set.status).toBe(200);
+      expect(LeaseRequest.parse(await set.json()).followUpOn).toBe(tomorrow);
+      expect(LeaseRequest.parse(await (await admin("GET", `/${id}`)).json()).followUpOn).toBe(tomorrow);
+      const cleared = await admin("PUT", `/${id}/follow-up`, { followUpOn: null });
+      expect(LeaseRequest.parse(await cleared.json()).followUpOn).toBeNull();
+    });
+
+    it("refuses what is no day, with Dutch messages", async () => {
+      const id = await newLead("fout@bedrijf.nl");
+      const message = async (body: unknown) => {
+        const res = await admin("PUT", `/${id}/follow-up`, body);
+        expect(res.status).toBe(400);
+        return ((await res.json()) as { fields: { message: string }[] }).fields.map((f) => f.message);
+      };
+      expect(await message({ followUpOn: "2026-02-30" })).toEqual(["Deze datum bestaat niet"]);
+      expect(await message({ followUpOn: "morgen" })).toEqual(["Geef de datum op als JJJJ-MM-DD"]);
+      expect(await message({ followUpOn: "1999-12-31" })).toEqual([FOLLOW_UP_RANGE_MESSAGE]);
+      expect(await message({})).toHaveLength(1);
+      expect(
+        (await admin("PUT", "/2b1c9a52-6f0e-4c8e-9d4a-0c7c1f3e5a11/follow-up", { followUpOn: null })).status,
+      ).toBe(404);
+    });
+
+    it("filters the list to today's and overdue ones, counts them, and tells the mailer", async () => {
+      const [overdue, today, later] = [
+        await newLead("te-laat@bedrijf.nl"),
+        await newLead("vandaag@bedrijf.nl"),
+        await newLead("later@bedrijf.nl"),
+      ];
+      await admin("PUT", `/${overdue}/follow-up`, { followUpOn: await day(-3) });
+      await admin("PUT", `/${today}/follow-up`, { followUpOn: await day(0) });
+      await admin("PUT", `/${later}/follow-up`, { followUpOn: await day(2) });
+
+      const due = await list("?followUp=vandaag");
+      expect(due.items.map((i) => i.id).sort()).toEqual([overdue, today].sort());
+      expect(due.total).toBe(2);
+      expect(due.counts.followUpDue).toBe(2);
+      expect((await list()).counts.followUpDue).toBe(2);
+      expect((await admin("GET", "?followUp=morgen")).status).toBe(400);
+
+      const internal = await fetch(`${h.svc.url}/internal/follow-ups/due`, {
+        headers: { "x-internal-token": h.env.INTERNAL_TOKEN! },
+      });
+      expect(InternalFollowUpsDue.parse(await internal.json())).toEqual({ due: 2 });
+      expect((await fetch(`${h.svc.url}/internal/follow-ups/due`)).status).toBe(403);
+
+      const csv = await (await admin("GET", "/export.csv?followUp=vandaag")).text();
+      expect(csv).toContain("te-laat@bedrijf.nl");
+      expect(csv).not.toContain("later@bedrijf.nl");
+    });
   });
 });
