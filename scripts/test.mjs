@@ -111,12 +111,20 @@ async function vitest(env, only) {
   const report = existsSync(".tmp/vitest.json")
     ? JSON.parse(readFileSync(".tmp/vitest.json", "utf8"))
     : undefined;
-  for (const file of report?.testResults ?? [])
-    for (const t of file.assertionResults ?? [])
-      if (t.status === "failed")
-        failedTests.push(`vitest: ${file.name.replace(`${process.cwd()}/`, "")} > ${t.fullName}`);
+  let failedFiles = 0;
+  for (const file of report?.testResults ?? []) {
+    const name = file.name.replace(`${process.cwd()}/`, "");
+    const failing = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failing) failedTests.push(`vitest: ${name} > ${t.fullName}`);
+    // A file that failed as a whole (its setup or import threw) has no failed test of its own.
+    if (file.status === "failed" && failing.length === 0) {
+      failedFiles++;
+      failedTests.push(`vitest: ${name} (the file failed: ${String(file.message ?? "").split("\n")[0]})`);
+    }
+  }
   const passed = report?.numPassedTests ?? 0;
-  const failed = (report?.numFailedTests ?? 0) + (ok || report?.numFailedTests ? 0 : 1);
+  const counted = (report?.numFailedTests ?? 0) + failedFiles;
+  const failed = counted + (ok || counted ? 0 : 1);
   step("unit and integration tests (vitest)", ok && failed === 0, passed, failed);
   timed("vitest", since);
 }
