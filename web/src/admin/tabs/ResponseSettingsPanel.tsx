@@ -1,14 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   UpdateResponseSettingsBody,
   type AssignmentRule,
   type ResponseBasis,
   type ResponseSettingsResponse,
 } from "@lease/contracts";
-import { useEffect, useState, type FormEvent } from "react";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchResponseSettings, updateResponseSettings } from "../api";
 import { Button, Field, inputClass, LoadError, LoadingText, Panel, Select } from "../../components/ui";
+import { useForm, type FormErrors } from "../../lib/use-form";
 
 const RULES: { value: AssignmentRule; label: string }[] = [
   { value: "round-robin", label: "Om de beurt (round-robin)" },
@@ -69,48 +69,62 @@ function bodyOf(draft: Draft) {
 /** "Toewijzing en reactietijden": the assignment rule, the promises, working hours and closed days. */
 export function ResponseSettingsPanel() {
   const queryClient = useQueryClient();
-  const { notify, notifyError } = useNotice();
+  const { notify } = useNotice();
   const saved = useQuery({ queryKey: ADMIN_KEYS.responseSettings, queryFn: fetchResponseSettings });
-  const [draft, setDraft] = useState<Draft>();
-  const [errors, setErrors] = useState<string[]>([]);
-  useEffect(() => {
-    if (saved.data) setDraft(draftOf(saved.data));
-  }, [saved.data]);
-  const save = useMutation({
-    mutationFn: (body: ReturnType<typeof bodyOf>) => updateResponseSettings(body),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(ADMIN_KEYS.responseSettings, answer);
-      notify({ title: "Opgeslagen", description: "Toewijzing en reactietijden zijn bijgewerkt." });
-    },
-    onError: (error) => notifyError("Fout bij Opslaan", error, "Er is een fout opgetreden bij het opslaan"),
-  });
   if (saved.isError && !saved.data)
     return (
       <Panel title="Toewijzing en reactietijden">
         <LoadError query={saved} fallback="De reactietijden konden niet worden geladen." />
       </Panel>
     );
-  if (!draft)
+  if (!saved.data)
     return (
       <Panel title="Toewijzing en reactietijden">
         <LoadingText />
       </Panel>
     );
-  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const body = bodyOf(draft);
-    const checked = UpdateResponseSettingsBody.safeParse(body);
-    if (!checked.success) {
-      setErrors([...new Set(checked.error.issues.map((issue) => issue.message))]);
-      return;
-    }
-    setErrors([]);
-    save.mutate(body);
-  };
+  return (
+    <ResponseSettingsForm
+      stored={draftOf(saved.data)}
+      onSaved={(answer) => {
+        queryClient.setQueryData(ADMIN_KEYS.responseSettings, answer);
+        notify({ title: "Opgeslagen", description: "Toewijzing en reactietijden zijn bijgewerkt." });
+      }}
+    />
+  );
+}
+
+/**
+ * The contract's messages for the values, each once (keyed by itself: they show as one list under
+ * the form, and stay there until the next save).
+ */
+function checkDraft(draft: Draft): FormErrors {
+  const checked = UpdateResponseSettingsBody.safeParse(bodyOf(draft));
+  if (checked.success) return {};
+  return Object.fromEntries(checked.error.issues.map((issue) => [issue.message, issue.message]));
+}
+
+function ResponseSettingsForm({
+  stored,
+  onSaved,
+}: {
+  stored: Draft;
+  onSaved: (answer: Awaited<ReturnType<typeof updateResponseSettings>>) => void;
+}) {
+  const form = useForm({
+    initial: stored,
+    validate: checkDraft,
+    submit: (values) => updateResponseSettings(bodyOf(values)),
+    onSuccess: onSaved,
+    // The server's refusal is said by the notice only.
+    serverErrors: () => ({}),
+  });
+  const draft = form.values;
+  const set = form.change;
+  const errors = Object.values(form.errors).filter((message) => message !== undefined);
   return (
     <Panel title="Toewijzing en reactietijden">
-      <form onSubmit={submit} noValidate className="space-y-5" data-testid="reactietijden">
+      <form onSubmit={form.onSubmit} noValidate className="space-y-5" data-testid="reactietijden">
         <Field look="admin" id="toewijzing" label="Nieuwe aanvragen toewijzen">
           <Select
             id="toewijzing"
@@ -203,17 +217,10 @@ export function ResponseSettingsPanel() {
           </ul>
         )}
         <div className="flex gap-2">
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? "Opslaan..." : "Opslaan"}
+          <Button type="submit" disabled={form.pending}>
+            {form.pending ? "Opslaan..." : "Opslaan"}
           </Button>
-          <Button
-            variant="secondary"
-            disabled={save.isPending}
-            onClick={() => {
-              if (saved.data) setDraft(draftOf(saved.data));
-              setErrors([]);
-            }}
-          >
+          <Button variant="secondary" disabled={form.pending} onClick={form.cancel}>
             Annuleren
           </Button>
         </div>

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ADMIN_USERNAME_MESSAGE, ADMIN_USERNAME_PATTERN, type AdminUser } from "@lease/contracts";
-import { useState, type FormEvent } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Button, LoadError, LoadingText, Panel, TextField } from "../../components/ui";
 import {
@@ -13,9 +12,21 @@ import {
   resetUserTotp,
   setUserDisabled,
 } from "../api";
+import { useForm } from "../../lib/use-form";
 import { useOneTimePasswords } from "../lib/one-time-passwords";
 import { useHandOnText } from "./LeadRouting";
 import { TeamMembers } from "./TeamMembers";
+
+function checkUsername({ username }: { username: string }) {
+  const name = username.trim();
+  return {
+    username: !name
+      ? "Gebruikersnaam is verplicht"
+      : ADMIN_USERNAME_PATTERN.test(name)
+        ? undefined
+        : ADMIN_USERNAME_MESSAGE,
+  };
+}
 
 /** "Beheerders": create an admin (its one-time password shown once), and the team with its buttons. */
 export function TeamPanel() {
@@ -23,8 +34,6 @@ export function TeamPanel() {
   const { notify } = useNotice();
   const me = useQuery({ queryKey: ADMIN_KEYS.me, queryFn: fetchMe, retry: false });
   const users = useQuery({ queryKey: ADMIN_KEYS.users, queryFn: fetchUsers, staleTime: 0 });
-  const [username, setUsername] = useState("");
-  const [usernameError, setUsernameError] = useState<string>();
   // Each new admin's one-time password stays until dismissed, also while another admin is
   // created, an attempt fails or another tab is open meanwhile (the dashboard keeps them).
   const [created, setCreated] = useOneTimePasswords();
@@ -32,17 +41,16 @@ export function TeamPanel() {
   const failed = (title: string) => (error: unknown) =>
     notify({ title, description: userErrorMessage(error, "Probeer het opnieuw."), variant: "destructive" });
 
-  const create = useMutation({
-    mutationFn: () => createUser(username.trim()),
+  const create = useForm({
+    initial: { username: "" },
+    validate: checkUsername,
+    submit: (values) => createUser(values.username.trim()),
     onSuccess: (answer) => {
       setCreated((shown) => [...shown, { username: answer.user.username, password: answer.oneTimePassword }]);
-      setUsername("");
       void reload();
     },
-    onError: (error) => {
-      const fields = fieldErrors(error);
-      if (fields.username) setUsernameError(fields.username);
-      else failed("Aanmaken mislukt")(error);
+    onFailed: (error, fields) => {
+      if (!fields.username) failed("Aanmaken mislukt")(error);
     },
   });
   const toggle = useMutation({
@@ -77,18 +85,6 @@ export function TeamPanel() {
     },
     onError: failed("Verwijderen mislukt"),
   });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const name = username.trim();
-    const problem = !name
-      ? "Gebruikersnaam is verplicht"
-      : ADMIN_USERNAME_PATTERN.test(name)
-        ? undefined
-        : ADMIN_USERNAME_MESSAGE;
-    setUsernameError(problem);
-    if (!problem) create.mutate();
-  };
 
   const handOnText = useHandOnText();
   const self = me.data?.admin.username;
@@ -149,19 +145,17 @@ export function TeamPanel() {
     );
   return (
     <Panel title="Beheerders">
-      <form onSubmit={submit} noValidate className="mb-6 flex flex-wrap items-end gap-3">
+      <form onSubmit={create.onSubmit} noValidate className="mb-6 flex flex-wrap items-end gap-3">
         <div className="min-w-60 flex-1">
           <TextField
             id="nieuwe-gebruiker"
             label="Nieuwe beheerder (gebruikersnaam)"
-            error={usernameError}
             autoComplete="off"
-            value={username}
-            disabled={create.isPending}
-            onChange={setUsername}
+            disabled={create.pending}
+            {...create.text("username")}
           />
         </div>
-        <Button type="submit" disabled={create.isPending}>
+        <Button type="submit" disabled={create.pending}>
           Beheerder aanmaken
         </Button>
       </form>

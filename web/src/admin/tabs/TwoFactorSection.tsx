@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TotpSetup } from "@lease/contracts";
 import { useState } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Button, LoadError, LoadingText, TextField } from "../../components/ui";
 import { ADMIN_KEYS, confirmTotp, disableTotp, fetchAccount, startTotpSetup } from "../api";
+import { useForm } from "../../lib/use-form";
 import { QrCode } from "../components/QrCode";
 
 /**
@@ -16,36 +17,34 @@ export function TwoFactorSection() {
   const { notify } = useNotice();
   const account = useQuery({ queryKey: ADMIN_KEYS.account, queryFn: fetchAccount, staleTime: 0 });
   const [setup, setSetup] = useState<TotpSetup | null>(null);
-  const [code, setCode] = useState("");
-  const [codeError, setCodeError] = useState<string>();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const [password, setPassword] = useState("");
-  const [passwordError, setPasswordError] = useState<string>();
-  const [offCode, setOffCode] = useState("");
-  const [offCodeError, setOffCodeError] = useState<string>();
   // Setting up starts with the password: asking is true while its field shows.
   const [asking, setAsking] = useState(false);
   const failed = (title: string) => (error: unknown) =>
     notify({ title, description: userErrorMessage(error, "Probeer het opnieuw."), variant: "destructive" });
+  const PASSWORD_REQUIRED = "Huidig wachtwoord is verplicht";
 
-  const start = useMutation({
-    mutationFn: () => startTotpSetup(password),
+  const start = useForm({
+    initial: { currentPassword: "" },
+    validate: (values) => ({ currentPassword: values.currentPassword ? undefined : PASSWORD_REQUIRED }),
+    submit: (values) => startTotpSetup(values.currentPassword),
     onSuccess: (answer) => {
       setSetup(answer);
       setAsking(false);
-      setPassword("");
-      setPasswordError(undefined);
-      setCode("");
-      setCodeError(undefined);
+      confirm.cancel();
     },
-    onError: (error) => {
-      const fields = fieldErrors(error);
-      if (fields.currentPassword) setPasswordError(fields.currentPassword);
-      else failed("Instellen mislukt")(error);
+    onFailed: (error, fields) => {
+      if (!fields.currentPassword) failed("Instellen mislukt")(error);
     },
   });
-  const confirm = useMutation({
-    mutationFn: () => confirmTotp(code.replace(/\s/g, "")),
+  const confirm = useForm({
+    initial: { code: "" },
+    validate: (values) => ({
+      code: /^\d{6}$/.test(values.code.replace(/\s/g, ""))
+        ? undefined
+        : "Vul de 6 cijfers uit je authenticator-app in",
+    }),
+    submit: (values) => confirmTotp(values.code.replace(/\s/g, "")),
     onSuccess: ({ codes }) => {
       setSetup(null);
       setRecoveryCodes(codes);
@@ -56,43 +55,36 @@ export function TwoFactorSection() {
         description: "Bewaar je herstelcodes goed. Je andere sessies zijn beëindigd.",
       });
     },
-    onError: (error) => {
-      const fields = fieldErrors(error);
-      if (fields.code) setCodeError(fields.code);
-      else failed("Bevestigen mislukt")(error);
+    onFailed: (error, fields) => {
+      if (!fields.code) failed("Bevestigen mislukt")(error);
     },
   });
-  const turnOff = useMutation({
-    mutationFn: () => disableTotp(password, offCode.trim()),
+  const turnOff = useForm({
+    initial: { currentPassword: "", code: "" },
+    validate: (values) => ({
+      currentPassword: values.currentPassword ? undefined : PASSWORD_REQUIRED,
+      code: values.code.trim() ? undefined : "Vul een code uit je authenticator-app of een herstelcode in",
+    }),
+    submit: (values) => disableTotp(values.currentPassword, values.code.trim()),
     onSuccess: (answer) => {
       queryClient.setQueryData(ADMIN_KEYS.account, answer);
       void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
-      setPassword("");
-      setPasswordError(undefined);
-      setOffCode("");
-      setOffCodeError(undefined);
       setRecoveryCodes(null);
       notify({ title: "Tweestapsverificatie staat uit" });
     },
-    onError: (error) => {
-      const fields = fieldErrors(error);
-      if (fields.currentPassword || fields.code) {
-        setPasswordError(fields.currentPassword);
-        setOffCodeError(fields.code);
-      } else failed("Uitzetten mislukt")(error);
+    onFailed: (error, fields) => {
+      if (!fields.currentPassword && !fields.code) failed("Uitzetten mislukt")(error);
     },
   });
 
-  const passwordField = (id: string, label: string, pending: boolean) => (
+  const passwordField = (form: Pick<typeof start, "pending" | "text">, id: string, label: string) => (
     <TextField
       id={id}
       label={label}
-      error={passwordError}
       type="password"
       autoComplete="current-password"
-      value={password}
-      disabled={pending}
-      onChange={setPassword}
+      disabled={form.pending}
+      {...form.text("currentPassword")}
     />
   );
 
@@ -131,29 +123,20 @@ export function TwoFactorSection() {
         <Button onClick={() => setAsking(true)}>Tweestapsverificatie instellen</Button>
       )}
       {!on && !setup && asking && (
-        <form
-          className="space-y-4"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!password) setPasswordError("Huidig wachtwoord is verplicht");
-            else start.mutate();
-          }}
-        >
+        <form className="space-y-4" noValidate onSubmit={start.onSubmit}>
           <p className="text-sm text-gray-700">
             Vul eerst je wachtwoord in. Na het aanzetten worden je andere sessies beëindigd.
           </p>
-          {passwordField("instellen-wachtwoord", "Je wachtwoord, om in te stellen", start.isPending)}
+          {passwordField(start, "instellen-wachtwoord", "Je wachtwoord, om in te stellen")}
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={start.isPending}>
+            <Button type="submit" disabled={start.pending}>
               Doorgaan
             </Button>
             <Button
               variant="secondary"
               onClick={() => {
                 setAsking(false);
-                setPassword("");
-                setPasswordError(undefined);
+                start.cancel();
               }}
             >
               Annuleren
@@ -162,16 +145,7 @@ export function TwoFactorSection() {
         </form>
       )}
       {!on && setup && (
-        <form
-          className="space-y-4"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!/^\d{6}$/.test(code.replace(/\s/g, "")))
-              setCodeError("Vul de 6 cijfers uit je authenticator-app in");
-            else confirm.mutate();
-          }}
-        >
+        <form className="space-y-4" noValidate onSubmit={confirm.onSubmit}>
           <p className="text-sm text-gray-700">
             Scan de QR-code met je authenticator-app (bijvoorbeeld Google Authenticator of Microsoft
             Authenticator) en vul de code in die de app toont.
@@ -186,15 +160,13 @@ export function TwoFactorSection() {
           <TextField
             id="totp-code"
             label="Code uit de app"
-            error={codeError}
             inputMode="numeric"
             autoComplete="one-time-code"
-            value={code}
-            disabled={confirm.isPending}
-            onChange={setCode}
+            disabled={confirm.pending}
+            {...confirm.text("code")}
           />
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={confirm.isPending}>
+            <Button type="submit" disabled={confirm.pending}>
               Bevestigen en aanzetten
             </Button>
             <Button variant="secondary" onClick={() => setSetup(null)}>
@@ -204,31 +176,16 @@ export function TwoFactorSection() {
         </form>
       )}
       {on && (
-        <form
-          className="space-y-4"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            const missingPassword = password ? undefined : "Huidig wachtwoord is verplicht";
-            const missingCode = offCode.trim()
-              ? undefined
-              : "Vul een code uit je authenticator-app of een herstelcode in";
-            setPasswordError(missingPassword);
-            setOffCodeError(missingCode);
-            if (!missingPassword && !missingCode) turnOff.mutate();
-          }}
-        >
-          {passwordField("uitzetten-wachtwoord", "Je wachtwoord, om uit te zetten", turnOff.isPending)}
+        <form className="space-y-4" noValidate onSubmit={turnOff.onSubmit}>
+          {passwordField(turnOff, "uitzetten-wachtwoord", "Je wachtwoord, om uit te zetten")}
           <TextField
             id="uitzetten-code"
             label="Code uit de app of herstelcode"
-            error={offCodeError}
             autoComplete="one-time-code"
-            value={offCode}
-            disabled={turnOff.isPending}
-            onChange={setOffCode}
+            disabled={turnOff.pending}
+            {...turnOff.text("code")}
           />
-          <Button variant="danger" type="submit" disabled={turnOff.isPending}>
+          <Button variant="danger" type="submit" disabled={turnOff.pending}>
             Tweestapsverificatie uitzetten
           </Button>
         </form>
