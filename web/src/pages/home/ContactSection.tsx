@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from "react";
 import type { ContactResponse } from "@lease/contracts";
 import { apiRequest } from "../../api/client";
 import { useCompanySettings } from "../../api/public";
@@ -13,10 +12,10 @@ import {
   focusFirstError,
   serverFieldErrors,
   type ContactValues,
-  type FieldErrors,
 } from "../../lib/forms";
 import { LEASE_REQUEST_FAILED_FALLBACK } from "./LeaseRequestSection";
 import { formSession } from "../../lib/tracking";
+import { useForm } from "../../lib/use-form";
 
 export function ContactSection() {
   const company = companyDetails(useCompanySettings());
@@ -103,54 +102,35 @@ const FIELD_IDS = {
 } satisfies Partial<Record<keyof ContactValues, string>>;
 
 function ContactForm() {
-  const { notify, notifyError } = useNotice();
-  const [values, setValues] = useState<ContactValues>(EMPTY_CONTACT);
-  const [errors, setErrors] = useState<FieldErrors<"name" | "email" | "phone" | "message">>({});
-  const [sending, setSending] = useState(false);
-  const hydrated = useHydrated();
-  useEarlyInput(FIELD_IDS, (early) => setValues((current) => ({ ...current, ...early })));
-  // A field that is being corrected loses its message (as in the quote form).
-  const set = (field: keyof ContactValues) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => {
-      if (!(field in current)) return current;
-      const { [field as keyof typeof current]: _, ...rest } = current;
-      return rest;
-    });
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const check = checkContact(values);
-    setErrors(check.fieldErrors);
-    if (!check.body) return focusFirstError(check.fieldErrors, FIELD_IDS);
-    if (sending) return;
-    setSending(true);
-    try {
-      await apiRequest<ContactResponse>("POST", "/api/contact", { ...check.body, ...formSession() });
-      setValues(EMPTY_CONTACT);
+  const { notify } = useNotice();
+  const form = useForm({
+    initial: EMPTY_CONTACT,
+    validate: (values) => checkContact(values).fieldErrors,
+    // A field that is being corrected loses its message (as in the quote form).
+    recheck: () => ({}),
+    submit: (values) =>
+      apiRequest<ContactResponse>("POST", "/api/contact", { ...checkContact(values).body, ...formSession() }),
+    // Back to empty fields once sent.
+    onSuccess: () =>
       notify({
         title: "Bericht Verzonden",
         description: "Bedankt voor uw bericht. Wij reageren op werkdagen binnen 4 uur.",
-      });
-    } catch (error) {
-      // A field the server refused (e.g. a message over 5000 characters) is marked at the field too.
-      const refused = serverFieldErrors(error, FIELD_IDS);
-      if (Object.keys(refused).length > 0) {
-        setErrors(refused);
-        focusFirstError(refused, FIELD_IDS);
-      }
-      notifyError("Fout bij Versturen", error, LEASE_REQUEST_FAILED_FALLBACK);
-    } finally {
-      setSending(false);
-    }
-  };
+      }),
+    // A field the server refused (e.g. a message over 5000 characters) is marked at the field too.
+    serverErrors: (error) => serverFieldErrors(error, FIELD_IDS),
+    onInvalid: (errors) => focusFirstError(errors, FIELD_IDS),
+    failure: { title: "Fout bij Versturen", fallback: LEASE_REQUEST_FAILED_FALLBACK },
+  });
+  const { values, errors } = form;
+  const hydrated = useHydrated();
+  useEarlyInput(FIELD_IDS, form.change);
+  const set = (field: keyof ContactValues) => (event: { target: { value: string } }) =>
+    form.set(field, event.target.value);
 
   return (
     <form
       noValidate
-      onSubmit={submit}
+      onSubmit={form.onSubmit}
       className="relative space-y-5 rounded-card bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8"
       aria-labelledby="contactformulier-titel"
       aria-describedby="contact-verplicht"
@@ -188,8 +168,8 @@ function ContactForm() {
         {(props) => <textarea {...props} rows={4} value={values.message} onChange={set("message")} />}
       </Field>
       <Honeypot id="contact-website" value={values.website} onChange={set("website")} />
-      <button type="submit" className={buttonClass("primary", "w-full")} disabled={!hydrated || sending}>
-        {sending ? "Versturen..." : "Bericht Versturen"}
+      <button type="submit" className={buttonClass("primary", "w-full")} disabled={!hydrated || form.pending}>
+        {form.pending ? "Versturen..." : "Bericht Versturen"}
       </button>
     </form>
   );

@@ -12,18 +12,16 @@ import {
   focusFirstError,
   serverFieldErrors,
   withUrlScheme,
-  type FieldErrors,
   type LeaseRequestField,
   type LeaseRequestValues,
 } from "../../lib/forms";
 import { formMarketing } from "../../lib/marketing";
 import { trackPixelLead } from "../../lib/pixels";
 import { formSession } from "../../lib/tracking";
+import { useForm, type FormErrors } from "../../lib/use-form";
 
 export const LEASE_REQUEST_FAILED_FALLBACK =
   "Er is een onverwachte fout opgetreden. Probeer het opnieuw of neem contact op via telefoon.";
-
-type Phase = "editing" | "sending" | "sent";
 
 /** The visible fields by element id (the honeypot is left to bots). */
 const FIELD_IDS = {
@@ -38,18 +36,53 @@ const REQUIRED_FIELDS: LeaseRequestField[] = ["carUrl", "contactNumber", "email"
 /** Under each required field left empty, beside the form's "Vul alle verplichte velden in". */
 export const FIELD_REQUIRED_MESSAGE = "Dit veld is verplicht";
 
+/** Each required field left empty, marked beside the form's "Vul alle verplichte velden in". */
+function checkFields(values: LeaseRequestValues): FormErrors {
+  const empty = Object.fromEntries(
+    REQUIRED_FIELDS.filter((key) => !values[key].trim()).map((key) => [key, FIELD_REQUIRED_MESSAGE]),
+  );
+  return { ...empty, ...checkLeaseRequest(values).fieldErrors };
+}
+
 export function LeaseRequestSection() {
-  const { notify, notifyError } = useNotice();
-  const [values, setValues] = useState<LeaseRequestValues>(EMPTY_LEASE_REQUEST);
-  const [errors, setErrors] = useState<FieldErrors<LeaseRequestField>>({});
+  const { notify } = useNotice();
   const [formError, setFormError] = useState<string | null>(null);
-  const [phase, setPhase] = useState<Phase>("editing");
+  const [sent, setSent] = useState(false);
   const hydrated = useHydrated();
-  useEarlyInput(FIELD_IDS, (early) => setValues((current) => ({ ...current, ...early })));
   const thanks = useRef<HTMLHeadingElement>(null);
   const thanksPanel = useRef<HTMLDivElement>(null);
   // Where focus goes once the form or the thanks replaces the other (null: leave it where it is).
   const [focusAfter, setFocusAfter] = useState<"thanks" | "form" | null>(null);
+  const form = useForm({
+    initial: EMPTY_LEASE_REQUEST,
+    validate: checkFields,
+    // A field that is being corrected loses its message.
+    recheck: () => ({}),
+    submit: (values) =>
+      apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", {
+        ...checkLeaseRequest(values).body,
+        ...formSession(),
+        ...formMarketing(),
+      }),
+    onSuccess: (created) => {
+      // The confirmation's Lead event for the pixels (loaded only with marketing consent), with the
+      // id the server sends to the same platforms.
+      if (created.eventId) trackPixelLead(created.eventId);
+      setSent(true);
+      setFocusAfter("thanks");
+      notify({
+        title: "Aanvraag Succesvol Verzonden!",
+        description:
+          "Bedankt voor uw interesse. Wij nemen binnen 24 uur contact met u op voor een vrijblijvende offerte.",
+      });
+    },
+    // A field the server refused (e.g. a message over 5000 characters) is marked at the field too.
+    serverErrors: (error) => serverFieldErrors(error, FIELD_IDS),
+    onInvalid: (errors) => focusFirstError(errors, FIELD_IDS),
+    failure: { title: "Fout bij Versturen", fallback: LEASE_REQUEST_FAILED_FALLBACK },
+  });
+  const { values, errors } = form;
+  useEarlyInput(FIELD_IDS, form.change);
 
   useEffect(() => {
     if (!focusAfter) return;
@@ -66,59 +99,23 @@ export function LeaseRequestSection() {
   // A field that is being corrected loses its message; the form's alert goes once all are filled.
   const set = (field: keyof LeaseRequestValues) => (event: { target: { value: string } }) => {
     const value = event.target.value;
+    form.set(field, value);
     const next = { ...values, [field]: value };
-    setValues(next);
-    if (field in errors) setErrors(({ [field as LeaseRequestField]: _, ...rest }) => rest);
     if (formError && REQUIRED_FIELDS.every((key) => next[key].trim())) setFormError(null);
   };
 
   const reset = () => {
-    setValues(EMPTY_LEASE_REQUEST);
-    setErrors({});
+    form.cancel();
     setFormError(null);
-    if (phase === "sent") setFocusAfter("form");
-    setPhase("editing");
+    if (sent) setFocusAfter("form");
+    setSent(false);
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (phase === "sending") return;
-    const check = checkLeaseRequest(values);
-    // Each required field left empty is marked, beside the form's "Vul alle verplichte velden in".
-    const empty = Object.fromEntries(
-      REQUIRED_FIELDS.filter((key) => !values[key].trim()).map((key) => [key, FIELD_REQUIRED_MESSAGE]),
-    );
-    const fieldErrors = { ...empty, ...check.fieldErrors };
-    setErrors(fieldErrors);
-    setFormError(check.formError);
-    if (!check.body) return focusFirstError(fieldErrors, FIELD_IDS);
-    setPhase("sending");
-    try {
-      const created = await apiRequest<CreateLeaseRequestResponse>("POST", "/api/lease-requests", {
-        ...check.body,
-        ...formSession(),
-        ...formMarketing(),
-      });
-      // The confirmation's Lead event for the pixels (loaded only with marketing consent), with the
-      // id the server sends to the same platforms.
-      if (created.eventId) trackPixelLead(created.eventId);
-      setPhase("sent");
-      setFocusAfter("thanks");
-      notify({
-        title: "Aanvraag Succesvol Verzonden!",
-        description:
-          "Bedankt voor uw interesse. Wij nemen binnen 24 uur contact met u op voor een vrijblijvende offerte.",
-      });
-    } catch (error) {
-      setPhase("editing");
-      // A field the server refused (e.g. a message over 5000 characters) is marked at the field too.
-      const refused = serverFieldErrors(error, FIELD_IDS);
-      if (Object.keys(refused).length > 0) {
-        setErrors(refused);
-        focusFirstError(refused, FIELD_IDS);
-      }
-      notifyError("Fout bij Versturen", error, LEASE_REQUEST_FAILED_FALLBACK);
-    }
+    if (form.pending) return;
+    setFormError(checkLeaseRequest(values).formError);
+    void form.submit();
   };
 
   return (
@@ -129,7 +126,7 @@ export function LeaseRequestSection() {
         intro="Heeft u een auto gevonden? Stuur ons de link en uw gegevens. U ontvangt binnen 24 uur een persoonlijke, vrijblijvende offerte."
       />
       <div className="mx-auto max-w-3xl rounded-card bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-10">
-        {phase === "sent" ? (
+        {sent ? (
           <div
             ref={thanksPanel}
             id="aanvraag-succes"
@@ -180,9 +177,10 @@ export function LeaseRequestSection() {
                   placeholder="https://www.voorbeeld.nl/auto/..."
                   value={values.carUrl}
                   onChange={set("carUrl")}
-                  onBlur={() =>
-                    setValues((current) => ({ ...current, carUrl: withUrlScheme(current.carUrl.trim()) }))
-                  }
+                  onBlur={() => {
+                    const carUrl = withUrlScheme(values.carUrl.trim());
+                    if (carUrl !== values.carUrl) form.set("carUrl", carUrl);
+                  }}
                 />
               )}
             </Field>
@@ -256,15 +254,15 @@ export function LeaseRequestSection() {
               <button
                 type="submit"
                 className={buttonClass("primary", "sm:flex-1")}
-                disabled={!hydrated || phase === "sending"}
+                disabled={!hydrated || form.pending}
               >
-                {phase === "sending" ? "Versturen..." : "Aanvraag Versturen"}
+                {form.pending ? "Versturen..." : "Aanvraag Versturen"}
               </button>
               <button
                 type="button"
                 className={buttonClass("outline")}
                 onClick={reset}
-                disabled={phase === "sending"}
+                disabled={form.pending}
               >
                 Reset
               </button>
