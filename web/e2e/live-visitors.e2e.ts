@@ -60,8 +60,17 @@ test("admin: hundreds active: the live list is paged, says how many it shows of 
   await page.setViewportSize(DESKTOP);
 
   await page.getByRole("button", { name: "Volgende" }).click();
-  await range.getByText(`26–50 van ${total} getoond`).waitFor();
-  await page.getByText(`Pagina 2 van ${Math.ceil(total / 25)}`).waitFor();
+  // The stack is shared with other files' tests: their visitors may come or go meanwhile, so the
+  // second page is held against the total it shows itself (a CI run saw 61 where 60 were read).
+  await waitFor(
+    async () => {
+      const second = /^26–50 van ([\d.]+) getoond$/.exec(await range.innerText());
+      const now = Number(second?.[1]?.replace(".", "") ?? 0);
+      return now >= 50 && (await page.getByText(`Pagina 2 van ${Math.ceil(now / 25)}`).count()) === 1;
+    },
+    20_000,
+    "the second page: 26–50 of all, page 2 of all pages",
+  );
   assertEqual(await rows.count(), 25, "the second page of visitors");
   await page.getByRole("button", { name: "Vorige" }).click();
   await waitFor(async () => (await shown()) !== null, 5000, "back on the first page");
