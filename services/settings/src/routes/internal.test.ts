@@ -1,7 +1,5 @@
+// What other services read from settings (internal.ts), with the internal token.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "@lease/platform";
-import { testEnv } from "@lease/platform/testing";
-import { startSettings } from "../service";
 import { startSettingsHarness, type SettingsHarness } from "../testing";
 
 const API_KEY = "SG.another-test-key-0123456789abcdef.QRST";
@@ -36,31 +34,5 @@ describe("GET /internal/mail-settings", () => {
       fromEmailAddress: "info@lease.nl",
       company: { companyName: "Lease BV" },
     });
-  });
-});
-
-describe("admin routes of settings", () => {
-  it("answer 401 without a session, before looking at the body", async () => {
-    const routes: [string, string][] = [
-      ["GET", "/api/admin/company-settings"],
-      ["PUT", "/api/admin/company-settings"],
-      ["PUT", "/api/admin/theme-settings"],
-      ["POST", "/api/admin/theme-settings/reset"],
-    ];
-    for (const [method, path] of routes) {
-      const res = await h.api(path, { method, body: method === "GET" ? undefined : { companyName: "" } });
-      expect(res.status, `${method} ${path}`).toBe(401);
-      expect(res.headers.get("cache-control")).toBe("no-store");
-    }
-  });
-});
-
-describe("configuration", () => {
-  it("refuses to start without a 32-byte SETTINGS_ENCRYPTION_KEY, naming the variable", async () => {
-    for (const key of [undefined, "", Buffer.alloc(16, 7).toString("base64"), "not base64 at all!"]) {
-      const err = await startSettings(testEnv({ SETTINGS_ENCRYPTION_KEY: key })).catch((e: Error) => e);
-      expect(err).toBeInstanceOf(ConfigError);
-      expect((err as Error).message).toContain("SETTINGS_ENCRYPTION_KEY");
-    }
   });
 });
