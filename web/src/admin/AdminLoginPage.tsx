@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LOGIN_FAILED_MESSAGE, NEW_PASSWORD_MIN_LENGTH, type LoginResponse } from "@lease/contracts";
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
@@ -6,6 +6,7 @@ import { ApiError, fieldErrors } from "../api/client";
 import { useNotice } from "../components/notice";
 import { ADMIN_KEYS, fetchMe, login, loginWithCode, loginWithNewPassword } from "./api";
 import { Button, TextField } from "../components/ui";
+import { useForm } from "../lib/use-form";
 import { returnPath, sessionEndedBy, sessionExpired, type SessionEnd } from "./lib/session";
 
 export const USERNAME_REQUIRED = "Gebruikersnaam is verplicht";
@@ -35,9 +36,6 @@ export default function AdminLoginPage() {
   const { state } = useLocation();
   const queryClient = useQueryClient();
   const { notify, notifyError } = useNotice();
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
   const target = returnPath(state);
 
   // Signed in already (or just now): straight on to the dashboard, at the tab the admin came from.
@@ -61,20 +59,22 @@ export default function AdminLoginPage() {
     if (error instanceof ApiError && error.status === 401 && error.code === "login_expired") setStep(null);
     notifyError("Inloggen mislukt", error, LOGIN_FAILED_MESSAGE);
   };
-  const mutation = useMutation({ mutationFn: login, onSuccess: signedInNow, onError: failed });
+  const form = useForm({
+    initial: { username: "", password: "" },
+    validate: (values) => ({
+      username: values.username.trim() ? undefined : USERNAME_REQUIRED,
+      password: values.password ? undefined : PASSWORD_REQUIRED,
+    }),
+    submit: (values) => login({ username: values.username.trim(), password: values.password }),
+    onSuccess: signedInNow,
+    // Kept for a sign-in that starts over at the password (an expired next step).
+    keepValues: true,
+    // A refused sign-in is said by the notice, never at a field.
+    serverErrors: () => ({}),
+    onFailed: failed,
+  });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const next = {
-      username: username.trim() ? undefined : USERNAME_REQUIRED,
-      password: password ? undefined : PASSWORD_REQUIRED,
-    };
-    setErrors(next);
-    if (next.username || next.password) return;
-    mutation.mutate({ username: username.trim(), password });
-  };
-
-  const pending = mutation.isPending;
+  const pending = form.pending;
   // Until the session check answers, and when it finds one, the form stays away: a signed-in admin
   // (back on this page, or opening it) goes on to the panel without seeing it.
   if (me.isPending || signedIn) {
@@ -100,7 +100,7 @@ export default function AdminLoginPage() {
       <SignInForm
         titleId="admin-login-titel"
         title="Admin Login"
-        onSubmit={submit}
+        onSubmit={form.onSubmit}
         pending={pending}
         submitLabel="Inloggen"
         pendingLabel="Inloggen..."
@@ -123,23 +123,19 @@ export default function AdminLoginPage() {
         <TextField
           id="username"
           label="Gebruikersnaam"
-          error={errors.username}
           name="username"
           autoComplete="username"
-          value={username}
           disabled={pending}
-          onChange={setUsername}
+          {...form.text("username")}
         />
         <TextField
           id="password"
           label="Wachtwoord"
-          error={errors.password}
           name="password"
           type="password"
           autoComplete="current-password"
-          value={password}
           disabled={pending}
-          onChange={setPassword}
+          {...form.text("password")}
         />
       </SignInForm>
     </main>
@@ -182,28 +178,24 @@ interface StepProps {
 
 /** Two-factor sign-in: the authenticator's code, or one of the recovery codes. */
 function CodeStep({ ticket, onAnswer, onError }: StepProps) {
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string>();
-  const mutation = useMutation({
-    mutationFn: (value: string) => loginWithCode(ticket, value),
+  const form = useForm({
+    initial: { code: "" },
+    validate: (values) => ({ code: values.code.replace(/\s/g, "") ? undefined : CODE_REQUIRED }),
+    submit: (values) => loginWithCode(ticket, values.code.replace(/\s/g, "")),
     onSuccess: onAnswer,
-    onError: (failure) => {
-      setCode("");
+    serverErrors: () => ({}),
+    // A refused code is emptied for the next one.
+    onFailed: (failure) => {
+      form.cancel();
       onError(failure);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const value = code.replace(/\s/g, "");
-    setError(value ? undefined : CODE_REQUIRED);
-    if (value) mutation.mutate(value);
-  };
   return (
     <SignInForm
       titleId="code-titel"
       title="Tweestapsverificatie"
-      onSubmit={submit}
-      pending={mutation.isPending}
+      onSubmit={form.onSubmit}
+      pending={form.pending}
       submitLabel="Bevestigen"
       pendingLabel="Controleren..."
     >
@@ -213,14 +205,12 @@ function CodeStep({ ticket, onAnswer, onError }: StepProps) {
       <TextField
         id="code"
         label="Verificatiecode"
-        error={error}
         name="code"
         autoComplete="one-time-code"
         inputMode="text"
         autoFocus
-        value={code}
-        disabled={mutation.isPending}
-        onChange={setCode}
+        disabled={form.pending}
+        {...form.text("code")}
       />
     </SignInForm>
   );
@@ -228,33 +218,25 @@ function CodeStep({ ticket, onAnswer, onError }: StepProps) {
 
 /** After a one-time password: the admin chooses their own before the panel opens. */
 function NewPasswordStep({ ticket, onAnswer, onError }: StepProps) {
-  const [password, setPassword] = useState("");
-  const [repeat, setRepeat] = useState("");
-  const [errors, setErrors] = useState<{ newPassword?: string; repeat?: string }>({});
-  const mutation = useMutation({
-    mutationFn: () => loginWithNewPassword(ticket, password),
+  const form = useForm({
+    initial: { newPassword: "", repeat: "" },
+    validate: (values) => ({
+      newPassword: values.newPassword.length < NEW_PASSWORD_MIN_LENGTH ? NEW_PASSWORD_TOO_SHORT : undefined,
+      repeat: values.repeat !== values.newPassword ? PASSWORDS_DIFFER : undefined,
+    }),
+    submit: (values) => loginWithNewPassword(ticket, values.newPassword),
     onSuccess: onAnswer,
-    onError: (failure) => {
-      const fields = fieldErrors(failure);
-      if (fields.newPassword) setErrors({ newPassword: fields.newPassword });
-      else onError(failure);
+    serverErrors: (failure) => ({ newPassword: fieldErrors(failure).newPassword }),
+    onFailed: (failure, errors) => {
+      if (!errors.newPassword) onError(failure);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const next = {
-      newPassword: password.length < NEW_PASSWORD_MIN_LENGTH ? NEW_PASSWORD_TOO_SHORT : undefined,
-      repeat: repeat !== password ? PASSWORDS_DIFFER : undefined,
-    };
-    setErrors(next);
-    if (!next.newPassword && !next.repeat) mutation.mutate();
-  };
   return (
     <SignInForm
       titleId="nieuw-titel"
       title="Kies je wachtwoord"
-      onSubmit={submit}
-      pending={mutation.isPending}
+      onSubmit={form.onSubmit}
+      pending={form.pending}
       submitLabel="Opslaan en inloggen"
       pendingLabel="Opslaan..."
     >
@@ -265,23 +247,19 @@ function NewPasswordStep({ ticket, onAnswer, onError }: StepProps) {
       <TextField
         id="new-password"
         label="Nieuw wachtwoord"
-        error={errors.newPassword}
         type="password"
         autoComplete="new-password"
         autoFocus
-        value={password}
-        disabled={mutation.isPending}
-        onChange={setPassword}
+        disabled={form.pending}
+        {...form.text("newPassword")}
       />
       <TextField
         id="repeat-password"
         label="Herhaal nieuw wachtwoord"
-        error={errors.repeat}
         type="password"
         autoComplete="new-password"
-        value={repeat}
-        disabled={mutation.isPending}
-        onChange={setRepeat}
+        disabled={form.pending}
+        {...form.text("repeat")}
       />
     </SignInForm>
   );

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { fieldErrors, userErrorMessage } from "../api/client";
+import { userErrorMessage } from "../api/client";
 import { useNotice } from "../components/notice";
 import {
   ADMIN_KEYS,
@@ -15,6 +15,7 @@ import {
   sendEmail,
 } from "./api";
 import { Button, Field, inputClass, Panel } from "../components/ui";
+import { useForm } from "../lib/use-form";
 import {
   COMPOSE_CLOSE_DELAY_MS,
   COMPOSE_FIELDS,
@@ -42,18 +43,12 @@ export default function EmailComposePage() {
   const [params] = useSearchParams();
   const requestId = params.get("requestId");
   const { notify, notifyError } = useNotice();
-  const [draft, setDraft] = useState<ComposeDraft>(EMPTY);
-  const [errors, setErrors] = useState<ComposeErrors>({});
   // A send the server refused stays said on the page (the notice goes after a few seconds).
   const [sendError, setSendError] = useState<string | null>(null);
-  const form = useRef<HTMLFormElement>(null);
+  const formElement = useRef<HTMLFormElement>(null);
   // The first field with a message gets the focus, where the admin has to act: once it is enabled
   // again (a server's answer arrives while the fields are disabled for the send).
   const focusField = useRef<string | null>(null);
-  const showErrors = (next: ComposeErrors) => {
-    setErrors(next);
-    focusField.current = COMPOSE_FIELDS.find((field) => next[field]) ?? null;
-  };
   // null until SendGrid's answer is awaited: queued, then sent or failed (with the reason).
   const [delivery, setDelivery] = useState<DeliveryState | null>(null);
   const prefilled = useRef(false);
@@ -105,7 +100,7 @@ export default function EmailComposePage() {
     if (prefilled.current || !request.data || !company.data || templates.isPending || me.isPending) return;
     prefilled.current = true;
     const template = composeTemplate(request.data, company.data);
-    setDraft(
+    form.change(
       standard
         ? {
             to: template.to,
@@ -122,7 +117,7 @@ export default function EmailComposePage() {
     if (prefilled.current || !replied.data) return;
     prefilled.current = true;
     // Answering keeps the conversation threaded: "Re: …" and the customer's words quoted below.
-    setDraft({
+    form.change({
       to: replied.data.senderEmail,
       subject: replySubject(replied.data.subject),
       message: quotedReply(replied.data),
@@ -150,36 +145,38 @@ export default function EmailComposePage() {
       title: "In de wachtrij",
       description: `De e-mail aan ${draft.to.trim()} wacht op SendGrid. Hier zie je of hij is verzonden.`,
     });
-  const send = useMutation({
-    mutationFn: sendEmail,
-    onSuccess: ({ id }) => {
+  // The values stay after the send: the fields show what went (held while SendGrid answers), and
+  // the notices name its address.
+  const form = useForm({
+    initial: EMPTY,
+    validate: validateCompose,
+    keepValues: true,
+    submit: (draft: ComposeDraft) => {
       setSendError(null);
+      return sendEmail({
+        to: draft.to.trim(),
+        subject: draft.subject.trim(),
+        message: draft.message,
+        leaseRequestId: requestId && request.data ? requestId : (replied.data?.leaseRequestId ?? null),
+        // Threads the answer under the customer's e-mail in their mail client (In-Reply-To, References).
+        inReplyToEmailId: replied.data?.id ?? null,
+      });
+    },
+    onSuccess: ({ id }) => {
       setDelivery({ id, status: "queued", reason: null });
       queuedNotice();
     },
-    onError: (error) => {
+    onInvalid: (errors: ComposeErrors) => {
+      focusField.current = COMPOSE_FIELDS.find((field) => errors[field]) ?? null;
+    },
+    onFailed: (error) => {
       const message = userErrorMessage(error, "Er is een fout opgetreden bij het verzenden");
       setSendError(message);
-      showErrors(fieldErrors(error));
       notify({ title: "Fout bij Verzenden", description: message, variant: "destructive" });
     },
   });
+  const { values: draft, errors } = form;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const clientErrors = validateCompose(draft);
-    showErrors(clientErrors);
-    if (Object.keys(clientErrors).length > 0) return;
-    setSendError(null);
-    send.mutate({
-      to: draft.to.trim(),
-      subject: draft.subject.trim(),
-      message: draft.message,
-      leaseRequestId: requestId && request.data ? requestId : (replied.data?.leaseRequestId ?? null),
-      // Threads the answer under the customer's e-mail in their mail client (In-Reply-To, References).
-      inReplyToEmailId: replied.data?.id ?? null,
-    });
-  };
   const retry = useMutation({
     mutationFn: retryEmail,
     onSuccess: ({ id }) => {
@@ -199,10 +196,10 @@ export default function EmailComposePage() {
     },
   });
   const close = () => window.close();
-  const busy = send.isPending || delivery !== null;
+  const busy = form.pending || delivery !== null;
   useEffect(() => {
     if (!focusField.current || busy) return;
-    form.current?.querySelector<HTMLElement>(`#compose-${focusField.current}`)?.focus();
+    formElement.current?.querySelector<HTMLElement>(`#compose-${focusField.current}`)?.focus();
     focusField.current = null;
   }, [errors, busy]);
 
@@ -248,7 +245,7 @@ export default function EmailComposePage() {
           />
         )}
         <Panel>
-          <form ref={form} onSubmit={submit} noValidate className="space-y-4">
+          <form ref={formElement} onSubmit={form.onSubmit} noValidate className="space-y-4">
             <TemplatePicker
               disabled={busy}
               onPick={(template) => {
@@ -256,7 +253,7 @@ export default function EmailComposePage() {
                 const question = `Het onderwerp en bericht worden vervangen door het sjabloon "${template.name}"; wat er nu staat gaat verloren. Doorgaan?`;
                 if (written && !window.confirm(question)) return;
                 const ctx = { request: request.data, company: company.data, me: me.data?.admin.username };
-                setDraft({ ...draft, ...fillTemplate(template, ctx) });
+                form.change(fillTemplate(template, ctx));
               }}
             />
             <Field look="admin" id="compose-to" label="Aan" error={errors.to}>
@@ -266,7 +263,7 @@ export default function EmailComposePage() {
                 className={inputClass("admin")}
                 value={draft.to}
                 disabled={busy}
-                onChange={(event) => setDraft({ ...draft, to: event.target.value })}
+                onChange={(event) => form.set("to", event.target.value)}
               />
             </Field>
             <Field look="admin" id="compose-subject" label="Onderwerp" error={errors.subject}>
@@ -275,7 +272,7 @@ export default function EmailComposePage() {
                 className={inputClass("admin")}
                 value={draft.subject}
                 disabled={busy}
-                onChange={(event) => setDraft({ ...draft, subject: event.target.value })}
+                onChange={(event) => form.set("subject", event.target.value)}
               />
             </Field>
             <Field look="admin" id="compose-message" label="Bericht" error={errors.message}>
@@ -285,7 +282,7 @@ export default function EmailComposePage() {
                 className={`${inputClass("admin")} font-mono text-sm`}
                 value={draft.message}
                 disabled={busy}
-                onChange={(event) => setDraft({ ...draft, message: event.target.value })}
+                onChange={(event) => form.set("message", event.target.value)}
               />
             </Field>
             <div
@@ -304,7 +301,7 @@ export default function EmailComposePage() {
                 Annuleren
               </Button>
               <Button type="submit" disabled={busy}>
-                {send.isPending ? "Verzenden..." : "Verzenden"}
+                {form.pending ? "Verzenden..." : "Verzenden"}
               </Button>
             </div>
           </form>
