@@ -146,6 +146,17 @@ describe("a form's submit", () => {
     expect(run.notices).toEqual([]);
   });
 
+  it("sends checked values only once the person confirms", async () => {
+    const asked: Values[] = [];
+    const no = harness(STORED, { confirm: (values) => (asked.push(values), false) });
+    expect(await no.form.submit()).toBe(false);
+    expect(no.sent).toEqual([]);
+    expect(asked).toEqual([STORED]);
+    const yes = harness(STORED, { confirm: () => true });
+    expect(await yes.form.submit()).toBe(true);
+    expect(yes.sent).toEqual([STORED]);
+  });
+
   it("keeps the values after success when the form asks (only the messages go)", async () => {
     const run = harness(STORED, { keepValues: true });
     expect(await run.form.send({ name: "Nieuw", city: "Ede" })).toBe(true);

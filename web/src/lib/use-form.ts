@@ -90,6 +90,8 @@ export interface FormOptions<T, R> {
   recheck?: (values: T) => FormErrors;
   /** Which of a refused submit's server messages show at fields (default: all of them). */
   serverErrors?: (error: unknown) => FormErrors;
+  /** Asked once the values pass the checks, before sending (a window.confirm): false sends nothing. */
+  confirm?: (values: T) => boolean;
   /** Called with the messages whenever a submit is refused at fields (own checks or server's), e.g. to focus the first. */
   onInvalid?: (errors: FormErrors) => void;
   /** The notice of a failed submit (default "Fout bij Opslaan" with the server's message). */
@@ -147,6 +149,7 @@ export function formSubmit<T, R>(options: FormOptions<T, R>, runtime: FormRuntim
       refuse(errors);
       return false;
     }
+    if (options.confirm && !options.confirm(runtime.values)) return false;
     return send(runtime.values);
   };
   return { submit, send };

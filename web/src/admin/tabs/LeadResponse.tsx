@@ -11,6 +11,7 @@ import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchUsers, logCall, setLeadOwner } from "../api";
 import { Badge, Button, buttonClass, inputClass } from "../../components/ui";
+import { useForm } from "../../lib/use-form";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { deadlineText } from "../lib/deadline";
 
@@ -145,14 +146,13 @@ function CallDialog({
   onLogged: () => void;
 }) {
   const { notify } = useNotice();
-  const [outcome, setOutcome] = useState<CallOutcome | "">("");
-  const [note, setNote] = useState("");
-  const [error, setError] = useState<string>();
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
-  const save = useMutation({
-    mutationFn: () =>
-      logCall(request.id, { outcome: outcome as CallOutcome, note: note.trim() || undefined }),
+  const form = useForm({
+    initial: { outcome: "" as CallOutcome | "", note: "" },
+    validate: (values) => ({ outcome: values.outcome ? undefined : "Kies hoe het gesprek ging" }),
+    submit: (values) =>
+      logCall(request.id, { outcome: values.outcome as CallOutcome, note: values.note.trim() || undefined }),
     onSuccess: (call) => {
       notify({
         title: "Gesprek vastgelegd",
@@ -160,8 +160,13 @@ function CallDialog({
       });
       onLogged();
     },
-    onError: (failure) => setError(userErrorMessage(failure, "Kon het gesprek niet vastleggen")),
+    // What failed is said in the dialog, without a notice.
+    serverErrors: () => ({}),
+    onFailed: (failure) =>
+      form.setErrors({ form: userErrorMessage(failure, "Kon het gesprek niet vastleggen") }),
   });
+  const { outcome, note } = form.values;
+  const error = form.errors.outcome ?? form.errors.form;
   // Closing with a note typed asks first: the note would be lost.
   const close = () => {
     if (note.trim() && !window.confirm("Het gesprek is niet vastgelegd; je notitie gaat verloren. Sluiten?"))
@@ -183,19 +188,7 @@ function CallDialog({
       <h3 id={`gesprek-titel-${request.id}`} className="font-semibold text-gray-900">
         Hoe ging het gesprek?
       </h3>
-      <form
-        className="mt-2 space-y-3"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!outcome) {
-            setError("Kies hoe het gesprek ging");
-            return;
-          }
-          setError(undefined);
-          save.mutate();
-        }}
-      >
+      <form className="mt-2 space-y-3" noValidate onSubmit={form.onSubmit}>
         <fieldset>
           <legend className="sr-only">Uitkomst</legend>
           <div className="flex flex-wrap gap-4">
@@ -207,7 +200,7 @@ function CallDialog({
                   name={`uitkomst-${request.id}`}
                   value={value}
                   checked={outcome === value}
-                  onChange={() => setOutcome(value)}
+                  onChange={() => form.set("outcome", value)}
                 />
                 {CALL_OUTCOME_LABELS[value]}
               </label>
@@ -227,7 +220,7 @@ function CallDialog({
             maxLength={CALL_NOTE_MAX_LENGTH}
             className={inputClass("admin")}
             value={note}
-            onChange={(event) => setNote(event.target.value)}
+            onChange={(event) => form.set("note", event.target.value)}
           />
         </div>
         {error && (
@@ -236,10 +229,10 @@ function CallDialog({
           </p>
         )}
         <div className="flex gap-2">
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? "Opslaan..." : "Gesprek opslaan"}
+          <Button type="submit" disabled={form.pending}>
+            {form.pending ? "Opslaan..." : "Gesprek opslaan"}
           </Button>
-          <Button variant="secondary" disabled={save.isPending} onClick={close}>
+          <Button variant="secondary" disabled={form.pending} onClick={close}>
             Annuleren
           </Button>
         </div>

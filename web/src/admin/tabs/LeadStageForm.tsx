@@ -1,10 +1,11 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { LOST_REASONS, type LeaseRequest, type UpdateLeaseStatusInput } from "@lease/contracts";
-import { useState, type ReactNode } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { useQueryClient } from "@tanstack/react-query";
+import { LOST_REASONS, type LeaseRequest } from "@lease/contracts";
+import type { ReactNode } from "react";
+import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, updateLeaseStatus } from "../api";
 import { Button, fieldAria, inputClass, Select } from "../../components/ui";
+import { hasErrors, useForm } from "../../lib/use-form";
 import { formatEuro } from "../lib/format";
 import {
   amountText,
@@ -22,6 +23,18 @@ const STAGE_OPTIONS: { value: StageFields["stage"]; label: string }[] = [
   { value: "verloren", label: "Verloren" },
 ];
 
+/** The stage form's fields as the lead stands (an open lead starts at an offer). */
+function stageFieldsOf(request: LeaseRequest): StageFields {
+  return {
+    stage: request.status === "getekend" || request.status === "verloren" ? request.status : "offerte",
+    monthlyAmount: amountText(request.monthlyAmount),
+    commission: amountText(request.commission),
+    term: request.contractTerm === null ? "" : String(request.contractTerm),
+    lostReason: request.lostReason ?? "te duur",
+    note: request.lostNote ?? "",
+  };
+}
+
 /** The lead's road to a contract: its stage with amounts, and a form to set the next one. */
 export function LeadStageForm({
   request,
@@ -32,47 +45,59 @@ export function LeadStageForm({
 }) {
   const queryClient = useQueryClient();
   const { notify } = useNotice();
-  const [fields, setFields] = useState<StageFields>(() => ({
-    stage: request.status === "getekend" || request.status === "verloren" ? request.status : "offerte",
-    monthlyAmount: amountText(request.monthlyAmount),
-    commission: amountText(request.commission),
-    term: request.contractTerm === null ? "" : String(request.contractTerm),
-    lostReason: request.lostReason ?? "te duur",
-    note: request.lostNote ?? "",
-  }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  // One mutation for the form's save and for "Fase terugzetten" (`back`): one change at a time.
-  const save = useMutation({
-    mutationFn: (input: { body: UpdateLeaseStatusInput; back?: true }) =>
-      updateLeaseStatus(request.id, input.body),
-    onSuccess: (updated, input) => {
-      setErrors({});
-      const stage = STATUS_LABELS[updated.status];
-      notify(
-        input.back
-          ? { title: "Fase Teruggezet", description: `De aanvraag staat weer op ${stage}.` }
-          : { title: "Fase Opgeslagen", description: `De aanvraag staat nu op ${stage}.` },
-      );
-      onSaved(updated);
-      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
+  const done = (updated: LeaseRequest, title: string, now: string) => {
+    notify({ title, description: `De aanvraag staat ${now} op ${STATUS_LABELS[updated.status]}.` });
+    onSaved(updated);
+    void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
+  };
+  // The fields stay as saved (the summary above shows the stage the server answered).
+  const form = useForm({
+    initial: stageFieldsOf(request),
+    validate: (fields) => {
+      const result = stageBody(fields);
+      return "errors" in result ? result.errors : {};
     },
-    onError: (failure, input) => {
-      if (input.back) {
-        // Refused when the lead changed meanwhile: the message says so, the list shows the change.
-        setErrors({ back: userErrorMessage(failure, "Kon de fase niet terugzetten") });
-        void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
-        return;
-      }
-      const byField = fieldErrors(failure);
-      setErrors(
-        Object.keys(byField).length
-          ? byField
-          : { form: userErrorMessage(failure, "Kon de fase niet opslaan") },
-      );
+    recheck: () => ({}),
+    keepValues: true,
+    // Leaving a signed contract for an offer or a loss drops its commission: asked first.
+    confirm: (fields) =>
+      request.status !== "getekend" ||
+      fields.stage === "getekend" ||
+      window.confirm(`${STAGE_NAMES[fields.stage]} opslaan?\n\n${stageLoss(request, fields.stage)}`),
+    submit: (fields) => {
+      const result = stageBody(fields);
+      if ("errors" in result) throw new Error("checked before sending");
+      return updateLeaseStatus(request.id, result.body);
+    },
+    onSuccess: (updated) => {
+      back.setErrors({});
+      done(updated, "Fase Opgeslagen", "nu");
+    },
+    onFailed: (failure, byField) => {
+      if (!hasErrors(byField))
+        form.setErrors({ form: userErrorMessage(failure, "Kon de fase niet opslaan") });
     },
   });
   const moveBack = moveBackOf(request);
-  const set = (key: keyof StageFields) => (value: string) => setFields((now) => ({ ...now, [key]: value }));
+  // "Fase terugzetten": one change at a time with the form's save (each holds the other's button).
+  const back = useForm({
+    initial: {},
+    confirm: () => Boolean(moveBack && window.confirm(moveBack.question)),
+    submit: () => updateLeaseStatus(request.id, moveBack!.body),
+    onSuccess: (updated) => {
+      form.setErrors({});
+      done(updated, "Fase Teruggezet", "weer");
+    },
+    onFailed: (failure) => {
+      // Refused when the lead changed meanwhile: the message says so, the list shows the change.
+      back.setErrors({ back: userErrorMessage(failure, "Kon de fase niet terugzetten") });
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.leaseRequests });
+    },
+  });
+  const fields = form.values;
+  const errors = { ...form.errors, ...back.errors };
+  const pending = form.pending || back.pending;
+  const set = (key: keyof StageFields) => (value: string) => form.set(key, value as never);
   const id = (key: string) => `fase-${key}-${request.id}`;
 
   return (
@@ -89,13 +114,11 @@ export function LeadStageForm({
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <Button
             variant="secondary"
-            disabled={save.isPending}
+            disabled={pending}
             aria-describedby={id("terug-uitleg")}
-            onClick={() => {
-              if (window.confirm(moveBack.question)) save.mutate({ body: moveBack.body, back: true });
-            }}
+            onClick={() => void back.submit()}
           >
-            {save.isPending && save.variables?.back ? "Terugzetten..." : "Fase terugzetten"}
+            {back.pending ? "Terugzetten..." : "Fase terugzetten"}
           </Button>
           <p id={id("terug-uitleg")} className="text-sm text-gray-600">
             Terug naar {STAGE_NAMES[moveBack.to]}; je ziet eerst wat er vervalt.
@@ -107,29 +130,14 @@ export function LeadStageForm({
           )}
         </div>
       )}
-      <form
-        className="grid gap-3 sm:grid-cols-2"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const result = stageBody(fields);
-          if ("errors" in result) setErrors(result.errors);
-          // Leaving a signed contract for an offer or a loss drops its commission: asked first.
-          else if (
-            request.status !== "getekend" ||
-            fields.stage === "getekend" ||
-            window.confirm(`${STAGE_NAMES[fields.stage]} opslaan?\n\n${stageLoss(request, fields.stage)}`)
-          )
-            save.mutate({ body: result.body });
-        }}
-      >
+      <form className="grid gap-3 sm:grid-cols-2" noValidate onSubmit={form.onSubmit}>
         <Field id={id("stage")} label="Nieuwe fase">
           <Select
             id={id("stage")}
             value={fields.stage}
             onChange={(stage) => {
-              set("stage")(stage);
-              setErrors({});
+              form.set("stage", stage);
+              form.setErrors({});
             }}
             options={STAGE_OPTIONS}
           />
@@ -187,8 +195,8 @@ export function LeadStageForm({
           </>
         )}
         <div className="sm:col-span-2">
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending && !save.variables?.back ? "Opslaan..." : "Fase opslaan"}
+          <Button type="submit" disabled={pending}>
+            {form.pending ? "Opslaan..." : "Fase opslaan"}
           </Button>
           {errors.form && (
             <p className="mt-2 text-sm font-medium text-red-700" role="alert">
