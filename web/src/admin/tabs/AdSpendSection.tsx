@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   AD_PLATFORM_LABELS,
   AD_PLATFORMS,
@@ -9,7 +9,7 @@ import {
 } from "@lease/contracts";
 import { useState } from "react";
 import { z } from "zod";
-import { ApiError, fieldErrors, userErrorMessage } from "../../api/client";
+import { ApiError, userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, addAdSpend, fetchAdSpend, importAdSpend, linkSpendCampaign } from "../api";
 import {
@@ -22,6 +22,7 @@ import {
   STACKED_ROW,
   STACKED_TABLE,
 } from "../../components/ui";
+import { hasErrors, useForm, type FormErrors } from "../../lib/use-form";
 import { formatEuro, parseEuroInput } from "../lib/format";
 import { amsterdamToday, formatDay } from "../lib/follow-up";
 import { periodInWords } from "../lib/periods";
@@ -65,8 +66,12 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
     void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.campaignReport });
   };
   const [result, setResult] = useState<ImportOutcome | null>(null);
-  const upload = useMutation({
-    mutationFn: async (file: File) => importAdSpend(await fileText(file)),
+  // The outcome is kept beside the field, as the lines' errors are, until the next import (not in a
+  // notice that disappears before the file is fixed).
+  const upload = useForm({
+    initial: { file: null as File | null },
+    keepValues: true,
+    submit: async ({ file }) => importAdSpend(await fileText(file!)),
     onSuccess: (answer) => {
       setResult({ ok: answer, errors: answer.errors });
       notify({
@@ -75,9 +80,8 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
       });
       refresh();
     },
-    // Kept beside the field, as the lines' errors are, until the next import (not in a notice
-    // that disappears before the file is fixed).
-    onError: (error) => {
+    serverErrors: () => ({}),
+    onFailed: (error) => {
       const body = error instanceof ApiError ? ImportErrors.safeParse(error.body) : null;
       setResult({
         ok: null,
@@ -86,7 +90,7 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
       });
     },
   });
-  const [file, setFile] = useState<File | null>(null);
+  const file = upload.values.file;
 
   return (
     <Panel title="Advertentiekosten">
@@ -95,7 +99,7 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
           className="flex flex-wrap items-end gap-2"
           onSubmit={(event) => {
             event.preventDefault();
-            if (file) upload.mutate(file);
+            if (file) void upload.submit();
           }}
         >
           <div className="flex-1">
@@ -109,11 +113,11 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
               className={inputClass("admin")}
               aria-describedby={result ? IMPORT_OUTCOME_ID : undefined}
               aria-invalid={result?.fileError ? true : undefined}
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+              onChange={(event) => upload.set("file", event.target.files?.[0] ?? null)}
             />
           </div>
-          <Button type="submit" disabled={!file || upload.isPending}>
-            {upload.isPending ? "Inlezen..." : "Importeren"}
+          <Button type="submit" disabled={!file || upload.pending}>
+            {upload.pending ? "Inlezen..." : "Importeren"}
           </Button>
         </form>
         {result && (
@@ -193,23 +197,25 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
 const SPEND_COLUMNS = ["Platform", "Campagne", "Kosten", "Telt voor utm_campaign"] as const;
 
 function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => void }) {
-  const { notify, notifyError } = useNotice();
-  const [utm, setUtm] = useState(item.utmCampaign);
-  const link = useMutation({
-    mutationFn: () =>
+  const { notify } = useNotice();
+  const link = useForm({
+    initial: { utm: item.utmCampaign },
+    keepValues: true,
+    submit: ({ utm }) =>
       linkSpendCampaign({
         platform: item.platform,
         campaign: item.campaign,
         utmCampaign: utm.trim() || null,
       }),
-    onSuccess: () => {
+    onSuccess: (_answer, { utm }) => {
       notify({
         title: "Koppeling Opgeslagen",
         description: `${item.campaign} telt voor ${utm.trim() || item.campaign}.`,
       });
       onLinked();
     },
-    onError: (error) => notifyError("Fout bij Opslaan", error, "Kon de koppeling niet opslaan"),
+    serverErrors: () => ({}),
+    failure: { title: "Fout bij Opslaan", fallback: "Kon de koppeling niet opslaan" },
   });
   const id = `utm-${item.platform}-${item.campaign}`.replace(/[^\w-]/g, "_");
   return (
@@ -228,13 +234,7 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
         {formatEuro(item.amount)}
       </td>
       <td role="cell" data-label={SPEND_COLUMNS[3]} className={`py-2 sm:min-w-[18rem] ${STACKED_CELL}`}>
-        <form
-          className="flex gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            link.mutate();
-          }}
-        >
+        <form className="flex gap-2" onSubmit={link.onSubmit}>
           <label htmlFor={id} className="sr-only">
             utm_campaign van {item.campaign}
           </label>
@@ -242,10 +242,10 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
             id={id}
             className={`${inputClass("admin")} mt-0 min-w-0 flex-1`}
             maxLength={100}
-            value={utm}
-            onChange={(event) => setUtm(event.target.value)}
+            value={link.values.utm}
+            onChange={(event) => link.set("utm", event.target.value)}
           />
-          <Button type="submit" variant="secondary" className="shrink-0" disabled={link.isPending}>
+          <Button type="submit" variant="secondary" className="shrink-0" disabled={link.pending}>
             Koppelen
           </Button>
         </form>
@@ -256,45 +256,42 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
 
 function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
   const { notify } = useNotice();
-  const [platform, setPlatform] = useState<AdPlatform>("meta");
-  const [day, setDay] = useState(amsterdamToday());
-  const [campaign, setCampaign] = useState("");
-  const [amount, setAmount] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  const save = useMutation({
-    mutationFn: (euros: number) => addAdSpend({ platform, day, campaign: campaign.trim(), amount: euros }),
-    onSuccess: () => {
-      setError(undefined);
-      setAmount("");
+  // After a save the platform, day and campaign stay for the next day's amount.
+  const form = useForm({
+    initial: { platform: "meta" as AdPlatform, day: amsterdamToday(), campaign: "", amount: "" },
+    validate: ({ campaign, amount }): FormErrors =>
+      !campaign.trim()
+        ? { campaign: "Vul de campagnenaam in" }
+        : parseEuroInput(amount) === null
+          ? { amount: "Vul het bedrag in, bijvoorbeeld 125,50" }
+          : {},
+    keepValues: true,
+    submit: ({ platform, day, campaign, amount }) =>
+      addAdSpend({ platform, day, campaign: campaign.trim(), amount: parseEuroInput(amount)! }),
+    onSuccess: (_answer, { day, campaign, amount }) => {
+      form.set("amount", "");
       notify({
         title: "Kosten Opgeslagen",
         description: `${campaign.trim()}: ${amount} op ${formatDay(day)}.`,
       });
       onSaved();
     },
-    onError: (failure) => {
-      const fields = fieldErrors(failure);
-      setError(Object.values(fields)[0] ?? userErrorMessage(failure, "Kon de kosten niet opslaan"));
+    onFailed: (failure, fields) => {
+      if (!hasErrors(fields))
+        form.setErrors({ form: userErrorMessage(failure, "Kon de kosten niet opslaan") });
     },
   });
+  const { platform, day, campaign, amount } = form.values;
+  // One message at a time, the first the form or the server found.
+  const error = Object.values(form.errors).find(Boolean);
   return (
-    <form
-      className="grid gap-2 sm:grid-cols-5"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        const euros = parseEuroInput(amount);
-        if (!campaign.trim()) setError("Vul de campagnenaam in");
-        else if (euros === null) setError("Vul het bedrag in, bijvoorbeeld 125,50");
-        else save.mutate(euros);
-      }}
-    >
+    <form className="grid gap-2 sm:grid-cols-5" noValidate onSubmit={form.onSubmit}>
       <h3 className="text-sm font-semibold text-gray-800 sm:col-span-5">Kosten van een dag invoeren</h3>
       <Select
         aria-label="Platform"
         className="mt-0"
         value={platform}
-        onChange={setPlatform}
+        onChange={(next) => form.set("platform", next)}
         options={AD_PLATFORMS.map((p) => ({ value: p, label: AD_PLATFORM_LABELS[p] }))}
       />
       <input
@@ -302,7 +299,7 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
         type="date"
         className={`${inputClass("admin")} mt-0`}
         value={day}
-        onChange={(event) => setDay(event.target.value)}
+        onChange={(event) => form.set("day", event.target.value)}
       />
       <input
         aria-label="Campagne"
@@ -310,7 +307,7 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
         maxLength={200}
         className={`${inputClass("admin")} mt-0`}
         value={campaign}
-        onChange={(event) => setCampaign(event.target.value)}
+        onChange={(event) => form.set("campaign", event.target.value)}
       />
       <input
         aria-label="Bedrag (€)"
@@ -318,9 +315,9 @@ function ManualSpendForm({ onSaved }: { onSaved: () => void }) {
         inputMode="decimal"
         className={`${inputClass("admin")} mt-0`}
         value={amount}
-        onChange={(event) => setAmount(event.target.value)}
+        onChange={(event) => form.set("amount", event.target.value)}
       />
-      <Button type="submit" variant="secondary" disabled={save.isPending}>
+      <Button type="submit" variant="secondary" disabled={form.pending}>
         Opslaan
       </Button>
       {error && (

@@ -9,7 +9,8 @@ import {
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { userErrorMessage } from "../../api/client";
 import { downloadPersonalData, erasePersonalData, searchPersonalData } from "../api";
-import { Button, fieldAria, inputClass, Panel } from "../../components/ui";
+import { Button, Panel, TextField } from "../../components/ui";
+import { useForm } from "../../lib/use-form";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 type Result = { tone: "ok" | "error"; text: string };
@@ -20,8 +21,6 @@ type Result = { tone: "ok" | "error"; text: string };
  */
 export function PrivacyTab() {
   const queryClient = useQueryClient();
-  const [input, setInput] = useState("");
-  const [invalid, setInvalid] = useState<string | null>(null);
   // The address the summary below belongs to (export and erasure act on it, not on the input).
   const [email, setEmail] = useState<string | null>(null);
   const [summary, setSummary] = useState<PrivacySummary | null>(null);
@@ -47,13 +46,23 @@ export function PrivacyTab() {
     }
   };
 
-  const search = useMutation({
-    mutationFn: (address: string) => searchPersonalData(address),
-    onSuccess: (found, address) => {
+  // The address as typed stays in the field; the summary's address is the one the contract reads.
+  const search = useForm({
+    initial: { email: "" },
+    validate: ({ email: typed }) => ({
+      email: PrivacySearchBody.safeParse({ email: typed }).success ? undefined : EMAIL_MESSAGE,
+    }),
+    keepValues: true,
+    submit: async ({ email: typed }) => {
+      const address = PrivacySearchBody.parse({ email: typed }).email;
+      return { address, found: await searchPersonalData(address) };
+    },
+    onSuccess: ({ address, found }) => {
       setEmail(address);
       setSummary(found);
     },
-    onError: (error) =>
+    serverErrors: () => ({}),
+    onFailed: (error) =>
       setResult({ tone: "error", text: userErrorMessage(error, "Zoeken is mislukt. Probeer het opnieuw.") }),
   });
   const exporting = useMutation({
@@ -88,16 +97,10 @@ export function PrivacyTab() {
     event.preventDefault();
     setResult(null);
     setConfirming(false);
-    const parsed = PrivacySearchBody.safeParse({ email: input });
-    if (!parsed.success) {
-      setInvalid(EMAIL_MESSAGE);
-      return;
-    }
-    setInvalid(null);
-    search.mutate(parsed.data.email);
+    void search.submit();
   };
 
-  const busy = search.isPending || exporting.isPending || erase.isPending;
+  const busy = search.pending || exporting.isPending || erase.isPending;
   const held = summary?.kinds.filter((kind) => kind.count > 0) ?? [];
 
   return (
@@ -112,27 +115,17 @@ export function PrivacyTab() {
       </p>
       <form className="mb-6 flex flex-wrap items-end gap-3" onSubmit={onSearch} noValidate>
         <div className="min-w-64 flex-1">
-          <label htmlFor="privacy-email" className="text-sm font-semibold text-gray-800">
-            E-mailadres
-          </label>
-          <input
+          <TextField
             id="privacy-email"
+            label="E-mailadres"
             type="email"
-            className={inputClass("admin")}
-            value={input}
             maxLength={254}
             autoComplete="off"
-            {...fieldAria("privacy-email", { error: invalid || undefined })}
-            onChange={(event) => setInput(event.target.value)}
+            {...search.text("email")}
           />
-          {invalid && (
-            <p id="privacy-email-fout" role="alert" className="mt-1 text-sm text-red-700">
-              {invalid}
-            </p>
-          )}
         </div>
         <Button type="submit" disabled={busy}>
-          {search.isPending ? "Zoeken..." : "Zoeken"}
+          {search.pending ? "Zoeken..." : "Zoeken"}
         </Button>
       </form>
 
