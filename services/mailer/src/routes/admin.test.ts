@@ -1,3 +1,4 @@
+// The panel's mail routes (admin.ts): the test e-mail of E-mail Instellingen.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmailMessageList } from "@lease/contracts";
 import type { RunningService } from "@lease/platform";
@@ -9,8 +10,8 @@ import {
   startSendgridReceiver,
   type SendgridReceiver,
 } from "@lease/platform/testing";
-import { startMailer } from "./service";
-import { CONFIGURED, startSettingsFixture } from "./testing";
+import { startMailer } from "../service";
+import { CONFIGURED, startSettingsFixture } from "../testing";
 
 // The e-mail settings' test button goes from the gateway straight to the mailer, which reads the
 // settings itself (here: the settings stand-in) and waits for the provider (the local receiver).
