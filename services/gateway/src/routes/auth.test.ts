@@ -210,121 +210,123 @@ describe("CSRF", () => {
   });
 });
 
-describe("brute-force lockout", () => {
-  it("answers 429 with Retry-After after 5 failures, even for the right password from that IP", async () => {
-    for (let i = 0; i < 5; i++)
-      expect((await login("lock-a", "wrong-password-123", "203.0.113.10")).status).toBe(401);
-    const locked = await login("lock-a", PASSWORD, "203.0.113.10");
-    expect(locked.status).toBe(429);
-    const retryAfter = Number(locked.headers.get("retry-after"));
-    expect(retryAfter).toBeGreaterThan(14 * 60);
-    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    expect((await locked.json()).message).toBe(
-      "Te veel mislukte pogingen. Probeer het over 15 minuten opnieuw.",
-    );
-    expect(
-      logLines.some((l) => l.msg === "admin login" && l.username === "lock-a" && l.outcome === "locked"),
-    ).toBe(true);
-  });
-
-  it("the IP that failed 5 times is not locked for the same username from another IP", async () => {
-    for (let i = 0; i < 5; i++) await login("lock-b", "wrong-password-123", "203.0.113.20");
-    expect((await login("lock-b", PASSWORD, "203.0.113.20")).status).toBe(429);
-    expect((await login("lock-b", PASSWORD, "203.0.113.21")).status).toBe(200);
-  });
-
-  it("wrong passwords from rotating addresses cannot lock the owner out, and each such address gets one guess", async () => {
-    const attackers = Array.from({ length: 12 }, (_, i) => `198.51.100.${i + 100}`);
-    for (const ip of attackers) expect((await login("lock-c", "wrong-password-123", ip)).status).toBe(401);
-    // The username is under attack: an address that already failed waits for the window...
-    const again = await login("lock-c", "wrong-password-456", attackers[3]);
-    expect(again.status).toBe(429);
-    expect(Number(again.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
-    // ...while the owner, from an address without failures, signs in.
-    const owner = await login("lock-c", PASSWORD, "192.0.2.200");
-    expect(owner.status).toBe(200);
-    expect(owner.headers.get("set-cookie")).toMatch(/^admin_session=/);
-  });
-
-  it("the owner who mistyped once before an attack from elsewhere still signs in from their own address", async () => {
-    const home = "192.0.2.210";
-    expect((await login("owner8", PASSWORD, home)).status).toBe(200);
-    expect((await login("owner8", "a typo in the password", home)).status).toBe(401);
-    // Then an attack from another address, until it is refused (the username now counts five
-    // failures: the typo and four guesses).
-    for (let i = 0; i < 4; i++)
-      expect((await login("owner8", `guess ${i} of many`, "198.51.100.77")).status).toBe(401);
-    expect((await login("owner8", "one more guess", "198.51.100.77")).status).toBe(429);
-    // The owner's right password from home is still checked, and signs in.
-    const owner = await login("owner8", PASSWORD, home);
-    expect(owner.status).toBe(200);
-  });
-
-  it("a success resets the username's count", async () => {
-    for (let i = 0; i < 4; i++) await login("lock-d", "wrong-password-123", "203.0.113.30");
-    expect((await login("lock-d", PASSWORD, "203.0.113.31")).status).toBe(200);
-    for (let i = 0; i < 4; i++)
-      expect((await login("lock-d", "wrong-password-123", "203.0.113.32")).status).toBe(401);
-    expect((await login("lock-d", PASSWORD, "203.0.113.33")).status).toBe(200);
-  });
-
-  it("a burst of parallel guesses gets no more than 5 password checks", async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => login("burst", "wrong-password-123", "203.0.113.40")),
-    );
-    const statuses = answers.map((r) => r.status);
-    // At most 5 reach the password check (401); the brake refuses the rest (429), and on a busy
-    // host the password gate may answer some of them 503 login_busy before the brake does.
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
-    expect(statuses.filter((s) => s !== 401 && s !== 429 && s !== 503)).toEqual([]);
-    expect(
-      statuses.filter((s) => s === 429).length + statuses.filter((s) => s === 401).length,
-    ).toBeGreaterThan(0);
-  });
-
-  it("takes its limits from the LOGIN_* settings", async () => {
-    const strict = await startGateway(
-      {
-        ...env,
-        LOGIN_MAX_FAILURES: "3",
-        LOGIN_MAX_ADDRESS_FAILURES: "4",
-        LOGIN_WINDOW_MINUTES: "10",
-        LOGIN_LOCK_MINUTES: "2",
-      },
-      { logger: pino({ level: "silent" }) },
-    );
-    try {
-      const attempt = (password: string, username = "lock-c", ip = "203.0.113.50") =>
-        fetch(`${strict.url}/api/admin/login`, {
-          method: "POST",
-          headers: { origin: strict.url, "content-type": "application/json", "x-forwarded-for": ip },
-          body: JSON.stringify({ username, password }),
-        });
-      for (let i = 0; i < 3; i++) expect((await attempt("wrong-password-123")).status).toBe(401);
-      const locked = await attempt(PASSWORD);
+describe("POST /api/admin/login", () => {
+  describe("brute-force lockout", () => {
+    it("answers 429 with Retry-After after 5 failures, even for the right password from that IP", async () => {
+      for (let i = 0; i < 5; i++)
+        expect((await login("lock-a", "wrong-password-123", "203.0.113.10")).status).toBe(401);
+      const locked = await login("lock-a", PASSWORD, "203.0.113.10");
       expect(locked.status).toBe(429);
-      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(60);
-      expect(Number(locked.headers.get("retry-after"))).toBeLessThanOrEqual(2 * 60);
-      expect(((await locked.json()) as { message: string }).message).toBe(
-        "Te veel mislukte pogingen. Probeer het over 2 minuten opnieuw.",
+      const retryAfter = Number(locked.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(14 * 60);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      expect((await locked.json()).message).toBe(
+        "Te veel mislukte pogingen. Probeer het over 15 minuten opnieuw.",
       );
-      // Four failures from one address over two usernames lock that address for every username.
-      for (const name of ["nobody-1", "nobody-1", "nobody-2", "nobody-2"])
-        expect((await attempt("wrong-password-123", name, "203.0.113.51")).status).toBe(401);
-      expect((await attempt(PASSWORD, "lock-d", "203.0.113.51")).status).toBe(429);
-    } finally {
-      await strict.stop();
-    }
-    for (const [bad, name] of [
-      [{ LOGIN_MAX_FAILURES: "0" }, "LOGIN_MAX_FAILURES"],
-      [{ LOGIN_MAX_ADDRESS_FAILURES: "many" }, "LOGIN_MAX_ADDRESS_FAILURES"],
-      [{ LOGIN_WINDOW_MINUTES: "abc" }, "LOGIN_WINDOW_MINUTES"],
-      [{ LOGIN_LOCK_MINUTES: "90" }, "LOGIN_MAX_LOCK_MINUTES"],
-    ] as const) {
-      const err = await startGateway({ ...env, ...bad }).catch((e: unknown) => e);
-      expect(err, name).toBeInstanceOf(Error);
-      expect((err as Error).message).toContain(name);
-    }
+      expect(
+        logLines.some((l) => l.msg === "admin login" && l.username === "lock-a" && l.outcome === "locked"),
+      ).toBe(true);
+    });
+
+    it("the IP that failed 5 times is not locked for the same username from another IP", async () => {
+      for (let i = 0; i < 5; i++) await login("lock-b", "wrong-password-123", "203.0.113.20");
+      expect((await login("lock-b", PASSWORD, "203.0.113.20")).status).toBe(429);
+      expect((await login("lock-b", PASSWORD, "203.0.113.21")).status).toBe(200);
+    });
+
+    it("wrong passwords from rotating addresses cannot lock the owner out, and each such address gets one guess", async () => {
+      const attackers = Array.from({ length: 12 }, (_, i) => `198.51.100.${i + 100}`);
+      for (const ip of attackers) expect((await login("lock-c", "wrong-password-123", ip)).status).toBe(401);
+      // The username is under attack: an address that already failed waits for the window...
+      const again = await login("lock-c", "wrong-password-456", attackers[3]);
+      expect(again.status).toBe(429);
+      expect(Number(again.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
+      // ...while the owner, from an address without failures, signs in.
+      const owner = await login("lock-c", PASSWORD, "192.0.2.200");
+      expect(owner.status).toBe(200);
+      expect(owner.headers.get("set-cookie")).toMatch(/^admin_session=/);
+    });
+
+    it("the owner who mistyped once before an attack from elsewhere still signs in from their own address", async () => {
+      const home = "192.0.2.210";
+      expect((await login("owner8", PASSWORD, home)).status).toBe(200);
+      expect((await login("owner8", "a typo in the password", home)).status).toBe(401);
+      // Then an attack from another address, until it is refused (the username now counts five
+      // failures: the typo and four guesses).
+      for (let i = 0; i < 4; i++)
+        expect((await login("owner8", `guess ${i} of many`, "198.51.100.77")).status).toBe(401);
+      expect((await login("owner8", "one more guess", "198.51.100.77")).status).toBe(429);
+      // The owner's right password from home is still checked, and signs in.
+      const owner = await login("owner8", PASSWORD, home);
+      expect(owner.status).toBe(200);
+    });
+
+    it("a success resets the username's count", async () => {
+      for (let i = 0; i < 4; i++) await login("lock-d", "wrong-password-123", "203.0.113.30");
+      expect((await login("lock-d", PASSWORD, "203.0.113.31")).status).toBe(200);
+      for (let i = 0; i < 4; i++)
+        expect((await login("lock-d", "wrong-password-123", "203.0.113.32")).status).toBe(401);
+      expect((await login("lock-d", PASSWORD, "203.0.113.33")).status).toBe(200);
+    });
+
+    it("a burst of parallel guesses gets no more than 5 password checks", async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => login("burst", "wrong-password-123", "203.0.113.40")),
+      );
+      const statuses = answers.map((r) => r.status);
+      // At most 5 reach the password check (401); the brake refuses the rest (429), and on a busy
+      // host the password gate may answer some of them 503 login_busy before the brake does.
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+      expect(statuses.filter((s) => s !== 401 && s !== 429 && s !== 503)).toEqual([]);
+      expect(
+        statuses.filter((s) => s === 429).length + statuses.filter((s) => s === 401).length,
+      ).toBeGreaterThan(0);
+    });
+
+    it("takes its limits from the LOGIN_* settings", async () => {
+      const strict = await startGateway(
+        {
+          ...env,
+          LOGIN_MAX_FAILURES: "3",
+          LOGIN_MAX_ADDRESS_FAILURES: "4",
+          LOGIN_WINDOW_MINUTES: "10",
+          LOGIN_LOCK_MINUTES: "2",
+        },
+        { logger: pino({ level: "silent" }) },
+      );
+      try {
+        const attempt = (password: string, username = "lock-c", ip = "203.0.113.50") =>
+          fetch(`${strict.url}/api/admin/login`, {
+            method: "POST",
+            headers: { origin: strict.url, "content-type": "application/json", "x-forwarded-for": ip },
+            body: JSON.stringify({ username, password }),
+          });
+        for (let i = 0; i < 3; i++) expect((await attempt("wrong-password-123")).status).toBe(401);
+        const locked = await attempt(PASSWORD);
+        expect(locked.status).toBe(429);
+        expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(60);
+        expect(Number(locked.headers.get("retry-after"))).toBeLessThanOrEqual(2 * 60);
+        expect(((await locked.json()) as { message: string }).message).toBe(
+          "Te veel mislukte pogingen. Probeer het over 2 minuten opnieuw.",
+        );
+        // Four failures from one address over two usernames lock that address for every username.
+        for (const name of ["nobody-1", "nobody-1", "nobody-2", "nobody-2"])
+          expect((await attempt("wrong-password-123", name, "203.0.113.51")).status).toBe(401);
+        expect((await attempt(PASSWORD, "lock-d", "203.0.113.51")).status).toBe(429);
+      } finally {
+        await strict.stop();
+      }
+      for (const [bad, name] of [
+        [{ LOGIN_MAX_FAILURES: "0" }, "LOGIN_MAX_FAILURES"],
+        [{ LOGIN_MAX_ADDRESS_FAILURES: "many" }, "LOGIN_MAX_ADDRESS_FAILURES"],
+        [{ LOGIN_WINDOW_MINUTES: "abc" }, "LOGIN_WINDOW_MINUTES"],
+        [{ LOGIN_LOCK_MINUTES: "90" }, "LOGIN_MAX_LOCK_MINUTES"],
+      ] as const) {
+        const err = await startGateway({ ...env, ...bad }).catch((e: unknown) => e);
+        expect(err, name).toBeInstanceOf(Error);
+        expect((err as Error).message).toContain(name);
+      }
+    });
   });
 });
 
