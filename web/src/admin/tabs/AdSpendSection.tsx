@@ -18,9 +18,9 @@ import {
   LoadingText,
   Panel,
   Select,
-  STACKED_CELL,
-  STACKED_ROW,
-  STACKED_TABLE,
+  Table,
+  TableCell,
+  TableRow,
 } from "../../components/ui";
 import { hasErrors, useForm, type FormErrors } from "../../lib/use-form";
 import { formatEuro, parseEuroInput } from "../lib/format";
@@ -158,36 +158,23 @@ export function AdSpendSection({ period }: { period: { from: string; to: string 
         ) : (
           // On a phone each campaign is a block of labelled lines, its link field the width of the
           // screen; the roles keep it a table for screen readers.
-          <div className="sm:overflow-x-auto">
-            <table
-              role="table"
-              className={`w-full text-left text-sm ${STACKED_TABLE}`}
-              data-testid="spend-list"
-            >
+          <Table
+            regionClassName="sm:overflow-x-auto"
+            className="w-full text-left text-sm"
+            data-testid="spend-list"
+            caption={
               <caption className="mb-2 text-left text-gray-600 max-sm:block">
                 Kosten per campagne van {periodInWords(from, to)}
               </caption>
-              <thead role="rowgroup" className="max-sm:sr-only">
-                <tr role="row" className="border-b border-gray-200 text-gray-600">
-                  {SPEND_COLUMNS.map((column, i) => (
-                    <th
-                      key={column}
-                      role="columnheader"
-                      scope="col"
-                      className={`py-2 pr-3 ${i === 2 ? "text-right" : ""}`}
-                    >
-                      {column}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody role="rowgroup" className={STACKED_TABLE}>
-                {list.data.items.map((item) => (
-                  <SpendRow key={`${item.platform}-${item.campaign}`} item={item} onLinked={refresh} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+            }
+            head={SPEND_COLUMNS}
+            headRowClassName="border-b border-gray-200 text-gray-600"
+            headCellClassName={(i) => `py-2 pr-3 ${i === 2 ? "text-right" : ""}`}
+          >
+            {list.data.items.map((item) => (
+              <SpendRow key={`${item.platform}-${item.campaign}`} item={item} onLinked={refresh} />
+            ))}
+          </Table>
         )}
       </div>
     </Panel>
@@ -219,21 +206,17 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
   });
   const id = `utm-${item.platform}-${item.campaign}`.replace(/[^\w-]/g, "_");
   return (
-    <tr role="row" className={`border-b border-gray-100 ${STACKED_ROW}`} data-testid="spend-row">
-      <td role="cell" data-label={SPEND_COLUMNS[0]} className={`py-2 pr-3 ${STACKED_CELL}`}>
+    <TableRow className="border-b border-gray-100" data-testid="spend-row">
+      <TableCell label={SPEND_COLUMNS[0]} className="py-2 pr-3">
         {AD_PLATFORM_LABELS[item.platform]}
-      </td>
-      <td role="cell" data-label={SPEND_COLUMNS[1]} className={`py-2 pr-3 break-words ${STACKED_CELL}`}>
+      </TableCell>
+      <TableCell label={SPEND_COLUMNS[1]} className="py-2 pr-3 break-words">
         {item.campaign}
-      </td>
-      <td
-        role="cell"
-        data-label={SPEND_COLUMNS[2]}
-        className={`py-2 pr-3 whitespace-nowrap sm:text-right ${STACKED_CELL}`}
-      >
+      </TableCell>
+      <TableCell label={SPEND_COLUMNS[2]} className="py-2 pr-3 whitespace-nowrap sm:text-right">
         {formatEuro(item.amount)}
-      </td>
-      <td role="cell" data-label={SPEND_COLUMNS[3]} className={`py-2 sm:min-w-[18rem] ${STACKED_CELL}`}>
+      </TableCell>
+      <TableCell label={SPEND_COLUMNS[3]} className="py-2 sm:min-w-[18rem]">
         <form className="flex gap-2" onSubmit={link.onSubmit}>
           <label htmlFor={id} className="sr-only">
             utm_campaign van {item.campaign}
@@ -249,8 +232,8 @@ function SpendRow({ item, onLinked }: { item: AdSpendCampaign; onLinked: () => v
             Koppelen
           </Button>
         </form>
-      </td>
-    </tr>
+      </TableCell>
+    </TableRow>
   );
 }
 

@@ -3,13 +3,25 @@ import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction, type AuditEntry }
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { ADMIN_KEYS, fetchAuditLog, findLeaseRequest } from "../api";
-import { Button, Field, LoadError, LoadingText, Panel, Select } from "../../components/ui";
+import {
+  Button,
+  Field,
+  LoadError,
+  LoadingText,
+  Panel,
+  Select,
+  LIST_HEAD,
+  Table,
+  TableCell,
+  TableRow,
+} from "../../components/ui";
 import { auditDetailText, leadTargetOf } from "../lib/audit-entry";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { leadHref, OPENS_TAB } from "../lib/lead-link";
 import { leaseListTitle } from "../lib/lease-status";
 
 const PAGE = 50;
+const AUDIT_HEAD = ["Wanneer", "Wie", "Wat", "Waarop"] as const;
 
 /** The moment an Amsterdam day (YYYY-MM-DD) begins, as an ISO instant; undefined when not a day. */
 function amsterdamDayStart(day: string, addDays = 0): string | undefined {
@@ -119,37 +131,25 @@ export function AuditLogTab() {
       ) : items.length === 0 ? (
         <p className="py-6 text-center text-gray-600">Geen vermeldingen.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full text-left text-sm">
-            <thead className="border-b border-gray-200 text-gray-600">
-              <tr>
-                <th className="py-2 pr-4 font-semibold">Wanneer</th>
-                <th className="py-2 pr-4 font-semibold">Wie</th>
-                <th className="py-2 pr-4 font-semibold">Wat</th>
-                <th className="py-2 font-semibold">Waarop</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((entry) => (
-                <tr key={entry.id} className="border-b border-gray-100" data-testid="logboek-regel">
-                  <td className="py-2 pr-4 whitespace-nowrap text-gray-700">
-                    {formatAmsterdamDateTime(entry.at)}
-                  </td>
-                  <td className="py-2 pr-4 font-medium text-gray-900">{entry.actor}</td>
-                  <td className="py-2 pr-4">
-                    {AUDIT_ACTION_LABELS[entry.action]}
-                    {auditDetailText(entry) && (
-                      <span className="text-gray-600"> ({auditDetailText(entry)})</span>
-                    )}
-                  </td>
-                  <td className="py-2 text-gray-700">
-                    <Target entry={entry} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table className="min-w-full text-left text-sm" head={AUDIT_HEAD} {...LIST_HEAD}>
+          {items.map((entry) => (
+            <TableRow key={entry.id} className="border-b border-gray-100" data-testid="logboek-regel">
+              <TableCell label={AUDIT_HEAD[0]} className="py-2 pr-4 whitespace-nowrap text-gray-700">
+                {formatAmsterdamDateTime(entry.at)}
+              </TableCell>
+              <TableCell label={AUDIT_HEAD[1]} className="py-2 pr-4 font-medium text-gray-900">
+                {entry.actor}
+              </TableCell>
+              <TableCell label={AUDIT_HEAD[2]} className="py-2 pr-4">
+                {AUDIT_ACTION_LABELS[entry.action]}
+                {auditDetailText(entry) && <span className="text-gray-600"> ({auditDetailText(entry)})</span>}
+              </TableCell>
+              <TableCell label={AUDIT_HEAD[3]} className="py-2 text-gray-700">
+                <Target entry={entry} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </Table>
       )}
       {log.hasNextPage && (
         <Button

@@ -9,11 +9,12 @@ import {
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { userErrorMessage } from "../../api/client";
 import { downloadPersonalData, erasePersonalData, searchPersonalData } from "../api";
-import { Button, Panel, TextField } from "../../components/ui";
+import { Button, LIST_HEAD, Panel, Table, TableCell, TableRow, TextField } from "../../components/ui";
 import { useForm } from "../../lib/use-form";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 type Result = { tone: "ok" | "error"; text: string };
+const PRIVACY_HEAD = ["Soort gegevens", "Aantal", "Oudste", "Nieuwste"] as const;
 
 /**
  * "Privacy": everything held about one e-mail address (AVG): what and how much, exported as one
@@ -151,28 +152,24 @@ export function PrivacyTab() {
             <p className="py-4 text-gray-700">Niets gevonden over dit e-mailadres.</p>
           ) : (
             <>
-              <div className="overflow-x-auto">
-                <table className="min-w-full text-left text-sm">
-                  <thead className="border-b border-gray-200 text-gray-600">
-                    <tr>
-                      <th className="py-2 pr-4 font-semibold">Soort gegevens</th>
-                      <th className="py-2 pr-4 font-semibold">Aantal</th>
-                      <th className="py-2 pr-4 font-semibold">Oudste</th>
-                      <th className="py-2 font-semibold">Nieuwste</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {held.map((kind) => (
-                      <tr key={kind.kind} className="border-b border-gray-100">
-                        <td className="py-2 pr-4">{PRIVACY_KIND_LABELS[kind.kind]}</td>
-                        <td className="py-2 pr-4">{kind.count}</td>
-                        <td className="py-2 pr-4">{formatAmsterdamDateTime(kind.first)}</td>
-                        <td className="py-2">{formatAmsterdamDateTime(kind.last)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table className="min-w-full text-left text-sm" head={PRIVACY_HEAD} {...LIST_HEAD}>
+                {held.map((kind) => (
+                  <TableRow key={kind.kind} className="border-b border-gray-100">
+                    <TableCell label={PRIVACY_HEAD[0]} className="py-2 pr-4">
+                      {PRIVACY_KIND_LABELS[kind.kind]}
+                    </TableCell>
+                    <TableCell label={PRIVACY_HEAD[1]} className="py-2 pr-4">
+                      {kind.count}
+                    </TableCell>
+                    <TableCell label={PRIVACY_HEAD[2]} className="py-2 pr-4">
+                      {formatAmsterdamDateTime(kind.first)}
+                    </TableCell>
+                    <TableCell label={PRIVACY_HEAD[3]} className="py-2">
+                      {formatAmsterdamDateTime(kind.last)}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </Table>
               <div className="mt-4 flex flex-wrap gap-3">
                 <Button variant="secondary" disabled={busy} onClick={() => exporting.mutate(email)}>
                   {exporting.isPending ? "Exporteren..." : "Exporteren (JSON)"}

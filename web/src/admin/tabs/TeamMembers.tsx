@@ -1,8 +1,17 @@
 import type { AdminUser } from "@lease/contracts";
 import type { ReactNode } from "react";
-import { Badge } from "../../components/ui";
+import { Badge, TableBody, TableCell, TableRow } from "../../components/ui";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { TakesNewLeadsSwitch } from "./LeadRouting";
+
+const TEAM_HEAD = [
+  "Gebruikersnaam",
+  "Status",
+  "Tweestapsverificatie",
+  "Laatst ingelogd",
+  "Nieuwe aanvragen",
+  "Acties",
+] as const;
 
 /**
  * The team: on a phone one card per admin with every field and button on screen, from md up a
@@ -56,36 +65,47 @@ export function TeamMembers({
         ))}
       </ul>
       <div className="hidden overflow-x-auto md:block">
-        <table className="min-w-full text-left text-sm">
-          <thead className="border-b border-gray-200 text-gray-600">
-            <tr>
-              <th className="py-2 pr-4 font-semibold">Gebruikersnaam</th>
-              <th className="py-2 pr-4 font-semibold">Status</th>
-              <th className="py-2 pr-4 font-semibold">Tweestapsverificatie</th>
-              <th className="py-2 pr-4 font-semibold">Laatst ingelogd</th>
-              <th className="py-2 pr-4 font-semibold">Nieuwe aanvragen</th>
-              <th className="py-2 font-semibold">
-                <span className="sr-only">Acties</span>
-              </th>
+        <table role="table" className="min-w-full text-left text-sm">
+          {/* Shown from md up only (the cards stand in below), so no stacked head. */}
+          <thead role="rowgroup" className="border-b border-gray-200 text-gray-600">
+            <tr role="row">
+              {TEAM_HEAD.map((column, index) => (
+                <th
+                  key={column}
+                  role="columnheader"
+                  scope="col"
+                  className={`py-2 font-semibold ${index < 5 ? "pr-4" : ""}`}
+                >
+                  {index < 5 ? column : <span className="sr-only">{column}</span>}
+                </th>
+              ))}
             </tr>
           </thead>
-          <tbody>
+          <TableBody>
             {users.map((user) => (
-              <tr key={user.id} className="border-b border-gray-100" data-testid="gebruiker">
-                <td className="py-2 pr-4 font-medium text-gray-900">
+              <TableRow key={user.id} className="border-b border-gray-100" data-testid="gebruiker">
+                <TableCell label={TEAM_HEAD[0]} className="py-2 pr-4 font-medium text-gray-900">
                   {user.username}
                   {user.username === self && <span className="ml-1 text-gray-600">(jij)</span>}
-                </td>
-                <td className="py-2 pr-4">{statusBadges(user)}</td>
-                <td className="py-2 pr-4">{user.totpEnabled ? "Aan" : "Uit"}</td>
-                <td className="py-2 pr-4 text-gray-700">{lastLogin(user)}</td>
-                <td className="py-2 pr-4">
+                </TableCell>
+                <TableCell label={TEAM_HEAD[1]} className="py-2 pr-4">
+                  {statusBadges(user)}
+                </TableCell>
+                <TableCell label={TEAM_HEAD[2]} className="py-2 pr-4">
+                  {user.totpEnabled ? "Aan" : "Uit"}
+                </TableCell>
+                <TableCell label={TEAM_HEAD[3]} className="py-2 pr-4 text-gray-700">
+                  {lastLogin(user)}
+                </TableCell>
+                <TableCell label={TEAM_HEAD[4]} className="py-2 pr-4">
                   <TakesNewLeadsSwitch user={user} />
-                </td>
-                <td className="py-2">{actionsFor(user)}</td>
-              </tr>
+                </TableCell>
+                <TableCell label={TEAM_HEAD[5]} className="py-2">
+                  {actionsFor(user)}
+                </TableCell>
+              </TableRow>
             ))}
-          </tbody>
+          </TableBody>
         </table>
       </div>
     </>

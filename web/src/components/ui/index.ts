@@ -12,4 +12,16 @@ export { Pager } from "./Pager";
 export { Select, type SelectOption } from "./Select";
 export { Counter, Panel } from "./Panel";
 export { EditActions, SaveForm } from "./SaveForm";
-export { DataTable, STACKED_CELL, STACKED_ROW, STACKED_TABLE, StackedHead } from "./Table";
+export {
+  DataTable,
+  LIST_HEAD,
+  STACKED_CELL,
+  STACKED_LINE_CELL,
+  STACKED_ROW,
+  STACKED_TABLE,
+  StackedHead,
+  Table,
+  TableBody,
+  TableCell,
+  TableRow,
+} from "./Table";
