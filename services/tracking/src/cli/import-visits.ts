@@ -9,8 +9,12 @@ import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-v
 import { compactRunningTotals } from "../repositories/running-totals";
 import { buildPendingWeeks, compactAll } from "../repositories/sketches";
 
-/** Lines per transaction: large enough to amortise a round trip, small enough to keep memory flat. */
-const BATCH = 5000;
+/**
+ * Lines per transaction: large enough that a batch's rollup rows (a day's hours, pages, breakdown
+ * values and pairs, its sketch deltas) are few beside its page views, small enough to keep memory
+ * flat (a batch of history in time order spans a day or a few).
+ */
+const BATCH = 20_000;
 /** Batches written at the same time (the writer's statements take rows in key order: no deadlocks). */
 const CONCURRENCY = 2;
 /** Batches between two compactions of the campaign report's running totals. */

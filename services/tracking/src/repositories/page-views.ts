@@ -19,6 +19,7 @@ import {
 import { DimDirectory, PageDirectory, ProfileDirectory, type Profile } from "./dictionary";
 import { ProfileDims } from "./profile-dims";
 import { DICTIONARY_LOCK } from "./retention";
+import { sqlArray } from "./sql-array";
 
 /** One event from the stream (or an imported line), as the writer hands it over. */
 export interface TrackEvent {
@@ -254,10 +255,10 @@ async function writeBatch(
        ON CONFLICT DO NOTHING
        RETURNING event_key, (extract(epoch FROM occurred_at) * 1000)::bigint AS ms`,
       [
-        views.map((p) => p.ms),
-        views.map((p) => p.eventKey),
-        views.map((p) => p.session.sql),
-        views.map((p) => p.pageId),
+        sqlArray(views.map((p) => p.ms)),
+        sqlArray(views.map((p) => p.eventKey)),
+        sqlArray(views.map((p) => p.session.sql)),
+        sqlArray(views.map((p) => p.pageId)),
       ],
     );
     if (inserted.rows.length === views.length) fresh = views;
@@ -381,14 +382,15 @@ async function upsertVisitors(
        sent = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.sent ELSE t.sent END
      RETURNING to_char(day, 'YYYY-MM-DD') AS day, session_key, added, views, profile_id, landing_page_id`,
     [
-      rows.map((v) => v.session.sql),
-      rows.map((v) => v.firstSeen),
-      rows.map((v) => v.lastSeen),
-      rows.map((v) => v.day),
-      rows.map((v) => v.hours),
-      rows.map((v) => v.views),
-      rows.map((v) => v.landingPageId),
-      rows.map((v) => v.profileId),
+      sqlArray(rows.map((v) => v.session.sql)),
+      sqlArray(rows.map((v) => v.firstSeen)),
+      sqlArray(rows.map((v) => v.lastSeen)),
+      sqlArray(rows.map((v) => v.day)),
+      sqlArray(rows.map((v) => v.hours)),
+      sqlArray(rows.map((v) => v.views)),
+      sqlArray(rows.map((v) => v.landingPageId)),
+      sqlArray(rows.map((v) => v.profileId)),
+      // Values as sent may hold anything: node-pg quotes them.
       rows.map((v) => v.sent),
     ],
   );
