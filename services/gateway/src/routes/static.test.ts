@@ -7,6 +7,7 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync, constants as zlib }
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaticSite } from "./static";
+import { gw, useEchoStack } from "../testing/echo-stack";
 
 // A build without SITE_URL leaves canonical addresses relative and has no sitemap; the gateway
 // completes them with PUBLIC_ORIGIN, so one image serves any domain.
@@ -151,5 +152,41 @@ describe("the build's compressed copies", () => {
     );
     expect((await rawGet(`${base}/assets/app-1a2b.js.br`, "br")).status).toBe(404);
     expect((await rawGet(`${base}/over-ons.html.gz`, "gzip")).status).toBe(404);
+  });
+});
+
+describe("the web app through the gateway", () => {
+  useEchoStack();
+
+  describe("gateway web app serving", () => {
+    it("serves pre-rendered pages uncached and hashed assets immutable and compressed", async () => {
+      const page = await fetch(`${gw.url}/financiele-lease`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("cache-control")).toBe("no-cache");
+      expect(await page.text()).toContain("financiele lease");
+      const asset = await fetch(`${gw.url}/assets/app-abc123.js`, { headers: { "accept-encoding": "gzip" } });
+      expect(asset.headers.get("cache-control")).toContain("immutable");
+      expect(asset.headers.get("content-encoding")).toBe("gzip");
+      expect(await asset.text()).toContain("console.log");
+    });
+
+    it("gives client routes the app shell and unknown paths the 404 page with status 404", async () => {
+      const admin = await fetch(`${gw.url}/admin`);
+      expect(admin.status).toBe(200);
+      expect(await admin.text()).toContain("app shell");
+      const missing = await fetch(`${gw.url}/bestaat-niet`);
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toContain("404 Page Not Found");
+      const traversal = await fetch(`${gw.url}/assets/..%2f..%2fetc/passwd`);
+      expect(traversal.status).toBe(404);
+    });
+
+    it("sets the security headers on every kind of answer", async () => {
+      for (const p of ["/", "/api/does-not-exist", "/healthz"]) {
+        const res = await fetch(`${gw.url}${p}`);
+        expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+        expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      }
+    });
   });
 });
