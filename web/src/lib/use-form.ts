@@ -7,10 +7,13 @@
 // after, each checked again as it is corrected), one submit with its pending state, the notice of
 // a failed submit (overridable) and the return to the initial values after success (or not).
 //
-// Left on their own state, as they have no submit-with-errors cycle: pickers that apply at once
-// (AnalyticsPeriod's period and comparison, the report tabs' filters and groupings, the lease
-// requests' search and status filters), one-click actions (a lead's delete, retry, status buttons)
-// and the quote calculator, whose inputs only compute a figure on the page and send nothing.
+// Left on their own state, as they have no submit-with-errors cycle (nothing is sent whose refusal
+// comes back to a field): the period pickers, which only set what the page shows (AnalyticsPeriod's
+// own period with its range message, the period of ResponseReportTab and CampaignReportSection),
+// the lease requests' search and filters (LeaseRequestsTab), the quote calculator
+// (CalculatorSection: its inputs compute a figure on the page, nothing is sent), switches and
+// one-click actions that send at once (a lead's owner, status buttons, delete, retry, the
+// take-new-leads switch, privacy export and erasure).
 import { useReducer, useRef, useState, type FormEvent } from "react";
 import { fieldErrors } from "../api/client";
 import { useNotice } from "../components/notice";

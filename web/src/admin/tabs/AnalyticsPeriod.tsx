@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
 import { ADMIN_KEYS, fetchAnalytics } from "../api";
-import { Button, LoadError, LoadingText, Panel } from "../../components/ui";
+import { Button, LoadError, LoadingText, Panel, Table, TableCell, TableRow } from "../../components/ui";
 import { DateRange } from "../components/DateRange";
 import { pageLabel } from "../lib/live";
 import {
@@ -23,6 +23,7 @@ import { Legend, PAGE_VIEWS_COLOR, VISITORS_COLOR, VisitorChart } from "./Visito
 /** How often a period that includes today is read again while live updates arrive. */
 const LIVE_REFRESH_MS = 3000;
 const number = new Intl.NumberFormat("nl-NL");
+const TOP_PAGES_HEAD = ["Pagina", "Weergaven", "Bezoekers"] as const;
 
 /** The period the URL names, and a way to choose another (which goes into the URL). */
 function usePeriod(): [ChosenPeriod, (period: ChosenPeriod) => void] {
@@ -143,34 +144,40 @@ export function AnalyticsPeriod({ liveTick }: { liveTick: number }) {
         ) : data.topPages.length === 0 ? (
           <p className="text-gray-600">Nog geen paginaweergaven</p>
         ) : (
-          <table className="w-full text-left text-sm" data-testid="top-pages">
-            <thead className="text-gray-600">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Pagina
-                </th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">
-                  Weergaven
-                </th>
-                <th scope="col" className="py-1 text-right font-medium">
-                  Bezoekers
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {data.topPages.map((page) => (
-                <tr key={page.page}>
-                  <td className="max-w-[12rem] truncate py-1 pr-3 text-gray-900" title={page.page}>
-                    {pageLabel(page.page)}
-                  </td>
-                  <td className="py-1 pr-3 text-right font-semibold text-gray-700">
-                    {number.format(page.views)}
-                  </td>
-                  <td className="py-1 text-right text-gray-700">{number.format(page.visitors)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            regionClassName=""
+            className="w-full text-left text-sm"
+            data-testid="top-pages"
+            head={TOP_PAGES_HEAD}
+            headClassName="text-gray-600"
+            headCellClassName={(i) =>
+              i === 0 ? "py-1 pr-3 font-medium" : `py-1 text-right font-medium ${i === 1 ? "pr-3" : ""}`
+            }
+            bodyClassName="divide-y divide-gray-100"
+          >
+            {data.topPages.map((page) => (
+              <TableRow key={page.page}>
+                <TableCell
+                  line
+                  label={TOP_PAGES_HEAD[0]}
+                  className="py-1 pr-3 text-gray-900 sm:max-w-[12rem] sm:truncate"
+                  title={page.page}
+                >
+                  {pageLabel(page.page)}
+                </TableCell>
+                <TableCell
+                  line
+                  label={TOP_PAGES_HEAD[1]}
+                  className="py-1 pr-3 font-semibold text-gray-700 sm:text-right"
+                >
+                  {number.format(page.views)}
+                </TableCell>
+                <TableCell line label={TOP_PAGES_HEAD[2]} className="py-1 text-gray-700 sm:text-right">
+                  {number.format(page.visitors)}
+                </TableCell>
+              </TableRow>
+            ))}
+          </Table>
         )}
       </Panel>
     </>

@@ -7,7 +7,7 @@ import {
   type LeaseRequest,
 } from "@lease/contracts";
 import { useRef, useState, type RefObject } from "react";
-import { fieldErrors, userErrorMessage } from "../../api/client";
+import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
   ADMIN_KEYS,
@@ -19,6 +19,7 @@ import {
   updateLeadNote,
 } from "../api";
 import { Badge, Button, fieldAria, inputClass, LoadingText } from "../../components/ui";
+import { useForm } from "../../lib/use-form";
 import { DELIVERY_LABELS, deliveryOf } from "../lib/delivery";
 import { formatAmsterdamDateTime } from "../lib/format";
 import { closeOnEscape, useReturnFocus } from "../lib/use-return-focus";
@@ -232,35 +233,31 @@ function NoteForm({
   field?: RefObject<HTMLTextAreaElement | null>;
 }) {
   const { notify } = useNotice();
-  const [body, setBody] = useState(note?.body ?? "");
-  const [error, setError] = useState<string | undefined>();
   const fieldId = note ? `notitie-${note.id}` : `notitie-nieuw-${requestId}`;
-  const save = useMutation({
-    mutationFn: (text: string) =>
-      note ? updateLeadNote(requestId, note.id, text) : addLeadNote(requestId, text),
+  const form = useForm({
+    initial: { body: note?.body ?? "" },
+    validate: ({ body }) => ({ body: noteError(body) }),
+    submit: ({ body }) => (note ? updateLeadNote(requestId, note.id, body) : addLeadNote(requestId, body)),
     onSuccess: () => {
-      setBody("");
-      setError(undefined);
       notify({
         title: "Notitie Opgeslagen",
         description: note ? "De notitie is bijgewerkt." : "De notitie is toegevoegd.",
       });
       onSaved();
     },
-    onError: (failure) =>
-      setError(fieldErrors(failure).body ?? userErrorMessage(failure, "Kon de notitie niet opslaan")),
+    // What failed is said under the field, without a notice.
+    onFailed: (failure, fields) => {
+      if (!fields.body) form.setErrors({ body: userErrorMessage(failure, "Kon de notitie niet opslaan") });
+    },
   });
+  const body = form.values.body;
+  const error = form.errors.body;
   return (
     <form
       className="space-y-2"
       noValidate
       onKeyDown={onCancel ? closeOnEscape(onCancel) : undefined}
-      onSubmit={(event) => {
-        event.preventDefault();
-        const problem = noteError(body);
-        setError(problem);
-        if (!problem) save.mutate(body);
-      }}
+      onSubmit={form.onSubmit}
     >
       <label htmlFor={fieldId} className={note ? "sr-only" : "text-sm font-semibold text-gray-800"}>
         {note ? "Notitie bewerken" : "Notitie toevoegen"}
@@ -272,8 +269,8 @@ function NoteForm({
         rows={3}
         maxLength={NOTE_MAX_LENGTH}
         value={body}
-        {...fieldAria(fieldId, { error: error || undefined, describedBy: `${fieldId}-teller` })}
-        onChange={(event) => setBody(event.target.value)}
+        {...fieldAria(fieldId, { error, describedBy: `${fieldId}-teller` })}
+        onChange={(event) => form.set("body", event.target.value)}
       />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span id={`${fieldId}-teller`} className="text-xs text-gray-600">
@@ -285,8 +282,8 @@ function NoteForm({
               Annuleren
             </Button>
           )}
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? "Opslaan..." : note ? "Opslaan" : "Notitie opslaan"}
+          <Button type="submit" disabled={form.pending}>
+            {form.pending ? "Opslaan..." : note ? "Opslaan" : "Notitie opslaan"}
           </Button>
         </div>
       </div>
