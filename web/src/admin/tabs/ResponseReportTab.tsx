@@ -3,7 +3,16 @@ import { RESPONSE_REPORT_DAYS_MAX, daysInPeriod, dutchDay } from "@lease/contrac
 import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { ADMIN_KEYS, fetchResponseReport, responseReportCsvUrl } from "../api";
-import { Button, buttonClass, LoadingText, Panel, Select } from "../../components/ui";
+import {
+  Button,
+  buttonClass,
+  LoadingText,
+  Panel,
+  Select,
+  Table,
+  TableCell,
+  TableRow,
+} from "../../components/ui";
 import { DateRange } from "../components/DateRange";
 import { amsterdamToday, rangeProblem } from "../lib/periods";
 import {
@@ -186,36 +195,39 @@ function FiguresSection({ id, title, rows }: { id: string; title: string; rows: 
               </li>
             ))}
           </ul>
-          <div className="hidden overflow-x-auto md:block">
-            <table className="w-full text-right text-sm">
-              <thead>
-                <tr className="border-b border-gray-200 text-gray-600">
-                  <th scope="col" className="py-2 pr-3 text-left">
-                    {title.replace("Per ", "").replace(/^./, (c) => c.toUpperCase())}
-                  </th>
-                  {FIGURE_COLUMNS.map((column) => (
-                    <th key={column.key} scope="col" className="py-2 pr-3">
-                      {column.label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.key} className="border-b border-gray-100" data-testid="response-row">
-                    <th scope="row" className="py-2 pr-3 text-left font-medium text-gray-900 wrap-anywhere">
-                      {row.label}
-                    </th>
-                    {FIGURE_COLUMNS.map((column) => (
-                      <td key={column.key} className="py-2 pr-3 whitespace-nowrap" data-column={column.key}>
-                        {column.cell(row.figures)}
-                      </td>
-                    ))}
-                  </tr>
+          {/* From md up the table (the cards above stand in below md). */}
+          <Table
+            regionClassName="hidden overflow-x-auto md:block"
+            className="w-full text-right text-sm"
+            head={[
+              title.replace("Per ", "").replace(/^./, (c) => c.toUpperCase()),
+              ...FIGURE_COLUMNS.map((column) => column.label),
+            ]}
+            headRowClassName="border-b border-gray-200 text-gray-600"
+            headCellClassName={(i) => (i === 0 ? "py-2 pr-3 text-left" : "py-2 pr-3")}
+          >
+            {rows.map((row) => (
+              <TableRow key={row.key} className="border-b border-gray-100" data-testid="response-row">
+                <th
+                  role="rowheader"
+                  scope="row"
+                  className="py-2 pr-3 text-left font-medium text-gray-900 wrap-anywhere"
+                >
+                  {row.label}
+                </th>
+                {FIGURE_COLUMNS.map((column) => (
+                  <TableCell
+                    key={column.key}
+                    label={column.label}
+                    className="py-2 pr-3 whitespace-nowrap"
+                    data-column={column.key}
+                  >
+                    {column.cell(row.figures)}
+                  </TableCell>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </TableRow>
+            ))}
+          </Table>
         </>
       )}
     </section>
