@@ -4,7 +4,11 @@ import type { ComponentProps, ReactNode } from "react";
 // sideways in its region if it must), on a phone each row a block whose cells carry their
 // column's name (data-label), readable at 375 px without scrolling sideways. The ARIA roles keep
 // it a table for screen readers in both layouts. A table with a phone layout of its own (the
-// campaign report's cards, the team's cards) shows that below sm or md instead.
+// team's and the response report's cards) shows that below md and this table from md up.
+// Not on it: the two figure grids whose phone layout the browser tests hold, the campaign report
+// (CampaignReportViews: name columns that stick while the figures scroll, sort buttons, a totals
+// foot, its own cards on a phone) and the Analytics breakdowns (Breakdowns: six figure columns
+// that scroll beside a sticky first column, also on a phone).
 
 /** On a phone each row becomes a block whose cells carry their column's name (STACKED_CELL). */
 export const STACKED_TABLE = "max-sm:block";
