@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CONVERSION_EVENTS, type ConversionEvent } from "@lease/contracts";
 import { useState } from "react";
-import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
   Button,
@@ -20,6 +19,7 @@ import {
   rotateGoogleAdsFeed,
   updateGoogleAdsSettings,
 } from "../api";
+import { useForm } from "../../lib/use-form";
 import { formatAmsterdamDateTime } from "../lib/format";
 
 const EVENT_LABELS: Record<ConversionEvent, string> = {
@@ -40,20 +40,21 @@ export function GoogleAdsPanel() {
   const queryClient = useQueryClient();
   const { notify, notifyError } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.googleAdsSettings, queryFn: fetchGoogleAdsSettings });
-  const [names, setNames] = useState<Partial<Record<ConversionEvent, string>>>({});
   const [newUrl, setNewUrl] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: () => updateGoogleAdsSettings({ conversionNames: names }),
+  // Only the names typed in are sent; the others stay as stored.
+  const save = useForm({
+    initial: {} as Partial<Record<ConversionEvent, string>>,
+    submit: (names) => updateGoogleAdsSettings({ conversionNames: names }),
     onSuccess: (stored) => {
       queryClient.setQueryData(ADMIN_KEYS.googleAdsSettings, stored);
-      setNames({});
       notify({
         title: "Conversienamen Opgeslagen",
         description: "Het bestand voor Google Ads gebruikt de nieuwe namen.",
       });
     },
-    onError: (failure) => notifyError("Fout bij Opslaan", failure, "Kon de conversienamen niet opslaan"),
+    failure: { title: "Fout bij Opslaan", fallback: "Kon de conversienamen niet opslaan" },
   });
+  const names = save.values;
   const rotate = useMutation({
     mutationFn: rotateGoogleAdsFeed,
     onSuccess: ({ path }) => {
@@ -87,7 +88,7 @@ export function GoogleAdsPanel() {
       />
     );
   const data = settings.data;
-  const errors = save.isError ? fieldErrors(save.error) : {};
+  const errors = save.errors;
   return (
     <Panel
       title="Google Ads"
@@ -103,7 +104,7 @@ export function GoogleAdsPanel() {
         marketingcookies, van de laatste {data.importWindowDays} dagen. Alleen de klik-id, de conversienaam en
         het tijdstip gaan mee; geen e-mailadres of telefoonnummer.
       </p>
-      <SaveForm onSave={() => save.mutate()}>
+      <SaveForm onSave={() => void save.submit()}>
         <div className="grid gap-4 md:grid-cols-3">
           {CONVERSION_EVENTS.map((event) => (
             <Field
@@ -119,7 +120,7 @@ export function GoogleAdsPanel() {
                 value={names[event] ?? data.conversionNames[event]}
                 aria-invalid={Boolean(errors[`conversionNames.${event}`])}
                 aria-describedby="google-ads-namen-uitleg"
-                onChange={(change) => setNames((current) => ({ ...current, [event]: change.target.value }))}
+                onChange={(change) => save.set(event, change.target.value)}
               />
             </Field>
           ))}
@@ -127,7 +128,7 @@ export function GoogleAdsPanel() {
         <p id="google-ads-namen-uitleg" className="text-xs text-gray-600">
           Gebruik precies de namen van de conversieacties in Google Ads (bron: importeren uit klikken).
         </p>
-        <Button type="submit" disabled={save.isPending}>
+        <Button type="submit" disabled={save.pending}>
           Namen Opslaan
         </Button>
       </SaveForm>
