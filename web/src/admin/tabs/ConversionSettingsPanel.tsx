@@ -5,7 +5,6 @@ import {
   type ConversionSettings,
   type UpdateConversionSettingsBody,
 } from "@lease/contracts";
-import { useState } from "react";
 import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import {
@@ -19,6 +18,7 @@ import {
   SaveForm,
 } from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
+import { useForm } from "../../lib/use-form";
 import { ConversionTestButton } from "./ConversionTestButton";
 
 export const PLATFORM_NAMES: Record<TokenPlatform, string> = {
@@ -28,6 +28,27 @@ export const PLATFORM_NAMES: Record<TokenPlatform, string> = {
 };
 
 type Errors = Partial<Record<TokenPlatform, string>>;
+type Draft = {
+  enabled: Partial<Record<TokenPlatform, boolean>>;
+  tokens: Partial<Record<TokenPlatform, string>>;
+};
+const SAVE_FAILED = { title: "Fout bij Opslaan", fallback: "Kon de conversie-instellingen niet opslaan" };
+
+/** The server's message about a platform's switch or token, shown at that platform. */
+function platformErrors(failure: unknown): Errors {
+  const fields = fieldErrors(failure);
+  return Object.fromEntries(
+    TOKEN_PLATFORMS.flatMap((p) => {
+      const message = fields[`${p}.enabled`] ?? fields[`${p}.accessToken`];
+      return message ? [[p, message]] : [];
+    }),
+  );
+}
+
+const withoutPlatform = (errors: Errors, p: TokenPlatform): Errors => {
+  const { [p]: _, ...rest } = errors;
+  return rest;
+};
 
 /** What a platform switched on would lack: the server refuses it too. */
 export function unsendable(
@@ -62,25 +83,14 @@ export function ConversionSettingsPanel() {
   const queryClient = useQueryClient();
   const { notify, notifyError } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.conversionSettings, queryFn: fetchConversionSettings });
-  const [enabled, setEnabled] = useState<Partial<Record<TokenPlatform, boolean>>>({});
-  const [tokens, setTokens] = useState<Partial<Record<TokenPlatform, string>>>({});
-  const [errors, setErrors] = useState<Errors>({});
-  const failed = (failure: unknown) => {
-    const fields = fieldErrors(failure);
-    setErrors(
-      Object.fromEntries(
-        TOKEN_PLATFORMS.flatMap((p) => {
-          const message = fields[`${p}.enabled`] ?? fields[`${p}.accessToken`];
-          return message ? [[p, message]] : [];
-        }),
-      ),
-    );
-    notifyError("Fout bij Opslaan", failure, "Kon de conversie-instellingen niet opslaan");
-  };
   const stored = (answer: ConversionSettings) =>
     queryClient.setQueryData(ADMIN_KEYS.conversionSettings, answer);
-  const save = useMutation({
-    mutationFn: () => {
+  // The switches changed and the tokens typed in; what is not changed is not sent.
+  const form = useForm({
+    initial: { enabled: {}, tokens: {} } as Draft,
+    validate: ({ enabled, tokens }) => (settings.data ? unsendable(settings.data, enabled, tokens) : {}),
+    onInvalid: (refused) => document.getElementById(`conversies-${Object.keys(refused)[0]}-aan`)?.focus(),
+    submit: ({ enabled, tokens }) => {
       const body: UpdateConversionSettingsBody = {};
       for (const p of TOKEN_PLATFORMS) {
         const token = tokens[p]?.trim();
@@ -94,29 +104,33 @@ export function ConversionSettingsPanel() {
     },
     onSuccess: (answer) => {
       stored(answer);
-      setEnabled({});
-      setTokens({});
-      setErrors({});
       notify({
         title: "Conversies Opgeslagen",
         description: "De instellingen voor de advertentieplatforms zijn bijgewerkt.",
       });
     },
-    onError: failed,
+    serverErrors: platformErrors,
+    failure: SAVE_FAILED,
   });
+  const { enabled, tokens } = form.values;
+  const errors: Errors = form.errors;
   const remove = useMutation({
     mutationFn: (p: TokenPlatform) =>
       updateConversionSettings({ [p]: { enabled: false, accessToken: null } }),
     onSuccess: (answer, p) => {
       stored(answer);
-      setEnabled(({ [p]: _, ...rest }) => rest);
-      setErrors(({ [p]: _, ...rest }) => rest);
+      const { [p]: _, ...rest } = enabled;
+      form.change({ enabled: rest });
+      form.setErrors(withoutPlatform(errors, p));
       notify({
         title: "Token Verwijderd",
         description: `Het toegangstoken van ${PLATFORM_NAMES[p]} is verwijderd; conversies naar ${PLATFORM_NAMES[p]} staan uit.`,
       });
     },
-    onError: failed,
+    onError: (failure) => {
+      form.setErrors(platformErrors(failure));
+      notifyError(SAVE_FAILED.title, failure, SAVE_FAILED.fallback);
+    },
   });
   if (settings.isPending) return <LoadingText />;
   if (settings.isError)
@@ -128,15 +142,6 @@ export function ConversionSettingsPanel() {
       />
     );
   const data = settings.data;
-  const submit = () => {
-    const refused = unsendable(data, enabled, tokens);
-    setErrors(refused);
-    if (Object.keys(refused).length > 0) {
-      document.getElementById(`conversies-${Object.keys(refused)[0]}-aan`)?.focus();
-      return;
-    }
-    save.mutate();
-  };
   return (
     <Panel title="Conversies via de server">
       <p className="mb-4 text-sm text-gray-700">
@@ -144,7 +149,7 @@ export function ConversionSettingsPanel() {
         door de server aan het platform gemeld (met het e-mailadres en telefoonnummer alleen als hash). Een
         platform kan pas aan met zijn Pixel ID en een toegangstoken.
       </p>
-      <SaveForm onSave={submit}>
+      <SaveForm onSave={() => void form.submit()}>
         <div className="grid gap-4 md:grid-cols-3">
           {TOKEN_PLATFORMS.map((p) => {
             const on = enabled[p] ?? data[p].enabled;
@@ -169,8 +174,8 @@ export function ConversionSettingsPanel() {
                     checked={on}
                     {...fieldAria(`conversies-${p}`, { error })}
                     onChange={(event) => {
-                      setEnabled((current) => ({ ...current, [p]: event.target.checked }));
-                      if (!event.target.checked) setErrors(({ [p]: _, ...rest }) => rest);
+                      form.change({ enabled: { ...enabled, [p]: event.target.checked } });
+                      if (!event.target.checked) form.setErrors(withoutPlatform(errors, p));
                     }}
                   />
                   Conversies versturen
@@ -197,7 +202,7 @@ export function ConversionSettingsPanel() {
                   className={`${inputClass("admin")} font-mono`}
                   aria-describedby={data[p].tokenSet ? `conversies-${p}-token-uitleg` : undefined}
                   value={tokens[p] ?? ""}
-                  onChange={(event) => setTokens((current) => ({ ...current, [p]: event.target.value }))}
+                  onChange={(event) => form.change({ tokens: { ...tokens, [p]: event.target.value } })}
                 />
                 {/* A line of its own: as a placeholder it was cut off in the narrow cards. */}
                 {data[p].tokenSet && (
@@ -208,7 +213,7 @@ export function ConversionSettingsPanel() {
                     <Button
                       variant="secondary"
                       className="mt-2"
-                      disabled={remove.isPending || save.isPending}
+                      disabled={remove.isPending || form.pending}
                       onClick={() => {
                         if (window.confirm(removeQuestion(p))) remove.mutate(p);
                       }}
@@ -222,7 +227,7 @@ export function ConversionSettingsPanel() {
             );
           })}
         </div>
-        <Button type="submit" disabled={save.isPending || remove.isPending}>
+        <Button type="submit" disabled={form.pending || remove.isPending}>
           Conversies Opslaan
         </Button>
       </SaveForm>
