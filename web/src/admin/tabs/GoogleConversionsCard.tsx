@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ConversionEvent, ConversionSettings, GoogleConversionSettingsInput } from "@lease/contracts";
-import { useState } from "react";
 import { fieldErrors } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { Badge, Button, inputClass, LoadFailed, LoadingText, Panel, SaveForm } from "../../components/ui";
 import { ADMIN_KEYS, fetchConversionSettings, updateConversionSettings } from "../api";
+import { useForm } from "../../lib/use-form";
 import { ConversionTestButton } from "./ConversionTestButton";
 
 const ACTIONS: { event: ConversionEvent; label: string }[] = [
@@ -24,6 +24,7 @@ interface Draft {
   refreshToken: string;
 }
 const EMPTY: Draft = { actions: {}, serviceAccountKey: "", clientId: "", clientSecret: "", refreshToken: "" };
+const SAVE_FAILED = { title: "Fout bij Opslaan", fallback: "Kon de instellingen voor Google niet opslaan" };
 const REMOVE_QUESTION =
   "De opgeslagen inloggegevens van Google verwijderen? Ze zijn daarna weg (ze staan nergens anders opgeslagen) " +
   "en conversies naar Google gaan uit tot u nieuwe invult.";
@@ -65,35 +66,34 @@ export function GoogleConversionsCard() {
   const queryClient = useQueryClient();
   const { notify, notifyError } = useNotice();
   const settings = useQuery({ queryKey: ADMIN_KEYS.conversionSettings, queryFn: fetchConversionSettings });
-  const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const stored = (answer: ConversionSettings) => {
+  const store = (answer: ConversionSettings) =>
     queryClient.setQueryData(ADMIN_KEYS.conversionSettings, answer);
-    setDraft(EMPTY);
-    setErrors({});
-  };
-  const failed = (failure: unknown) => {
-    setErrors(fieldErrors(failure));
-    notifyError("Fout bij Opslaan", failure, "Kon de instellingen voor Google niet opslaan");
-  };
-  const save = useMutation({
-    mutationFn: (body: GoogleConversionSettingsInput) => updateConversionSettings({ google: body }),
+  // Only what was changed is sent (bodyOf); the draft ends once stored.
+  const form = useForm({
+    initial: EMPTY,
+    submit: (draft) => updateConversionSettings({ google: bodyOf(draft, settings.data!.google) }),
     onSuccess: (answer) => {
-      stored(answer);
+      store(answer);
       notify({ title: "Google Opgeslagen", description: "De instellingen voor Google zijn bijgewerkt." });
     },
-    onError: failed,
+    failure: SAVE_FAILED,
   });
+  const draft = form.values;
+  const errors = form.errors;
   const remove = useMutation({
     mutationFn: () => updateConversionSettings({ google: { enabled: false, credentials: null } }),
     onSuccess: (answer) => {
-      stored(answer);
+      store(answer);
+      form.cancel();
       notify({
         title: "Inloggegevens Verwijderd",
         description: "De inloggegevens van Google zijn verwijderd; conversies naar Google staan uit.",
       });
     },
-    onError: failed,
+    onError: (failure) => {
+      form.setErrors(fieldErrors(failure));
+      notifyError(SAVE_FAILED.title, failure, SAVE_FAILED.fallback);
+    },
   });
   if (settings.isPending) return <LoadingText />;
   if (settings.isError)
@@ -102,7 +102,7 @@ export function GoogleConversionsCard() {
     );
   const data = settings.data.google;
   const kind = draft.kind ?? data.credentialsKind ?? "serviceAccount";
-  const set = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
+  const set = form.change;
   const fieldError = (path: string) =>
     errors[`google.${path}`] ? (
       <p role="alert" className="mt-1 text-sm font-medium text-red-700">
@@ -124,7 +124,7 @@ export function GoogleConversionsCard() {
       />
     </div>
   );
-  const busy = save.isPending || remove.isPending;
+  const busy = form.pending || remove.isPending;
   return (
     <Panel title="Google (conversies via de server)">
       <p className="mb-4 text-sm text-gray-700">
@@ -132,7 +132,7 @@ export function GoogleConversionsCard() {
         als die er is en anders het e-mailadres en telefoonnummer als hash. Maak in Google Ads per gebeurtenis
         een conversieactie van het type &ldquo;Importeren uit klikken&rdquo; en vul hier haar ID in.
       </p>
-      <SaveForm onSave={() => save.mutate(bodyOf(draft, data))}>
+      <SaveForm onSave={() => void form.submit()}>
         <fieldset className="rounded-card border border-gray-200 p-4" data-testid="conversies-google">
           <legend className="px-1 font-semibold text-gray-900">Google</legend>
           <div className="mb-2 flex flex-wrap gap-2">
