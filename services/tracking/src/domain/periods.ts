@@ -84,6 +84,19 @@ export function coverOf(period: Period): Cover {
  * month, so a cover's loose days, which lie in the months at its edges, group into whole pieces.
  */
 export function weekPieceOf(day: string): { start: string; end: string } {
+  let piece = pieces.get(day);
+  if (!piece) {
+    if (pieces.size >= PIECES_MAX) pieces.clear();
+    pieces.set(day, (piece = pieceOf(day)));
+  }
+  return piece;
+}
+
+/** Pieces remembered by weekPieceOf (date arithmetic costs microseconds; a read asks thousands of times). */
+const pieces = new Map<string, { start: string; end: string }>();
+const PIECES_MAX = 5000;
+
+function pieceOf(day: string): { start: string; end: string } {
   const monday = weekStart(day);
   const month = monthOf(day);
   const lastOfMonth = addDays(addMonths(month, 1), -1);

@@ -431,6 +431,14 @@ function point(start: number, row: Counts | undefined): AnalyticsPoint {
   return { start: new Date(start).toISOString(), visitors: row?.visitors ?? 0, pageViews: row?.views ?? 0 };
 }
 
+/** The week pieces of a cover's sketches, once per cover (a read unions some 70 scopes over each). */
+const coverWeeks = new WeakMap<Cover, Set<string>>();
+function weeksOf(cover: Cover): Set<string> {
+  let weeks = coverWeeks.get(cover);
+  if (!weeks) coverWeeks.set(cover, (weeks = new Set(sketchCoverOf(cover).weeks)));
+  return weeks;
+}
+
 /**
  * Distinct visitors of one scope over a cover, from the rows read for a cover that contains it: a
  * week piece's sketch stands for its days (union is idempotent, so a day read as well as its piece
@@ -439,7 +447,7 @@ function point(start: number, row: Counts | undefined): AnalyticsPoint {
 function union(rows: SketchRow[], cover: Cover, scope: number): number {
   const months = new Set(cover.months);
   const days = new Set(cover.days);
-  const weeks = new Set(sketchCoverOf(cover).weeks);
+  const weeks = weeksOf(cover);
   const wanted = rows.filter(
     (row) =>
       row.scope === scope &&
