@@ -10,6 +10,7 @@ import { useNotice } from "../../components/notice";
 import {
   Badge,
   Button,
+  FieldError,
   fieldAria,
   inputClass,
   LoadFailed,
@@ -180,15 +181,7 @@ export function ConversionSettingsPanel() {
                   />
                   Conversies versturen
                 </label>
-                {error && (
-                  <p
-                    id={`conversies-${p}-fout`}
-                    role="alert"
-                    className="mt-1 text-sm font-medium text-red-700"
-                  >
-                    {error}
-                  </p>
-                )}
+                <FieldError id={`conversies-${p}`} error={error} />
                 <label
                   htmlFor={`conversies-${p}-token`}
                   className="mt-3 block text-sm font-medium text-gray-800"

@@ -3,7 +3,7 @@ import type { LeaseRequest } from "@lease/contracts";
 import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, setFollowUp } from "../api";
-import { Badge, Button, fieldAria, inputClass } from "../../components/ui";
+import { Badge, Button, FieldError, fieldAria, inputClass } from "../../components/ui";
 import { useForm } from "../../lib/use-form";
 import { amsterdamToday, followUpBadge, formatDay } from "../lib/follow-up";
 
@@ -68,11 +68,7 @@ export function FollowUpField({ request }: { request: LeaseRequest }) {
         </Button>
       )}
       {badge && <Badge tone={badge.tone}>{badge.label}</Badge>}
-      {error && (
-        <p id={`${fieldId}-fout`} className="basis-full text-sm font-medium text-red-700" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={fieldId} error={error} className="basis-full" />
     </form>
   );
 }

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, updateLeaseStatus } from "../api";
-import { Button, fieldAria, inputClass, Select } from "../../components/ui";
+import { Button, FieldError, fieldAria, inputClass, Select } from "../../components/ui";
 import { hasErrors, useForm } from "../../lib/use-form";
 import { formatEuro } from "../lib/format";
 import {
@@ -271,11 +271,7 @@ function Field({
         {label}
       </label>
       {children}
-      {error && (
-        <p id={`${id}-fout`} className="mt-1 text-sm font-medium text-red-700" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={id} error={error} />
     </div>
   );
 }

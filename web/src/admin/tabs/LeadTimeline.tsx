@@ -18,7 +18,7 @@ import {
   fetchMe,
   updateLeadNote,
 } from "../api";
-import { Badge, Button, fieldAria, inputClass, LoadingText } from "../../components/ui";
+import { Badge, Button, FieldError, fieldAria, inputClass, LoadingText } from "../../components/ui";
 import { useForm } from "../../lib/use-form";
 import { DELIVERY_LABELS, deliveryOf } from "../lib/delivery";
 import { formatAmsterdamDateTime } from "../lib/format";
@@ -287,11 +287,7 @@ function NoteForm({
           </Button>
         </div>
       </div>
-      {error && (
-        <p id={`${fieldId}-fout`} className="text-sm font-medium text-red-700" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={fieldId} error={error} className="" />
     </form>
   );
 }

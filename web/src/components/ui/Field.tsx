@@ -19,6 +19,37 @@ export function fieldAria(
   return { "aria-invalid": Boolean(error), "aria-describedby": [...ids].join(" ") || undefined };
 }
 
+/**
+ * A field's error message under its control, with the id (`${id}-fout`) that fieldAria ties to
+ * the control, announced when it appears (role=alert) unless `announce` is false. `className`
+ * places it (default: just under the control).
+ */
+export function FieldError({
+  id,
+  error,
+  className = "mt-1",
+  announce = true,
+  testId,
+}: {
+  id: string;
+  error?: string;
+  className?: string;
+  announce?: boolean;
+  testId?: string;
+}) {
+  if (!error) return null;
+  return (
+    <p
+      id={`${id}-fout`}
+      className={`${className} text-sm font-medium text-red-700`}
+      {...(announce ? { role: "alert" } : {})}
+      {...(testId ? { "data-testid": testId } : {})}
+    >
+      {error}
+    </p>
+  );
+}
+
 /** What a Field hands the control it renders. */
 export type FieldControlProps = ReturnType<typeof fieldAria> & FieldControlExtras;
 type FieldControlExtras = { id: string; className: string; required?: boolean; "aria-required"?: boolean };
@@ -77,15 +108,12 @@ export function Field({
           {hint}
         </Hint>
       )}
-      {error && (
-        <p
-          id={`${id}-fout`}
-          className="mt-1 text-sm font-medium text-red-700"
-          {...(look === "admin" ? { role: "alert", "data-testid": "field-error" } : {})}
-        >
-          {error}
-        </p>
-      )}
+      <FieldError
+        id={id}
+        error={error}
+        announce={look === "admin"}
+        testId={look === "admin" ? "field-error" : undefined}
+      />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // admin looks are variants of one primitive (a Button's size, an Input's or Field's look).
 export { Badge, type BadgeTone } from "./Badge";
 export { Button, buttonClass, type ButtonSize, type ButtonVariant } from "./Button";
-export { Field, fieldAria, TextField, type FieldControlProps } from "./Field";
+export { Field, FieldError, fieldAria, TextField, type FieldControlProps } from "./Field";
 export { Honeypot } from "./Honeypot";
 export { CheckIcon, CheckList, CrossIcon } from "./icons";
 export { Input, inputClass, type InputLook } from "./Input";
