@@ -1,7 +1,7 @@
 // Moving between the panel's tabs: each has its own title and its place in the URL; a reload keeps
 // the tab, Back and Forward move between tabs, and other parameters (the Analytics period) stay.
-import { assertEqual, waitFor, test } from "./fixtures";
-import { TABS, openTab, selectedTab, signedInPage, tabParam } from "./admin/helpers";
+import { assert, assertEqual, waitFor, test, ADMIN_USERNAME, DESKTOP } from "./fixtures";
+import { TABS, openTab, selectedTab, signIn, signedInPage, tabParam } from "./admin/helpers";
 
 test("each tab has its own title and its place in the URL; reload keeps it, Back returns", async ({
   world,
@@ -71,4 +71,38 @@ test("seams: the open tab is in the URL; a reload keeps it, Back and Forward mov
     5000,
     "Forward: Bedrijfsgegevens",
   );
+});
+
+test("the tab's title stays when the company settings arrive after it", async ({ world }) => {
+  // A slow answer of the public company settings (a CI run's busy machine) came after the tab had
+  // named itself, and the page's generic "Dashboard | Beheer" replaced "Gebruikers | Beheer".
+  const context = await world.newContext({
+    viewport: DESKTOP,
+    locale: "nl-NL",
+    timezoneId: "Europe/Amsterdam",
+  });
+  const page = await context.newPage();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  await page.route("**/api/company-settings", async (route) => {
+    asked++;
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${world.baseUrl}/admin-login`);
+  await signIn(page, ADMIN_USERNAME, world.password);
+  await page.getByTestId("welkom").waitFor();
+  await openTab(page, "Gebruikers");
+  const title = async () => (await page.title()).replace(/^\(\d+\) /, "");
+  await waitFor(async () => (await title()) === "Gebruikers | Beheer", 5000, "the tab's title");
+  assert(asked > 0, "the company settings were asked for, and held");
+  const answered = page.waitForResponse("**/api/company-settings");
+  release();
+  await answered;
+  // The answer rendered (two frames), then the title is read again.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  assertEqual(await title(), "Gebruikers | Beheer", "the title after the company settings came");
 });

@@ -50,13 +50,16 @@ export function SiteEffects() {
     if (!(normalizePath(pathname) in ADMIN_TITLES)) return focusPageTitleSoon();
   }, [pathname, section]);
 
+  // The admin pages are no public page and no 404: their own title, nothing for crawlers. Set on
+  // arriving only: the dashboard then names its tab in the title, and the company settings loading
+  // later (they rerun the public pages' effect below) must not put "Dashboard" back over it.
   useEffect(() => {
     const adminTitle = ADMIN_TITLES[normalizePath(pathname)];
-    if (adminTitle) {
-      // The admin pages are no public page and no 404: their own title, nothing for crawlers.
-      document.title = adminTitle;
-      return;
-    }
+    if (adminTitle) document.title = adminTitle;
+  }, [pathname]);
+
+  useEffect(() => {
+    if (normalizePath(pathname) in ADMIN_TITLES) return;
     const meta = metaFor(pathname, companyName);
     document.title = meta.title;
     document.querySelector('meta[name="description"]')?.setAttribute("content", meta.description);
