@@ -1,12 +1,9 @@
 // The Analytics tab over imported history (tracking:import), against the real stack: a chosen period
 // kept in the URL, its chart's labels whole at 1280 and 390 px; a click on a campaign, a landing page
 // or a channel filters the whole tab and the URL, and Back and Forward follow.
-import { spawnSync } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { assert, assertEqual, test, DESKTOP, MOBILE, type AdminWorld } from "./fixtures";
-import { entryArgs } from "../../scripts/lib/ts-entry.mjs";
-import { REPO_ROOT } from "./world";
-import { openTab } from "./admin/helpers";
+import { importHistoryLines, openTab } from "./admin/helpers";
 
 /** Every label of the visitor chart lies whole inside the drawing (none cut at an edge). */
 async function chartLabelsWhole(page: Page, what: string): Promise<void> {
@@ -48,13 +45,7 @@ async function importHistory(world: AdminWorld): Promise<void> {
     { id: "e2e-h4", at: noon(-40, 0), session: "e2e-c", page: "/fleet-management" },
     { id: "e2e-h5", at: noon(-40, 1), session: "e2e-c", page: "/fleet-management" },
   ];
-  const imported = spawnSync(process.execPath, await entryArgs("services/tracking/src/cli/import.ts"), {
-    cwd: REPO_ROOT,
-    input: lines.map((line) => JSON.stringify(line)).join("\n"),
-    env: { ...process.env, DATABASE_URL: world.sql.options.connectionString },
-    encoding: "utf8",
-  });
-  assertEqual(imported.status, 0, `tracking:import: ${imported.stderr}`);
+  await importHistoryLines(world, lines);
 }
 
 test("admin: the Analytics tab shows a chosen period from the history, kept in the URL", async ({

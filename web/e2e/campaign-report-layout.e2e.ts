@@ -7,15 +7,19 @@
 // links a spend name to its utm_campaign on a phone and reads the phone's cards; and the Analytics
 // tab's Bronnen table with that long source fits its card. Screenshots go to E2E_SHOTS (default
 // /tmp/campaign-report-shots), for a person to look at.
-import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { assert, assertEqual, test, waitFor, DESKTOP, type AdminWorld } from "./fixtures";
-import { amsterdamToday, dismissNotice, expectNotice, importSpendExport, openTab } from "./admin/helpers";
-import { entryArgs } from "../../scripts/lib/ts-entry.mjs";
-import { REPO_ROOT } from "./world";
+import {
+  amsterdamToday,
+  dismissNotice,
+  expectNotice,
+  importHistoryLines,
+  importSpendExport,
+  openTab,
+} from "./admin/helpers";
 
 /** The phone width the audit looked at. */
 const PHONE = { width: 390, height: 844 };
@@ -57,13 +61,7 @@ async function importVisits(world: AdminWorld, tag: string, visits: { day: strin
     session: `layout-${tag}-${i}`,
     page: visit.page,
   }));
-  const imported = spawnSync(process.execPath, await entryArgs("services/tracking/src/cli/import.ts"), {
-    cwd: REPO_ROOT,
-    input: lines.map((line) => JSON.stringify(line)).join("\n"),
-    env: { ...process.env, DATABASE_URL: world.sql.options.connectionString },
-    encoding: "utf8",
-  });
-  assertEqual(imported.status, 0, `tracking:import: ${imported.stderr}`);
+  await importHistoryLines(world, lines);
 }
 
 /** Boxes of elements against the box they must lie in (1 px rounding allowed). */

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import type { CampaignReport, CampaignReportRow, CreateLeaseRequestResponse } from "@lease/contracts";
@@ -10,6 +11,8 @@ import {
   DESKTOP_CHROME_UA,
   type AdminWorld,
 } from "../fixtures";
+import { entryArgs } from "../../../scripts/lib/ts-entry.mjs";
+import { REPO_ROOT } from "../world";
 
 const WAIT_MS = 10_000;
 
@@ -351,3 +354,28 @@ export const postLeadWithPhone = (world: AdminWorld, email: string, companyName:
     email,
     companyName,
   });
+
+/** One line of visit history, as `npm run tracking:import` reads it (NDJSON). */
+export interface HistoryLine {
+  id: string;
+  at: string;
+  session: string;
+  page: string;
+}
+
+/**
+ * Imports visit history into the stack's database the way an operator does (`npm run
+ * tracking:import`, the CLI in its own process); its lines have ids, so importing again adds nothing.
+ */
+export async function importHistoryLines(
+  world: Pick<AdminWorld, "sql">,
+  lines: HistoryLine[],
+): Promise<void> {
+  const imported = spawnSync(process.execPath, await entryArgs("services/tracking/src/cli/import.ts"), {
+    cwd: REPO_ROOT,
+    input: lines.map((line) => JSON.stringify(line)).join("\n"),
+    env: { ...process.env, DATABASE_URL: world.sql.options.connectionString },
+    encoding: "utf8",
+  });
+  assertEqual(imported.status, 0, `tracking:import: ${imported.stderr}`);
+}

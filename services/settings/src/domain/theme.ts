@@ -18,5 +18,5 @@ export function toThemeSettings(row: ThemeSettingsRow): ThemeSettings {
   });
 }
 
-/** §3 defaults, as a full update (reset). */
+/** The theme's defaults (THEME_DEFAULTS, "Default Orange"), as a full update (reset). */
 export const themeDefaults = () => ({ ...THEME_DEFAULTS });

@@ -262,7 +262,7 @@ describe("GET /api/admin/conversion-settings · PUT /api/admin/conversion-settin
 
 describe("PUT /api/admin/theme-settings · POST /api/admin/theme-settings/reset", () => {
   describe("theme settings (admin)", () => {
-    it("updates partially and resets to the §3 defaults", async () => {
+    it("updates partially and resets to the theme defaults", async () => {
       let res = await put("/api/admin/theme-settings", { primaryColor: "#2563EB", buttonRadius: "9999px" });
       expect(res.status).toBe(200);
       res = await put("/api/admin/theme-settings", { accentColor: "#059669" });

@@ -21,7 +21,7 @@ const put = (path: string, body: unknown) => h.api(path, { method: "PUT", body, 
 
 describe("GET /api/company-settings · GET /api/theme-settings", () => {
   describe("public settings", () => {
-    it("serves the default company name and the §3 theme before anything was saved", async () => {
+    it("serves the default company name and the default theme before anything was saved", async () => {
       const company = await (await h.api("/api/company-settings")).json();
       expect(company.companyName).toBe(DEFAULT_COMPANY_NAME);
       expect(company.updatedAt).toBeNull();
