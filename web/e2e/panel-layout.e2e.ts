@@ -97,8 +97,13 @@ test("a notice does not cover the request's Bellen and Verwijderen buttons", asy
       }
       return true;
     };
-    await waitFor(clear, 3000, "the notice clear of the buttons").catch((error: unknown) => {
-      throw covered ? new Error(`at ${viewport.width}px the notice covers "${covered}"`) : error;
+    await waitFor(clear, 3000, "the notice clear of the buttons").catch(async (error: unknown) => {
+      if (!covered) throw error;
+      const focus = await page.evaluate(() => {
+        const a = document.activeElement;
+        return a ? `${a.tagName.toLowerCase()} "${(a.textContent ?? "").trim().slice(0, 40)}"` : "none";
+      });
+      throw new Error(`at ${viewport.width}px the notice covers "${covered}" (focus on ${focus})`);
     });
     await dismissNotice(page);
   }

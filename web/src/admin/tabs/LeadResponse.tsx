@@ -108,7 +108,8 @@ export function LeadResponse({
           )}
         </div>
       </div>
-      <div className="flex flex-wrap gap-2">
+      {/* Kept clear of notices, as the request's other actions (components/notice/placement.ts). */}
+      <div className="flex flex-wrap gap-2" data-notice-keep-clear>
         {/* Dials, and asks how it went for when staff come back to the panel. */}
         <a
           className={buttonClass("accent", "", "small")}

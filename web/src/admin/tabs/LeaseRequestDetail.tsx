@@ -110,7 +110,8 @@ export function LeaseRequestDetail({
           <Detail label="Ontvangen">{formatAmsterdamDateTime(request.createdAt)}</Detail>
         </dl>
         <LeadAttribution attribution={request.attribution} status={request.attributionStatus} />
-        <div className="flex flex-wrap gap-2 border-t border-gray-200 pt-4">
+        {/* The actions a notice must not cover (components/notice/placement.ts). */}
+        <div className="flex flex-wrap gap-2 border-t border-gray-200 pt-4" data-notice-keep-clear>
           {statusActions(request).map((status) => (
             <Button key={status} variant="secondary" disabled={busy} onClick={() => onStatus(status)}>
               {ACTION_LABELS[status]}

@@ -51,6 +51,8 @@ export function useNotice(): {
   return { notify: store.show, notifyError, dismiss: store.dismiss, clear: store.clear };
 }
 
+const RECHECK_MS = 500;
+
 /** Keeps the notice in a corner where it covers no control, re-checked as the page scrolls or changes. */
 function usePlacement(noticeId: number | undefined) {
   const ref = useRef<HTMLDivElement>(null);
@@ -64,17 +66,23 @@ function usePlacement(noticeId: number | undefined) {
     };
     const soon = () => (frame ||= requestAnimationFrame(place));
     place();
-    window.addEventListener("scroll", soon, { passive: true });
+    // Captured: a scroll of any element (a panel that scrolls on its own) moves the controls too.
+    document.addEventListener("scroll", soon, { passive: true, capture: true });
     window.addEventListener("resize", soon);
     // The control in use moves with the focus: the notice moves off it.
     window.addEventListener("focusin", soon);
-    // The page below changes too (another tab opens, a list loads).
+    // The page below changes too (another tab opens, a list loads), and the notice's own size.
     const layout = new ResizeObserver(soon);
     layout.observe(document.body);
+    if (ref.current) layout.observe(ref.current);
+    // And what no event reports (a row of buttons re-laid out within the same page height): looked
+    // at again twice a second while the notice shows, a few dozen boxes each time.
+    const every = setInterval(soon, RECHECK_MS);
     return () => {
+      clearInterval(every);
       layout.disconnect();
       cancelAnimationFrame(frame);
-      window.removeEventListener("scroll", soon);
+      document.removeEventListener("scroll", soon, { capture: true });
       window.removeEventListener("resize", soon);
       window.removeEventListener("focusin", soon);
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boxAt, choosePlacement, type Placement } from "./placement";
+import { KEEP_CLEAR_WEIGHT, boxAt, choosePlacement, type Placement } from "./placement";
 
 const win = { width: 1280, height: 800 };
 const size = { width: 384, height: 90 };
@@ -29,5 +29,21 @@ describe("where a notice goes", () => {
     const typing = { ...box("top-right"), weight: 1000 };
     const buttons = [box("bottom-right"), box("bottom-right")];
     expect(choosePlacement(["top-right", "bottom-right"], box, [typing, ...buttons])).toBe("bottom-right");
+  });
+
+  it("covers a title and a link before a request's action row when no place is free (the detail on a phone)", () => {
+    const phone = { width: 375, height: 740 };
+    const wide = (placement: Placement) => boxAt(placement, { width: 343, height: 110 }, phone);
+    // The detail's heading and its e-mail link under the top, E-mail versturen and Verwijderen at the bottom.
+    const heading = { left: 33, top: 55, right: 160, bottom: 78 };
+    const link = { left: 33, top: 110, right: 213, bottom: 130 };
+    const row = [
+      { left: 33, top: 700, right: 197, bottom: 740 },
+      { left: 205, top: 700, right: 332, bottom: 740 },
+    ];
+    // Counted as any two controls, it is a tie, and the first candidate (the bottom) covers the row.
+    expect(choosePlacement(["bottom", "top"], wide, [heading, link, ...row])).toBe("bottom");
+    const kept = row.map((button) => ({ ...button, weight: KEEP_CLEAR_WEIGHT }));
+    expect(choosePlacement(["bottom", "top"], wide, [heading, link, ...kept])).toBe("top");
   });
 });

@@ -19,6 +19,12 @@ export interface Obstacle extends Rect {
 
 /** The focused control outweighs any number of other controls a window can show. */
 const FOCUSED_WEIGHT = 1000;
+/**
+ * The controls of an element marked `data-notice-keep-clear` (a request's action row: E-mail
+ * versturen, Verwijderen) count twice: where a notice must cover something, it covers a title and
+ * a link before them.
+ */
+export const KEEP_CLEAR_WEIGHT = 2;
 
 const MARGIN = 16;
 /** Tailwind's sm breakpoint: below it the notice spans the width of the window. */
@@ -89,7 +95,13 @@ export function placementFor(notice: HTMLElement): Placement {
     const rect = element.getBoundingClientRect();
     if (rect.width === 0 || rect.height === 0 || rect.bottom < 0 || rect.top > win.height) continue;
     const { left, top, right, bottom } = rect;
-    controls.push({ left, top, right, bottom, weight: element === focused ? FOCUSED_WEIGHT : 1 });
+    const weight =
+      element === focused
+        ? FOCUSED_WEIGHT
+        : element.closest("[data-notice-keep-clear]")
+          ? KEEP_CLEAR_WEIGHT
+          : 1;
+    controls.push({ left, top, right, bottom, weight });
   }
   const candidates: Placement[] =
     win.width >= WIDE ? ["bottom-right", "top-right", "bottom-left", "top-left"] : ["bottom", "top"];
