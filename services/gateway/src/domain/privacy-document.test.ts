@@ -39,6 +39,8 @@ describe("the export of people's data", () => {
             to_email: "verkoop@bedrijf.nl",
             status: "sent",
             subject: "Nieuwe aanvraag",
+            // The notification's last line links into the panel, with the request's id.
+            text_body: `Nieuwe aanvraag van Anna (06 12345678)\nBekijk de aanvraag in het beheer: https://lease.example.nl/admin?tab=aanvragen&lead=${id}\n`,
           },
         ],
         conversions: [],
@@ -59,6 +61,7 @@ describe("the export of people's data", () => {
     expect(doc["E-mails"]).toEqual([
       expect.objectContaining({
         Soort: "Melding aan het bedrijf over een aanvraag",
+        Tekst: "Nieuwe aanvraag van Anna (06 12345678)",
         Verzendstatus: "Verzonden",
       }),
     ]);

@@ -134,7 +134,15 @@ function attachmentLine(a: PrivacyRecord): string {
   return `${text(a.file_name) ?? "bijlage"} (${text(a.content_type) ?? "onbekend type"}, ${kb} kB)`;
 }
 
+/**
+ * A line that links into the admin panel (the company's notification: "Bekijk de aanvraag in het
+ * beheer: https://…/admin?tab=aanvragen&lead=<id>"): for staff only, and it carries an internal id,
+ * so the person's document leaves it out.
+ */
+const PANEL_LINK_LINE = /^.*https?:\/\/\S*\/admin\?\S*.*(?:\r?\n|$)/gm;
+
 function sentEmail(row: PrivacyRecord): PrivacyDocumentEntry {
+  const body = text(row.text_body);
   return {
     Datum: dutchDateTime(row.sent_at) ?? dutchDateTime(row.created_at),
     Soort:
@@ -143,7 +151,7 @@ function sentEmail(row: PrivacyRecord): PrivacyDocumentEntry {
         : "E-mail aan de persoon verstuurd",
     Aan: text(row.to_email),
     Onderwerp: text(row.subject),
-    Tekst: text(row.text_body),
+    Tekst: body && row.kind === "notification" ? body.replace(PANEL_LINK_LINE, "").trimEnd() : body,
     Verzendstatus: typeof row.status === "string" ? (SENT_STATUS[row.status] ?? row.status) : null,
   };
 }
