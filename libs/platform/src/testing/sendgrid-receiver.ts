@@ -43,6 +43,8 @@ export interface SendgridReceiver {
   rejected: { status: number; reason: string }[];
   /** Script the next answers (e.g. 500 then 202); when empty, 202. */
   answer(...statuses: number[]): void;
+  /** Forget the answers scripted and not yet given (back to 202 for every request). */
+  unscript(): void;
   /** Answer every request this many ms after it was received (to keep sends in flight). */
   delay(ms: number): void;
   /** Only the mails answered with 2xx (the ones SendGrid would deliver). */
@@ -160,6 +162,7 @@ export async function startSendgridReceiver(): Promise<SendgridReceiver> {
     received,
     rejected,
     answer: (...statuses) => void script.push(...statuses),
+    unscript: () => void script.splice(0),
     delay: (ms) => void (delayMs = ms),
     accepted: () => received.filter((m) => m.status >= 200 && m.status < 300),
     close: () =>
