@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import type { CampaignReport, CampaignReportRow, CreateLeaseRequestResponse } from "@lease/contracts";
 import {
-  assert,
   assertEqual,
   isApiRequest,
   waitFor,
@@ -20,14 +19,34 @@ const WAIT_MS = 10_000;
 export const amsterdamToday = () =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(new Date());
 
-/** Waits for the one visible notice to carry this title (and description, when given). */
+/**
+ * Waits for the one visible notice to carry this title (and description, when given). With a
+ * description it waits for both: an earlier notice of the same title (a follow-up day set, then
+ * cleared) may still show for a moment before the new one replaces it.
+ */
 export async function expectNotice(page: Page, title: string, description?: string): Promise<Locator> {
   const notice = page.getByTestId("notice");
-  await notice.filter({ hasText: title }).waitFor({ timeout: WAIT_MS });
-  if (description !== undefined) {
-    const text = await notice.innerText();
-    assert(text.includes(description), `notice "${title}" should say "${description}", got "${text}"`);
+  const titled = notice.filter({ hasText: title });
+  if (description === undefined) {
+    await titled.waitFor({ timeout: WAIT_MS });
+    return notice;
   }
+  const said = async () => {
+    const text = (await titled.isVisible()) ? await notice.innerText() : "";
+    return { ok: text.includes(description), text };
+  };
+  let last = "";
+  await waitFor(
+    async () => {
+      const { ok, text } = await said();
+      last = text;
+      return ok;
+    },
+    WAIT_MS,
+    `notice "${title}"`,
+  ).catch(() => {
+    throw new Error(`notice "${title}" should say "${description}", got "${last}"`);
+  });
   return notice;
 }
 
