@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, decodeProtectedHeader } from "jose";
@@ -10,6 +9,7 @@ import {
   connectRedis,
   cookieFor,
   createAdmin,
+  loggerInto,
   sessionDepsFor,
   type TestResponse,
 } from "../testing";
@@ -40,13 +40,7 @@ beforeAll(async () => {
     // The test client is "the load balancer": X-Forwarded-For then names the client.
     TRUSTED_PROXIES: "127.0.0.1",
   });
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  });
-  gw = await startGateway(env, { logger: pino({ level: "info" }, sink) });
+  gw = await startGateway(env, { logger: loggerInto(logLines) });
   origin = gw.url;
   redis = await connectRedis();
   deps = sessionDepsFor(env, redis);

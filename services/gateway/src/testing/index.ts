@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { Writable } from "node:stream";
 import { SignJWT } from "jose";
+import { pino, type Logger } from "pino";
 import {
   SESSION_TTL_SECONDS,
   createDatabase,
@@ -116,3 +118,14 @@ export async function badTokens(deps: SessionDeps): Promise<Record<string, strin
 
 export const cookieFor = (token: string | undefined) =>
   token === undefined ? undefined : `admin_session=${token}`;
+
+/** A logger at info level whose JSON lines land, parsed, in `lines` (for tests that read the logs). */
+export function loggerInto(lines: Record<string, unknown>[]): Logger {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return pino({ level: "info" }, sink);
+}

@@ -2,15 +2,13 @@
 // account.ts (routes/users.test.ts, routes/account.test.ts): a gateway of its own with one admin
 // signed in, its log lines kept, and the calls those tests make. The bindings are live: they hold
 // the stack of the file that called useTeamStack(), from its beforeAll on.
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import pg from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Redis, RunningService, SessionDeps } from "@lease/platform";
 import { createTestDatabase, type TestDatabase } from "@lease/platform/testing";
 import { startGateway } from "../service";
 import { totpCode } from "../domain/totp";
-import { connectRedis, createAdmin, gatewayOnlyEnv, sessionDepsFor, type TestResponse } from ".";
+import { connectRedis, createAdmin, gatewayOnlyEnv, loggerInto, sessionDepsFor, type TestResponse } from ".";
 
 export const UUID = /^[0-9a-f-]{36}$/;
 export const PASSWORD = "correct horse battery staple";
@@ -114,13 +112,7 @@ export function useTeamStack(): void {
       TRUSTED_PROXIES: "127.0.0.1",
       TOTP_ISSUER: "Zakelijk Lease Centrum",
     });
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
-        done();
-      },
-    });
-    gw = await startGateway(env, { logger: pino({ level: "info" }, sink) });
+    gw = await startGateway(env, { logger: loggerInto(logLines) });
     origin = gw.url;
     redis = await connectRedis();
     deps = sessionDepsFor(env, redis);
