@@ -34,6 +34,11 @@ const SCENARIOS = [
     name: "Response report over two years of 100,000 quote requests",
     script: "loadtests/response-report.mjs",
   },
+  // Before the quote form: that one's leftover mailer work would delay these notices.
+  {
+    name: "New quote request to the open admin panel's notice (quiet and during a burst)",
+    script: "loadtests/lead-notice.mjs",
+  },
   { name: "Quote form (POST /api/lease-requests at 300 req/s)", script: "loadtests/lease-requests.mjs" },
   {
     name: "A flood of 100,000 random-session beacons from one address",

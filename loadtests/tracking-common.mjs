@@ -1,7 +1,9 @@
 // Shared by loadtests/tracking-*.mjs: the bare-server baseline, settings from .env, process RSS.
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
+import WebSocket from "ws";
 
 export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:8080";
 export const BROWSER_UA =
@@ -28,6 +30,40 @@ export const SITE_PAGES = [
  */
 export function visitorAddress(i) {
   return `145.${(i >> 8) & 255}.${i & 255}.7`;
+}
+
+/**
+ * `count` admin sockets on BASE_URL's /ws (the admin's cookie, the site's Origin), each resolved on
+ * its first message: the visitor-update every socket gets once it is subscribed. `onMessage(i, msg,
+ * at)` hears every message of socket i, parsed, with when it arrived (performance.now()); one that
+ * is not JSON goes to `onMalformed`. Refused or failed sockets reject.
+ */
+export function openAdminSockets({ count, cookie, onMessage, onMalformed }) {
+  const origin = new URL(BASE_URL).origin;
+  const wsUrl = `${BASE_URL.replace(/^http/, "ws")}/ws`;
+  return Promise.all(
+    Array.from(
+      { length: count },
+      (_, i) =>
+        new Promise((resolve, reject) => {
+          const ws = new WebSocket(wsUrl, { headers: { origin, cookie } });
+          ws.on("message", (raw) => {
+            const at = performance.now();
+            let msg;
+            try {
+              msg = JSON.parse(String(raw));
+            } catch {
+              onMalformed();
+              return;
+            }
+            resolve(ws);
+            onMessage(i, msg, at);
+          });
+          ws.once("unexpected-response", (_q, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
+          ws.once("error", reject);
+        }),
+    ),
+  );
 }
 
 /** .env at the repo root (written by npm start) overlaid by the real environment. */

@@ -5,10 +5,18 @@
 // Needs an admin cookie: ADMIN_COOKIE ("admin_session=...") or one minted from .env
 // (JWT_SECRET, REDIS_URL, REDIS_PREFIX). Env: BASE_URL, SOCKETS, VISITS, VISIT_SPACING_MS.
 import { randomBytes, randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { SignJWT } from "jose";
 import { Redis } from "ioredis";
-import WebSocket from "ws";
-import { BASE_URL, BROWSER_UA, bareBaseline, settings, summarise, verdict } from "./tracking-common.mjs";
+import {
+  BASE_URL,
+  BROWSER_UA,
+  bareBaseline,
+  openAdminSockets,
+  settings,
+  summarise,
+  verdict,
+} from "./tracking-common.mjs";
 
 const SOCKETS = Number(process.env.SOCKETS ?? 200);
 const VISITS = Number(process.env.VISITS ?? 15);
@@ -55,51 +63,32 @@ const bare = summarise(
 console.table(bare);
 
 console.log(`opening ${SOCKETS} admin sockets on ${wsUrl}`);
-const pending = new Map(); // visit session id -> sent at (ms)
+const pending = new Map(); // visit session id -> sent at (performance.now())
 const latencies = [];
 const seen = new Set(); // `${socket}:${visit}`
 let malformed = 0;
-const sockets = await Promise.all(
-  Array.from(
-    { length: SOCKETS },
-    (_, i) =>
-      new Promise((resolve, reject) => {
-        const ws = new WebSocket(wsUrl, { headers: { origin, cookie } });
-        let first = true;
-        ws.on("message", (raw) => {
-          const at = Date.now();
-          let msg;
-          try {
-            msg = JSON.parse(String(raw));
-          } catch {
-            malformed++;
-            return;
-          }
-          if (msg.type !== "visitor-update") return malformed++;
-          if (first) {
-            first = false;
-            resolve(ws);
-          }
-          for (const v of msg.data.activeVisitors) {
-            const sent = pending.get(v.id);
-            const key = `${i}:${v.id}`;
-            if (sent !== undefined && !seen.has(key)) {
-              seen.add(key);
-              latencies.push(at - sent);
-            }
-          }
-        });
-        ws.once("unexpected-response", (_q, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
-        ws.once("error", reject);
-      }),
-  ),
-);
+const sockets = await openAdminSockets({
+  count: SOCKETS,
+  cookie,
+  onMalformed: () => malformed++,
+  onMessage: (i, msg, at) => {
+    if (msg.type !== "visitor-update") return malformed++;
+    for (const v of msg.data.activeVisitors) {
+      const sent = pending.get(v.id);
+      const key = `${i}:${v.id}`;
+      if (sent !== undefined && !seen.has(key)) {
+        seen.add(key);
+        latencies.push(Math.round(at - sent));
+      }
+    }
+  },
+});
 console.log(`${sockets.length} sockets connected and got their first update`);
 
 const run = randomBytes(3).toString("hex");
 for (let v = 0; v < VISITS; v++) {
   const id = `session-fan${run}${v}-${Date.now()}`;
-  pending.set(id, Date.now());
+  pending.set(id, performance.now());
   const res = await fetch(`${BASE_URL}/api/track/visit`, {
     method: "POST",
     headers: { "content-type": "application/json", origin, "user-agent": BROWSER_UA },
