@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import type { Pool } from "@lease/platform";
 import { parseImportLine } from "../domain/import-line";
 import { retentionStart } from "../domain/periods";
-import { amsterdamDate, dayStart } from "../domain/calendar";
+import { addMonths, amsterdamDate, dayStart, monthOf } from "../domain/calendar";
 import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-views";
 import { compactRunningTotals } from "../repositories/running-totals";
 import { buildPendingWeeks, compactAll } from "../repositories/sketches";
@@ -65,7 +65,15 @@ export async function importVisits(
     if (++batches % COMPACT_EVERY === 0) await compactRunningTotals(pool);
   };
   let failure: unknown;
-  const start = (events: TrackEvent[]) => {
+  const thisMonth = monthOf(amsterdamDate(now));
+  const start = async (events: TrackEvent[]) => {
+    // The partitions from the batch's oldest month up to now, in one go before the batch is in
+    // flight: history in time order then waits for no other batch to make each month's.
+    let oldestMs = Infinity;
+    for (const e of events) oldestMs = Math.min(oldestMs, e.at.getTime());
+    const months: string[] = [];
+    for (let m = monthOf(amsterdamDate(oldestMs)); m <= thisMonth; m = addMonths(m, 1)) months.push(m);
+    await deps.partitions.ensure(months);
     const p: Promise<void> = write(events).then(
       () => void inFlight.delete(p),
       (err: unknown) => {
@@ -95,11 +103,11 @@ export async function importVisits(
       if (batch.length >= BATCH) {
         while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
         if (failure) throw failure;
-        start(batch);
+        await start(batch);
         batch = [];
       }
     }
-    if (batch.length > 0) start(batch);
+    if (batch.length > 0) await start(batch);
     await Promise.all(inFlight);
     if (failure) throw failure;
     await compactAll(pool);

@@ -151,6 +151,15 @@ interface VisitorDay {
   hourViews: Map<number, number>;
 }
 
+/** A visitor-day row as stored after a batch's upsert. */
+interface Upserted {
+  day: string;
+  added: number;
+  views: number;
+  profile_id: number;
+  landing_page_id: number;
+}
+
 /** Visitor-day rows of a batch, by day and session key. */
 type VisitorDays = Map<string, Map<string, VisitorDay>>;
 
@@ -248,23 +257,38 @@ async function writeBatch(
   let fresh: Prepared[] = [];
   if (views.length > 0) {
     statements.inc({ table: "page_views" });
-    const inserted = await client.query<{ event_key: number; ms: string }>(
-      `INSERT INTO tracking.page_views (occurred_at, event_key, session_key, page_id)
-       SELECT to_timestamp(t / 1000.0), k, s, p FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::int[])
-         AS u(t, k, s, p)
-       ON CONFLICT DO NOTHING
-       RETURNING event_key, (extract(epoch FROM occurred_at) * 1000)::bigint AS ms`,
-      [
-        sqlArray(views.map((p) => p.ms)),
-        sqlArray(views.map((p) => p.eventKey)),
-        sqlArray(views.map((p) => p.session.sql)),
-        sqlArray(views.map((p) => p.pageId)),
-      ],
+    const columns = [
+      sqlArray(views.map((p) => p.ms)),
+      sqlArray(views.map((p) => p.eventKey)),
+      sqlArray(views.map((p) => p.session.sql)),
+      sqlArray(views.map((p) => p.pageId)),
+    ];
+    // Only the count comes back: every view is new but on a redelivery or a re-import, and then
+    // the rows this transaction wrote tell which (a float8 division: a numeric one costs a
+    // microsecond a row).
+    const inserted = await client.query<{ n: number }>(
+      `WITH i AS (
+         INSERT INTO tracking.page_views (occurred_at, event_key, session_key, page_id)
+         SELECT to_timestamp(t::float8 / 1000), k, s, p
+         FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::int[]) AS u(t, k, s, p)
+         ON CONFLICT DO NOTHING
+         RETURNING 1
+       )
+       SELECT count(*)::int AS n FROM i`,
+      columns,
     );
-    if (inserted.rows.length === views.length) fresh = views;
-    else {
-      const isNew = new Set(inserted.rows.map((r) => `${r.ms} ${r.event_key}`));
-      fresh = views.filter((p) => isNew.has(`${p.ms} ${p.eventKey}`));
+    if (inserted.rows[0]!.n === views.length) fresh = views;
+    else if (inserted.rows[0]!.n > 0) {
+      const mine = await client.query<{ i: number }>(
+        `SELECT u.i::int AS i
+         FROM unnest($1::bigint[], $2::int[], $3::bigint[]) WITH ORDINALITY AS u(t, k, s, i)
+         JOIN tracking.page_views v
+           ON v.session_key = u.s AND v.occurred_at = to_timestamp(u.t::float8 / 1000) AND v.event_key = u.k
+         WHERE v.xmin = pg_current_xact_id()::xid`,
+        columns.slice(0, 3),
+      );
+      const isNew = new Set(mine.rows.map((r) => r.i - 1));
+      fresh = views.filter((_, i) => isNew.has(i));
     }
   }
 
@@ -327,7 +351,7 @@ async function writeBatch(
   if (heartbeats.size > 0) {
     const beats = [...heartbeats.values()];
     await client.query(
-      `UPDATE tracking.visitors t SET last_seen = GREATEST(t.last_seen, to_timestamp(u.l / 1000.0))
+      `UPDATE tracking.visitors t SET last_seen = GREATEST(t.last_seen, to_timestamp(u.l::float8 / 1000))
        FROM unnest($1::date[], $2::bigint[], $3::bigint[]) AS u(d, s, l)
        WHERE t.day = u.d AND t.session_key = u.s`,
       [beats.map((b) => b.day), beats.map((b) => b.session), beats.map((b) => b.lastSeen)],
@@ -356,31 +380,34 @@ async function upsertVisitors(
   for (const day of [...visitorDays.keys()].sort())
     rows.push(...[...visitorDays.get(day)!.values()].sort((a, b) => compareKeys(a.session, b.session)));
   statements.inc({ table: "visitors" });
-  const upserted = await client.query<{
-    day: string;
-    session_key: string;
-    added: number;
-    views: number;
-    profile_id: number;
-    landing_page_id: number;
-  }>(
-    `INSERT INTO tracking.visitors AS t
-       (session_key, first_seen, last_seen, day, hours, added, views, landing_page_id, profile_id, sent)
-     SELECT s, to_timestamp(f / 1000.0), to_timestamp(l / 1000.0), d, h, h, v, lp, pr,
-            string_to_array(se, chr(31))
-     FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::date[], $5::int[], $6::int[],
-                 $7::int[], $8::int[], $9::text[]) AS u(s, f, l, d, h, v, lp, pr, se)
-     ON CONFLICT (day, session_key) DO UPDATE SET
-       first_seen = LEAST(t.first_seen, EXCLUDED.first_seen),
-       last_seen = GREATEST(t.last_seen, EXCLUDED.last_seen),
-       hours = t.hours | EXCLUDED.hours,
-       added = EXCLUDED.hours & ~t.hours,
-       views = t.views + EXCLUDED.views,
-       landing_page_id = CASE WHEN EXCLUDED.first_seen < t.first_seen
-                         THEN EXCLUDED.landing_page_id ELSE t.landing_page_id END,
-       profile_id = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.profile_id ELSE t.profile_id END,
-       sent = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.sent ELSE t.sent END
-     RETURNING to_char(day, 'YYYY-MM-DD') AS day, session_key, added, views, profile_id, landing_page_id`,
+  // Only the rows an earlier write had made come back (their hours, views, profile or landing page
+  // differ from this batch's): a new row is what this batch sent, and history's rows are new.
+  const upserted = await client.query<Upserted & { session_key: string }>(
+    `WITH u AS (
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::date[], $5::int[], $6::int[],
+                            $7::int[], $8::int[], $9::text[]) AS u(s, f, l, d, h, v, lp, pr, se)
+     ), up AS (
+       INSERT INTO tracking.visitors AS t
+         (session_key, first_seen, last_seen, day, hours, added, views, landing_page_id, profile_id, sent)
+       SELECT s, to_timestamp(f::float8 / 1000), to_timestamp(l::float8 / 1000), d, h, h, v, lp, pr,
+              string_to_array(se, chr(31))
+       FROM u
+       ON CONFLICT (day, session_key) DO UPDATE SET
+         first_seen = LEAST(t.first_seen, EXCLUDED.first_seen),
+         last_seen = GREATEST(t.last_seen, EXCLUDED.last_seen),
+         hours = t.hours | EXCLUDED.hours,
+         added = EXCLUDED.hours & ~t.hours,
+         views = t.views + EXCLUDED.views,
+         landing_page_id = CASE WHEN EXCLUDED.first_seen < t.first_seen
+                           THEN EXCLUDED.landing_page_id ELSE t.landing_page_id END,
+         profile_id = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.profile_id ELSE t.profile_id END,
+         sent = CASE WHEN EXCLUDED.first_seen < t.first_seen THEN EXCLUDED.sent ELSE t.sent END
+       RETURNING day, session_key, added, views, profile_id, landing_page_id
+     )
+     SELECT to_char(up.day, 'YYYY-MM-DD') AS day, up.session_key, up.added, up.views, up.profile_id,
+            up.landing_page_id
+     FROM up JOIN u ON u.d = up.day AND u.s = up.session_key
+     WHERE (up.added, up.views, up.profile_id, up.landing_page_id) IS DISTINCT FROM (u.h, u.v, u.pr, u.lp)`,
     [
       sqlArray(rows.map((v) => v.session.sql)),
       sqlArray(rows.map((v) => v.firstSeen)),
@@ -394,14 +421,23 @@ async function upsertVisitors(
       rows.map((v) => v.sent),
     ],
   );
+  const earlier = new Map(upserted.rows.map((row) => [`${row.day} ${row.session_key}`, row]));
+  const stored = (v: VisitorDay): Upserted =>
+    (earlier.size > 0 ? earlier.get(`${v.day} ${v.session.sql}`) : undefined) ?? {
+      day: v.day,
+      added: v.hours,
+      views: v.views,
+      profile_id: v.profileId,
+      landing_page_id: v.landingPageId,
+    };
   // The breakdowns follow the row's own profile and landing page (its day's first view), which an
   // earlier batch may have set.
   await deps.profileDims.load(
     client,
-    upserted.rows.map((row) => row.profile_id),
+    rows.map((v) => stored(v).profile_id),
   );
-  for (const row of upserted.rows) {
-    const v = visitorDays.get(row.day)!.get(row.session_key)!;
+  for (const v of rows) {
+    const row = stored(v);
     // Only a visit start at consent: the visit is counted with its first page view.
     if (v.views === 0) continue;
     for (let bits = row.added, i = 0; bits !== 0; bits >>>= 1, i++)

@@ -25,22 +25,20 @@ export class Partitions {
     const missing = [...new Set(months)].filter((m) => !this.known.has(m)).sort();
     if (missing.length === 0) return;
     const existing = new Set(await this.months());
-    for (const month of missing) {
-      if (!existing.has(month)) await this.create(month);
-      this.known.add(month);
-    }
-  }
-
-  private async create(month: string): Promise<void> {
-    await this.inTransaction("SELECT tracking.ensure_month($1)", month);
+    const create = missing.filter((m) => !existing.has(m));
+    // All in one transaction: creating a partition waits for every writer of the parent table
+    // (an import's batch in flight), so months made one by one would each wait for one.
+    if (create.length > 0)
+      await this.inTransaction("SELECT tracking.ensure_month(m) FROM unnest($1::date[]) AS m", create);
+    for (const month of missing) this.known.add(month);
   }
 
   /** Runs one partition function (owner's rights, migration 0002), waiting at most 5 s for writers. */
-  private async inTransaction(sql: string, month: string): Promise<void> {
+  private async inTransaction(sql: string, months: string | string[]): Promise<void> {
     await withTransaction(this.pool, async (client) => {
       // Attaching or dropping a partition briefly locks the parent table.
       await client.query("SET LOCAL lock_timeout = '5s'");
-      await client.query(sql, [month]);
+      await client.query(sql, [months]);
     });
   }
 
