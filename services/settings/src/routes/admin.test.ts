@@ -1,7 +1,7 @@
 // The panel's settings routes (admin.ts): the company details with the SendGrid key (stored
 // encrypted, shown masked), conversions via the server, the theme and its reset, the
 // settings-changed event each change publishes; each refuses a request without a session.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   CHANNELS,
   PUBLIC_COMPANY_SETTINGS_KEYS,
@@ -10,23 +10,14 @@ import {
 } from "@lease/contracts";
 import { createLogger, createPool, createRedis, keyspace, subscribeEvent } from "@lease/platform";
 import { baseRedisUrl, waitFor } from "@lease/platform/testing";
-import { startSettingsHarness, type SettingsHarness } from "../testing";
+import { useSettingsHarness } from "../testing";
 import { generateKeyPairSync } from "node:crypto";
 
 const API_KEY = "SG.test-key-abcdefghijklmnopqrstuvwxyz.0123456789-WXYZ";
 
-let h: SettingsHarness;
-let cookie: string;
+const h = useSettingsHarness();
 
-beforeAll(async () => {
-  h = await startSettingsHarness();
-  cookie = await h.adminCookie();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const put = (path: string, body: unknown) => h.api(path, { method: "PUT", body, cookie });
+const put = (path: string, body: unknown) => h.api(path, { method: "PUT", body, cookie: h.cookie });
 
 describe("GET /api/admin/company-settings · PUT /api/admin/company-settings · PUT /api/admin/theme-settings · POST /api/admin/theme-settings/reset", () => {
   describe("admin routes of settings", () => {
@@ -92,7 +83,7 @@ describe("GET /api/admin/company-settings · PUT /api/admin/company-settings", (
         expect(err.code).toBe("validation_failed");
         expect(err.fields[0].message).toBe(message);
       }
-      const stored = await (await h.api("/api/admin/company-settings", { cookie })).json();
+      const stored = await (await h.api("/api/admin/company-settings", { cookie: h.cookie })).json();
       expect(stored.companyName).toBe("Lease Partners BV");
     });
 
@@ -217,7 +208,8 @@ describe("GET /api/admin/company-settings · PUT /api/admin/company-settings", (
 describe("GET /api/admin/conversion-settings · PUT /api/admin/conversion-settings", () => {
   describe("conversions via the server (admin)", () => {
     const TOKEN = "snap-secret-token-0123456789";
-    const get = async () => await (await h.api("/api/admin/conversion-settings", { cookie })).json();
+    const get = async () =>
+      await (await h.api("/api/admin/conversion-settings", { cookie: h.cookie })).json();
 
     it("refuses a platform switched on without a pixel id or a token, naming what is missing", async () => {
       await put("/api/admin/company-settings", { snapchatPixelId: "" });
@@ -274,7 +266,7 @@ describe("PUT /api/admin/theme-settings · POST /api/admin/theme-settings/reset"
       const pub = await (await h.api("/api/theme-settings")).json();
       expect(pub).toMatchObject({ primaryColor: "#2563EB", accentColor: "#059669" });
 
-      res = await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+      res = await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie: h.cookie });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject(THEME_DEFAULTS);
       expect(await (await h.api("/api/theme-settings")).json()).toMatchObject(THEME_DEFAULTS);
@@ -321,7 +313,7 @@ describe("PUT /api/admin/company-settings · PUT /api/admin/theme-settings · PO
         );
         await put("/api/admin/company-settings", { city: "Rotterdam" });
         await put("/api/admin/theme-settings", { primaryColor: "#7C3AED" });
-        await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+        await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie: h.cookie });
         await waitFor(() => events.length >= 3, 2000, "three settings events", 20);
         expect(events.map((e) => e.kind)).toEqual(["company", "theme", "theme"]);
         // A refused update announces nothing.
@@ -340,8 +332,7 @@ describe("GET /api/admin/conversion-settings · PUT /api/admin/conversion-settin
   // account, each event's conversion action, and credentials (a service account's JSON key or an
   // OAuth client) stored encrypted, answered only as credentialsSet, in clear only internally.
 
-  let h: SettingsHarness;
-  let cookie: string;
+  const h = useSettingsHarness();
 
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const PEM = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
@@ -354,15 +345,8 @@ describe("GET /api/admin/conversion-settings · PUT /api/admin/conversion-settin
     token_uri: "https://oauth2.googleapis.com/token",
   });
 
-  beforeAll(async () => {
-    h = await startSettingsHarness();
-    cookie = await h.adminCookie();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
-
-  const put = (body: unknown) => h.api("/api/admin/conversion-settings", { method: "PUT", body, cookie });
+  const put = (body: unknown) =>
+    h.api("/api/admin/conversion-settings", { method: "PUT", body, cookie: h.cookie });
   const internal = async () =>
     (
       await h.api("/internal/conversion-settings", { headers: { "x-internal-token": h.env.INTERNAL_TOKEN! } })
@@ -370,7 +354,7 @@ describe("GET /api/admin/conversion-settings · PUT /api/admin/conversion-settin
 
   describe("Google's conversion settings", () => {
     it("are off and empty at first", async () => {
-      const res = await h.api("/api/admin/conversion-settings", { cookie });
+      const res = await h.api("/api/admin/conversion-settings", { cookie: h.cookie });
       expect((await res.json()).google).toEqual({
         enabled: false,
         customerId: null,

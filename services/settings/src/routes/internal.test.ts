@@ -1,21 +1,13 @@
 // What other services read from settings (internal.ts), with the internal token.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSettingsHarness, type SettingsHarness } from "../testing";
+import { describe, expect, it } from "vitest";
+import { useSettingsHarness } from "../testing";
 
 const API_KEY = "SG.another-test-key-0123456789abcdef.QRST";
 
-let h: SettingsHarness;
-let cookie: string;
+const h = useSettingsHarness();
 
-beforeAll(async () => {
-  h = await startSettingsHarness();
-  cookie = await h.adminCookie();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const save = (body: unknown) => h.api("/api/admin/company-settings", { method: "PUT", body, cookie });
+const save = (body: unknown) =>
+  h.api("/api/admin/company-settings", { method: "PUT", body, cookie: h.cookie });
 
 describe("GET /internal/mail-settings", () => {
   it("refuses callers without the internal token", async () => {

@@ -1,23 +1,14 @@
 // The site's settings as every visitor's browser reads them (public.ts): the company details and
 // the theme, with an ETag and Cache-Control, 304 for a matching If-None-Match, and a change made
 // on another replica served once its settings-changed event arrives.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CHANNELS, DEFAULT_COMPANY_NAME, THEME_DEFAULTS } from "@lease/contracts";
 import { createLogger, createPool } from "@lease/platform";
-import { startSettingsHarness, type SettingsHarness } from "../testing";
+import { useSettingsHarness } from "../testing";
 
-let h: SettingsHarness;
-let cookie: string;
+const h = useSettingsHarness();
 
-beforeAll(async () => {
-  h = await startSettingsHarness();
-  cookie = await h.adminCookie();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const put = (path: string, body: unknown) => h.api(path, { method: "PUT", body, cookie });
+const put = (path: string, body: unknown) => h.api(path, { method: "PUT", body, cookie: h.cookie });
 
 describe("GET /api/company-settings · GET /api/theme-settings", () => {
   describe("public settings", () => {
@@ -50,7 +41,7 @@ describe("GET /api/company-settings · GET /api/theme-settings", () => {
       const after = await h.api("/api/theme-settings", { headers: { "if-none-match": before! } });
       expect(after.status).toBe(200);
       expect((await after.json()).accentColor).toBe("#123456");
-      await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+      await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie: h.cookie });
     });
 
     it("serves a change written by another replica once its settings-changed event arrives", async () => {
@@ -68,7 +59,7 @@ describe("GET /api/company-settings · GET /api/theme-settings", () => {
           .toBe("#ABCDEF");
       } finally {
         await pool.end();
-        await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie });
+        await h.api("/api/admin/theme-settings/reset", { method: "POST", cookie: h.cookie });
       }
     });
   });

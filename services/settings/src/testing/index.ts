@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
 import {
   createLogger,
   createRedis,
@@ -21,7 +22,9 @@ export interface SettingsHarness {
   db: TestDatabase;
   env: NodeJS.ProcessEnv;
   sessionDeps: SessionDeps;
-  /** A valid admin_session cookie header value. */
+  /** A valid admin_session cookie header value, made at the start. */
+  cookie: string;
+  /** Another valid admin_session cookie header value (a session of its own). */
   adminCookie(): Promise<string>;
   api(
     path: string,
@@ -41,15 +44,17 @@ export async function startSettingsHarness(): Promise<SettingsHarness> {
   const redis = createRedis(baseRedisUrl(), "commands", createLogger("test", "silent"));
   if (redis.status !== "ready") await new Promise((resolve) => redis.once("ready", resolve));
   const sessionDeps: SessionDeps = { redis, keys: keyspace(env.REDIS_PREFIX!), jwtSecret: env.JWT_SECRET! };
+  const adminCookie = async () => {
+    const { token } = await issueSession(sessionDeps, testAdmin("admin"));
+    return `admin_session=${token}`;
+  };
   return {
     svc,
     db,
     env,
     sessionDeps,
-    async adminCookie() {
-      const { token } = await issueSession(sessionDeps, testAdmin("admin"));
-      return `admin_session=${token}`;
-    },
+    cookie: await adminCookie(),
+    adminCookie,
     api(path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.cookie) headers.cookie = init.cookie;
@@ -65,4 +70,19 @@ export async function startSettingsHarness(): Promise<SettingsHarness> {
       await stop();
     },
   };
+}
+
+/**
+ * A harness for the tests of one file (or describe block): started before them, closed after. The
+ * object is filled in by the beforeAll hook, so its fields are there once the tests run.
+ */
+export function useSettingsHarness(): SettingsHarness {
+  const h = {} as SettingsHarness;
+  beforeAll(async () => {
+    Object.assign(h, await startSettingsHarness());
+  });
+  afterAll(async () => {
+    await h.close?.();
+  });
+  return h;
 }
