@@ -1,54 +1,22 @@
 // The panel's mail routes (admin.ts): the test e-mail of E-mail Instellingen.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmailMessageList } from "@lease/contracts";
-import type { RunningService } from "@lease/platform";
-import {
-  adminCookie,
-  createTestDatabase,
-  testEnv,
-  type TestDatabase,
-  startSendgridReceiver,
-  type SendgridReceiver,
-} from "@lease/platform/testing";
-import { startMailer } from "../service";
-import { CONFIGURED, startSettingsFixture } from "../testing";
+import { CONFIGURED, useMailerHarness } from "../testing";
 
 // The e-mail settings' test button goes from the gateway straight to the mailer, which reads the
 // settings itself (here: the settings stand-in) and waits for the provider (the local receiver).
 
-let db: TestDatabase;
-let receiver: SendgridReceiver;
-let settings: Awaited<ReturnType<typeof startSettingsFixture>>;
-let mailer: RunningService;
-let cookie: string;
-
-beforeAll(async () => {
-  db = await createTestDatabase("mailtest");
-  receiver = await startSendgridReceiver();
-  const base = testEnv({ DATABASE_URL: db.url });
-  settings = await startSettingsFixture(base.INTERNAL_TOKEN!);
-  const env = {
-    ...base,
-    SETTINGS_URL: settings.url,
-    LEADS_URL: "http://127.0.0.1:9",
-    SENDGRID_API_BASE_URL: receiver.url,
-    // Every request reads the settings afresh, so each test sees what it set.
-    MAIL_SETTINGS_CACHE_MS: "0",
-  };
-  mailer = await startMailer(env);
-  cookie = await adminCookie(env);
-});
-afterAll(async () => {
-  await mailer?.stop();
-  await settings?.close();
-  await receiver?.close();
-  await db?.drop();
+const h = useMailerHarness({
+  label: "mailtest",
+  sendgrid: true,
+  // Every request reads the settings afresh, so each test sees what it set.
+  env: { MAIL_SETTINGS_CACHE_MS: "0" },
 });
 
 const sendTest = (withCookie = true) =>
-  fetch(`${mailer.url}/api/admin/email-settings/test`, {
+  fetch(`${h.mailer.url}/api/admin/email-settings/test`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(withCookie ? { cookie } : {}) },
+    headers: { "content-type": "application/json", ...(withCookie ? { cookie: h.cookie } : {}) },
   });
 
 describe("POST /api/admin/email-settings/test", () => {
@@ -64,7 +32,7 @@ describe("POST /api/admin/email-settings/test", () => {
       { sendgridApiKey: CONFIGURED.sendgridApiKey, fromEmailAddress: null },
       { sendgridApiKey: null, fromEmailAddress: "info@lease.nl" },
     ]) {
-      settings.set({ ...CONFIGURED, ...missing });
+      h.settings.set({ ...CONFIGURED, ...missing });
       const res = await sendTest();
       expect(res.status).toBe(409);
       expect(await res.json()).toEqual({
@@ -72,13 +40,13 @@ describe("POST /api/admin/email-settings/test", () => {
         message: "Ontbrekende gegevens - Vul eerst SendGrid API key en afzender e-mail in.",
       });
     }
-    expect(receiver.received).toHaveLength(0);
-    settings.set(CONFIGURED);
+    expect(h.receiver.received).toHaveLength(0);
+    h.settings.set(CONFIGURED);
   });
 
   it("says the stored key cannot be read (the secret changed), for the test and for a follow-up, and sends nothing", async () => {
-    const before = receiver.received.length;
-    settings.set({ ...CONFIGURED, sendgridApiKey: null, sendgridApiKeyUnreadable: true });
+    const before = h.receiver.received.length;
+    h.settings.set({ ...CONFIGURED, sendgridApiKey: null, sendgridApiKeyUnreadable: true });
     const res = await sendTest();
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({
@@ -86,9 +54,9 @@ describe("POST /api/admin/email-settings/test", () => {
       message:
         "Kon geen test e-mail verzenden. De opgeslagen API key kan niet worden gelezen — voer hem opnieuw in bij E-mail Instellingen.",
     });
-    const send = await fetch(`${mailer.url}/api/admin/send-email`, {
+    const send = await fetch(`${h.mailer.url}/api/admin/send-email`, {
       method: "POST",
-      headers: { "content-type": "application/json", cookie },
+      headers: { "content-type": "application/json", cookie: h.cookie },
       body: JSON.stringify({
         to: "klant@example.nl",
         subject: "Follow-up",
@@ -97,21 +65,21 @@ describe("POST /api/admin/email-settings/test", () => {
     });
     expect(send.status).toBe(409);
     expect(((await send.json()) as { code: string }).code).toBe("mail_key_unreadable");
-    expect(receiver.received.length).toBe(before);
-    settings.set(CONFIGURED);
+    expect(h.receiver.received.length).toBe(before);
+    h.settings.set(CONFIGURED);
   });
 
   it("sends a test e-mail to the sender address (no fake lead) and answers once the provider accepted it", async () => {
     const res = await sendTest();
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ id: expect.any(String), status: "sent", to: "noreply@testlease.nl" });
-    const sent = receiver.accepted().filter((m) => m.subject === "Test e-mail");
+    const sent = h.receiver.accepted().filter((m) => m.subject === "Test e-mail");
     expect(sent.map((m) => m.to)).toEqual([["noreply@testlease.nl"]]);
     expect(sent[0]?.apiKey).toBe(CONFIGURED.sendgridApiKey);
   });
 
   it("answers 502 with the provider's refusal in Dutch, and shows the e-mail failed in sent mail", async () => {
-    receiver.answer(401);
+    h.receiver.answer(401);
     const res = await sendTest();
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({
@@ -120,13 +88,13 @@ describe("POST /api/admin/email-settings/test", () => {
         'Kon geen test e-mail verzenden. SendGrid weigerde de API key (401). Controleer de key bij E-mail Instellingen. SendGrid meldt: "scripted 401".',
     });
     const sentMail = (await (
-      await fetch(`${mailer.url}/api/admin/emails?folder=sent`, { headers: { cookie } })
+      await fetch(`${h.mailer.url}/api/admin/emails?folder=sent`, { headers: { cookie: h.cookie } })
     ).json()) as EmailMessageList;
     expect(sentMail[0]).toMatchObject({ subject: "Test e-mail", deliveryStatus: "failed" });
   });
 
   it("names a network failure on the way to SendGrid as such", async () => {
-    await receiver.close();
+    await h.receiver.close();
     const res = await sendTest();
     expect(res.status).toBe(502);
     expect(((await res.json()) as { message: string }).message).toBe(
@@ -135,7 +103,7 @@ describe("POST /api/admin/email-settings/test", () => {
   });
 
   it("answers 503 with Retry-After while the settings cannot be read, never 500", async () => {
-    await settings.close();
+    await h.settings.close();
     const res = await sendTest();
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBeTruthy();

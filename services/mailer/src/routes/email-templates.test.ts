@@ -1,44 +1,19 @@
 // The e-mail templates of the compose window (email-templates.ts).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_FOLLOW_UP_TEMPLATE, type EmailTemplate } from "@lease/contracts";
-import type { RunningService } from "@lease/platform";
-import pg from "pg";
-import { adminCookie, createTestDatabase, testEnv, type TestDatabase } from "@lease/platform/testing";
 import { EMAIL_TEMPLATES_MAX } from "../repositories/email-templates";
-import { startMailer } from "../service";
-import { startSettingsFixture } from "../testing";
+import { useMailerHarness } from "../testing";
 
 // Staff keep e-mail templates in the panel; the compose window offers them. The follow-up text the
 // compose window always began with is the first, default template; a placeholder left unfilled is
 // refused before anything is sent.
 
-let db: TestDatabase;
-let settings: Awaited<ReturnType<typeof startSettingsFixture>>;
-let mailer: RunningService;
-let cookie: string;
-let sql: pg.Client;
-
-beforeAll(async () => {
-  db = await createTestDatabase("templates");
-  const base = testEnv({ DATABASE_URL: db.url });
-  settings = await startSettingsFixture(base.INTERNAL_TOKEN!);
-  const env = { ...base, SETTINGS_URL: settings.url, LEADS_URL: "http://127.0.0.1:9" };
-  mailer = await startMailer(env);
-  cookie = await adminCookie(env);
-  sql = new pg.Client({ connectionString: db.url });
-  await sql.connect();
-});
-afterAll(async () => {
-  await sql?.end();
-  await mailer?.stop();
-  await settings?.close();
-  await db?.drop();
-});
+const h = useMailerHarness({ label: "templates" });
 
 const call = (method: string, path: string, body?: unknown) =>
-  fetch(`${mailer.url}${path}`, {
+  fetch(`${h.mailer.url}${path}`, {
     method,
-    headers: { "content-type": "application/json", cookie },
+    headers: { "content-type": "application/json", cookie: h.cookie },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 const list = async () => (await (await call("GET", "/api/admin/email-templates")).json()) as EmailTemplate[];
@@ -49,7 +24,7 @@ describe("GET /api/admin/email-templates · POST /api/admin/email-templates · P
       const [first, ...rest] = await list();
       expect(first).toMatchObject({ ...DEFAULT_FOLLOW_UP_TEMPLATE, isDefault: true });
       expect(rest).toEqual([]);
-      expect((await fetch(`${mailer.url}/api/admin/email-templates`)).status).toBe(401);
+      expect((await fetch(`${h.mailer.url}/api/admin/email-templates`)).status).toBe(401);
     });
 
     it("are added, changed and removed; a name is unique whatever its case; the default is kept", async () => {
@@ -92,7 +67,7 @@ describe("GET /api/admin/email-templates · POST /api/admin/email-templates · P
     it("are audited like the other settings: who added, changed (which fields) and removed which template", async () => {
       const audits = async () =>
         (
-          await sql.query(
+          await h.sql.query(
             `SELECT payload->>'action' AS action, payload->>'actor' AS actor, payload->>'target' AS target,
                     payload->>'detail' AS detail
                FROM mailer.outbox WHERE job_name = 'audit.record' AND payload->>'action' LIKE 'settings.email_template_%'
@@ -129,7 +104,7 @@ describe("GET /api/admin/email-templates · POST /api/admin/email-templates · P
 
     it(`are at most ${EMAIL_TEMPLATES_MAX}: one more is refused with a Dutch 422 before anything is stored`, async () => {
       const existing = (await list()).length;
-      await sql.query(
+      await h.sql.query(
         `INSERT INTO mailer.email_templates (name, subject, body)
          SELECT 'Sjabloon ' || i, 'Onderwerp', 'Een tekst van het sjabloon' FROM generate_series(1, $1::int) i`,
         [EMAIL_TEMPLATES_MAX - existing - 1],
@@ -148,7 +123,7 @@ describe("GET /api/admin/email-templates · POST /api/admin/email-templates · P
       expect(more.status).toBe(422);
       expect(((await more.json()) as { message: string }).message).toContain("verwijder er een");
       expect((await list()).length).toBe(EMAIL_TEMPLATES_MAX);
-      const count = await sql.query("SELECT count(*)::int AS n FROM mailer.email_templates");
+      const count = await h.sql.query("SELECT count(*)::int AS n FROM mailer.email_templates");
       expect(count.rows[0].n).toBe(EMAIL_TEMPLATES_MAX);
     });
 

@@ -1,8 +1,7 @@
 // SendGrid's two ways in (inbound.ts): Inbound Parse, a customer's reply posted to the secret URL
 // made in E-mail Instellingen, within its bounds; and the Event Webhook, signed batches of what
 // became of each e-mail, with its verification key. Each part has a mailer of its own.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   type EmailDetail,
   type EmailMessageList,
@@ -12,25 +11,16 @@ import {
   EVENT_WEBHOOK_MAX_EVENTS,
   type SendEmailResponse,
 } from "@lease/contracts";
-import type { RunningService } from "@lease/platform";
 import {
-  adminCookie,
-  createTestDatabase,
   inboundParseForm,
   inboundParseRawForm,
-  startTcpProxy,
-  testEnv,
-  type TestDatabase,
   type WebhookPost,
   type InboundParseSpec,
   eventWebhookKeys,
   signEventBatch,
-  startSendgridReceiver,
   waitFor,
-  type SendgridReceiver,
 } from "@lease/platform/testing";
-import { startMailer } from "../service";
-import { startSettingsFixture } from "../testing";
+import { useMailerHarness } from "../testing";
 import {
   CUT_NOTE,
   MAX_FILES,
@@ -46,49 +36,21 @@ import {
 
 const ATTACHMENTS_MAX = 64 * 1024;
 
-let db: TestDatabase;
-let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
-let settings: Awaited<ReturnType<typeof startSettingsFixture>>;
-let mailer: RunningService;
-let cookie: string;
-let sql: pg.Client;
-let url: InboundUrl;
-
-beforeAll(async () => {
-  db = await createTestDatabase("inbound");
-  const dbUrl = new URL(db.url);
-  proxy = await startTcpProxy(dbUrl.hostname, Number(dbUrl.port || 5432));
-  dbUrl.host = `127.0.0.1:${proxy.port}`;
-  const base = testEnv({ DATABASE_URL: dbUrl.toString() });
-  settings = await startSettingsFixture(base.INTERNAL_TOKEN!);
-  const env = {
-    ...base,
-    SETTINGS_URL: settings.url,
-    LEADS_URL: "http://127.0.0.1:9",
+const h = useMailerHarness({
+  label: "inbound",
+  cuttableDatabase: true,
+  env: {
     PUBLIC_ORIGIN: "https://lease.example.nl",
     MAIL_ATTACHMENTS_MAX_BYTES: String(ATTACHMENTS_MAX),
     INBOUND_MAX_BYTES: String(1024 * 1024),
     INBOUND_RATE_LIMIT: "40",
-  };
-  mailer = await startMailer(env);
-  cookie = await adminCookie(env);
-  sql = new pg.Client({ connectionString: db.url });
-  await sql.connect();
+  },
+});
+const admin = h.admin;
+let url: InboundUrl;
+beforeAll(async () => {
   url = await rotate();
 });
-afterAll(async () => {
-  await sql?.end();
-  await mailer?.stop();
-  await settings?.close();
-  await proxy?.close();
-  await db?.drop();
-});
-
-const admin = (path: string, init: RequestInit = {}) =>
-  fetch(`${mailer.url}${path}`, {
-    ...init,
-    headers: { "content-type": "application/json", cookie, ...init.headers },
-  });
 
 async function rotate(): Promise<InboundUrl> {
   const res = await admin("/api/admin/email-settings/inbound-url", { method: "POST", body: "{}" });
@@ -97,12 +59,12 @@ async function rotate(): Promise<InboundUrl> {
 }
 
 const post = (path: string, { body, contentType }: WebhookPost) =>
-  fetch(`${mailer.url}${path}`, { method: "POST", headers: { "content-type": contentType }, body });
+  fetch(`${h.mailer.url}${path}`, { method: "POST", headers: { "content-type": contentType }, body });
 
 const inbox = async (folder = "inbox") =>
   (await (await admin(`/api/admin/emails?folder=${folder}`)).json()) as EmailMessageList;
 const count = async (table: string) =>
-  Number((await sql.query(`SELECT count(*) FROM mailer.${table}`)).rows[0].count);
+  Number((await h.sql.query(`SELECT count(*) FROM mailer.${table}`)).rows[0].count);
 
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from([0, 1, 2, 250, 251, 252, 253])]);
 
@@ -114,7 +76,7 @@ describe("POST /api/admin/email-settings/inbound-url · PUT /api/admin/email-set
       const state = (await (await admin("/api/admin/email-settings")).json()) as EmailSettings;
       expect(state).toMatchObject({ inboundUrlSet: true, eventWebhookKeySet: false, replyAddress: null });
       expect(JSON.stringify(state)).not.toContain(url.path.split("/").pop());
-      const stored = await sql.query("SELECT inbound_secret_hash FROM mailer.webhook_settings");
+      const stored = await h.sql.query("SELECT inbound_secret_hash FROM mailer.webhook_settings");
       expect(stored.rows[0].inbound_secret_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(stored.rows[0].inbound_secret_hash).not.toContain(url.path.split("/").pop());
     });
@@ -141,7 +103,7 @@ describe("POST /api/admin/email-settings/inbound-url · PUT /api/admin/email-set
         subject: "Oud",
       });
       expect((await post(old.path, form)).status).toBe(404);
-      const audit = await sql.query(
+      const audit = await h.sql.query(
         "SELECT payload->>'action' AS action FROM mailer.outbox WHERE job_name = 'audit.record'",
       );
       expect(audit.rows.filter((r) => r.action === "settings.inbound_url_rotated")).toHaveLength(2);
@@ -207,7 +169,7 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
       ]);
       const detail = (await (await admin(`/api/admin/emails/${answer.id}`)).json()) as EmailDetail;
       expect(detail.html).toBe("<p>Is de auto ook leverbaar? Groet, Jürgen</p>");
-      const bytes = await sql.query("SELECT content FROM mailer.inbound_attachments");
+      const bytes = await h.sql.query("SELECT content FROM mailer.inbound_attachments");
       expect(Buffer.compare(bytes.rows[0].content, PDF)).toBe(0);
       const unread = await admin("/api/admin/emails");
       expect(unread.headers.get("x-unread-count")).toBe("1");
@@ -242,7 +204,7 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
       const again = await post(url.path, form);
       expect(again.status).toBe(200);
       expect(await again.json()).toEqual({ id: first.id, status: "duplicate" });
-      const rows = await sql.query(
+      const rows = await h.sql.query(
         "SELECT count(*) FROM mailer.inbound_emails WHERE message_id = 'twice@mail.klant.nl'",
       );
       expect(Number(rows.rows[0].count)).toBe(1);
@@ -270,7 +232,7 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
       expect(entry!.attachments).toEqual([
         expect.objectContaining({ fileName: "loonstrook.pdf", sizeBytes: PDF.length, kept: true }),
       ]);
-      const row = await sql.query(
+      const row = await h.sql.query(
         "SELECT in_reply_to, \"references\" FROM mailer.inbound_emails WHERE message_id = 'raw-1@mail.klant.nl'",
       );
       expect(row.rows[0]).toEqual({
@@ -303,7 +265,7 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
       const entry = (await inbox()).find((e) => e.subject.startsWith("Vraag over de offerte"))!;
       const [attachment] = entry.attachments;
       const path = `/api/admin/emails/${entry.id}/attachments/${attachment!.id}`;
-      expect((await fetch(`${mailer.url}${path}`)).status).toBe(401);
+      expect((await fetch(`${h.mailer.url}${path}`)).status).toBe(401);
       const res = await admin(path);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/octet-stream");
@@ -350,7 +312,7 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
       const entry = (await inbox()).find((e) => e.senderEmail === "weg@klant.nl")!;
       const attachments = await count("inbound_attachments");
       expect((await admin(`/api/admin/emails/${entry.id}`, { method: "DELETE" })).status).toBe(204);
-      const left = await sql.query(
+      const left = await h.sql.query(
         "SELECT 1 FROM mailer.inbound_emails WHERE message_id = 'gone@mail.klant.nl'",
       );
       expect(left.rowCount).toBe(0);
@@ -358,7 +320,7 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
     });
 
     it("is refused with a clear 4xx when it can never be stored", async () => {
-      const noForm = await fetch(`${mailer.url}${url.path}`, {
+      const noForm = await fetch(`${h.mailer.url}${url.path}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: "{}",
@@ -388,17 +350,17 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
         text: "Komt dit aan?",
         messageId: "outage@mail.klant.nl",
       });
-      proxy.cut();
+      h.proxy.cut();
       try {
         const res = await post(url.path, form);
         expect(res.status).toBeGreaterThanOrEqual(500);
       } finally {
-        proxy.restore();
+        h.proxy.restore();
       }
       const retried = await post(url.path, form);
       expect(retried.status).toBe(200);
       expect(((await retried.json()) as { status: string }).status).toBe("stored");
-      const rows = await sql.query(
+      const rows = await h.sql.query(
         "SELECT count(*) FROM mailer.inbound_emails WHERE message_id = 'outage@mail.klant.nl'",
       );
       expect(Number(rows.rows[0].count)).toBe(1);
@@ -421,44 +383,20 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
   // attachments in either variant, the header block, and what one message keeps of its subject,
   // addresses and bodies (the inbox lists and shows them). Posted as SendGrid posts them.
 
-  let db: TestDatabase;
-  let settings: Awaited<ReturnType<typeof startSettingsFixture>>;
-  let mailer: RunningService;
-  let sql: pg.Client;
-  let url: InboundUrl;
-
-  beforeAll(async () => {
-    db = await createTestDatabase("inbound_bounds");
-    const base = testEnv({ DATABASE_URL: db.url });
-    settings = await startSettingsFixture(base.INTERNAL_TOKEN!);
-    const env = {
-      ...base,
-      SETTINGS_URL: settings.url,
-      LEADS_URL: "http://127.0.0.1:9",
-      INBOUND_MAX_BYTES: String(16 * 1024 * 1024),
-    };
-    mailer = await startMailer(env);
-    const cookie = await adminCookie(env);
-    sql = new pg.Client({ connectionString: db.url });
-    await sql.connect();
-    const res = await fetch(`${mailer.url}/api/admin/email-settings/inbound-url`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: "{}",
-    });
-    url = (await res.json()) as InboundUrl;
+  const h = useMailerHarness({
+    label: "inbound_bounds",
+    env: { INBOUND_MAX_BYTES: String(16 * 1024 * 1024) },
   });
-  afterAll(async () => {
-    await sql?.end();
-    await mailer?.stop();
-    await settings?.close();
-    await db?.drop();
+  let url: InboundUrl;
+  beforeAll(async () => {
+    const res = await h.admin("/api/admin/email-settings/inbound-url", { method: "POST", body: "{}" });
+    url = (await res.json()) as InboundUrl;
   });
 
   const post = ({ body, contentType }: WebhookPost) =>
-    fetch(`${mailer.url}${url.path}`, { method: "POST", headers: { "content-type": contentType }, body });
+    fetch(`${h.mailer.url}${url.path}`, { method: "POST", headers: { "content-type": contentType }, body });
   const stored = async () =>
-    Number((await sql.query("SELECT count(*) FROM mailer.inbound_emails")).rows[0].count);
+    Number((await h.sql.query("SELECT count(*) FROM mailer.inbound_emails")).rows[0].count);
   const base: InboundParseSpec = { from: "jan@klant.nl", to: "antwoord@reply.example.nl", subject: "Grens" };
   const files = (n: number) =>
     Array.from({ length: n }, (_, i) => ({
@@ -483,7 +421,7 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
         );
       }
       expect(await stored()).toBe(1);
-      const kept = await sql.query("SELECT count(*)::int AS n FROM mailer.inbound_attachments");
+      const kept = await h.sql.query("SELECT count(*)::int AS n FROM mailer.inbound_attachments");
       expect(kept.rows[0].n).toBe(MAX_FILES);
     });
 
@@ -509,7 +447,7 @@ describe("POST /api/inbound/sendgrid/{secret}", () => {
         }),
       );
       expect(res.status).toBe(200);
-      const { rows } = await sql.query(
+      const { rows } = await h.sql.query(
         `SELECT length(m.subject) AS subject, length(m.recipient_email) AS "to", m.message_body AS text,
                 length(i.html_body) AS html, length(i.to_addresses) AS to_kept
            FROM mailer.inbound_emails i JOIN mailer.email_messages m ON m.source = 'inbound' AND m.source_id = i.id
@@ -531,47 +469,13 @@ describe("PUT /api/admin/email-settings/event-webhook · POST /api/sendgrid/even
   // with an ECDSA P-256 key pair made by the test, whose public key is set as the verification key in
   // E-mail Instellingen, exactly as SendGrid signs them (timestamp + body).
 
-  let db: TestDatabase;
-  let receiver: SendgridReceiver;
-  let settings: Awaited<ReturnType<typeof startSettingsFixture>>;
-  let mailer: RunningService;
-  let cookie: string;
-  let sql: pg.Client;
+  const h = useMailerHarness({ label: "events", sendgrid: true });
   const keys = eventWebhookKeys();
-
-  beforeAll(async () => {
-    db = await createTestDatabase("events");
-    receiver = await startSendgridReceiver();
-    const base = testEnv({ DATABASE_URL: db.url });
-    settings = await startSettingsFixture(base.INTERNAL_TOKEN!);
-    const env = {
-      ...base,
-      SETTINGS_URL: settings.url,
-      LEADS_URL: "http://127.0.0.1:9",
-      SENDGRID_API_BASE_URL: receiver.url,
-    };
-    mailer = await startMailer(env);
-    cookie = await adminCookie(env);
-    sql = new pg.Client({ connectionString: db.url });
-    await sql.connect();
-  });
-  afterAll(async () => {
-    await sql?.end();
-    await mailer?.stop();
-    await settings?.close();
-    await receiver?.close();
-    await db?.drop();
-  });
-
-  const admin = (path: string, init: RequestInit = {}) =>
-    fetch(`${mailer.url}${path}`, {
-      ...init,
-      headers: { "content-type": "application/json", cookie, ...init.headers },
-    });
+  const admin = h.admin;
   const postEvents = (body: Buffer | string, headers: Record<string, string>) =>
-    fetch(`${mailer.url}/api/sendgrid/events`, { method: "POST", headers, body });
+    fetch(`${h.mailer.url}/api/sendgrid/events`, { method: "POST", headers, body });
   const deliveryEvents = async () =>
-    Number((await sql.query("SELECT count(*) FROM mailer.delivery_events")).rows[0].count);
+    Number((await h.sql.query("SELECT count(*) FROM mailer.delivery_events")).rows[0].count);
 
   /** An e-mail sent from the panel, with what SendGrid's send answered (its X-Message-Id). */
   async function sent(to: string): Promise<{ entryId: string; outgoingId: string; messageId: string }> {
@@ -580,11 +484,11 @@ describe("PUT /api/admin/email-settings/event-webhook · POST /api/sendgrid/even
       body: JSON.stringify({ to, subject: "Uw offerte", message: "Beste klant, hierbij de offerte." }),
     });
     const { id } = (await res.json()) as SendEmailResponse;
-    const mail = await waitFor(() => receiver.accepted().find((m) => m.to[0] === to), 10_000, "sent");
+    const mail = await waitFor(() => h.receiver.accepted().find((m) => m.to[0] === to), 10_000, "sent");
     const row = await waitFor(
       async () =>
         (
-          await sql.query(
+          await h.sql.query(
             "SELECT id, provider_message_id FROM mailer.outgoing_emails WHERE id = $1 AND status = 'sent'",
             [mail.customArgs.outgoing_email_id],
           )
@@ -626,7 +530,7 @@ describe("PUT /api/admin/email-settings/event-webhook · POST /api/sendgrid/even
       const state = (await res.json()) as EmailSettings;
       expect(state.eventWebhookKeySet).toBe(true);
       expect(JSON.stringify(state)).not.toContain(keys.verificationKey.slice(30, 60));
-      const audit = await sql.query(
+      const audit = await h.sql.query(
         "SELECT 1 FROM mailer.outbox WHERE payload->>'action' = 'settings.event_webhook_key_set'",
       );
       expect(audit.rowCount).toBe(1);
