@@ -130,8 +130,16 @@ test("attribution: a visitor who accepts the banner on the landing page keeps th
     5000,
     "the visitor id after Accepteren",
   );
+  // The visitor reads "Over ons" before going on: its page view has been answered by then. (Leaving
+  // within the same millisecond as the click once lost the beacon on a loaded CI machine: the
+  // page's keepalive request had not gone out when the next document replaced it.)
+  const overOnsCounted = site.waitForResponse(
+    (r) => r.url().endsWith("/api/track/visit") && (r.request().postData() ?? "").includes('"/over-ons"'),
+  );
   await site.locator("footer").getByRole("link", { name: "Over Ons" }).click();
   await site.waitForURL("**/over-ons");
+  await site.getByRole("heading", { level: 1 }).waitFor();
+  await overOnsCounted;
   await quoteFromHomePage(world, site, "toestemming@campagne.nl", company);
 
   // Staff open the new lead from the live list at once: tracking normally has not answered yet
