@@ -32,6 +32,32 @@ export const ImportLine = z.strictObject({
 });
 export type ImportLine = z.infer<typeof ImportLine>;
 
+/** The pattern ImportLine's `at` is checked against (zod's own for an ISO instant with an offset). */
+const AT = z.regexes.datetime({ offset: true });
+const FIELDS = new Set(["id", "at", "session", "page", "referrer"]);
+
+/**
+ * The line as ImportLine would answer it when it is plainly valid, checked by hand (zod's checks
+ * and the copy it makes were a tenth of the import's CPU); anything else (undefined) goes through
+ * ImportLine, which says what is wrong. Accepts exactly what ImportLine accepts (import-line.test.ts).
+ */
+function plainLine(json: unknown): ImportLine | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
+  for (const key in json) if (!FIELDS.has(key)) return undefined;
+  const { id, at, session, page, referrer } = json as Record<string, unknown>;
+  if (typeof id !== "string" || id.length < 1 || id.length > 200) return undefined;
+  if (typeof at !== "string" || !AT.test(at)) return undefined;
+  if (typeof session !== "string" || session.length < 1 || session.length > 100) return undefined;
+  if (typeof page !== "string" || !page.startsWith("/") || page.length > 2048 || hasControlChars(page))
+    return undefined;
+  if (
+    referrer !== undefined &&
+    (typeof referrer !== "string" || referrer.length > 1024 || hasControlChars(referrer))
+  )
+    return undefined;
+  return { id, at, session, page, referrer };
+}
+
 /** Allowed clock difference for imported times that lie ahead of this machine's clock. */
 const FUTURE_SLACK_MS = 5 * 60_000;
 
@@ -45,6 +71,8 @@ export function parseImportLine(text: string, now: number): ParsedLine {
   } catch {
     return { error: "geen geldige JSON" };
   }
+  const quick = plainLine(json);
+  if (quick) return toEvent(quick, now);
   const result = ImportLine.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -53,7 +81,10 @@ export function parseImportLine(text: string, now: number): ParsedLine {
       return { error: "verwacht een JSON-object" };
     return { error: issue.message };
   }
-  const line = result.data;
+  return toEvent(result.data, now);
+}
+
+function toEvent(line: ImportLine, now: number): ParsedLine {
   const at = new Date(line.at);
   if (at.getTime() > now + FUTURE_SLACK_MS) return { error: `at (${line.at}) ligt in de toekomst` };
   return {

@@ -47,25 +47,28 @@ export class RollupBatch {
   private readonly monthPages = new Nested(() => ({ n: 0 }));
   private readonly months = new Map<string, number>();
   private readonly sketches = new Nested((scope) => new Hll(precisionOf(scope)));
-  /** Breakdown rows: day -> "dim value" -> counts, and the months' views. */
-  private readonly dayDims = new Map<string, Map<string, Counts & { dim: number; valueId: number }>>();
+  /** Breakdown rows: day -> dimKey(dim, value) -> counts, and the months' views. */
+  private readonly dayDims = new Map<string, Map<number, Counts & { dim: number; valueId: number }>>();
   private readonly monthDims = new Map<
     string,
-    Map<string, { dim: number; valueId: number; views: number; visits: number }>
+    Map<number, { dim: number; valueId: number; views: number; visits: number }>
   >();
-  /** Visit rows for filtered reads: period -> "profile landingPage" -> counts. */
-  private readonly dayVisits = new Map<string, Map<string, VisitCounts>>();
-  private readonly monthVisits = new Map<string, Map<string, VisitCounts>>();
-  /** Hour (ISO instant) -> "profile landingPage" -> visitors new to the hour, page views in it. */
-  private readonly hourVisits = new Map<string, Map<string, VisitCounts>>();
-  /** Day or month -> "fdim fvalue dim value" -> visits and page views of a filter value's visits. */
-  private readonly dayPairs = new Map<string, Map<string, PairCounts>>();
-  private readonly monthPairs = new Map<string, Map<string, PairCounts>>();
+  /** Visit rows for filtered reads: period -> profile -> landing page -> counts. */
+  private readonly dayVisits = new Map<string, Map<number, Map<number, VisitCounts>>>();
+  private readonly monthVisits = new Map<string, Map<number, Map<number, VisitCounts>>>();
+  /** Hour (its instant, ms) -> profile -> landing page -> visitors new to the hour, page views in it. */
+  private readonly hourVisits = new Map<number, Map<number, Map<number, VisitCounts>>>();
+  /**
+   * Day or month -> dimKey(fdim, fvalue) -> dimKey(dim, value) -> visits and page views of a
+   * filter value's visits.
+   */
+  private readonly dayPairs = new Map<string, Map<number, Map<number, PairCounts>>>();
+  private readonly monthPairs = new Map<string, Map<number, Map<number, PairCounts>>>();
 
   /** A page view stored now. */
   view(ms: number, day: string, pageId: number, session: Key64): void {
     const hour = Math.floor(ms / HOUR_MS) * HOUR_MS;
-    const month = monthOf(day);
+    const month = monthOfDay(day);
     counts(this.hours, hour).views++;
     counts(this.days, day).views++;
     let pages = this.hourPages.get(hour);
@@ -91,14 +94,14 @@ export class RollupBatch {
     session: Key64,
     scope: number,
   ) {
-    const key = `${dim} ${valueId}`;
+    const key = dimKey(dim, valueId);
     let ofDay = this.dayDims.get(day);
     if (!ofDay) this.dayDims.set(day, (ofDay = new Map()));
     let c = ofDay.get(key);
     if (!c) ofDay.set(key, (c = { dim, valueId, views: 0, visitors: 0 }));
     c.views += views;
     if (isNew) c.visitors++;
-    const month = monthOf(day);
+    const month = monthOfDay(day);
     let ofMonth = this.monthDims.get(month);
     if (!ofMonth) this.monthDims.set(month, (ofMonth = new Map()));
     let m = ofMonth.get(key);
@@ -113,18 +116,8 @@ export class RollupBatch {
    * views of it, and whether the visit itself is new.
    */
   visit(day: string, profileId: number, landingPageId: number, views: number, isNew: boolean): void {
-    for (const [map, period] of [
-      [this.dayVisits, day],
-      [this.monthVisits, monthOf(day)],
-    ] as const) {
-      let ofPeriod = map.get(period);
-      if (!ofPeriod) map.set(period, (ofPeriod = new Map()));
-      const key = `${profileId} ${landingPageId}`;
-      let c = ofPeriod.get(key);
-      if (!c) ofPeriod.set(key, (c = { profileId, landingPageId, visits: 0, views: 0 }));
-      c.views += views;
-      if (isNew) c.visits++;
-    }
+    tally(this.dayVisits, day, profileId, landingPageId, newVisit, views, isNew);
+    tally(this.monthVisits, monthOfDay(day), profileId, landingPageId, newVisit, views, isNew);
   }
 
   /**
@@ -140,30 +133,15 @@ export class RollupBatch {
     views: number,
     isNew: boolean,
   ) {
-    for (const [map, period] of [
-      [this.dayPairs, day],
-      [this.monthPairs, monthOf(day)],
-    ] as const) {
-      let ofPeriod = map.get(period);
-      if (!ofPeriod) map.set(period, (ofPeriod = new Map()));
-      const key = `${fdim} ${fvalue} ${dim} ${valueId}`;
-      let c = ofPeriod.get(key);
-      if (!c) ofPeriod.set(key, (c = { fdim, fvalue, dim, valueId, visits: 0, views: 0 }));
-      c.views += views;
-      if (isNew) c.visits++;
-    }
+    const filter = dimKey(fdim, fvalue);
+    const value = dimKey(dim, valueId);
+    tally(this.dayPairs, day, filter, value, newPair, views, isNew);
+    tally(this.monthPairs, monthOfDay(day), filter, value, newPair, views, isNew);
   }
 
   /** A visit's page views of this batch in one hour, and whether its visitor is new to the hour. */
   hourVisit(hour: number, profileId: number, landingPageId: number, views: number, isNew: boolean): void {
-    const instant = new Date(hour).toISOString();
-    let ofHour = this.hourVisits.get(instant);
-    if (!ofHour) this.hourVisits.set(instant, (ofHour = new Map()));
-    const key = `${profileId} ${landingPageId}`;
-    let c = ofHour.get(key);
-    if (!c) ofHour.set(key, (c = { profileId, landingPageId, visits: 0, views: 0 }));
-    c.views += views;
-    if (isNew) c.visits++;
+    tally(this.hourVisits, hour, profileId, landingPageId, newVisit, views, isNew);
   }
 
   /** A visitor seen for the first time in this hour. */
@@ -187,35 +165,33 @@ export class RollupBatch {
     const monthPages = this.monthPages.rows();
     const months = [...this.months].sort((a, b) => (a[0] < b[0] ? -1 : 1));
     const deltas = this.sketches.rows();
-    const byKey = <T extends { dim: number; valueId: number }>(a: T, b: T) =>
-      a.dim - b.dim || a.valueId - b.valueId;
-    const dayDims = [...this.dayDims.keys()]
-      .sort()
-      .flatMap((day) => [...this.dayDims.get(day)!.values()].sort(byKey).map((c) => ({ day, ...c })));
-    const monthDims = [...this.monthDims.keys()]
-      .sort()
-      .flatMap((month) => [...this.monthDims.get(month)!.values()].sort(byKey).map((c) => ({ month, ...c })));
-    const visitRows = (map: Map<string, Map<string, VisitCounts>>) =>
-      [...map.keys()]
-        .sort()
-        .flatMap((period) =>
-          [...map.get(period)!.values()]
-            .sort((a, b) => a.profileId - b.profileId || a.landingPageId - b.landingPageId)
-            .map((c) => ({ period, ...c })),
-        );
-    const dayVisits = visitRows(this.dayVisits);
-    const monthVisits = visitRows(this.monthVisits);
-    const hourVisits = visitRows(this.hourVisits);
-    const pairRows = (map: Map<string, Map<string, PairCounts>>) =>
-      [...map.keys()]
-        .sort()
-        .flatMap((period) =>
-          [...map.get(period)!.values()]
-            .sort((a, b) => a.fdim - b.fdim || a.fvalue - b.fvalue || a.dim - b.dim || a.valueId - b.valueId)
-            .map((c) => ({ period, ...c })),
-        );
-    const dayPairs = pairRows(this.dayPairs);
-    const monthPairs = pairRows(this.monthPairs);
+    const dimRows = <T>(map: Map<string, Map<number, T>>) =>
+      [...map.keys()].sort().flatMap((period) => {
+        const ofPeriod = map.get(period)!;
+        return [...ofPeriod.keys()].sort((a, b) => a - b).map((key) => ({ period, ...ofPeriod.get(key)! }));
+      });
+    const dayDims = dimRows(this.dayDims);
+    const monthDims = dimRows(this.monthDims);
+    const nestedRows = <P, T>(map: Map<P, Map<number, Map<number, T>>>, order: (a: P, b: P) => number) => {
+      const out: (T & { period: P })[] = [];
+      for (const period of [...map.keys()].sort(order)) {
+        const outer = map.get(period)!;
+        for (const a of [...outer.keys()].sort((x, y) => x - y)) {
+          const inner = outer.get(a)!;
+          for (const b of [...inner.keys()].sort((x, y) => x - y)) out.push({ period, ...inner.get(b)! });
+        }
+      }
+      return out;
+    };
+    const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const dayVisits = nestedRows(this.dayVisits, byText);
+    const monthVisits = nestedRows(this.monthVisits, byText);
+    const hourVisits = nestedRows(this.hourVisits, (a, b) => a - b).map((v) => ({
+      ...v,
+      period: new Date(v.period).toISOString(),
+    }));
+    const dayPairs = nestedRows(this.dayPairs, byText);
+    const monthPairs = nestedRows(this.monthPairs, byText);
     const iso = (ms: number) => new Date(ms).toISOString();
     // One statement, one round trip: every rollup of the batch in data-modifying CTEs.
     await client.query(
@@ -304,12 +280,12 @@ export class RollupBatch {
         sqlArray(deltas.map(([day]) => day)),
         sqlArray(deltas.map(([, scope]) => scope)),
         deltas.map(([, , hll]) => hll.serialize()),
-        sqlArray(dayDims.map((d) => d.day)),
+        sqlArray(dayDims.map((d) => d.period)),
         sqlArray(dayDims.map((d) => d.dim)),
         sqlArray(dayDims.map((d) => d.valueId)),
         sqlArray(dayDims.map((d) => d.visitors)),
         sqlArray(dayDims.map((d) => d.views)),
-        sqlArray(monthDims.map((m) => m.month)),
+        sqlArray(monthDims.map((m) => m.period)),
         sqlArray(monthDims.map((m) => m.dim)),
         sqlArray(monthDims.map((m) => m.valueId)),
         sqlArray(monthDims.map((m) => m.visits)),
@@ -350,6 +326,62 @@ interface VisitCounts {
   visits: number;
   views: number;
 }
+
+/** One number for a breakdown value (dim, value id): value ids stay below 10^8 (breakdowns.ts dimScope). */
+const DIM_KEY = 100_000_000;
+function dimKey(dim: number, valueId: number): number {
+  return dim * DIM_KEY + valueId;
+}
+
+const monthOfDays = new Map<string, string>();
+/** monthOf, remembered: a batch asks it for every view and breakdown value. */
+function monthOfDay(day: string): string {
+  let month = monthOfDays.get(day);
+  if (month === undefined) {
+    if (monthOfDays.size >= 10_000) monthOfDays.clear();
+    monthOfDays.set(day, (month = monthOf(day)));
+  }
+  return month;
+}
+
+/**
+ * Adds a visit's page views (and the visit, when new) to the leaf of a three-level map
+ * (period -> a -> b), made by `create` on first use.
+ */
+function tally<P, T extends { visits: number; views: number }>(
+  map: Map<P, Map<number, Map<number, T>>>,
+  period: P,
+  a: number,
+  b: number,
+  create: (a: number, b: number) => T,
+  views: number,
+  isNew: boolean,
+): void {
+  let ofPeriod = map.get(period);
+  if (!ofPeriod) map.set(period, (ofPeriod = new Map()));
+  let ofA = ofPeriod.get(a);
+  if (!ofA) ofPeriod.set(a, (ofA = new Map()));
+  let c = ofA.get(b);
+  if (!c) ofA.set(b, (c = create(a, b)));
+  c.views += views;
+  if (isNew) c.visits++;
+}
+
+const newVisit = (profileId: number, landingPageId: number): VisitCounts => ({
+  profileId,
+  landingPageId,
+  visits: 0,
+  views: 0,
+});
+
+const newPair = (filter: number, value: number): PairCounts => ({
+  fdim: Math.floor(filter / DIM_KEY),
+  fvalue: filter % DIM_KEY,
+  dim: Math.floor(value / DIM_KEY),
+  valueId: value % DIM_KEY,
+  visits: 0,
+  views: 0,
+});
 
 function counts<K>(map: Map<K, Counts>, key: K): Counts {
   let c = map.get(key);
