@@ -17,6 +17,7 @@
 // BASE_URL, SOCKETS, MARKERS, SPACING_MS, BURST_RATE, TRACK_RATE override the defaults. The leads stay
 // in the database (run-all.mjs drops its database at the end).
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import { performance } from "node:perf_hooks";
 import {
   BASE_URL,
@@ -65,6 +66,13 @@ const leadBody = (kind) => {
 const heard = new Map(); // lead id -> Map(socket index -> performance.now())
 let malformed = 0;
 let leadMessages = 0;
+// The machine's load, for whoever compares runs: on a shared host a notice's time says as much about it.
+const loadAverage = () =>
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")} (1, 5, 15 min) on ${os.cpus().length} cores`;
+console.log(loadAverage());
 console.log(`opening ${SOCKETS} admin sockets on ${BASE_URL}/ws`);
 const sockets = await openAdminSockets({
   count: SOCKETS,
@@ -200,6 +208,7 @@ const burst = figures(burstSent);
 console.table({ leads, ...(visits ? { visits } : {}) });
 console.table(burst);
 for (const ws of sockets) ws.close();
+console.log(loadAverage());
 
 const refused = [...quietSent, ...burstSent].filter((s) => !s.id);
 const line = (f) =>
