@@ -42,6 +42,11 @@ const trackingConfigFields = baseConfigSchema.extend({
   /** How often visitor sketch additions are folded into the day and month sketches. */
   SKETCH_COMPACT_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
   /**
+   * Sketch bytes an analytics reader keeps of the stored sketches it read (megabytes; 0: none), so
+   * a read fetches only the rows written since (repositories/sketch-cache.ts).
+   */
+  ANALYTICS_SKETCH_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  /**
    * The campaign report and the spend routes run on a pool of their own, of this many connections,
    * whose statements end after CAMPAIGN_STATEMENT_TIMEOUT_MS (answered 503): however much spend is
    * stored, they never take the connections of the live view and the visit writer.

@@ -61,6 +61,7 @@ import { DaySalts } from "./repositories/day-salt";
 import { LiveVisitors } from "./repositories/live-visitors";
 import { adminRoutes, visitorStats } from "./routes/admin";
 import { AnalyticsReader } from "./repositories/analytics";
+import { SketchCache } from "./repositories/sketch-cache";
 import { FilteredAnalyticsReader } from "./repositories/analytics-filtered";
 import { backfillLegacy } from "./repositories/backfill";
 import { writerDeps } from "./repositories/page-views";
@@ -167,7 +168,11 @@ export async function startTracking(
     gate,
   });
   const { partitions } = writer;
-  const reader = new AnalyticsReader(kit.pool, writer.pages);
+  const reader = new AnalyticsReader(
+    kit.pool,
+    writer.pages,
+    new SketchCache(config.ANALYTICS_SKETCH_CACHE_MB * 2 ** 20),
+  );
   const filtered = new FilteredAnalyticsReader(kit.pool, writer.pages);
   // This month's and the next ones' partitions exist before the first batch needs them.
   const today = amsterdamDate(clock.now());

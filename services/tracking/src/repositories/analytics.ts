@@ -22,10 +22,13 @@ import {
 import { breakdownTables, dimValueNames } from "./breakdown-tables";
 import type { PageDirectory } from "./dictionary";
 import { SITE_SCOPE, precisionOf } from "./sketches";
+import { SketchCache, sketchKey } from "./sketch-cache";
 
 const TOP_PAGES = 10;
 /** Rows of each breakdown (every channel and device fits). */
 const BREAKDOWN_ROWS = 10;
+/** The sketch cache's default bound (about what reads of several periods of a busy site hold). */
+export const SKETCH_CACHE_BYTES = 32 * 2 ** 20;
 
 /** A stored sketch or an unmerged delta, as read for a cover. */
 interface SketchRow {
@@ -33,8 +36,14 @@ interface SketchRow {
   /** 'm' month sketch, 'w' week piece sketch, 'd' day sketch, 'x' a delta of one day not merged yet */
   kind: "m" | "w" | "d" | "x";
   period: string;
-  regs: Buffer;
+  regs: Uint8Array;
 }
+
+/** A read's sketch rows by scope. */
+type Sketches = Map<number, SketchRow[]>;
+
+/** A sketch row as answered: its row version (none for a delta), its bytes unless the cache holds them. */
+type StoredRow = Omit<SketchRow, "regs"> & { xmin: string | null; regs: string | null };
 
 interface Counts {
   views: number;
@@ -68,6 +77,8 @@ export class AnalyticsReader {
   constructor(
     private readonly pool: Pool,
     private readonly pages: PageDirectory,
+    /** The stored sketches read before; a bound of 0 reads every sketch's bytes every time. */
+    readonly cache = new SketchCache(SKETCH_CACHE_BYTES),
   ) {}
 
   async read(period: Period, now: number): Promise<Analytics> {
@@ -82,7 +93,7 @@ export class AnalyticsReader {
       bucket === "hour"
         ? this.hourlyRows(dayStart(period.from), dayStart(addDays(period.to, 1)))
         : Promise.resolve(new Map<number, Counts>()),
-      oneDay ? Promise.resolve([]) : this.sketchRows(cover, [SITE_SCOPE]),
+      oneDay ? Promise.resolve<Sketches>(new Map()) : this.sketchRows(cover, [SITE_SCOPE]),
       this.topPages(cover),
       this.totalsOf(previousPeriod(period)),
       this.breakdowns(cover, oneDay),
@@ -148,7 +159,7 @@ export class AnalyticsReader {
     const [months, days, sketches] = await Promise.all([
       this.monthlyViews(cover.months),
       this.dailyRows(cover.days),
-      oneDay ? Promise.resolve([]) : this.sketchRows(cover, [SITE_SCOPE]),
+      oneDay ? Promise.resolve<Sketches>(new Map()) : this.sketchRows(cover, [SITE_SCOPE]),
     ]);
     const exactDays = [...days.values()].map((d) => d.visitors);
     const visitors = oneDay
@@ -230,7 +241,7 @@ export class AnalyticsReader {
       ),
       this.pages.paths(chosen.filter((c) => c.dim === DIMS.landingPage).map((c) => c.valueId)),
       oneDay
-        ? Promise.resolve([])
+        ? Promise.resolve<Sketches>(new Map())
         : this.sketchRows(
             cover,
             chosen.map((c) => dimScope(c.dim, c.valueId)),
@@ -281,18 +292,33 @@ export class AnalyticsReader {
   /**
    * Month sketches of the cover's months, week piece sketches of the whole pieces among its loose
    * days (or those pieces' day sketches, in a month whose week sketches are not built yet: kind
-   * 'p'), day sketches of the days left, and deltas of any of them.
+   * 'p'), day sketches of the days left, and deltas of any of them. A stored sketch whose row
+   * version the cache holds comes back without its bytes, which the cache then gives.
    */
-  private async sketchRows(cover: Cover, scopes: number[]): Promise<SketchRow[]> {
-    if (scopes.length === 0) return [];
+  private async sketchRows(cover: Cover, scopes: number[]): Promise<Sketches> {
+    if (scopes.length === 0) return new Map();
     const sc = sketchCoverOf(cover);
     const weekDays = cover.days.filter((d) => !sc.days.includes(d));
     const first = cover.months[0] ?? "1970-01-01";
     const last = cover.months.length > 0 ? addDays(addMonths(cover.months.at(-1)!, 1), -1) : "1970-01-01";
+    await this.cache.checkHorizon(this.pool);
+    const wanted: string[] = [];
+    for (const scope of scopes) {
+      for (const month of cover.months) wanted.push(sketchKey("m", month, scope));
+      for (const week of sc.weeks) wanted.push(sketchKey("w", week, scope));
+      for (const day of cover.days) wanted.push(sketchKey("d", day, scope));
+    }
+    // Held for the rest of this read, whatever the cache drops meanwhile. Rows whose xmin is one of
+    // the held versions' come without bytes: a few hundred transaction ids to send instead of a
+    // key for each row. A row written by the transaction of another held row, but not held in that
+    // version itself, is then fetched again by its key.
+    const held = this.cache.lookup(wanted);
+    const xmins = [...new Set([...held.values()].map((entry) => entry.xmin))];
     // base64 text: a third of the bytes of bytea's hex output, and decoded natively.
-    const r = await this.pool.query<Omit<SketchRow, "regs"> & { regs: string }>(
+    const r = await this.pool.query<StoredRow>(
       `WITH pending AS (SELECT period AS month FROM tracking.sketches WHERE kind = 'p')
-       SELECT scope, kind, to_char(period, 'YYYY-MM-DD') AS period, encode(regs, 'base64') AS regs
+       SELECT scope, kind, to_char(period, 'YYYY-MM-DD') AS period, xmin::text AS xmin,
+              CASE WHEN xmin = ANY($8::xid[]) THEN NULL ELSE encode(regs, 'base64') END AS regs
        FROM tracking.sketches
        WHERE scope = ANY($3::int[])
          AND ((kind = 'm' AND period = ANY($1::date[]))
@@ -302,13 +328,52 @@ export class AnalyticsReader {
               OR (kind = 'd' AND period = ANY($7::date[])
                   AND date_trunc('month', period)::date IN (SELECT month FROM pending)))
        UNION ALL
-       SELECT scope, 'x', to_char(day, 'YYYY-MM-DD'), encode(regs, 'base64') FROM tracking.sketch_deltas
+       SELECT scope, 'x', to_char(day, 'YYYY-MM-DD'), NULL, encode(regs, 'base64') FROM tracking.sketch_deltas
        WHERE scope = ANY($3::int[])
          AND (day = ANY($2::date[]) OR day = ANY($7::date[])
               OR (day BETWEEN $4::date AND $5::date AND date_trunc('month', day)::date = ANY($1::date[])))`,
-      [cover.months, sc.days, scopes, first, last, sc.weeks, weekDays],
+      [cover.months, sc.days, scopes, first, last, sc.weeks, weekDays, xmins],
     );
-    return r.rows.map((row) => ({ ...row, regs: Buffer.from(row.regs, "base64") }));
+    const rows: StoredRow[] = [];
+    const missed: StoredRow[] = [];
+    for (const row of r.rows)
+      (row.regs !== null || held.get(sketchKey(row.kind, row.period, row.scope))?.xmin === row.xmin
+        ? rows
+        : missed
+      ).push(row);
+    if (missed.length > 0) rows.push(...(await this.storedRows(missed)));
+    const sketches: Sketches = new Map();
+    for (const { xmin, regs, ...row } of rows) {
+      const key = sketchKey(row.kind, row.period, row.scope);
+      let bytes: Uint8Array;
+      if (regs === null) {
+        this.cache.hits++;
+        bytes = held.get(key)!.regs;
+      } else {
+        bytes = Buffer.from(regs, "base64");
+        this.cache.fetchedBytes += bytes.byteLength;
+        if (xmin !== null) {
+          this.cache.misses++;
+          this.cache.store(key, xmin, bytes);
+        }
+      }
+      const list = sketches.get(row.scope);
+      if (list) list.push({ ...row, regs: bytes });
+      else sketches.set(row.scope, [{ ...row, regs: bytes }]);
+    }
+    return sketches;
+  }
+
+  /** Stored sketches by their keys, with their bytes (in the caller's next snapshot). */
+  private async storedRows(keys: Omit<SketchRow, "regs">[]): Promise<StoredRow[]> {
+    const r = await this.pool.query<StoredRow>(
+      `SELECT s.scope, s.kind, to_char(s.period, 'YYYY-MM-DD') AS period, s.xmin::text AS xmin,
+              encode(s.regs, 'base64') AS regs
+       FROM unnest($1::text[], $2::date[], $3::int[]) AS k(kind, period, scope)
+       JOIN tracking.sketches s ON s.kind = k.kind AND s.period = k.period AND s.scope = k.scope`,
+      [keys.map((k) => k.kind), keys.map((k) => k.period), keys.map((k) => k.scope)],
+    );
+    return r.rows;
   }
 
   private async monthlyViews(months: string[]): Promise<Map<string, { views: number } & Converted>> {
@@ -364,7 +429,7 @@ export class AnalyticsReader {
     const weekDays = week.days.filter((d) => d <= today);
     const [days, sketches, top] = await Promise.all([
       this.dailyRows(weekDays),
-      monday === today ? Promise.resolve([]) : this.sketchRows(week, [SITE_SCOPE]),
+      monday === today ? Promise.resolve<Sketches>(new Map()) : this.sketchRows(week, [SITE_SCOPE]),
       this.pool.query<{ path: string; views: number }>(
         `SELECT p.path, d.views FROM tracking.daily_pages d JOIN tracking.pages p ON p.id = d.page_id
          WHERE d.day = $1 ORDER BY d.views DESC, p.path LIMIT ${TOP_PAGES}`,
@@ -431,36 +496,50 @@ function point(start: number, row: Counts | undefined): AnalyticsPoint {
   return { start: new Date(start).toISOString(), visitors: row?.visitors ?? 0, pageViews: row?.views ?? 0 };
 }
 
-/** The week pieces of a cover's sketches, once per cover (a read unions some 70 scopes over each). */
-const coverWeeks = new WeakMap<Cover, Set<string>>();
-function weeksOf(cover: Cover): Set<string> {
-  let weeks = coverWeeks.get(cover);
-  if (!weeks) coverWeeks.set(cover, (weeks = new Set(sketchCoverOf(cover).weeks)));
-  return weeks;
+/** A cover's months, week pieces and days as sets, once per cover (a read unions some 70 scopes over each). */
+const coverSets = new WeakMap<Cover, { months: Set<string>; weeks: Set<string>; days: Set<string> }>();
+function setsOf(cover: Cover) {
+  let sets = coverSets.get(cover);
+  if (!sets)
+    coverSets.set(
+      cover,
+      (sets = {
+        months: new Set(cover.months),
+        weeks: new Set(sketchCoverOf(cover).weeks),
+        days: new Set(cover.days),
+      }),
+    );
+  return sets;
 }
+
+/** The estimate of each stored sketch's bytes read alone (a month bucket of a series), kept as long as they are. */
+const estimates = new WeakMap<Uint8Array, number>();
 
 /**
  * Distinct visitors of one scope over a cover, from the rows read for a cover that contains it: a
  * week piece's sketch stands for its days (union is idempotent, so a day read as well as its piece
  * counts once).
  */
-function union(rows: SketchRow[], cover: Cover, scope: number): number {
-  const months = new Set(cover.months);
-  const days = new Set(cover.days);
-  const weeks = weeksOf(cover);
-  const wanted = rows.filter(
-    (row) =>
-      row.scope === scope &&
-      (row.kind === "m"
-        ? months.has(row.period)
-        : row.kind === "w"
-          ? weeks.has(row.period)
-          : row.kind === "d"
-            ? days.has(row.period)
-            : days.has(row.period) || months.has(monthOf(row.period))),
+function union(sketches: Sketches, cover: Cover, scope: number): number {
+  const { months, weeks, days } = setsOf(cover);
+  const wanted = (sketches.get(scope) ?? []).filter((row) =>
+    row.kind === "m"
+      ? months.has(row.period)
+      : row.kind === "w"
+        ? weeks.has(row.period)
+        : row.kind === "d"
+          ? days.has(row.period)
+          : days.has(row.period) || months.has(monthOf(row.period)),
   );
+  const p = precisionOf(scope);
+  if (wanted.length === 1 && wanted[0]!.kind !== "x") {
+    const regs = wanted[0]!.regs;
+    let estimate = estimates.get(regs);
+    if (estimate === undefined) estimates.set(regs, (estimate = Hll.union(p, [regs]).estimate()));
+    return estimate;
+  }
   return Hll.union(
-    precisionOf(scope),
+    p,
     wanted.map((row) => row.regs),
   ).estimate();
 }
