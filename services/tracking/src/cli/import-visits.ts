@@ -14,7 +14,7 @@ import { buildPendingWeeks, compactAll } from "../repositories/sketches";
  * values and pairs, its sketch deltas) are few beside its page views, small enough to keep memory
  * flat (a batch of history in time order spans a day or a few).
  */
-const BATCH = 20_000;
+const BATCH = 50_000;
 /** Batches written at the same time (the writer's statements take rows in key order: no deadlocks). */
 const CONCURRENCY = 2;
 /** Batches between two compactions of the campaign report's running totals. */

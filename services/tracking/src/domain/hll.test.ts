@@ -38,6 +38,21 @@ describe("HyperLogLog of visitors", () => {
     expect(() => Hll.union(14, [dense.serialize()])).toThrow(/p=12/);
   });
 
+  it("stores a sparse sketch's entries by register index, each as index (2 bytes) and rank", () => {
+    const sketch = sketchOf(16, ids("order", 300));
+    const bytes = sketch.serialize();
+    const entries: [number, number][] = [];
+    for (let o = 2; o < bytes.length; o += 3) entries.push([bytes.readUInt16BE(o), bytes[o + 2]!]);
+    expect(entries.length).toBeGreaterThan(250);
+    expect(entries.map(([index]) => index)).toEqual(entries.map(([index]) => index).sort((a, b) => a - b));
+    // Indices above 255 and ranks survive the trip (the rank is what the union takes the max of).
+    expect(entries.some(([index]) => index > 0xff00)).toBe(true);
+    expect(Hll.deserialize(bytes).serialize()).toEqual(bytes);
+    const one = new Hll(16);
+    one.add(key64FromSql("-281470681743361")); // hi 0xffff0000, lo 0xffffffff: index 0xffff, rank 17
+    expect([...one.serialize()]).toEqual([0, 16, 0xff, 0xff, 17]);
+  });
+
   it("hashes an id to the same keys PostgreSQL's tracking.key64 and key32 compute", () => {
     // Values read from psql: SELECT tracking.key64('session-abc-1700000000000'), tracking.key64('b')
     expect(key64("session-abc-1700000000000").sql).toBe("6695324386865496319");

@@ -99,15 +99,19 @@ export class Hll {
       out.set(this.dense, 2);
       return out;
     }
-    const entries = [...this.sparse!.entries()].sort((a, b) => a[0] - b[0]);
-    const out = Buffer.allocUnsafe(2 + entries.length * 3);
+    // Entries packed as index << 8 | rank and sorted as numbers: by index, without an array a pair.
+    const packed = new Uint32Array(this.sparse!.size);
+    let n = 0;
+    for (const [index, rank] of this.sparse!) packed[n++] = (index << 8) | rank;
+    packed.sort();
+    const out = Buffer.allocUnsafe(2 + n * 3);
     out[0] = SPARSE;
     out[1] = this.p;
-    let o = 2;
-    for (const [index, rank] of entries) {
-      out.writeUInt16BE(index, o);
-      out[o + 2] = rank;
-      o += 3;
+    for (let i = 0, o = 2; i < n; i++, o += 3) {
+      const entry = packed[i]!;
+      out[o] = entry >>> 16;
+      out[o + 1] = (entry >>> 8) & 0xff;
+      out[o + 2] = entry & 0xff;
     }
     return out;
   }
