@@ -37,13 +37,18 @@ interface SketchRow {
   kind: "m" | "w" | "d" | "x";
   period: string;
   regs: Uint8Array;
+  /** The row's xmin; none for a delta. */
+  version: string | null;
 }
 
-/** A read's sketch rows by scope. */
-type Sketches = Map<number, SketchRow[]>;
+/** A read's sketch rows by scope, and the cache its unions are kept in. */
+interface Sketches {
+  rows: Map<number, SketchRow[]>;
+  cache: SketchCache;
+}
 
 /** A sketch row as answered: its row version (none for a delta), its bytes unless the cache holds them. */
-type StoredRow = Omit<SketchRow, "regs"> & { xmin: string | null; regs: string | null };
+type StoredRow = Omit<SketchRow, "regs" | "version"> & { xmin: string | null; regs: string | null };
 
 interface Counts {
   views: number;
@@ -81,6 +86,10 @@ export class AnalyticsReader {
     readonly cache = new SketchCache(SKETCH_CACHE_BYTES),
   ) {}
 
+  private get none(): Sketches {
+    return { rows: new Map(), cache: this.cache };
+  }
+
   async read(period: Period, now: number): Promise<Analytics> {
     const bucket = bucketOf(period);
     const slots = slotsOf(period, bucket, now);
@@ -93,7 +102,7 @@ export class AnalyticsReader {
       bucket === "hour"
         ? this.hourlyRows(dayStart(period.from), dayStart(addDays(period.to, 1)))
         : Promise.resolve(new Map<number, Counts>()),
-      oneDay ? Promise.resolve<Sketches>(new Map()) : this.sketchRows(cover, [SITE_SCOPE]),
+      oneDay ? Promise.resolve(this.none) : this.sketchRows(cover, [SITE_SCOPE]),
       this.topPages(cover),
       this.totalsOf(previousPeriod(period)),
       this.breakdowns(cover, oneDay),
@@ -159,7 +168,7 @@ export class AnalyticsReader {
     const [months, days, sketches] = await Promise.all([
       this.monthlyViews(cover.months),
       this.dailyRows(cover.days),
-      oneDay ? Promise.resolve<Sketches>(new Map()) : this.sketchRows(cover, [SITE_SCOPE]),
+      oneDay ? Promise.resolve(this.none) : this.sketchRows(cover, [SITE_SCOPE]),
     ]);
     const exactDays = [...days.values()].map((d) => d.visitors);
     const visitors = oneDay
@@ -241,7 +250,7 @@ export class AnalyticsReader {
       ),
       this.pages.paths(chosen.filter((c) => c.dim === DIMS.landingPage).map((c) => c.valueId)),
       oneDay
-        ? Promise.resolve<Sketches>(new Map())
+        ? Promise.resolve(this.none)
         : this.sketchRows(
             cover,
             chosen.map((c) => dimScope(c.dim, c.valueId)),
@@ -296,7 +305,7 @@ export class AnalyticsReader {
    * version the cache holds comes back without its bytes, which the cache then gives.
    */
   private async sketchRows(cover: Cover, scopes: number[]): Promise<Sketches> {
-    if (scopes.length === 0) return new Map();
+    if (scopes.length === 0) return this.none;
     const sc = sketchCoverOf(cover);
     const weekDays = cover.days.filter((d) => !sc.days.includes(d));
     const first = cover.months[0] ?? "1970-01-01";
@@ -342,7 +351,7 @@ export class AnalyticsReader {
         : missed
       ).push(row);
     if (missed.length > 0) rows.push(...(await this.storedRows(missed)));
-    const sketches: Sketches = new Map();
+    const sketches: Sketches = { rows: new Map(), cache: this.cache };
     for (const { xmin, regs, ...row } of rows) {
       const key = sketchKey(row.kind, row.period, row.scope);
       let bytes: Uint8Array;
@@ -357,15 +366,15 @@ export class AnalyticsReader {
           this.cache.store(key, xmin, bytes);
         }
       }
-      const list = sketches.get(row.scope);
-      if (list) list.push({ ...row, regs: bytes });
-      else sketches.set(row.scope, [{ ...row, regs: bytes }]);
+      const list = sketches.rows.get(row.scope);
+      if (list) list.push({ ...row, regs: bytes, version: xmin });
+      else sketches.rows.set(row.scope, [{ ...row, regs: bytes, version: xmin }]);
     }
     return sketches;
   }
 
   /** Stored sketches by their keys, with their bytes (in the caller's next snapshot). */
-  private async storedRows(keys: Omit<SketchRow, "regs">[]): Promise<StoredRow[]> {
+  private async storedRows(keys: Omit<StoredRow, "regs" | "xmin">[]): Promise<StoredRow[]> {
     const r = await this.pool.query<StoredRow>(
       `SELECT s.scope, s.kind, to_char(s.period, 'YYYY-MM-DD') AS period, s.xmin::text AS xmin,
               encode(s.regs, 'base64') AS regs
@@ -429,7 +438,7 @@ export class AnalyticsReader {
     const weekDays = week.days.filter((d) => d <= today);
     const [days, sketches, top] = await Promise.all([
       this.dailyRows(weekDays),
-      monday === today ? Promise.resolve<Sketches>(new Map()) : this.sketchRows(week, [SITE_SCOPE]),
+      monday === today ? Promise.resolve(this.none) : this.sketchRows(week, [SITE_SCOPE]),
       this.pool.query<{ path: string; views: number }>(
         `SELECT p.path, d.views FROM tracking.daily_pages d JOIN tracking.pages p ON p.id = d.page_id
          WHERE d.day = $1 ORDER BY d.views DESC, p.path LIMIT ${TOP_PAGES}`,
@@ -512,17 +521,17 @@ function setsOf(cover: Cover) {
   return sets;
 }
 
-/** The estimate of each stored sketch's bytes read alone (a month bucket of a series), kept as long as they are. */
-const estimates = new WeakMap<Uint8Array, number>();
-
 /**
  * Distinct visitors of one scope over a cover, from the rows read for a cover that contains it: a
  * week piece's sketch stands for its days (union is idempotent, so a day read as well as its piece
- * counts once).
+ * counts once). The cache keeps the estimate, and the union of the rows of the months before the
+ * newest month read (which only an import or retention rewrites), under the row versions they were
+ * made of: read again unchanged, a period costs no union, and with today's sketches rewritten one
+ * union of the kept registers with the newest month's rows.
  */
-function union(sketches: Sketches, cover: Cover, scope: number): number {
+function union({ rows, cache }: Sketches, cover: Cover, scope: number): number {
   const { months, weeks, days } = setsOf(cover);
-  const wanted = (sketches.get(scope) ?? []).filter((row) =>
+  const wanted = (rows.get(scope) ?? []).filter((row) =>
     row.kind === "m"
       ? months.has(row.period)
       : row.kind === "w"
@@ -532,14 +541,41 @@ function union(sketches: Sketches, cover: Cover, scope: number): number {
           : days.has(row.period) || months.has(monthOf(row.period)),
   );
   const p = precisionOf(scope);
-  if (wanted.length === 1 && wanted[0]!.kind !== "x") {
-    const regs = wanted[0]!.regs;
-    let estimate = estimates.get(regs);
-    if (estimate === undefined) estimates.set(regs, (estimate = Hll.union(p, [regs]).estimate()));
-    return estimate;
-  }
-  return Hll.union(
-    p,
-    wanted.map((row) => row.regs),
-  ).estimate();
+  if (cache.maxBytes === 0 || wanted.length === 0)
+    return Hll.union(
+      p,
+      wanted.map((row) => row.regs),
+    ).estimate();
+  // A delta has no version: no estimate is kept for rows with one.
+  const whole = wanted.every((row) => row.version !== null) ? `e${signatureOf(scope, wanted)}` : undefined;
+  const known = whole === undefined ? undefined : cache.recall(whole)?.estimate;
+  if (known !== undefined) return known;
+  const newest = wanted.reduce((m, row) => (monthOf(row.period) > m ? monthOf(row.period) : m), "");
+  const older = wanted.filter((row) => row.version !== null && monthOf(row.period) < newest);
+  const parts = wanted
+    .filter((row) => row.version === null || monthOf(row.period) === newest)
+    .map((row) => row.regs);
+  if (older.length >= 2) {
+    const key = `u${signatureOf(scope, older)}`;
+    let kept = cache.recall(key)?.regs;
+    if (!kept) {
+      kept = Hll.union(
+        p,
+        older.map((row) => row.regs),
+      ).serialize();
+      cache.store(key, "", kept);
+    }
+    parts.push(kept);
+  } else parts.push(...older.map((row) => row.regs));
+  const estimate = Hll.union(p, parts).estimate();
+  if (whole !== undefined) cache.keepEstimate(whole, estimate);
+  return estimate;
+}
+
+/** The row versions a union is made of, in one order. */
+function signatureOf(scope: number, rows: SketchRow[]): string {
+  return `${scope}:${rows
+    .map((row) => `${row.kind}${row.period}@${row.version}`)
+    .sort()
+    .join(",")}`;
 }

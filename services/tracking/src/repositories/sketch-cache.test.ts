@@ -9,14 +9,14 @@ import { PageDirectory } from "./dictionary";
 import { insertBatch, writerDeps, type TrackEvent } from "./page-views";
 import { Partitions } from "./partitions";
 import { applyRetention } from "./retention";
-import { ENTRY_OVERHEAD_BYTES, SketchCache } from "./sketch-cache";
+import { SketchCache, costOf } from "./sketch-cache";
 import { compactAll } from "./sketches";
 
 describe("the sketch cache's bound", () => {
   const bytes = (n: number, fill = 1) => new Uint8Array(n).fill(fill);
 
   it("holds at most its bound, the sketches read longest ago leaving first", () => {
-    const cache = new SketchCache(3 * (1000 + ENTRY_OVERHEAD_BYTES));
+    const cache = new SketchCache(3 * costOf("m|2026-01-01|0", bytes(1000)));
     cache.store("m|2026-01-01|0", "10", bytes(1000));
     cache.store("m|2026-02-01|0", "11", bytes(1000));
     cache.store("m|2026-03-01|0", "12", bytes(1000));
@@ -32,14 +32,14 @@ describe("the sketch cache's bound", () => {
     // A new version of a row replaces the old one, and its cost with it.
     cache.store("m|2026-04-01|0", "14", bytes(10));
     expect(cache.lookup(["m|2026-04-01|0"]).get("m|2026-04-01|0")?.xmin).toBe("14");
-    expect(cache.bytes).toBe(2 * (1000 + ENTRY_OVERHEAD_BYTES) + 10 + ENTRY_OVERHEAD_BYTES);
+    expect(cache.bytes).toBe(2 * costOf("m|2026-01-01|0", bytes(1000)) + costOf("m|2026-01-01|0", bytes(10)));
   });
 
   it("stays within its bound over 100,000 scopes, and holds nothing larger than the bound", () => {
     const cache = new SketchCache(2 ** 20);
     for (let scope = 1; scope <= 100_000; scope++) cache.store(`m|2026-01-01|${scope}`, "7", bytes(4096));
     expect(cache.bytes).toBeLessThanOrEqual(2 ** 20);
-    expect(cache.size).toBe(Math.floor(2 ** 20 / (4096 + ENTRY_OVERHEAD_BYTES)));
+    expect(cache.size).toBe(Math.floor(2 ** 20 / costOf("m|2026-01-01|100000", bytes(4096))));
     expect(cache.lookup(["m|2026-01-01|100000"]).size).toBe(1);
     expect(cache.lookup(["m|2026-01-01|1"]).size).toBe(0);
     cache.store("m|2026-01-01|0", "7", bytes(2 ** 20));
@@ -122,6 +122,19 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** Imports `count` page views a minute apart from `from`, of `sessions` new visitors. */
+async function importMinutes(prefix: string, from: string, count: number, sessions: number) {
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      id: `${prefix}-${i}`,
+      at: new Date(Date.parse(from) + i * 60_000).toISOString(),
+      session: `${prefix}-${i % sessions}`,
+      page: i % 2 ? "/" : "/over-ons",
+    }),
+  ).join("\n");
+  await importVisits(db, Readable.from([lines]), { retentionMonths: 26, now: NOW, report: () => {} });
+}
+
 describe("analytics reads through the sketch cache", () => {
   const uncached = () => new AnalyticsReader(db, new PageDirectory(db), new SketchCache(0)).read(PERIOD, NOW);
   let reader: AnalyticsReader;
@@ -144,15 +157,7 @@ describe("analytics reads through the sketch cache", () => {
 
   it("gives the new figures after an import into a closed month", async () => {
     const before = await reader.read(PERIOD, NOW);
-    const lines = Array.from({ length: 600 }, (_, i) =>
-      JSON.stringify({
-        id: `late-${i}`,
-        at: new Date(Date.parse("2026-12-03T08:00:00Z") + i * 60_000).toISOString(),
-        session: `late-${i % 200}`,
-        page: i % 2 ? "/" : "/over-ons",
-      }),
-    ).join("\n");
-    await importVisits(db, Readable.from([lines]), { retentionMonths: 26, now: NOW, report: () => {} });
+    await importMinutes("late", "2026-12-03T08:00:00Z", 600, 200);
     const { hits, misses } = reader.cache;
     const after = await reader.read(PERIOD, NOW);
     expect(after).toEqual(await uncached());
@@ -162,6 +167,15 @@ describe("analytics reads through the sketch cache", () => {
     // Only the rows the import rewrote were fetched again; the other months came from the cache.
     expect(reader.cache.misses).toBeGreaterThan(misses);
     expect(reader.cache.hits).toBeGreaterThan(hits);
+  });
+
+  it("gives the new figures after visits of this month", async () => {
+    const before = await reader.read(PERIOD, NOW);
+    await importMinutes("today", "2027-04-19T08:00:00Z", 300, 100);
+    const after = await reader.read(PERIOD, NOW);
+    expect(after).toEqual(await uncached());
+    expect(after.totals.visitors).toBeGreaterThan(before.totals.visitors + 50);
+    expect(after.series.slice(0, 5)).toEqual(before.series.slice(0, 5)); // November to March
   });
 
   it("fetches again a row rewritten by the same transaction as a row it holds in its new version", async () => {

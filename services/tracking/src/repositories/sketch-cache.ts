@@ -1,12 +1,18 @@
 import type { Pool } from "@lease/platform";
 
-/** A stored sketch's bytes as last read, and the row version (its xmin) they are the bytes of. */
+/**
+ * A stored sketch's bytes as last read, and the row version (its xmin) they are the bytes of; or a
+ * union or an estimate made of such rows, kept under the versions it was made of (xmin "").
+ */
 export interface CachedSketch {
   xmin: string;
   regs: Uint8Array;
+  estimate?: number;
 }
 
-/** What a cached sketch costs beside its bytes: the Map slot, its key, the entry and the array's header. */
+const NO_BYTES = new Uint8Array(0);
+
+/** What a cached sketch costs beside its bytes and its key: the Map slot, the entry and the array's header. */
 export const ENTRY_OVERHEAD_BYTES = 256;
 /** How often the transaction counter is looked at (see SketchCache.checkHorizon). */
 const HORIZON_CHECK_MS = 10_000;
@@ -22,7 +28,12 @@ const XID_BLOCK = 2n ** 30n;
  * simply not answered, so what is served from here is always the bytes of the row the read's own
  * snapshot sees. Each replica keeps its own.
  *
- * Bounded by bytes (the sketches' own plus ENTRY_OVERHEAD_BYTES each), least recently read out
+ * The reader also keeps here, under the versions of the rows they were made of, the union of a
+ * scope's rows of the months before the newest month it reads (those change only by an import or
+ * retention; the newest is where live traffic writes) and the estimates it made; the same row
+ * versions give the same union, so these are exact too.
+ *
+ * Bounded by bytes (each entry's bytes and key plus ENTRY_OVERHEAD_BYTES), least recently read out
  * first. A 32-bit xmin repeats after 2^32 transactions: the whole cache is dropped whenever the
  * 64-bit transaction counter enters a new block of 2^30 (or goes back: another cluster), so no
  * entry outlives 2^30 transactions plus HORIZON_CHECK_MS of them.
@@ -66,23 +77,38 @@ export class SketchCache {
     return found;
   }
 
+  /** The entry held for a key (marked as just used). */
+  recall(key: string): CachedSketch | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Holds an estimate (a union's, under the versions of the rows it was made of). */
+  keepEstimate(key: string, estimate: number): void {
+    this.store(key, "", NO_BYTES, estimate);
+  }
+
   /**
    * Holds a row's bytes, replacing what the key held; least recently used entries leave until
    * the cache is within its bound (an entry larger than the whole bound is not held).
    */
-  store(key: string, xmin: string, regs: Uint8Array): void {
-    const cost = regs.byteLength + ENTRY_OVERHEAD_BYTES;
+  store(key: string, xmin: string, regs: Uint8Array, estimate?: number): void {
+    const cost = costOf(key, regs);
     this.forget(key);
     if (cost > this.maxBytes) return;
     // A small Buffer decoded from base64 is a slice of a shared 8 KB pool: held alone it would keep
     // the whole pool alive, so it is copied out.
     const own = regs.byteLength === regs.buffer.byteLength ? regs : Uint8Array.prototype.slice.call(regs);
-    this.entries.set(key, { xmin, regs: own });
+    this.entries.set(key, estimate === undefined ? { xmin, regs: own } : { xmin, regs: own, estimate });
     this.bytesHeld += cost;
     for (const [oldest, entry] of this.entries) {
       if (this.bytesHeld <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytesHeld -= entry.regs.byteLength + ENTRY_OVERHEAD_BYTES;
+      this.bytesHeld -= costOf(oldest, entry.regs);
     }
   }
 
@@ -90,7 +116,7 @@ export class SketchCache {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.bytesHeld -= entry.regs.byteLength + ENTRY_OVERHEAD_BYTES;
+    this.bytesHeld -= costOf(key, entry.regs);
   }
 
   clear(): void {
@@ -120,6 +146,9 @@ export class SketchCache {
     this.horizonCheckedAt = this.now();
   }
 }
+
+/** What an entry counts against the bound: its bytes, its key (one byte a character) and the rest. */
+export const costOf = (key: string, regs: Uint8Array) => regs.byteLength + key.length + ENTRY_OVERHEAD_BYTES;
 
 /** The cache key of a stored sketch. */
 export const sketchKey = (kind: string, period: string, scope: number) => `${kind}|${period}|${scope}`;
