@@ -312,11 +312,12 @@ export class AnalyticsReader {
     const last = cover.months.length > 0 ? addDays(addMonths(cover.months.at(-1)!, 1), -1) : "1970-01-01";
     await this.cache.checkHorizon(this.pool);
     const wanted: string[] = [];
-    for (const scope of scopes) {
-      for (const month of cover.months) wanted.push(sketchKey("m", month, scope));
-      for (const week of sc.weeks) wanted.push(sketchKey("w", week, scope));
-      for (const day of cover.days) wanted.push(sketchKey("d", day, scope));
-    }
+    if (this.cache.maxBytes > 0)
+      for (const scope of scopes) {
+        for (const month of cover.months) wanted.push(sketchKey("m", month, scope));
+        for (const week of sc.weeks) wanted.push(sketchKey("w", week, scope));
+        for (const day of cover.days) wanted.push(sketchKey("d", day, scope));
+      }
     // Held for the rest of this read, whatever the cache drops meanwhile. Rows whose xmin is one of
     // the held versions' come without bytes: a few hundred transaction ids to send instead of a
     // key for each row. A row written by the transaction of another held row, but not held in that
