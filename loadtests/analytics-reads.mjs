@@ -122,7 +122,7 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 const cache = variants.find((v) => v.name === "cache").reader.cache;
 console.log(
-  `\ncache: ${cache.size} sketches, ${(cache.bytes / 2 ** 20).toFixed(1)} MB held (bound ${(cache.maxBytes / 2 ** 20).toFixed(0)} MB)`,
+  `\ncache: ${cache.size} entries (sketches, unions, estimates), ${(cache.bytes / 2 ** 20).toFixed(1)} MB held (bound ${(cache.maxBytes / 2 ** 20).toFixed(0)} MB)`,
 );
 console.log(`\n| period | ${variants.map((v) => `${v.name}: p50 / max ms per round`).join(" | ")} |`);
 console.log(`| --- | ${variants.map(() => "---").join(" | ")} |`);
