@@ -10,7 +10,7 @@
 // as the compactor does under live traffic. Every variant must give the same answers (checked, and
 // the run fails otherwise).
 //   DATABASE_URL=postgres://.../db node loadtests/analytics-reads.mjs
-//   BEFORE_ROOT=/path/to/other/checkout ROUNDS=2 REPEAT=30 ...
+//   BEFORE_ROOT=/path/to/other/checkout ROUNDS=2 REPEAT=30 AS_OF=2026-11-30 ...
 import { loadavg } from "node:os";
 import { isDeepStrictEqual } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -70,7 +70,10 @@ const rewriteToday = () =>
   );
 
 const DAY = 86_400_000;
-const now = Date.now();
+// AS_OF=YYYY-MM-DD reads as if that day were today (e.g. a month's last day, whose month sketches are
+// as full as a month's get, where live traffic rewrites them; the history's own today is a few
+// hours old).
+const now = process.env.AS_OF ? Date.parse(`${process.env.AS_OF}T21:00:00Z`) : Date.now();
 /** The Amsterdam calendar day of an instant, as YYYY-MM-DD. */
 const ymd = (ms) => new Date(ms).toLocaleDateString("en-CA", { timeZone: "Europe/Amsterdam" });
 const today = ymd(now);
@@ -78,7 +81,7 @@ const addDays = (day, n) => ymd(new Date(`${day}T12:00:00Z`).getTime() + n * DAY
 const PERIODS = [
   { name: "30 days", from: addDays(today, -29), to: today },
   { name: "12 months", from: addDays(today, -364), to: today },
-  { name: "whole history", from: ymd(retentionWindow(now, RETENTION_MONTHS).start), to: today },
+  { name: "whole history", from: ymd(retentionWindow(Date.now(), RETENTION_MONTHS).start), to: today },
 ];
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
