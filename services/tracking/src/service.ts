@@ -425,6 +425,29 @@ export async function startTracking(
   // reading them here would hold /metrics up while Redis is away.
   svc.app.metrics.registry.registerMetric(conversionJobs.attempts);
   outbox.registerMetrics(svc.app.metrics.registry);
+  // The analytics reader's sketch cache (repositories/sketch-cache.ts): what it holds, and where
+  // the stored sketch rows its reads took came from.
+  new Gauge({
+    name: "tracking_analytics_sketch_cache_bytes",
+    help: "Bytes the analytics reader's sketch cache holds on this replica (at most ANALYTICS_SKETCH_CACHE_MB)",
+    registers: [svc.app.metrics.registry],
+    collect() {
+      this.set(reader.cache.bytes);
+    },
+  });
+  const sketchRowsCounted = { hits: 0, misses: 0 };
+  new Counter({
+    name: "tracking_analytics_sketch_rows_total",
+    help: "Stored sketch rows analytics reads took: from this replica's cache (cache) or with their bytes from PostgreSQL (database)",
+    labelNames: ["source"] as const,
+    registers: [svc.app.metrics.registry],
+    collect() {
+      const { hits, misses } = reader.cache;
+      this.inc({ source: "cache" }, hits - sketchRowsCounted.hits);
+      this.inc({ source: "database" }, misses - sketchRowsCounted.misses);
+      Object.assign(sketchRowsCounted, { hits, misses });
+    },
+  });
   new Gauge({
     name: "tracking_admin_sockets",
     help: "Admin WebSocket connections open on this replica",

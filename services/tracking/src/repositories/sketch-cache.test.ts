@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import type { Pool } from "@lease/platform";
 import { importVisits } from "../cli/import-visits";
-import { ManualClock, pageView, startHarness, type Harness } from "../testing";
+import { ManualClock, metric, pageView, startHarness, type Harness } from "../testing";
 import { AnalyticsReader } from "./analytics";
 import { PageDirectory } from "./dictionary";
 import { insertBatch, writerDeps, type TrackEvent } from "./page-views";
@@ -153,6 +153,19 @@ describe("analytics reads through the sketch cache", () => {
     expect(second).toEqual(first);
     expect(second).toEqual(await uncached());
     expect(first.totals.visitors).toBeGreaterThan(1000);
+  });
+
+  it("counts on the metrics endpoint where the service's reads took their sketch rows from", async () => {
+    const rows = (source: string) =>
+      metric(h.svc.metricsUrl, "tracking_analytics_sketch_rows_total", `source="${source}"`);
+    const path = `/api/admin/analytics?from=${PERIOD.from}&to=${PERIOD.to}`;
+    await h.get(path);
+    const [cached, fetched] = [await rows("cache"), await rows("database")];
+    expect(fetched).toBeGreaterThan(0);
+    expect(await metric(h.svc.metricsUrl, "tracking_analytics_sketch_cache_bytes")).toBeGreaterThan(0);
+    await h.get(path);
+    expect(await rows("database")).toBe(fetched);
+    expect(await rows("cache")).toBeGreaterThan(cached);
   });
 
   it("gives the new figures after an import into a closed month", async () => {
