@@ -21,9 +21,9 @@ const XID_BLOCK = 2n ** 30n;
 
 /**
  * The bytes of stored sketches (tracking.sketches rows) this process read before, so that an
- * analytics read fetches only the rows that changed since: the reader sends the key and xmin of
- * each row it holds, and PostgreSQL answers those rows without their bytes when their xmin is
- * still the one held. Every write of a row (the compactor's upsert, the week sketches' rebuild,
+ * analytics read fetches only the rows that changed since: the reader sends the xmins of the rows
+ * it holds, and PostgreSQL answers a row with one of them without its bytes (a row whose xmin is
+ * another held row's but whose own held version is older is then fetched by its key). Every write of a row (the compactor's upsert, the week sketches' rebuild,
  * retention's rebuild of a month) makes a new row version with a new xmin, and a deleted row is
  * simply not answered, so what is served from here is always the bytes of the row the read's own
  * snapshot sees. Each replica keeps its own.
