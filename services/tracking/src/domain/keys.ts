@@ -37,16 +37,15 @@ export function key32(id: string): number {
 // MD5 (RFC 1321) of a string of one block, in JavaScript: the history import keys two ids a line,
 // and node:crypto's one-shot hash cost 1.9 us an id (the call into C++ and a Buffer each), this
 // 0.3 us. Ids of ASCII up to 55 characters (one 64-byte block) only; others go to node:crypto.
-const SHIFTS = [
+const SHIFTS = Uint8Array.from([
   7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9,
   14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15,
   21, 6, 10, 15, 21,
-];
+]);
 const SINES = Int32Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) | 0);
 const WORD = Uint8Array.from({ length: 64 }, (_, i) =>
   i < 16 ? i : i < 32 ? (5 * i + 1) % 16 : i < 48 ? (3 * i + 5) % 16 : (7 * i) % 16,
 );
-const INIT = [0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476];
 const BLOCK = new Int32Array(16);
 /** The digest's four words (little-endian, as MD5 defines them) after md5Short. */
 const DIGEST = new Int32Array(4);
@@ -63,7 +62,10 @@ function md5Short(text: string): boolean {
   }
   BLOCK[n >> 2]! |= 0x80 << ((n & 3) * 8);
   BLOCK[14] = n * 8;
-  let [a, b, c, d] = INIT as [number, number, number, number];
+  let a = 0x67452301;
+  let b = 0xefcdab89 | 0;
+  let c = 0x98badcfe | 0;
+  let d = 0x10325476;
   for (let i = 0; i < 64; i++) {
     let f: number;
     if (i < 16) f = (b & c) | (~b & d);
@@ -76,10 +78,10 @@ function md5Short(text: string): boolean {
     c = b;
     b = (b + ((f << SHIFTS[i]!) | (f >>> (32 - SHIFTS[i]!)))) | 0;
   }
-  DIGEST[0] = a + INIT[0]!;
-  DIGEST[1] = b + INIT[1]!;
-  DIGEST[2] = c + INIT[2]!;
-  DIGEST[3] = d + INIT[3]!;
+  DIGEST[0] = a + 0x67452301;
+  DIGEST[1] = b + (0xefcdab89 | 0);
+  DIGEST[2] = c + (0x98badcfe | 0);
+  DIGEST[3] = d + 0x10325476;
   return true;
 }
 
