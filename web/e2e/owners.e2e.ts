@@ -196,3 +196,43 @@ test("owners: round-robin assignment, deadlines, the call log, a late lead annou
     await adminApi(page, "DELETE", `/api/admin/users/${colleagueId}`);
   }
 });
+
+test("owners: a switch turned off and on again at once stays on while the list's reload is on its way", async ({
+  world,
+}) => {
+  const { page } = await world.signedIn();
+  const name = `snel${Date.now().toString(36)}`;
+  const created = await adminApi<CreatedAdminUser>(page, "POST", "/api/admin/users", { username: name });
+  assertEqual(created.status, 201, "the colleague created");
+  try {
+    await openTab(page, "Gebruikers");
+    const toggle = page
+      .getByTestId("gebruiker")
+      .getByRole("switch", { name: `Krijgt nieuwe aanvragen: ${name}` });
+    await toggle.waitFor();
+    // A slow network: a change is answered 2 s after the server made it, the list of admins 1 s
+    // after. The reload the first change asks for then answers "off" while the second is on its way.
+    await page.route("**/api/admin/users**", async (route) => {
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, route.request().method() === "GET" ? 1000 : 2000));
+      await route.fulfill({ response }).catch(() => undefined);
+    });
+    await toggle.uncheck();
+    await expectNotice(page, "Opgeslagen", `${name} krijgt geen nieuwe aanvragen meer.`);
+    await toggle.click();
+    // What the admin sees over the next seconds: the switch as they clicked it, never back off.
+    const seen: boolean[] = [];
+    for (const until = Date.now() + 4000; Date.now() < until; await page.waitForTimeout(50))
+      seen.push(await toggle.isChecked());
+    assert(seen.every(Boolean), `the switch stays on (seen: ${seen.map((on) => (on ? 1 : 0)).join("")})`);
+    await page
+      .getByTestId("notice")
+      .filter({ hasText: `${name} krijgt nieuwe aanvragen.` })
+      .waitFor();
+    const { body } = await adminApi<AdminUserList>(page, "GET", "/api/admin/users");
+    assertEqual(body.items.find((u) => u.username === name)?.takesNewLeads, true, "stored as on");
+  } finally {
+    await page.unroute("**/api/admin/users**");
+    await adminApi(page, "DELETE", `/api/admin/users/${created.body.user.id}`);
+  }
+});

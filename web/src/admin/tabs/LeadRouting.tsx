@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type AdminUser, type AssignmentRule } from "@lease/contracts";
-import { useEffect, useState } from "react";
+import { type AdminUser, type AdminUserList, type AssignmentRule } from "@lease/contracts";
+import { useState } from "react";
 import { userErrorMessage } from "../../api/client";
 import { useNotice } from "../../components/notice";
 import { ADMIN_KEYS, fetchAccount, fetchResponseSettings, setUserTakesNewLeads, updateAccount } from "../api";
@@ -14,11 +14,14 @@ import { useForm } from "../../lib/use-form";
 export function TakesNewLeadsSwitch({ user }: { user: AdminUser }) {
   const queryClient = useQueryClient();
   const { notify, notifyError } = useNotice();
-  // Shown switched at once; back as it was when the change fails.
-  const [on, setOn] = useState(user.takesNewLeads);
-  useEffect(() => setOn(user.takesNewLeads), [user.takesNewLeads]);
+  // Shown switched at once (the value clicked, until the change is answered); back as it was when
+  // the change fails.
+  const [clicked, setClicked] = useState<boolean>();
   const change = useMutation({
     mutationFn: (next: boolean) => setUserTakesNewLeads(user.id, next),
+    // A reload of the list still on its way (asked for by the last change) was answered before
+    // this change: it would switch the switch back for a moment, under the next click.
+    onMutate: () => queryClient.cancelQueries({ queryKey: ADMIN_KEYS.users }),
     onSuccess: (updated) => {
       notify({
         title: "Opgeslagen",
@@ -26,13 +29,15 @@ export function TakesNewLeadsSwitch({ user }: { user: AdminUser }) {
           ? `${updated.username} krijgt nieuwe aanvragen.`
           : `${updated.username} krijgt geen nieuwe aanvragen meer.`,
       });
+      queryClient.setQueryData<AdminUserList>(ADMIN_KEYS.users, (list) =>
+        list ? { ...list, items: list.items.map((u) => (u.id === updated.id ? updated : u)) } : list,
+      );
       void queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.users });
     },
-    onError: (error) => {
-      setOn(user.takesNewLeads);
-      notifyError("Wijzigen mislukt", error, "Probeer het opnieuw.");
-    },
+    onError: (error) => notifyError("Wijzigen mislukt", error, "Probeer het opnieuw."),
+    onSettled: () => setClicked(undefined),
   });
+  const on = clicked ?? user.takesNewLeads;
   return (
     <label className="inline-flex items-center gap-2 text-sm">
       <input
@@ -42,7 +47,7 @@ export function TakesNewLeadsSwitch({ user }: { user: AdminUser }) {
         disabled={change.isPending || user.disabled}
         aria-label={`Krijgt nieuwe aanvragen: ${user.username}`}
         onChange={(event) => {
-          setOn(event.target.checked);
+          setClicked(event.target.checked);
           change.mutate(event.target.checked);
         }}
       />
