@@ -5,7 +5,7 @@ import type { Pool } from "@lease/platform";
 import { parseImportLine } from "../domain/import-line";
 import { retentionStart } from "../domain/periods";
 import { addMonths, amsterdamDate, dayStart, monthOf } from "../domain/calendar";
-import { insertBatch, writerDeps, type TrackEvent } from "../repositories/page-views";
+import { insertBatch, writerDeps, type BatchResult, type TrackEvent } from "../repositories/page-views";
 import { compactRunningTotals } from "../repositories/running-totals";
 import { buildPendingWeeks, compactAll } from "../repositories/sketches";
 
@@ -70,8 +70,11 @@ export async function importVisits(
       },
     );
   };
-  const write = async (events: TrackEvent[]) => {
-    const r = await insertBatch(deps, events);
+  // The batch before the one being started: batches are prepared side by side but committed in
+  // the order of the file (insertBatch's `after`), so a visit split between two is written in time order.
+  let previous: Promise<unknown> | undefined;
+  const write = async (inserted: Promise<BatchResult>) => {
+    const r = await inserted;
     merge();
     summary.written += r.written;
     summary.duplicates += r.duplicates;
@@ -88,7 +91,9 @@ export async function importVisits(
     const months: string[] = [];
     for (let m = monthOf(amsterdamDate(oldestMs)); m <= thisMonth; m = addMonths(m, 1)) months.push(m);
     await deps.partitions.ensure(months);
-    const p: Promise<void> = write(events).then(
+    const inserted = insertBatch(deps, events, { after: previous });
+    previous = inserted;
+    const p: Promise<void> = write(inserted).then(
       () => void inFlight.delete(p),
       (err: unknown) => {
         failure ??= err;

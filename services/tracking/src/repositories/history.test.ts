@@ -370,6 +370,66 @@ describe("retention by whole months", () => {
   });
 });
 
+describe("a visit split between two batches", () => {
+  // A visit that lands from a campaign and goes on to another page, its two views in two batches.
+  // Its visitor row takes the campaign from its earliest view; the breakdowns count the visit once,
+  // with the batch that made the row. Written out of order, the later view's batch makes the row and
+  // counts the visit without the campaign, and the earlier batch cannot take that back (sketches).
+  const view = (campaign: string, id: string, page: string, at: Date): TrackEvent => ({
+    eventId: `${campaign}-${id}`,
+    sessionId: `${campaign}-sessie`,
+    isView: true,
+    page,
+    referrer: null,
+    userAgent: null,
+    country: null,
+    city: null,
+    at,
+  });
+  // Each test on a day of its own (Amsterdam time).
+  const landing = (campaign: string, day: string) =>
+    view(
+      campaign,
+      "1",
+      `/?utm_source=google&utm_medium=cpc&utm_campaign=${campaign}`,
+      new Date(`${day}T09:00:00Z`),
+    );
+  const later = (campaign: string, day: string) =>
+    view(campaign, "2", "/over-ons", new Date(`${day}T09:05:00Z`));
+  /** The day's visitors and views under the campaign and under channel Direct. */
+  const breakdowns = async (campaign: string, day: string) => {
+    const [row] = await rows<{ campaign: number; campaignViews: number; direct: number }>(
+      `SELECT coalesce(sum(d.visitors) FILTER (WHERE d.dim = 3 AND v.value = $2), 0)::int AS campaign,
+              coalesce(sum(d.views) FILTER (WHERE d.dim = 3 AND v.value = $2), 0)::int AS "campaignViews",
+              coalesce(sum(d.visitors) FILTER (WHERE d.dim = 1 AND v.value = 'Direct'), 0)::int AS direct
+       FROM tracking.daily_dims d JOIN tracking.dim_values v ON v.id = d.value_id
+       WHERE d.day = $1::date AND d.dim IN (1, 3)`,
+      [day, JSON.stringify(["google", "cpc", campaign])],
+    );
+    return row;
+  };
+
+  it("is counted under its landing page's campaign when the later batch waits for the earlier one", async () => {
+    let earlierDone!: () => void;
+    const earlier = new Promise<void>((resolve) => (earlierDone = resolve));
+    // The later batch is ready first, but its transaction waits for the earlier one's commit.
+    const second = insertBatch(deps, [later("volgorde", "2027-04-12")], { after: earlier });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const written = await rows("SELECT 1 FROM tracking.visitors WHERE day = '2027-04-12'");
+    expect(written).toHaveLength(0);
+    await insertBatch(deps, [landing("volgorde", "2027-04-12")]);
+    earlierDone();
+    expect(await second).toEqual({ written: 1, duplicates: 0 });
+    expect(await breakdowns("volgorde", "2027-04-12")).toEqual({ campaign: 1, campaignViews: 2, direct: 0 });
+  });
+
+  it("is not, written out of order (why the import commits its batches in order)", async () => {
+    await insertBatch(deps, [later("andersom", "2027-04-13")]);
+    await insertBatch(deps, [landing("andersom", "2027-04-13")]);
+    expect(await breakdowns("andersom", "2027-04-13")).toEqual({ campaign: 0, campaignViews: 1, direct: 1 });
+  });
+});
+
 describe("npm run tracking:import", () => {
   const lines = [
     JSON.stringify({

@@ -169,7 +169,20 @@ type VisitorDays = Map<string, Map<string, VisitorDay>>;
  * transaction, so rollups and raw rows never disagree. Only page views that were not stored
  * before count towards the rollups: a redelivered stream entry or a re-imported line adds nothing.
  */
-export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promise<BatchResult> {
+export async function insertBatch(
+  deps: WriterDeps,
+  events: TrackEvent[],
+  opts: {
+    /**
+     * Settles when the batch before this one is committed: this batch's transaction begins only
+     * then (its preparation runs before). A visit split between two batches must be written in
+     * time order: its visitor row takes its profile and landing page from its earliest view, and
+     * a later batch committed first would have counted the visit in the breakdowns under its
+     * later page's (sketches cannot be taken back). No transaction is open while it waits.
+     */
+    after?: Promise<unknown>;
+  } = {},
+): Promise<BatchResult> {
   if (events.length === 0) return { written: 0, duplicates: 0 };
   const startsVisit = (e: TrackEvent) => e.isView || e.consented === true;
   const pageIds = await deps.pages.ids(events.filter(startsVisit).map((e) => ({ path: storedPath(e.page) })));
@@ -207,6 +220,7 @@ export async function insertBatch(deps: WriterDeps, events: TrackEvent[]): Promi
     await deps.profileDims.ensure(
       new Map([...profiles].map(([id, profile]) => [profileIds.get(id)!, profile])),
     );
+    await opts.after?.catch(() => undefined);
     try {
       return await withTransaction(deps.pool, async (client) => {
         await holdDictionaries(client, [...new Set(profileIds.values())]);
