@@ -4,13 +4,17 @@
 // under the same settings. Needs ADMIN_COOKIE ("admin_session=..."); VISIT_RATE overrides the probe.
 // Run against a running stack: node loadtests/admin-isolation.mjs (BASE_URL, default :8080).
 import { writeFileSync } from "node:fs";
-import { BASE_URL, bareBaseline, runAutocannon, summarise, verdict, visitLoad } from "./tracking-common.mjs";
+import {
+  BASE_URL,
+  bareBaseline,
+  requiredAdminCookie,
+  runAutocannon,
+  summarise,
+  verdict,
+  visitLoad,
+} from "./tracking-common.mjs";
 
-const cookie = process.env.ADMIN_COOKIE;
-if (!cookie) {
-  console.error("set ADMIN_COOKIE (admin_session=...) — loadtests/run-all.mjs mints one");
-  process.exit(2);
-}
+const cookie = requiredAdminCookie();
 const origin = new URL(BASE_URL).origin;
 const adminDuration = Number(process.env.DURATION ?? 10);
 

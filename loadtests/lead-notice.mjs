@@ -23,6 +23,7 @@ import {
   BASE_URL,
   bareBaseline,
   openAdminSockets,
+  requiredAdminCookie,
   runPaced,
   verdict,
   visitLoad,
@@ -39,11 +40,7 @@ const GRACE_MS = 10_000;
 /** The burst runs this long before the first marker and after the last. */
 const LEAD_IN_S = 2;
 
-const cookie = process.env.ADMIN_COOKIE;
-if (!cookie) {
-  console.error("set ADMIN_COOKIE (admin_session=...) — loadtests/run-all.mjs mints one");
-  process.exit(2);
-}
+const cookie = requiredAdminCookie();
 const origin = new URL(BASE_URL).origin;
 const run = randomBytes(4).toString("hex");
 const emailDomain = `ln-${run}.example.nl`;

@@ -19,7 +19,7 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { tsImport } from "tsx/esm/api";
-import { BASE_URL, settings, verdict } from "./tracking-common.mjs";
+import { BASE_URL, requiredAdminCookie, settings, verdict } from "./tracking-common.mjs";
 
 const { workingCalendar } = await tsImport("../services/leads/src/domain/working-hours.ts", import.meta.url);
 const { DEFAULT_RESPONSE_SETTINGS } = await tsImport("../libs/contracts/src/index.ts", import.meta.url);
@@ -33,11 +33,7 @@ const { openLeadsQuery } = await tsImport(
 );
 const { PgDialect } = await import("drizzle-orm/pg-core");
 
-const cookie = process.env.ADMIN_COOKIE;
-if (!cookie) {
-  console.error("set ADMIN_COOKIE (admin_session=...): loadtests/run-all.mjs mints one");
-  process.exit(2);
-}
+const cookie = requiredAdminCookie();
 const LEADS = Number(process.env.LEADS ?? 100_000);
 const REPEAT = Number(process.env.REPEAT ?? 300);
 const WARMUP = Number(process.env.WARMUP ?? 5);

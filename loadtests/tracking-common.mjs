@@ -32,6 +32,16 @@ export function visitorAddress(i) {
   return `145.${(i >> 8) & 255}.${i & 255}.7`;
 }
 
+/** ADMIN_COOKIE ("admin_session=..."), which run-all.mjs mints; without it the script stops with exit code 2. */
+export function requiredAdminCookie() {
+  const cookie = process.env.ADMIN_COOKIE;
+  if (!cookie) {
+    console.error("set ADMIN_COOKIE (admin_session=...): loadtests/run-all.mjs mints one");
+    process.exit(2);
+  }
+  return cookie;
+}
+
 /**
  * `count` admin sockets on BASE_URL's /ws (the admin's cookie, the site's Origin), each resolved on
  * its first message: the visitor-update every socket gets once it is subscribed. `onMessage(i, msg,
