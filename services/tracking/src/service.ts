@@ -142,18 +142,29 @@ export async function startTracking(
   });
   backlogMax.set(config.STREAM_BACKLOG_MAX);
 
-  const publish = throttle(
-    () =>
-      publishEvent(
-        kit.redis,
-        kit.keys,
-        CHANNELS.visitorUpdate,
-        VisitorChangedEvent,
-        { at: new Date(clock.now()).toISOString() },
-        logger,
-      ),
-    config.PUBLISH_MIN_INTERVAL_MS,
-  );
+  // One publish per PUBLISH_MIN_INTERVAL_MS for both kinds of change; it says "visitors" when a hit
+  // is among those it covers (the feeds push that at once), else "counts" (a flush: pushed soon).
+  let visitorsChanged = false;
+  const publisher = throttle(() => {
+    const what = visitorsChanged ? "visitors" : "counts";
+    visitorsChanged = false;
+    return publishEvent(
+      kit.redis,
+      kit.keys,
+      CHANNELS.visitorUpdate,
+      VisitorChangedEvent,
+      { at: new Date(clock.now()).toISOString(), what },
+      logger,
+    );
+  }, config.PUBLISH_MIN_INTERVAL_MS);
+  const publish = {
+    visitors: () => {
+      visitorsChanged = true;
+      publisher.trigger();
+    },
+    counts: () => publisher.trigger(),
+    stop: () => publisher.stop(),
+  };
   const fanout = new Histogram({
     name: "tracking_ws_fanout_seconds",
     help: "From a visitor change heard to the update pushed to this replica's admin sockets",
@@ -195,11 +206,11 @@ export async function startTracking(
     kit.keys,
     CHANNELS.visitorUpdate,
     VisitorChangedEvent,
-    () => feed.changed(),
+    (event) => feed.changed(event.what === "counts" ? "soon" : "now"),
     logger,
   );
   const refresh = setInterval(() => {
-    if (feed.size > 0) feed.changed();
+    if (feed.size > 0) feed.changed("soon");
   }, config.FEED_REFRESH_MS);
   const sockets = createAdminSockets({
     session: kit.session,
@@ -262,7 +273,7 @@ export async function startTracking(
     onFlushed: (rows) => {
       persisted.inc(rows);
       // The day's counts and top pages live in the rollups: admin sockets hear of them now.
-      if (rows > 0) publish.trigger();
+      if (rows > 0) publish.counts();
     },
   });
   await streamWriter.start();
@@ -347,7 +358,7 @@ export async function startTracking(
     clock,
     session: kit.session,
     salts: new DaySalts(kit.redis, kit.keys),
-    changed: () => publish.trigger(),
+    changed: () => publish.visitors(),
   };
   const counted = (kind: string, outcome: HitOutcome) => hits.inc({ kind, outcome });
   const trackingPrivacy = privacyRepository(kit.pool);

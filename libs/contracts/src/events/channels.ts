@@ -22,7 +22,13 @@ export const SettingsChangedEvent = z
 export type SettingsChangedEvent = z.infer<typeof SettingsChangedEvent>;
 
 export const VisitorChangedEvent = z
-  .object({ at: IsoDateTime })
+  .object({
+    at: IsoDateTime,
+    // "visitors": someone arrived or moved on (the live list, pushed at once); "counts": stored page
+    // views changed the day's figures (pushed with the next update, or a little later). Absent in
+    // events of replicas from before it: "visitors".
+    what: z.enum(["visitors", "counts"]).optional(),
+  })
   .describe("Published by tracking when live visitors changed; WebSocket feeders recompute and push");
 export type VisitorChangedEvent = z.infer<typeof VisitorChangedEvent>;
 

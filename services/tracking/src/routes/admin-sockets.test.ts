@@ -136,7 +136,12 @@ describe("/ws live visitor feed", () => {
       await Promise.all(
         Array.from({ length: 60 }, () => a.visit({ sessionId: sessionId(), page: "/voorwaarden" })),
       );
-      await new Promise((r) => setTimeout(r, 1500));
+      // The day's counts come with the push after the writer's flush: soon, not at once.
+      await client.next(
+        (m) => m.data.stats.topPages.some((p) => p.page === "/voorwaarden" && p.views === 60),
+        6000,
+      );
+      await new Promise((r) => setTimeout(r, 1000));
       const elapsed = Date.now() - started;
       const received = client.messages.length - start;
       expect(received).toBeGreaterThanOrEqual(1);
