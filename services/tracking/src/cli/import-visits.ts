@@ -6,6 +6,7 @@ import { parseImportLine } from "../domain/import-line";
 import { retentionStart } from "../domain/periods";
 import { addMonths, amsterdamDate, dayStart, monthOf } from "../domain/calendar";
 import { insertBatch, writerDeps, type BatchResult, type TrackEvent } from "../repositories/page-views";
+import { compactMonths, type Compaction } from "../repositories/partitions";
 import { compactRunningTotals } from "../repositories/running-totals";
 import { buildPendingWeeks, compactAll } from "../repositories/sketches";
 
@@ -35,6 +36,8 @@ export interface ImportOptions {
   now?: number;
   /** Called about twice a second with the running totals. */
   progress?: (s: ImportSummary, seconds: number) => void;
+  /** Told which months that are over had their page view key rebuilt packed at the end, and how long it took. */
+  compacted?: (c: Compaction) => void;
   /** Where bad lines are reported. */
   report?: (message: string) => void;
 }
@@ -83,6 +86,7 @@ export async function importVisits(
     if (++batches % COMPACT_EVERY === 0) await compactRunningTotals(pool);
   };
   const thisMonth = monthOf(amsterdamDate(now));
+  const touched = new Set<string>();
   const start = async (events: TrackEvent[]) => {
     // The partitions from the batch's oldest month up to now, in one go before the batch is in
     // flight: history in time order then waits for no other batch to make each month's.
@@ -91,6 +95,7 @@ export async function importVisits(
     const months: string[] = [];
     for (let m = monthOf(amsterdamDate(oldestMs)); m <= thisMonth; m = addMonths(m, 1)) months.push(m);
     await deps.partitions.ensure(months);
+    touchedMonths(events, touched);
     const inserted = insertBatch(deps, events, { after: previous });
     previous = inserted;
     const p: Promise<void> = write(inserted).then(
@@ -134,11 +139,25 @@ export async function importVisits(
     await buildPendingWeeks(pool);
     await compactRunningTotals(pool);
     if (summary.written > 0) await vacuumRollups(pool);
+    if (summary.written > 0) opts.compacted?.(await compactMonths(pool, touched, thisMonth, { force: true }));
   } finally {
     await Promise.allSettled([...inFlight, merging]);
     if (progress) clearInterval(progress);
   }
   return summary;
+}
+
+/** Adds the months from the batch's oldest page view to its newest (history in time order: one or two). */
+function touchedMonths(events: TrackEvent[], months: Set<string>): void {
+  let oldest = Infinity;
+  let newest = -Infinity;
+  for (const e of events) {
+    const t = e.at.getTime();
+    if (t < oldest) oldest = t;
+    if (t > newest) newest = t;
+  }
+  for (let m = monthOf(amsterdamDate(oldest)); m <= monthOf(amsterdamDate(newest)); m = addMonths(m, 1))
+    months.add(m);
 }
 
 /**

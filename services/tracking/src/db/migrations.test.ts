@@ -213,4 +213,67 @@ describe("tracking migrations", () => {
       rmSync(before, { recursive: true, force: true });
     }
   });
+
+  it("keeps the visitor rows stored with last_seen, which is no longer written (0016)", async () => {
+    const other = await createTestDatabase("trkmig16");
+    const p = new pg.Pool({ connectionString: other.url, max: 2 });
+    const before = firstMigrations(16);
+    try {
+      await runMigrations(p, "tracking", before);
+      await p.query("SELECT tracking.ensure_month('2026-10-01')");
+      await p.query(
+        `INSERT INTO tracking.visitors
+           (session_key, first_seen, last_seen, day, hours, added, views, landing_page_id, profile_id, sent)
+         VALUES (tracking.key64('s1'), '2026-10-31T10:00:00Z', '2026-10-31T10:05:00Z', '2026-10-31', 2048, 2048, 3, 1, 1, NULL),
+                (tracking.key64('s2'), '2026-10-31T11:00:00Z', '2026-10-31T11:01:00Z', '2026-10-31', 4096, 4096, 1, 2, 1, '{a,b}')`,
+      );
+
+      await runMigrations(p, "tracking", FOLDER);
+
+      const rows = await p.query(
+        `SELECT session_key = tracking.key64('s1') AS s1, first_seen, last_seen, hours, views, sent
+         FROM tracking.visitors ORDER BY first_seen`,
+      );
+      expect(rows.rows).toEqual([
+        {
+          s1: true,
+          first_seen: new Date("2026-10-31T10:00:00Z"),
+          last_seen: new Date("2026-10-31T10:05:00Z"),
+          hours: 2048,
+          views: 3,
+          sent: null,
+        },
+        {
+          s1: false,
+          first_seen: new Date("2026-10-31T11:00:00Z"),
+          last_seen: new Date("2026-10-31T11:01:00Z"),
+          hours: 4096,
+          views: 1,
+          sent: ["a", "b"],
+        },
+      ]);
+      // A row written without it (as the writer now does) is 8 bytes smaller on its page.
+      await p.query(
+        `INSERT INTO tracking.visitors (session_key, first_seen, day, hours, added, views, landing_page_id, profile_id)
+         VALUES (tracking.key64('s3'), '2026-10-31T12:00:00Z', '2026-10-31', 1, 1, 1, 1, 1)`,
+      );
+      const widths = await p.query(
+        `SELECT pg_column_size(v.*) AS width FROM tracking.visitors v WHERE sent IS NULL ORDER BY first_seen`,
+      );
+      expect(widths.rows[0].width - widths.rows[1].width).toBe(8);
+      // A month made once it is over gets full visitor pages; this month and later ones keep room.
+      const thisMonth = "date_trunc('month', now() AT TIME ZONE 'Europe/Amsterdam')::date";
+      await p.query(`SELECT tracking.ensure_month('2025-01-01'), tracking.ensure_month(${thisMonth})`);
+      const fill = await p.query(
+        `SELECT c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = 'tracking' AND c.relname IN ('visitors_m2025_01', to_char(${thisMonth}, '"visitors_m"YYYY_MM'))
+         ORDER BY c.relname`,
+      );
+      expect(fill.rows.map((r) => r.reloptions)).toEqual([["fillfactor=100"], ["fillfactor=90"]]);
+    } finally {
+      await p.end();
+      await other.drop();
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
 });

@@ -64,18 +64,20 @@ export const pageViews = tracking.table(
  * bit i set when the session viewed a page in the day's i-th hour; `added` holds the bits the last
  * write set, which is how the writer learns, under concurrent writers, whom to count as a new
  * visitor of an hour. Where the visit came from and on what (country, device, ...) is a profile
- * shared by many rows. Fixed-width columns only: 72 bytes a row, and `sent` only where the
- * profile stores a value of the visit as "(overig)" (domain/admission.ts): the UTM values and
- * referrer host as sent (source, medium, campaign, term, content, referrer; each bounded as
- * domain/acquisition.ts utmValue), for the attribution of a lead the visit may bring. Null
- * otherwise, and always for a visit without analytics consent (which no lead is matched to).
+ * shared by many rows. Fixed-width columns only: 72 bytes a row (80 while last_seen was written),
+ * and `sent` only where the profile stores a value of the visit as "(overig)"
+ * (domain/admission.ts): the UTM values and referrer host as sent (source, medium, campaign, term,
+ * content, referrer; each bounded as domain/acquisition.ts utmValue), for the attribution of a lead
+ * the visit may bring. Null otherwise, and always for a visit without analytics consent (which no
+ * lead is matched to).
  */
 export const visitors = tracking.table(
   "visitors",
   {
     sessionKey: bigint("session_key", { mode: "bigint" }).notNull(),
     firstSeen: ts("first_seen").notNull(),
-    lastSeen: ts("last_seen").notNull(),
+    /** Written by releases before migration 0016 only (nothing read it); dropped a release later. */
+    lastSeen: ts("last_seen"),
     day: date("day").notNull(),
     hours: integer("hours").notNull(),
     added: integer("added").notNull(),

@@ -26,7 +26,7 @@ export interface TrackEvent {
   /** Stream entry id, or the imported line's id: what makes a redelivery a no-op. */
   eventId: string;
   sessionId: string;
-  /** false for a heartbeat: it refreshes the visitor but is no page view. */
+  /** false for a heartbeat: it keeps the live visitor (Redis) fresh and stores nothing here. */
   isView: boolean;
   /**
    * The visit's landing page sent again when analytics consent was given, under the session id the
@@ -139,7 +139,6 @@ interface VisitorDay {
   dayStart: number;
   session: Key64;
   firstSeen: number;
-  lastSeen: number;
   hours: number;
   views: number;
   landingPageId: number;
@@ -320,7 +319,6 @@ async function writeBatch(
       dayStart: p.dayStart,
       session: p.session,
       firstSeen: p.ms,
-      lastSeen: p.ms,
       hours: view ? 1 << Math.floor((p.ms - p.dayStart) / HOUR_MS) : 0,
       views: view ? 1 : 0,
       landingPageId: p.pageId,
@@ -338,7 +336,6 @@ async function writeBatch(
     v.hours |= 1 << Math.floor((p.ms - p.dayStart) / HOUR_MS);
     v.views++;
     v.hourViews.set(hourStart, (v.hourViews.get(hourStart) ?? 0) + 1);
-    v.lastSeen = p.ms; // fresh is in time order
   }
   // A visit started at consent: the visitor-day row gets its landing page and profile, and no view.
   for (const p of prepared) {
@@ -349,28 +346,7 @@ async function writeBatch(
       v.landingPageId = p.pageId;
     }
   }
-  const heartbeats = new Map<string, { day: string; session: string; lastSeen: number }>();
-  for (const p of prepared) {
-    if (p.event.isView || p.event.consented) continue;
-    const v = visitorDays.get(p.day)?.get(p.session.sql);
-    if (v) v.lastSeen = Math.max(v.lastSeen, p.ms);
-    else {
-      const id = `${p.day} ${p.session.sql}`;
-      const h = heartbeats.get(id);
-      if (!h || h.lastSeen < p.ms) heartbeats.set(id, { day: p.day, session: p.session.sql, lastSeen: p.ms });
-    }
-  }
-
   if (visitorDays.size > 0) await upsertVisitors(client, visitorDays, rollups, deps);
-  if (heartbeats.size > 0) {
-    const beats = [...heartbeats.values()];
-    await client.query(
-      `UPDATE tracking.visitors t SET last_seen = GREATEST(t.last_seen, to_timestamp(u.l::float8 / 1000))
-       FROM unnest($1::date[], $2::bigint[], $3::bigint[]) AS u(d, s, l)
-       WHERE t.day = u.d AND t.session_key = u.s`,
-      [beats.map((b) => b.day), beats.map((b) => b.session), beats.map((b) => b.lastSeen)],
-    );
-  }
   if (fresh.length > 0) await rollups.write(client);
   const viewed = prepared.reduce((n, p) => n + (p.event.isView ? 1 : 0), 0);
   return { written: fresh.length, duplicates: viewed - fresh.length };
@@ -398,17 +374,16 @@ async function upsertVisitors(
   // differ from this batch's): a new row is what this batch sent, and history's rows are new.
   const upserted = await client.query<Upserted & { session_key: string }>(
     `WITH u AS (
-       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::date[], $5::int[], $6::int[],
-                            $7::int[], $8::int[], $9::text[]) AS u(s, f, l, d, h, v, lp, pr, se)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::date[], $4::int[], $5::int[], $6::int[],
+                            $7::int[], $8::text[]) AS u(s, f, d, h, v, lp, pr, se)
      ), up AS (
        INSERT INTO tracking.visitors AS t
-         (session_key, first_seen, last_seen, day, hours, added, views, landing_page_id, profile_id, sent)
-       SELECT s, to_timestamp(f::float8 / 1000), to_timestamp(l::float8 / 1000), d, h, h, v, lp, pr,
+         (session_key, first_seen, day, hours, added, views, landing_page_id, profile_id, sent)
+       SELECT s, to_timestamp(f::float8 / 1000), d, h, h, v, lp, pr,
               string_to_array(se, chr(31))
        FROM u
        ON CONFLICT (day, session_key) DO UPDATE SET
          first_seen = LEAST(t.first_seen, EXCLUDED.first_seen),
-         last_seen = GREATEST(t.last_seen, EXCLUDED.last_seen),
          hours = t.hours | EXCLUDED.hours,
          added = EXCLUDED.hours & ~t.hours,
          views = t.views + EXCLUDED.views,
@@ -425,7 +400,6 @@ async function upsertVisitors(
     [
       sqlArray(rows.map((v) => v.session.sql)),
       sqlArray(rows.map((v) => v.firstSeen)),
-      sqlArray(rows.map((v) => v.lastSeen)),
       sqlArray(rows.map((v) => v.day)),
       sqlArray(rows.map((v) => v.hours)),
       sqlArray(rows.map((v) => v.views)),

@@ -65,3 +65,87 @@ export class Partitions {
     this.known.delete(month);
   }
 }
+
+/** What compacting closed months did: the months whose page view key was rebuilt, and how. */
+export interface Compaction {
+  months: string[];
+  /** "concurrently": REINDEX CONCURRENTLY as the tables' owner; "locking": tracking.compact_month. */
+  how: "concurrently" | "locking" | "none";
+  ms: number;
+}
+
+/**
+ * Rebuilds the page views' primary key of the given months packed (fillfactor 100): rows arrive in
+ * time order but the key starts with a random session hash, so inserts land all over the index
+ * and its pages split half full, about 70 % filled. A month that is over gets nothing more (a
+ * later import into it just splits pages again, and is compacted after). The current month and
+ * later ones are skipped, and so are months already packed unless `force`.
+ *
+ * As the tables' owner (a local run, the import with the owner's DATABASE_URL) this is REINDEX
+ * CONCURRENTLY, one month at a time: reads and writes of the month go on meanwhile. The service's
+ * own role (production) may not reindex, and REINDEX CONCURRENTLY cannot run in a SECURITY DEFINER
+ * function (it commits transactions of its own), so it calls tracking.compact_month, a plain
+ * REINDEX that holds off that month's page views (a lead's attribution reading it waits) for the
+ * seconds it takes (migration 0016).
+ */
+export async function compactMonths(
+  pool: Pool,
+  months: Iterable<string>,
+  thisMonth: string,
+  opts: { force?: boolean } = {},
+): Promise<Compaction> {
+  const started = Date.now();
+  const wanted = [...new Set(months)].filter((m) => m < thisMonth).sort();
+  const compaction: Compaction = { months: [], how: "none", ms: 0 };
+  if (wanted.length === 0) return compaction;
+  const client = await pool.connect();
+  try {
+    // One compaction at a time (replicas, an import beside the service): the others skip.
+    const lock = await client.query<{ ok: boolean }>(
+      "SELECT pg_try_advisory_lock(hashtext('tracking:compaction')) AS ok",
+    );
+    if (!lock.rows[0]!.ok) return compaction;
+    try {
+      const indexes = await client.query<{ part: string; name: string; packed: boolean; own: boolean }>(
+        `SELECT t.relname AS part, format('tracking.%I', ic.relname) AS name,
+                coalesce('fillfactor=100' = ANY(ic.reloptions), false) AS packed,
+                pg_has_role(ic.relowner, 'USAGE') AS own
+         FROM pg_index ix
+         JOIN pg_class ic ON ic.oid = ix.indexrelid
+         JOIN pg_class t ON t.oid = ix.indrelid
+         JOIN pg_namespace n ON n.oid = t.relnamespace
+         WHERE n.nspname = 'tracking' AND ix.indisprimary AND t.relname = ANY($1::text[])`,
+        [wanted.map((m) => partitionName("page_views", m))],
+      );
+      const byPart = new Map(indexes.rows.map((r) => [r.part, r]));
+      for (const month of wanted) {
+        const index = byPart.get(partitionName("page_views", month));
+        if (!index || (index.packed && !opts.force)) continue;
+        if (index.own) {
+          // A REINDEX CONCURRENTLY that failed (cancelled, the service stopped) leaves its new
+          // index behind, invalid but still written to: it goes first.
+          const leftovers = await client.query<{ name: string }>(
+            `SELECT format('tracking.%I', ic.relname) AS name FROM pg_index ix
+             JOIN pg_class ic ON ic.oid = ix.indexrelid
+             WHERE ix.indrelid = $1::regclass AND NOT ix.indisvalid`,
+            [`tracking.${index.part}`],
+          );
+          for (const l of leftovers.rows) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${l.name}`);
+          await client.query(`ALTER INDEX ${index.name} SET (fillfactor = 100)`);
+          await client.query(`REINDEX INDEX CONCURRENTLY ${index.name}`);
+          compaction.how = "concurrently";
+        } else {
+          await client.query("SELECT tracking.compact_month($1)", [month]);
+          compaction.how = "locking";
+        }
+        compaction.months.push(month);
+      }
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('tracking:compaction'))");
+    }
+  } finally {
+    client.release();
+  }
+  compaction.ms = Date.now() - started;
+  return compaction;
+}
