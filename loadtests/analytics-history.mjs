@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Analytics over years of history: imports generated page views spread over 26 months through
-// `tracking:import` (1 M, then 10 M, then 100 M in all), and after each step measures the analytics
+// `tracking:import` (1 M, then 10 M, then 100 M in all; each step's lines written to a file in the
+// system's temporary directory before its clock starts, some 110 bytes a line, 10 GB for the 100 M
+// step's 90 M, and removed after it), and after each step measures the analytics
 // API (p50/p99 for a day, 30 days, 12 months and the whole history, each also filtered to one
 // campaign and to channel Direct), the import rate, the bytes on disk per page view and the retention
 // pass. Beside them, the same questions asked of the design
 // before (one unpartitioned page_views table, read by scans) at 1 M and 10 M rows, and a plain COPY
-// of the same rows as the import's baseline. While the reads run, quote requests arrive from visits of a
+// of the same rows (from a CSV file written with the NDJSON) as the import's baseline. While the reads run, quote requests arrive from visits of a
 // paid campaign (one a second): the time from each request to its lead's attribution stored in the
 // leads service (p50/p99), beside the read figures, and no job of the tracking queue may end failed.
 //   HISTORY_SIZES=1000000,10000000 node loadtests/analytics-history.mjs   (a shorter run)
@@ -17,7 +19,19 @@
 // .tmp/bench/analytics-history.md.
 import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { finished, pipeline } from "node:stream/promises";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -69,43 +83,66 @@ const historyStart = window.start;
 const DAYS = Math.floor((now - historyStart) / DAY);
 
 /**
- * Pipes generated lines into `tracking:import`, run as `npm run tracking:import` runs it (the
- * entry's cached bundle, built before the clock starts; through tsx the command spent some 2
- * CPU-seconds compiling first); resolves with its wall time and summary line.
+ * Writes a step's generated page views to files before any clock starts: NDJSON for the import
+ * and, for the baseline, the same rows as CSV for COPY. Both timed loads then read a file, as an
+ * import of an export does; until run 7 the generator ran inside each timed load, in this process,
+ * feeding the import through a pipe (and the COPY through its stream), so the import waited for
+ * lines the generator had not made yet, and both shared the two cores with it (loadtests/REPORT.md,
+ * run 7). Answers the files' directory, removed by the caller.
  */
-async function importHistory(count, step) {
+async function writeHistory(count, step, withCsv) {
+  const dir = mkdtempSync(join(tmpdir(), "analytics-history-"));
+  const ndjson = createWriteStream(join(dir, "lines.ndjson"));
+  const csv = withCsv ? createWriteStream(join(dir, "rows.csv")) : undefined;
+  const esc = (s) => (s === "" ? "" : `"${s.replaceAll('"', '""')}"`);
+  let lines = "";
+  let rows = "";
+  const flush = async () => {
+    const waits = [];
+    if (!ndjson.write(lines)) waits.push(new Promise((r) => ndjson.once("drain", r)));
+    if (csv && !csv.write(rows)) waits.push(new Promise((r) => csv.once("drain", r)));
+    lines = rows = "";
+    await Promise.all(waits);
+  };
+  for (const v of history(count, step, window)) {
+    lines += `${JSON.stringify(v)}\n`;
+    if (csv) rows += `${v.id},${esc(v.session)},${esc(v.page)},${esc(v.referrer)},${v.at}\n`;
+    if (lines.length > 1 << 20) await flush();
+  }
+  await flush();
+  ndjson.end();
+  csv?.end();
+  await Promise.all([finished(ndjson), csv && finished(csv)]);
+  return dir;
+}
+
+/**
+ * Runs `tracking:import` on the step's NDJSON file as its stdin, as `npm run tracking:import`
+ * runs it (the entry's cached bundle, built before the clock starts; through tsx the command spent
+ * some 2 CPU-seconds compiling first); resolves with its wall time and summary line.
+ */
+async function importHistory(file) {
   const args = await entryArgs("services/tracking/src/cli/import.ts");
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, {
-      env: { ...process.env, DATABASE_URL },
-      stdio: ["pipe", "pipe", "inherit"],
+  const input = openSync(file, "r");
+  try {
+    return await new Promise((resolve, reject) => {
+      const started = performance.now();
+      const child = spawn(process.execPath, args, {
+        env: { ...process.env, DATABASE_URL },
+        stdio: [input, "pipe", "inherit"],
+      });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.on("error", reject);
+      child.on("exit", (code) => {
+        const seconds = (performance.now() - started) / 1000;
+        if (code !== 0) reject(new Error(`tracking:import exited ${code}: ${out}`));
+        else resolve({ seconds, summary: out.trim() });
+      });
     });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (code !== 0) reject(new Error(`tracking:import exited ${code}: ${out}`));
-      else resolve({ seconds, summary: out.trim() });
-    });
-    const lines = history(count, step, window);
-    const pump = () => {
-      for (;;) {
-        let chunk = "";
-        for (let i = 0; i < 2000; i++) {
-          const next = lines.next();
-          if (next.done) {
-            child.stdin.end(chunk);
-            return;
-          }
-          chunk += `${JSON.stringify(next.value)}\n`;
-        }
-        if (!child.stdin.write(chunk)) return void child.stdin.once("drain", pump);
-      }
-    };
-    pump();
-  });
+  } finally {
+    closeSync(input);
+  }
 }
 
 // ---------- measurements ----------
@@ -262,7 +299,7 @@ const RAW_QUERIES = {
         WHERE ${RAW_RANGE} GROUP BY page ORDER BY count(*) DESC LIMIT 10`,
 };
 
-async function loadRaw(pool, count, step) {
+async function loadRaw(pool, file) {
   await pool.query("CREATE SCHEMA IF NOT EXISTS rawscan");
   await pool.query(`CREATE TABLE IF NOT EXISTS rawscan.page_views (
       event_id text PRIMARY KEY, session_id text NOT NULL, page text NOT NULL, referrer text,
@@ -271,26 +308,10 @@ async function loadRaw(pool, count, step) {
   const client = await pool.connect();
   const started = performance.now();
   try {
-    const stream = client.query(copyFrom("COPY rawscan.page_views FROM STDIN (FORMAT csv)"));
-    const esc = (s) => (s === "" ? "" : `"${s.replaceAll('"', '""')}"`);
-    await new Promise((resolve, reject) => {
-      stream.on("finish", resolve);
-      stream.on("error", reject);
-      const lines = history(count, step, window);
-      const pump = () => {
-        for (;;) {
-          let chunk = "";
-          for (let i = 0; i < 2000; i++) {
-            const next = lines.next();
-            if (next.done) return void stream.end(chunk);
-            const v = next.value;
-            chunk += `${v.id},${esc(v.session)},${esc(v.page)},${esc(v.referrer)},${v.at}\n`;
-          }
-          if (!stream.write(chunk)) return void stream.once("drain", pump);
-        }
-      };
-      pump();
-    });
+    await pipeline(
+      createReadStream(file),
+      client.query(copyFrom("COPY rawscan.page_views FROM STDIN (FORMAT csv)")),
+    );
   } finally {
     client.release();
   }
@@ -345,12 +366,19 @@ try {
     console.log(
       `\n--- importing ${count.toLocaleString("en")} page views (to ${size.toLocaleString("en")}) ---`,
     );
-    const run = count > 0 ? await importHistory(count, i + 1) : undefined;
+    const baseline = size <= BASELINE_UP_TO;
+    const dir = count > 0 ? await writeHistory(count, i + 1, baseline) : undefined;
+    let run;
+    let copyRate;
+    try {
+      run = dir ? await importHistory(join(dir, "lines.ndjson")) : undefined;
+      if (run && baseline) copyRate = Math.round(count / (await loadRaw(pool, join(dir, "rows.csv"))));
+    } finally {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
     imported = size;
     const rate = run ? Math.round(count / run.seconds) : undefined;
     if (run) console.log(`${run.summary}\nimport: ${run.seconds.toFixed(0)} s, ${rate} page views/s`);
-    let copyRate;
-    if (run && size <= BASELINE_UP_TO) copyRate = Math.round(count / (await loadRaw(pool, count, i + 1)));
     await pool.query("VACUUM ANALYZE tracking.page_views, tracking.visitors");
     const disk = await bytesPerView(pool);
     const step = { size, rate, copyRate, bytes: disk.bytes, perView: disk.bytes / disk.views, queries: {} };

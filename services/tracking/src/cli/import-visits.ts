@@ -40,6 +40,8 @@ export interface ImportOptions {
   compacted?: (c: Compaction) => void;
   /** Where bad lines are reported. */
   report?: (message: string) => void;
+  /** Lines per batch (BATCH; tests take fewer, to write many batches of a small file). */
+  batchLines?: number;
 }
 
 /** Reads NDJSON page views from `input` and writes them; resolves with what happened. */
@@ -74,8 +76,11 @@ export async function importVisits(
     );
   };
   // The batch before the one being started: batches are prepared side by side but committed in
-  // the order of the file (insertBatch's `after`), so a visit split between two is written in time order.
+  // the order of the file (insertBatch's `after`), so a visit split between two is written in time
+  // order. A batch inserts its page views once the batch before has inserted its own
+  // (`viewsAfter`), while that one writes its visitor rows and rollups.
   let previous: Promise<unknown> | undefined;
+  let previousViews: Promise<void> | undefined;
   const write = async (inserted: Promise<BatchResult>) => {
     const r = await inserted;
     merge();
@@ -96,8 +101,11 @@ export async function importVisits(
     for (let m = monthOf(amsterdamDate(oldestMs)); m <= thisMonth; m = addMonths(m, 1)) months.push(m);
     await deps.partitions.ensure(months);
     touchedMonths(events, touched);
-    const inserted = insertBatch(deps, events, { after: previous });
+    let viewsWritten!: () => void;
+    const views = new Promise<void>((resolve) => (viewsWritten = resolve));
+    const inserted = insertBatch(deps, events, { after: previous, viewsAfter: previousViews, viewsWritten });
     previous = inserted;
+    previousViews = views;
     const p: Promise<void> = write(inserted).then(
       () => void inFlight.delete(p),
       (err: unknown) => {
@@ -124,7 +132,7 @@ export async function importVisits(
         continue;
       }
       batch.push(parsed.event);
-      if (batch.length >= BATCH) {
+      if (batch.length >= (opts.batchLines ?? BATCH)) {
         while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
         if (failure) throw failure;
         await start(batch);

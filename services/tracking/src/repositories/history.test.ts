@@ -423,6 +423,29 @@ describe("a visit split between two batches", () => {
     expect(await breakdowns("volgorde", "2027-04-12")).toEqual({ campaign: 1, campaignViews: 2, direct: 0 });
   });
 
+  it("is so too when the later batch inserts its page views while the earlier one is still open", async () => {
+    let earlierDone!: () => void;
+    const earlier = new Promise<void>((resolve) => (earlierDone = resolve));
+    // The earlier batch's page views are in (viewsAfter): the later one's transaction begins, inserts
+    // its page view and waits, open, for the earlier one's commit before its visitor row.
+    const second = insertBatch(deps, [later("samen", "2027-04-14")], {
+      after: earlier,
+      viewsAfter: Promise.resolve(),
+    });
+    const waiting = async () =>
+      rows(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+         AND state = 'idle in transaction' AND query LIKE '%INSERT INTO tracking.page_views%'`,
+      );
+    for (let i = 0; i < 100 && (await waiting()).length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await waiting()).toHaveLength(1);
+    await insertBatch(deps, [landing("samen", "2027-04-14")]);
+    earlierDone();
+    expect(await second).toEqual({ written: 1, duplicates: 0 });
+    expect(await breakdowns("samen", "2027-04-14")).toEqual({ campaign: 1, campaignViews: 2, direct: 0 });
+  });
+
   it("is not, written out of order (why the import commits its batches in order)", async () => {
     await insertBatch(deps, [later("andersom", "2027-04-13")]);
     await insertBatch(deps, [landing("andersom", "2027-04-13")]);

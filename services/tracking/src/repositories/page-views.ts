@@ -180,7 +180,35 @@ export async function insertBatch(
      * later page's (sketches cannot be taken back). No transaction is open while it waits.
      */
     after?: Promise<unknown>;
+    /**
+     * With `after`: settles when the batch before this one has inserted its page views. This
+     * batch's transaction then begins already, inserts its own page views while the batch before
+     * writes its visitor rows and rollups, and waits for `after` only before its visitor rows (no
+     * deadlock: the batch before touches none of this batch's rows, and this one waits for it at
+     * most on a page view both hold, which the batch before never waits on in turn).
+     */
+    viewsAfter?: Promise<unknown>;
+    /** Called once, when this batch's page views are inserted or when it failed. */
+    viewsWritten?: () => void;
   } = {},
+): Promise<BatchResult> {
+  let signalled = false;
+  const signal = () => {
+    if (!signalled) opts.viewsWritten?.();
+    signalled = true;
+  };
+  try {
+    return await writeInOrder(deps, events, opts, signal);
+  } finally {
+    signal();
+  }
+}
+
+async function writeInOrder(
+  deps: WriterDeps,
+  events: TrackEvent[],
+  opts: { after?: Promise<unknown>; viewsAfter?: Promise<unknown> },
+  viewsWritten: () => void,
 ): Promise<BatchResult> {
   if (events.length === 0) return { written: 0, duplicates: 0 };
   const startsVisit = (e: TrackEvent) => e.isView || e.consented === true;
@@ -219,11 +247,15 @@ export async function insertBatch(
     await deps.profileDims.ensure(
       new Map([...profiles].map(([id, profile]) => [profileIds.get(id)!, profile])),
     );
-    await opts.after?.catch(() => undefined);
+    const begin = opts.viewsAfter && opts.after ? opts.viewsAfter : opts.after;
+    await begin?.catch(() => undefined);
     try {
       return await withTransaction(deps.pool, async (client) => {
         await holdDictionaries(client, [...new Set(profileIds.values())]);
-        return writeBatch(client, prepared, profileIds, sent, deps);
+        return writeBatch(client, prepared, profileIds, sent, deps, async () => {
+          viewsWritten();
+          if (begin !== opts.after) await opts.after?.catch(() => undefined);
+        });
       });
     } catch (err) {
       if (!(err instanceof StaleDictionaryError) || attempt > 1) throw err;
@@ -260,6 +292,8 @@ async function writeBatch(
   profileIds: Map<string, number>,
   sent: Map<string, string>,
   deps: WriterDeps,
+  /** Between the page views and the visitor rows (insertBatch's order between batches). */
+  viewsDone: () => Promise<void> = () => Promise.resolve(),
 ): Promise<BatchResult> {
   const { statements } = deps;
   // Views in time order, once each (a line repeated within one batch is one view).
@@ -304,6 +338,7 @@ async function writeBatch(
       fresh = views.filter((_, i) => isNew.has(i));
     }
   }
+  await viewsDone();
 
   const rollups = new RollupBatch();
   const visitorDays: VisitorDays = new Map();

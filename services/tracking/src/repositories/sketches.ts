@@ -23,12 +23,15 @@ export function precisionOf(scope: number): number {
  * Appending keeps the writer's transaction cheap (a few hundred bytes a batch instead of rewriting
  * 16 KB sketches); union is idempotent, so a delta merged twice would change nothing, and readers
  * union sketches and unmerged deltas in one snapshot, so they never miss a batch. One compactor at
- * a time (advisory lock); returns the number of deltas merged.
+ * a time (advisory lock): with `wait`, this one waits for another to finish, otherwise it merges
+ * nothing then; returns the number of deltas merged.
  */
-export async function compactSketches(pool: Pool, limit = 5000): Promise<number> {
+export async function compactSketches(pool: Pool, limit = 5000, wait = false): Promise<number> {
   return withTransaction(pool, async (client) => {
     const lock = await client.query<{ ok: boolean }>(
-      "SELECT pg_try_advisory_xact_lock(hashtext('tracking:sketches')) AS ok",
+      wait
+        ? "SELECT pg_advisory_xact_lock(hashtext('tracking:sketches')) IS NOT NULL AS ok"
+        : "SELECT pg_try_advisory_xact_lock(hashtext('tracking:sketches')) AS ok",
     );
     // Another compactor holds it: nothing was read or written, so committing equals rolling back.
     if (!lock.rows[0]!.ok) return 0;
@@ -82,11 +85,16 @@ async function mergeInto(client: PoolClient, merged: Map<string, Hll>): Promise<
   );
 }
 
-/** Merges until no delta is left (after an import, and in tests); returns how many were merged. */
+/**
+ * Merges until no delta is left (after an import, and in tests); returns how many were merged.
+ * Waits for another compactor (the service's, every SKETCH_COMPACT_INTERVAL_MS) instead of taking
+ * its turn for "none left": an import beside a running service could otherwise end while the
+ * service merged, its last batches' deltas left to the service's 5,000 every 2 s.
+ */
 export async function compactAll(pool: Pool): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await compactSketches(pool);
+    const n = await compactSketches(pool, 5000, true);
     total += n;
     if (n === 0) return total;
   }
