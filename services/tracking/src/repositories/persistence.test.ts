@@ -52,7 +52,9 @@ describe("page views in Postgres", () => {
     const inserts =
       (await metric(h.svc.metricsUrl, "tracking_db_insert_statements_total", 'table="page_views"')) - before;
     expect(inserts).toBeGreaterThan(0);
-    expect(inserts).toBeLessThanOrEqual(10);
+    // One statement per flush (every 100 ms here), however many visits it carries: a loaded host
+    // that spreads the 300 visits over a second or two makes more flushes, never one per visit.
+    expect(inserts).toBeLessThanOrEqual(n / 10);
     expect(
       await countRows(
         `SELECT count(*) AS n FROM tracking.visitors v JOIN tracking.pages p ON p.id = v.landing_page_id
