@@ -272,7 +272,8 @@ export async function startTracking(
     claimIdleMs: config.STREAM_CLAIM_IDLE_MS,
     onFlushed: (rows) => {
       persisted.inc(rows);
-      // The day's counts and top pages live in the rollups: admin sockets hear of them now.
+      // The day's counts and top pages live in the rollups: admin sockets get them with the next
+      // push, or an interval later (routes/visitor-feed.ts).
       if (rows > 0) publish.counts();
     },
   });

@@ -94,13 +94,20 @@ export async function importVisits(
   const touched = new Set<string>();
   const start = async (events: TrackEvent[]) => {
     // The partitions from the batch's oldest month up to now, in one go before the batch is in
-    // flight: history in time order then waits for no other batch to make each month's.
+    // flight: history in time order then waits for no other batch to make each month's. The
+    // months up to its newest are the ones it writes into (compacted at the end).
     let oldestMs = Infinity;
-    for (const e of events) oldestMs = Math.min(oldestMs, e.at.getTime());
+    let newestMs = -Infinity;
+    for (const e of events) {
+      const t = e.at.getTime();
+      if (t < oldestMs) oldestMs = t;
+      if (t > newestMs) newestMs = t;
+    }
     const months: string[] = [];
     for (let m = monthOf(amsterdamDate(oldestMs)); m <= thisMonth; m = addMonths(m, 1)) months.push(m);
     await deps.partitions.ensure(months);
-    touchedMonths(events, touched);
+    const newest = monthOf(amsterdamDate(newestMs));
+    for (const m of months) if (m <= newest) touched.add(m);
     let viewsWritten!: () => void;
     const views = new Promise<void>((resolve) => (viewsWritten = resolve));
     const inserted = insertBatch(deps, events, { after: previous, viewsAfter: previousViews, viewsWritten });
@@ -153,19 +160,6 @@ export async function importVisits(
     if (progress) clearInterval(progress);
   }
   return summary;
-}
-
-/** Adds the months from the batch's oldest page view to its newest (history in time order: one or two). */
-function touchedMonths(events: TrackEvent[], months: Set<string>): void {
-  let oldest = Infinity;
-  let newest = -Infinity;
-  for (const e of events) {
-    const t = e.at.getTime();
-    if (t < oldest) oldest = t;
-    if (t > newest) newest = t;
-  }
-  for (let m = monthOf(amsterdamDate(oldest)); m <= monthOf(amsterdamDate(newest)); m = addMonths(m, 1))
-    months.add(m);
 }
 
 /**
