@@ -189,6 +189,7 @@ describe.each(SERVICES)("%s", (service) => {
           expect(new Set(partitions.rows.map((r) => r.owner))).toEqual(new Set([migrator]));
           await c.query(`INSERT INTO tracking.page_views VALUES (now(), 1, 1, 1)`);
           await expect(c.query("SELECT tracking.drop_month('2020-01-01')")).resolves.toBeDefined();
+          await expect(c.query("SELECT tracking.pack_month('2020-01-01')")).resolves.toBeDefined();
           await expect(c.query("DROP TABLE tracking.pages")).rejects.toThrow(/must be owner/);
         }
       } finally {

@@ -175,3 +175,13 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
     client.release(broken);
   }
 }
+
+/**
+ * A connection with the pool's settings but outside it, for a lock held while the pool's own
+ * connections do the work (the caller ends it).
+ */
+export async function connectBeside(pool: pg.Pool): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: pool.options.connectionString });
+  await client.connect();
+  return client;
+}

@@ -6,8 +6,8 @@ import { parseImportLine } from "../domain/import-line";
 import { retentionStart } from "../domain/periods";
 import { addMonths, amsterdamDate, dayStart, monthOf } from "../domain/calendar";
 import { insertBatch, writerDeps, type BatchResult, type TrackEvent } from "../repositories/page-views";
-import { compactMonths, type Compaction } from "../repositories/partitions";
 import { compactRunningTotals } from "../repositories/running-totals";
+import { holdImportLock } from "../repositories/retention";
 import { buildPendingWeeks, compactAll } from "../repositories/sketches";
 
 /**
@@ -36,8 +36,6 @@ export interface ImportOptions {
   now?: number;
   /** Called about twice a second with the running totals. */
   progress?: (s: ImportSummary, seconds: number) => void;
-  /** Told which months that are over had their page view key rebuilt packed at the end, and how long it took. */
-  compacted?: (c: Compaction) => void;
   /** Where bad lines are reported. */
   report?: (message: string) => void;
   /** Lines per batch (BATCH; tests take fewer, to write many batches of a small file). */
@@ -91,23 +89,18 @@ export async function importVisits(
     if (++batches % COMPACT_EVERY === 0) await compactRunningTotals(pool);
   };
   const thisMonth = monthOf(amsterdamDate(now));
-  const touched = new Set<string>();
   const start = async (events: TrackEvent[]) => {
     // The partitions from the batch's oldest month up to now, in one go before the batch is in
-    // flight: history in time order then waits for no other batch to make each month's. The
-    // months up to its newest are the ones it writes into (compacted at the end).
+    // flight: history in time order then waits for no other batch to make each month's. (The
+    // service's daily pass packs the months that are over afterwards: domain/retention.ts.)
     let oldestMs = Infinity;
-    let newestMs = -Infinity;
     for (const e of events) {
       const t = e.at.getTime();
       if (t < oldestMs) oldestMs = t;
-      if (t > newestMs) newestMs = t;
     }
     const months: string[] = [];
     for (let m = monthOf(amsterdamDate(oldestMs)); m <= thisMonth; m = addMonths(m, 1)) months.push(m);
     await deps.partitions.ensure(months);
-    const newest = monthOf(amsterdamDate(newestMs));
-    for (const m of months) if (m <= newest) touched.add(m);
     let viewsWritten!: () => void;
     const views = new Promise<void>((resolve) => (viewsWritten = resolve));
     const inserted = insertBatch(deps, events, { after: previous, viewsAfter: previousViews, viewsWritten });
@@ -123,6 +116,8 @@ export async function importVisits(
     inFlight.add(p);
   };
   let batch: TrackEvent[] = [];
+  // The service's daily pass (retention, packing) waits while this runs (repositories/retention.ts).
+  const running = await holdImportLock(pool);
   try {
     for await (const text of createInterface({ input, crlfDelay: Infinity })) {
       summary.lines++;
@@ -154,10 +149,10 @@ export async function importVisits(
     await buildPendingWeeks(pool);
     await compactRunningTotals(pool);
     if (summary.written > 0) await vacuumRollups(pool);
-    if (summary.written > 0) opts.compacted?.(await compactMonths(pool, touched, thisMonth, { force: true }));
   } finally {
     await Promise.allSettled([...inFlight, merging]);
     if (progress) clearInterval(progress);
+    await running();
   }
   return summary;
 }

@@ -1,18 +1,15 @@
 // `npm run tracking:import < visits.ndjson`: imports page views of history (format in the README).
 // A bad line is reported with its number and skipped, and makes the exit code 1 once everything
 // else is in; progress shows on a terminal.
-import type { Compaction } from "../repositories/partitions";
 import { importVisits } from "./import-visits";
 import { openCliDatabase } from "./database";
 
 async function main(): Promise<number> {
   const { pool, retentionMonths } = await openCliDatabase("tracking-import");
   const tty = process.stderr.isTTY;
-  let compaction: Compaction | undefined;
   try {
     const summary = await importVisits(pool, process.stdin, {
       retentionMonths,
-      compacted: (c) => (compaction = c),
       report: (message) => process.stderr.write(`${tty ? "\r\x1b[K" : ""}${message}\n`),
       progress: tty
         ? (s, seconds) =>
@@ -29,12 +26,6 @@ async function main(): Promise<number> {
         `${summary.duplicates} waren er al, ${summary.tooOld} ouder dan ${retentionMonths} maanden overgeslagen, ` +
         `${summary.bad} foutief.`,
     );
-    const c = compaction;
-    if (c && c.months.length > 0)
-      console.log(
-        `Index van de paginaweergaven van ${c.months.length} afgesloten maand(en) compact herbouwd ` +
-          `in ${(c.ms / 1000).toLocaleString("nl-NL", { maximumFractionDigits: 1 })} s.`,
-      );
     return summary.bad > 0 ? 1 : 0;
   } finally {
     await pool.end();

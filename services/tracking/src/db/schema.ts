@@ -60,6 +60,26 @@ export const pageViews = tracking.table(
 );
 
 /**
+ * The page views of a month that is over, packed: one row per session and Amsterdam day, its views
+ * in `views` as 12 bytes each (big-endian int4s: milliseconds since the day's Amsterdam midnight,
+ * the event key, the page id), partitioned by month of day like visitors. A page_views row costs
+ * 52 bytes on its page (a 24-byte tuple header for 24 bytes of data) and 37 in its key; here a
+ * session's views of a day share one header and one key entry. The service packs each closed
+ * month's page views (repositories/partitions.ts packMonths, migration 0017's
+ * tracking.pack_month) and empties its page_views partition; a late or re-imported view of a
+ * packed month goes into page_views again (and is checked against these rows) until the next pass.
+ */
+export const pageViewDays = tracking.table(
+  "page_view_days",
+  {
+    sessionKey: bigint("session_key", { mode: "bigint" }).notNull(),
+    day: date("day").notNull(),
+    views: bytea("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionKey, t.day] })],
+);
+
+/**
  * One row per session and Amsterdam day it viewed pages, partitioned by month of day. `hours` has
  * bit i set when the session viewed a page in the day's i-th hour; `added` holds the bits the last
  * write set, which is how the writer learns, under concurrent writers, whom to count as a new

@@ -1,5 +1,5 @@
 import { scheduleDaily, type Logger, type Pool } from "@lease/platform";
-import { applyRetention, type RetentionReport } from "../repositories/retention";
+import { applyRetention, waitForImports, type RetentionReport } from "../repositories/retention";
 import { compactMonths, type Compaction, type Partitions } from "../repositories/partitions";
 import { addMonths, amsterdamDate, monthOf } from "./calendar";
 import type { Clock } from "./clock";
@@ -20,25 +20,26 @@ export async function runRetention(
 }
 
 /**
- * The page views' key of each kept month that is over and not yet packed, rebuilt packed
- * (repositories/partitions.ts compactMonths): once, at the first daily pass after a month closed
- * (and at the first pass for every month stored before); an index already packed is left alone,
- * so on the other days this is a catalog read.
+ * The page views of each kept month that is over, packed into page_view_days
+ * (repositories/partitions.ts compactMonths): at the first daily pass after a month closed, after
+ * an import into months that are over, and for a late view that came in since; a month with no
+ * row left in page_views is one quick read.
  */
 export async function compactClosedMonths(
   pool: Pool,
   partitions: Partitions,
   clock: Clock,
+  opts: { wait?: boolean } = {},
 ): Promise<Compaction> {
   const thisMonth = monthOf(amsterdamDate(clock.now()));
-  return compactMonths(pool, await partitions.months(), thisMonth);
+  return compactMonths(pool, await partitions.months(), thisMonth, opts);
 }
 
 /**
  * Runs the retention pass (and creates next months' partitions) shortly after start and then once
- * a day; replicas may overlap harmlessly. Each pass then compacts the closed months
- * (compactClosedMonths, one replica at a time); `npm run tracking:retention`, the pass alone that
- * the history benchmark times, does not.
+ * a day; replicas may overlap harmlessly. A pass waits for a history import running meanwhile
+ * (waitForImports), and then packs the closed months (compactClosedMonths, one replica at a time);
+ * `npm run tracking:retention`, the pass alone that the history benchmark times, does not.
  */
 export function scheduleRetention(
   pool: Pool,
@@ -48,9 +49,15 @@ export function scheduleRetention(
   logger: Logger,
 ) {
   const pass = async () => {
+    await waitForImports(pool);
     const report = await runRetention(pool, partitions, clock, months);
     const compaction = await compactClosedMonths(pool, partitions, clock);
-    return { ...report, compactedMonths: compaction.months, compactionMs: compaction.ms };
+    return {
+      ...report,
+      packedMonths: compaction.months,
+      packedViews: compaction.views,
+      packingMs: compaction.ms,
+    };
   };
   return scheduleDaily("tracking retention", pass, logger, { describe: (report) => ({ ...report }) });
 }

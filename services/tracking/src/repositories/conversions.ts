@@ -6,7 +6,7 @@ import {
   type LeadAttribution,
 } from "@lease/contracts";
 import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
-import { addDays, dayOf } from "../domain/calendar";
+import { addDays, amsterdamDate, dayOf } from "../domain/calendar";
 import { key64 } from "../domain/keys";
 import type { ProfileDims } from "./profile-dims";
 import { addFunnelCounts, NO_COUNTS } from "./funnel-rollups";
@@ -152,13 +152,26 @@ export class ConversionRecorder {
         [first.profile_id, first.landing_page_id],
       ),
       this.pool.query<{ path: string; at: Date; n: string }>(
-        `SELECT pg.path, v.occurred_at AS at, count(*) OVER () AS n
-           FROM tracking.page_views v
+        // A month that is over has its views packed per session and day (migration 0017), and
+        // may hold late ones in page_views still: both, each read by its key within its months.
+        `SELECT pg.path, v.at, count(*) OVER () AS n
+           FROM (SELECT occurred_at AS at, event_key, page_id FROM tracking.page_views
+                  WHERE session_key = $1 AND occurred_at >= $2 AND occurred_at <= $3
+                 UNION ALL
+                 SELECT x.occurred_at, x.event_key, x.page_id
+                   FROM tracking.page_view_days d, tracking.unpack_views(d.day, d.views) x
+                  WHERE d.session_key = $1 AND d.day >= $4::date AND d.day <= $5::date
+                    AND x.occurred_at >= $2 AND x.occurred_at <= $3) v
            JOIN tracking.pages pg ON pg.id = v.page_id
-          WHERE v.session_key = $1 AND v.occurred_at >= $2 AND v.occurred_at <= $3
-          ORDER BY v.occurred_at, v.event_key
+          ORDER BY v.at, v.event_key
           LIMIT ${ATTRIBUTION_PAGES_MAX}`,
-        [key64(input.sessionId!).sql, first.first_seen.toISOString(), input.at.toISOString()],
+        [
+          key64(input.sessionId!).sql,
+          first.first_seen.toISOString(),
+          input.at.toISOString(),
+          amsterdamDate(first.first_seen.getTime()),
+          amsterdamDate(input.at.getTime()),
+        ],
       ),
     ]);
     const p = profile.rows[0];

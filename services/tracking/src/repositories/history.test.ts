@@ -427,7 +427,8 @@ describe("a visit split between two batches", () => {
     let earlierDone!: () => void;
     const earlier = new Promise<void>((resolve) => (earlierDone = resolve));
     // The earlier batch's page views are in (viewsAfter): the later one's transaction begins, inserts
-    // its page view and waits, open, for the earlier one's commit before its visitor row.
+    // its page view (and checks it against packed months) and waits, open, for the earlier one's
+    // commit before its visitor row.
     const second = insertBatch(deps, [later("samen", "2027-04-14")], {
       after: earlier,
       viewsAfter: Promise.resolve(),
@@ -435,7 +436,7 @@ describe("a visit split between two batches", () => {
     const waiting = async () =>
       rows(
         `SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
-         AND state = 'idle in transaction' AND query LIKE '%INSERT INTO tracking.page_views%'`,
+         AND state = 'idle in transaction' AND query LIKE '%FROM tracking.page_view_days pd%'`,
       );
     for (let i = 0; i < 100 && (await waiting()).length === 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -286,6 +286,46 @@ export async function holdDictionaries(client: PoolClient, profileIds: number[])
   if (profiles !== profileIds.length || dangling > 0) throw new StaleDictionaryError("pruned meanwhile");
 }
 
+/**
+ * The views of `fresh` (just inserted into page_views by this transaction) that are not already in
+ * a packed month's page_view_days (migration 0017); the others are taken out of page_views again.
+ * A redelivered or re-imported view of a packed month passes the primary key of its emptied
+ * partition, so the packed rows are the check. Run after the insert: the insert waits for a
+ * tracking.pack_month of its month to commit (its SHARE lock), so this statement sees every row
+ * packed before, and a pack_month that starts later waits for this transaction and packs its rows.
+ * Views of months that were never packed each cost one probe of an index with nothing in its range.
+ */
+async function withoutPacked(client: PoolClient, fresh: Prepared[]): Promise<Prepared[]> {
+  const packed = await client.query<{ i: number }>(
+    `SELECT u.i::int AS i
+     FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::date[]) WITH ORDINALITY AS u(t, k, s, d, i)
+     WHERE EXISTS (
+       SELECT 1 FROM tracking.page_view_days pd, tracking.unpack_views(pd.day, pd.views) x
+       WHERE pd.session_key = u.s AND pd.day = u.d
+         AND x.occurred_at = to_timestamp(u.t::float8 / 1000) AND x.event_key = u.k)`,
+    [
+      sqlArray(fresh.map((p) => p.ms)),
+      sqlArray(fresh.map((p) => p.eventKey)),
+      sqlArray(fresh.map((p) => p.session.sql)),
+      sqlArray(fresh.map((p) => p.day)),
+    ],
+  );
+  if (packed.rows.length === 0) return fresh;
+  const again = new Set(packed.rows.map((r) => r.i - 1));
+  const dup = fresh.filter((_, i) => again.has(i));
+  await client.query(
+    `DELETE FROM tracking.page_views v
+     USING unnest($1::bigint[], $2::int[], $3::bigint[]) AS u(t, k, s)
+     WHERE v.session_key = u.s AND v.occurred_at = to_timestamp(u.t::float8 / 1000) AND v.event_key = u.k`,
+    [
+      sqlArray(dup.map((p) => p.ms)),
+      sqlArray(dup.map((p) => p.eventKey)),
+      sqlArray(dup.map((p) => p.session.sql)),
+    ],
+  );
+  return fresh.filter((_, i) => !again.has(i));
+}
+
 async function writeBatch(
   client: PoolClient,
   prepared: Prepared[],
@@ -337,6 +377,7 @@ async function writeBatch(
       const isNew = new Set(mine.rows.map((r) => r.i - 1));
       fresh = views.filter((_, i) => isNew.has(i));
     }
+    if (fresh.length > 0) fresh = await withoutPacked(client, fresh);
   }
   await viewsDone();
 

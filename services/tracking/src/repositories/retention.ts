@@ -1,4 +1,4 @@
-import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
+import { connectBeside, withTransaction, type Pool, type PoolClient } from "@lease/platform";
 import { addMonths, dayStart, monthOf } from "../domain/calendar";
 import { Hll } from "../domain/hll";
 import { partitionName, type Partitions } from "./partitions";
@@ -26,6 +26,39 @@ export interface RetentionReport {
  * and value ids it numbered: repositories/page-views.ts) and the pruning of those tables here.
  */
 export const DICTIONARY_LOCK = "hashtext('tracking:dictionaries')";
+
+/** Held shared by each history import while it runs (cli/import-visits.ts); see waitForImports. */
+const IMPORT_LOCK = "hashtext('tracking:import')";
+
+/**
+ * Marks a history import as running until the returned function is called: a connection of its
+ * own (not one of the import's pool) holding IMPORT_LOCK shared, so imports run side by side.
+ */
+export async function holdImportLock(pool: Pool): Promise<() => Promise<void>> {
+  const client = await connectBeside(pool);
+  try {
+    await client.query(`SELECT pg_advisory_lock_shared(${IMPORT_LOCK})`);
+  } catch (err) {
+    await client.end();
+    throw err;
+  }
+  return () => client.end();
+}
+
+/**
+ * Resolves once no history import runs. The daily pass waits for one: its retention would prune
+ * the visit profiles and breakdown values an import's batches in flight have just numbered (they
+ * retry, but each retry rewrites its batch), and packing a month the import still writes into
+ * holds its batches off for seconds.
+ */
+export async function waitForImports(pool: Pool, pollMs = 30_000): Promise<void> {
+  for (;;) {
+    // Taken and let go within the statement: only tells whether an import holds it.
+    const r = await pool.query<{ free: boolean }>(`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}) AS free`);
+    if (r.rows[0]!.free) return;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
 
 /**
  * Removes analytics older than `keepFrom`: whole months of raw rows by dropping their partitions
@@ -62,7 +95,13 @@ export async function applyRetention(
       `DELETE FROM tracking.${partitionName("visitors", boundary)} WHERE day < $1`,
       [keepFrom],
     );
-    report.trimmedPageViews = views.rowCount ?? 0;
+    // The month's packed page views (migration 0017): whole days, as the cutoff is a midnight.
+    const packed = await pool.query<{ n: string }>(
+      `WITH d AS (DELETE FROM tracking.${partitionName("page_view_days", boundary)} WHERE day < $1 RETURNING views)
+       SELECT coalesce(sum(length(views) / 12), 0) AS n FROM d`,
+      [keepFrom],
+    );
+    report.trimmedPageViews = (views.rowCount ?? 0) + Number(packed.rows[0]!.n);
     report.trimmedVisitors = visitors.rowCount ?? 0;
   }
   await withTransaction(pool, async (client) => {
