@@ -436,7 +436,7 @@ describe("a visit split between two batches", () => {
     const waiting = async () =>
       rows(
         `SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
-         AND state = 'idle in transaction' AND query LIKE '%FROM tracking.page_view_days pd%'`,
+         AND state = 'idle in transaction' AND query LIKE '%FROM tracking.page_view_days_m%'`,
       );
     for (let i = 0; i < 100 && (await waiting()).length === 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,11 +1,11 @@
 import { withTransaction, type Pool, type PoolClient } from "@lease/platform";
-import { HOUR_MS, dayOf, monthOf } from "../domain/calendar";
+import { HOUR_MS, dayOf, dayStart, monthOf } from "../domain/calendar";
 import { key32, key64, type Key64 } from "../domain/keys";
 import { classifyUserAgent } from "../domain/user-agent";
 import { ANONYMOUS_ID_PREFIX } from "../domain/anonymous-id";
 import { memoize } from "../domain/memo";
 import { RollupBatch } from "./rollups";
-import { Partitions } from "./partitions";
+import { Partitions, partitionName } from "./partitions";
 import { acquisitionOf, channelOf, type Acquisition, type Channel } from "../domain/acquisition";
 import { DIMS, FILTER_DIMS, dimScope } from "../domain/breakdowns";
 import {
@@ -293,26 +293,34 @@ export async function holdDictionaries(client: PoolClient, profileIds: number[])
  * partition, so the packed rows are the check. Run after the insert: the insert waits for a
  * tracking.pack_month of its month to commit (its SHARE lock), so this statement sees every row
  * packed before, and a pack_month that starts later waits for this transaction and packs its rows.
- * Views of months that were never packed each cost one probe of an index with nothing in its range.
+ * One probe of the month's key per session and day of the batch (a nested loop, whatever the
+ * month holds); only the rows found come back, decoded here.
  */
 async function withoutPacked(client: PoolClient, fresh: Prepared[]): Promise<Prepared[]> {
-  const packed = await client.query<{ i: number }>(
-    `SELECT u.i::int AS i
-     FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::date[]) WITH ORDINALITY AS u(t, k, s, d, i)
-     WHERE EXISTS (
-       SELECT 1 FROM tracking.page_view_days pd, tracking.unpack_views(pd.day, pd.views) x
-       WHERE pd.session_key = u.s AND pd.day = u.d
-         AND x.occurred_at = to_timestamp(u.t::float8 / 1000) AND x.event_key = u.k)`,
-    [
-      sqlArray(fresh.map((p) => p.ms)),
-      sqlArray(fresh.map((p) => p.eventKey)),
-      sqlArray(fresh.map((p) => p.session.sql)),
-      sqlArray(fresh.map((p) => p.day)),
-    ],
-  );
-  if (packed.rows.length === 0) return fresh;
-  const again = new Set(packed.rows.map((r) => r.i - 1));
-  const dup = fresh.filter((_, i) => again.has(i));
+  const byMonth = new Map<string, Map<string, { session: string; day: string }>>();
+  for (const p of fresh) {
+    const month = monthOf(p.day);
+    let pairs = byMonth.get(month);
+    if (!pairs) byMonth.set(month, (pairs = new Map()));
+    pairs.set(`${p.session.sql} ${p.day}`, { session: p.session.sql, day: p.day });
+  }
+  const packed = new Set<string>();
+  for (const [month, pairs] of byMonth) {
+    const found = await client.query<{ s: string; d: string; views: Buffer }>(
+      `SELECT u.s::text AS s, to_char(u.d, 'YYYY-MM-DD') AS d, pd.views
+       FROM unnest($1::bigint[], $2::date[]) AS u(s, d)
+       CROSS JOIN LATERAL (
+         SELECT views FROM tracking.${partitionName("page_view_days", month)}
+         WHERE session_key = u.s AND day = u.d LIMIT 1) pd`,
+      [sqlArray([...pairs.values()].map((x) => x.session)), sqlArray([...pairs.values()].map((x) => x.day))],
+    );
+    for (const row of found.rows)
+      for (const [ms, eventKey] of unpackViews(row.d, row.views)) packed.add(`${row.s} ${ms} ${eventKey}`);
+  }
+  if (packed.size === 0) return fresh;
+  const isPacked = (p: Prepared) => packed.has(`${p.session.sql} ${p.ms} ${p.eventKey}`);
+  const dup = fresh.filter(isPacked);
+  if (dup.length === 0) return fresh;
   await client.query(
     `DELETE FROM tracking.page_views v
      USING unnest($1::bigint[], $2::int[], $3::bigint[]) AS u(t, k, s)
@@ -323,7 +331,16 @@ async function withoutPacked(client: PoolClient, fresh: Prepared[]): Promise<Pre
       sqlArray(dup.map((p) => p.session.sql)),
     ],
   );
-  return fresh.filter((_, i) => !again.has(i));
+  return fresh.filter((p) => !isPacked(p));
+}
+
+/** A packed row's views as [epoch ms, event key, page id] (migration 0017's layout). */
+export function unpackViews(day: string, views: Buffer): [number, number, number][] {
+  const midnight = dayStart(day);
+  const out: [number, number, number][] = [];
+  for (let o = 0; o + 12 <= views.length; o += 12)
+    out.push([midnight + views.readInt32BE(o), views.readInt32BE(o + 4), views.readInt32BE(o + 8)]);
+  return out;
 }
 
 async function writeBatch(
