@@ -73,11 +73,12 @@ $$ SELECT (day::timestamp AT TIME ZONE 'Europe/Amsterdam') + tracking.view_int(v
           tracking.view_int(views, o + 4), tracking.view_int(views, o + 8)
      FROM generate_series(0, length(views) - 12, 12) AS o $$;
 --> statement-breakpoint
--- Moves a closed month's page views into page_view_days (repositories/partitions.ts packMonths):
+-- Moves a closed month's page views into page_view_days (repositories/partitions.ts compactMonths):
 -- writers of that month wait meanwhile (SHARE lock; a late view, an import into it), reads go on
 -- until the TRUNCATE that gives the rows' bytes back. Views of a session and day packed before
 -- (a late view, a later import) are appended to its row: a view is never in both tables, since
--- every writer checks a packed month's rows after its insert (repositories/page-views.ts).
+-- every writer checks a packed month's rows after its insert (repositories/page-views.ts). The
+-- packed key and the month's visitor key are rebuilt packed as needed (below).
 -- Returns the number of page views moved.
 CREATE FUNCTION "tracking"."pack_month"(month date) RETURNS bigint
   LANGUAGE plpgsql SECURITY DEFINER
@@ -89,6 +90,8 @@ DECLARE
   pv regclass := to_regclass(format('tracking.%I', 'page_views_' || suffix));
   pd regclass := to_regclass(format('tracking.%I', 'page_view_days_' || suffix));
   packed_before boolean;
+  packed_rows float8;
+  visitors_key regclass;
   n bigint;
   rows text := $q$
     SELECT session_key, day, string_agg(int4send(ms) || int4send(event_key) || int4send(page_id), ''::bytea) AS views
@@ -107,11 +110,29 @@ BEGIN
     RETURN 0;
   END IF;
   EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', pd) INTO packed_before;
+  SELECT greatest(reltuples, 0) INTO packed_rows FROM pg_class WHERE oid = pd;
   IF packed_before THEN
     EXECUTE format('INSERT INTO %2$s AS d (session_key, day, views) ' || rows
                    || ' ON CONFLICT (session_key, day) DO UPDATE SET views = d.views || EXCLUDED.views', pv, pd);
+    -- Keys of new sessions land among packed ones and split the key's full pages (half full
+    -- after): rebuilt when more than late views came in (an import into the month).
+    IF n > packed_rows / 100 THEN
+      EXECUTE format('REINDEX TABLE %s', pd);
+    END IF;
   ELSE
+    -- In key order into an empty partition: the key is built packed.
     EXECUTE format('INSERT INTO %2$s (session_key, day, views) ' || rows, pv, pd);
+  END IF;
+  -- The month's visitor rows get hardly any new key now either: their key (session hashes within a
+  -- day, split half full by random inserts) is rebuilt packed too, when the month was packed first
+  -- and after an import into it. Reads of it wait the second or so this takes.
+  IF NOT packed_before OR n > packed_rows / 100 THEN
+    SELECT ix.indexrelid::regclass INTO visitors_key FROM pg_index ix
+     WHERE ix.indrelid = to_regclass(format('tracking.%I', 'visitors_' || suffix)) AND ix.indisprimary;
+    IF visitors_key IS NOT NULL THEN
+      EXECUTE format('ALTER INDEX %s SET (fillfactor = 100)', visitors_key);
+      EXECUTE format('REINDEX INDEX %s', visitors_key);
+    END IF;
   END IF;
   EXECUTE format('TRUNCATE %s', pv);
   RETURN n;

@@ -108,6 +108,19 @@ describe("packing the page views of closed months", () => {
     // The same number of views in well under half the bytes, its key included.
     const packedBytes = (await bytes("page_views_m2027_03")) + (await bytes("page_view_days_m2027_03"));
     expect(packedBytes).toBeLessThan(unpackedBytes * 0.5);
+    // The month's keys are packed: the packed rows' (built in order) and its visitor rows'.
+    const keys = await pool.query<{ name: string; options: string[] | null }>(
+      `SELECT c.relname AS name, c.reloptions AS options
+         FROM pg_index ix JOIN pg_class c ON c.oid = ix.indexrelid
+        WHERE ix.indisprimary AND ix.indrelid IN ('tracking.page_view_days_m2027_03'::regclass,
+                                                  'tracking.visitors_m2027_03'::regclass, 'tracking.visitors_m2027_04'::regclass)
+        ORDER BY 1`,
+    );
+    expect(keys.rows).toEqual([
+      { name: "page_view_days_m2027_03_pkey", options: ["fillfactor=100"] },
+      { name: "visitors_m2027_03_pkey", options: ["fillfactor=100"] },
+      { name: "visitors_m2027_04_pkey", options: null },
+    ]);
     // Nothing left to pack: a quick read per month.
     expect(await compactClosedMonths(pool, partitions, clock)).toMatchObject({ months: [], views: 0 });
 
@@ -147,6 +160,21 @@ describe("packing the page views of closed months", () => {
     );
     expect(row.rows).toEqual([{ views: 4 }]);
     expect((await insertBatch(deps, [...first, ...second])).written).toBe(0);
+  });
+
+  it("rebuilds the packed keys after an import into a packed month", async () => {
+    /** Bytes per entry of a partition's primary key: about 28 packed, about 50 once split. */
+    const perKey = async (table: string) =>
+      (await count(`SELECT pg_relation_size('tracking.${table}_pkey') AS n`)) /
+      (await count(`SELECT count(*) AS n FROM tracking.${table}`));
+    const more = lines("m9", 8000, march + 2 * 86_400_000, march + 20 * 86_400_000, 77);
+    expect((await run(more)).written).toBe(8000);
+    expect(await compactClosedMonths(pool, new Partitions(pool), clock)).toMatchObject({ views: 8000 });
+    // 2,000 new sessions' keys among 4,000 packed ones: rebuilt packed rather than split.
+    expect(await perKey("page_view_days_m2027_03")).toBeLessThan(36);
+    expect(await perKey("visitors_m2027_03")).toBeLessThan(36);
+    expect(await marchViews()).toHaveLength(24_005); // with the two-part visit of the test before
+    expect((await run(more)).written).toBe(0);
   });
 
   it("gives a lead its visit's pages from packed days, late views and this month, in order", async () => {
