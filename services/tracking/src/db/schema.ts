@@ -65,7 +65,7 @@ export const pageViews = tracking.table(
  * the event key, the page id), partitioned by month of day like visitors. A page_views row costs
  * 52 bytes on its page (a 24-byte tuple header for 24 bytes of data) and 37 in its key; here a
  * session's views of a day share one header and one key entry. The service packs each closed
- * month's page views (repositories/partitions.ts packMonths, migration 0017's
+ * month's page views (repositories/partitions.ts compactMonths, migration 0017's
  * tracking.pack_month) and empties its page_views partition; a late or re-imported view of a
  * packed month goes into page_views again (and is checked against these rows) until the next pass.
  */
