@@ -335,7 +335,7 @@ async function withoutPacked(client: PoolClient, fresh: Prepared[]): Promise<Pre
 }
 
 /** A packed row's views as [epoch ms, event key, page id] (migration 0017's layout). */
-export function unpackViews(day: string, views: Buffer): [number, number, number][] {
+function unpackViews(day: string, views: Buffer): [number, number, number][] {
   const midnight = dayStart(day);
   const out: [number, number, number][] = [];
   for (let o = 0; o + 12 <= views.length; o += 12)

@@ -36,6 +36,9 @@ const IMPORT_LOCK = "hashtext('tracking:import')";
  */
 export async function holdImportLock(pool: Pool): Promise<() => Promise<void>> {
   const client = await connectBeside(pool);
+  // A connection lost meanwhile only lets go of the lock (a daily pass may then run beside the
+  // import, whose batches retry what it prunes); it must not end the process as an unheard error.
+  client.on("error", () => undefined);
   try {
     await client.query(`SELECT pg_advisory_lock_shared(${IMPORT_LOCK})`);
   } catch (err) {
